@@ -1,0 +1,41 @@
+# "What is the state of the art?" -- build the book, run the tests.
+#   make book    create .venv if missing, install, execute every notebook, HTML in _build/html
+#   make test    install the test extra and run pytest (which also builds the book)
+#   make bench   print a table of timings
+#   make clean   remove build products (keeps .venv)
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+export NUMBA_CACHE_DIR := $(CURDIR)/_build/numba-cache
+export MPLBACKEND := Agg
+export PYTHONHASHSEED := 0
+
+.PHONY: book test bench clean distclean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.book-installed: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[book]'
+	@touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.book-installed
+
+book: $(VENV)/.book-installed
+	$(PY) -m sotalib._book
+
+test: $(VENV)/.test-installed
+	$(PY) -m pytest
+
+bench: $(VENV)/.test-installed
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis
+	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV) .bench-venv

@@ -1,0 +1,107 @@
+"""The ``sotalib`` command line.
+
+Each subcommand lives in its own module of this package and provides
+``register(subparsers)``, which adds its parser and sets ``run`` (a function of
+the parsed arguments returning the exit code).  Conventions shared by all
+subcommands:
+
+* ``--json`` prints one JSON object (never NaN: missing values are ``null``);
+* bad input -- an option out of range, an unreadable file -- prints a single
+  line ``sotalib CMD: error: ...`` on stderr and exits with code 2;
+* a well-posed question without an answer (e.g. no shrinkage weight solves
+  the equation) raises :class:`NoSolution`: exit code 3, a one-line
+  explanation, and with ``--json`` an object carrying a ``reason``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+
+__all__ = ["main", "CliError", "NoSolution", "emit"]
+
+#: Subcommand modules, in the order they appear in ``sotalib --help``.
+COMMANDS = ("maxdist",)
+
+
+class CliError(Exception):
+    """Invalid command-line input (exit code 2)."""
+
+
+class NoSolution(Exception):
+    """The question has no answer for these data (exit code 3).
+
+    ``payload`` is printed as JSON with ``--json``.
+    """
+
+    def __init__(self, reason: str, payload: dict | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.payload = dict(payload or {})
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _clean(obj):
+    """Replace non-finite floats by None so that JSON never carries NaN."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if hasattr(obj, "item") and callable(obj.item):  # numpy scalars
+        return _clean(obj.item())
+    return obj
+
+
+def emit(args: argparse.Namespace, payload: dict, text: str) -> None:
+    """Print ``payload`` as JSON with ``--json``, else the human-readable ``text``."""
+    if getattr(args, "json", False):
+        print(json.dumps(_clean(payload), allow_nan=False))
+    else:
+        print(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = _Parser(prog="sotalib", description="What is the state of the art? Tools for reading leaderboards honestly.")
+    parser.add_argument("--version", action="version", version=f"sotalib {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        importlib.import_module(f"{__name__}.{name.replace('-', '_')}").register(sub)
+    return parser
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``sotalib`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    prog = f"sotalib {args.command}"
+    try:
+        return int(args.run(args) or 0)
+    except NoSolution as exc:
+        if getattr(args, "json", False):
+            print(json.dumps(_clean({**exc.payload, "reason": exc.reason}), allow_nan=False))
+        print(f"{prog}: no solution: {_one_line(exc)}", file=sys.stderr)
+        return 3
+    except (CliError, ValueError, OSError) as exc:
+        print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
