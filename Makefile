@@ -7,7 +7,6 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 export NUMBA_CACHE_DIR := $(CURDIR)/_build/numba-cache
-export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
 
 .PHONY: book test bench clean distclean
