@@ -22,6 +22,7 @@ Section 3 of Pavão's *How to judge a competition* {pavao2024judge}:
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Callable
 
@@ -111,6 +112,20 @@ class BootstrapInterval:
     alpha: float
 
 
+def _run_bootstrap(data, statistic, **kw):
+    """scipy.stats.bootstrap; a degenerate bootstrap distribution (every resample gives the same
+    value, e.g. two identical candidates) yields the interval [value, value] instead of NaN."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)  # BCa acceleration 0/0 on a degenerate sample
+        res = stats.bootstrap(data, statistic, **kw)
+    lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
+    dist = np.asarray(res.bootstrap_distribution)
+    if not (np.isfinite(lo) and np.isfinite(hi)) and np.ptp(dist) == 0:
+        lo = hi = float(dist.flat[0])
+    return res, lo, hi
+
+
 def _samples(arrays) -> tuple[np.ndarray, ...]:
     out = tuple(np.asarray(a) for a in arrays)
     if not out:
@@ -148,11 +163,10 @@ def bootstrap_interval(metric: Callable[..., float], *arrays, method: str = "BCa
     n_resamples = check_int("n_resamples", n_resamples, low=10)
     data = _samples(arrays)
     rng = np.random.default_rng(rng)
-    res = stats.bootstrap(data, metric, paired=True, vectorized=vectorized, method=method,
-                          confidence_level=1 - alpha, n_resamples=n_resamples, random_state=rng)
+    res, lo, hi = _run_bootstrap(data, metric, paired=True, vectorized=vectorized, method=method,
+                                 confidence_level=1 - alpha, n_resamples=n_resamples, random_state=rng)
     est = float(metric(*data))
-    return BootstrapInterval(est, float(res.confidence_interval.low), float(res.confidence_interval.high),
-                             float(res.standard_error), method, n_resamples, alpha)
+    return BootstrapInterval(est, lo, hi, float(res.standard_error), method, n_resamples, alpha)
 
 
 def accuracy(y_true, y_pred, axis=-1):
@@ -211,13 +225,12 @@ def paired_bootstrap(metric: Callable[..., float], y_true, pred_a, pred_b, *, me
         def diff(yy, aa, bb):
             return metric(yy, aa) - metric(yy, bb)
 
-    res = stats.bootstrap((y, a, b), diff, paired=True, vectorized=vectorized, method=method,
-                          confidence_level=1 - alpha, n_resamples=n_resamples,
-                          random_state=np.random.default_rng(rng))
+    res, lo, hi = _run_bootstrap((y, a, b), diff, paired=True, vectorized=vectorized, method=method,
+                                 confidence_level=1 - alpha, n_resamples=n_resamples,
+                                 random_state=np.random.default_rng(rng))
     dist = sign * np.asarray(res.bootstrap_distribution)
     p = float(np.mean(dist > 0) + 0.5 * np.mean(dist == 0))
-    return PairedComparison(float(diff(y, a, b)), float(res.confidence_interval.low),
-                            float(res.confidence_interval.high), p, method, n_resamples, alpha)
+    return PairedComparison(float(diff(y, a, b)), lo, hi, p, method, n_resamples, alpha)
 
 
 @dataclass(frozen=True)
@@ -246,8 +259,6 @@ def bootstrap_coverage(theta: float, n: int, *, method: str = "BCa", alpha: floa
     method = check_choice("method", method, ("percentile", "BCa"))
     rng = np.random.default_rng(rng)
     hits, widths = 0, []
-    import warnings
-
     for _ in range(reps):
         x = (rng.random(n) < theta).astype(float)
         with warnings.catch_warnings():

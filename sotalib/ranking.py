@@ -24,6 +24,7 @@ Conventions
 from __future__ import annotations
 
 import itertools
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -292,20 +293,23 @@ def _kemeny_ilp(P: np.ndarray, time_limit: float | None = None) -> KemenyResult:
     n = P.shape[0]
     prob = pulp.LpProblem("kemeny_young", pulp.LpMinimize)
     # x[u, v] = 1 iff u is ranked above v, for u < v; x[v, u] = 1 - x[u, v].
-    x = {(u, v): pulp.LpVariable(f"x_{u}_{v}", cat="Binary") for u in range(n) for v in range(u + 1, n)}
+    x = {(u, v): prob.add_variable(f"x_{u}_{v}", 0, 1, cat="Binary") for u in range(n) for v in range(u + 1, n)}
     # loss: u above v costs P[v, u]; v above u costs P[u, v]
     prob += pulp.lpSum(x[u, v] * (P[v, u] - P[u, v]) for (u, v) in x) + float(sum(P[u, v] for (u, v) in x))
     for u, v, w in itertools.combinations(range(n), 3):
         # transitivity: no 3-cycle u>v>w>u nor u<v<w<u
         prob += x[u, v] + x[v, w] - x[u, w] <= 1
         prob += x[u, v] + x[v, w] - x[u, w] >= 0
-    solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit)
-    status = prob.solve(solver)
+    with warnings.catch_warnings():
+        # PuLP 3.3 announces that its bundled CBC (PULP_CBC_CMD) moves to an extra in PuLP 4
+        warnings.simplefilter("ignore", DeprecationWarning)
+        solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit)
+        status = prob.solve(solver)
     if pulp.LpStatus[status] != "Optimal":  # pragma: no cover - CBC proves optimality here
         raise RuntimeError(f"CBC did not prove optimality: {pulp.LpStatus[status]}")
     above = np.zeros((n, n), dtype=bool)
     for (u, v), var in x.items():
-        if var.value() > 0.5:
+        if (var.value() or 0.0) > 0.5:  # a variable CBC never saw (n = 2, no preference) is 0
             above[u, v] = True
         else:
             above[v, u] = True
