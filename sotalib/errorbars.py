@@ -35,6 +35,8 @@ __all__ = [
     "BootstrapInterval",
     "Coverage",
     "ErrorBars",
+    "GranularityRanks",
+    "rank_sd_by_granularity",
     "PairedComparison",
     "accuracy",
     "VarianceDecomposition",
@@ -381,6 +383,12 @@ def achieved_precision(n: float, mu: float, sigma: float | None = None, k: float
 
 # ------------------------------------------------------------- ranking stability
 
+def _bootstrap_counts(rng: np.random.Generator, N: int, size: int, trials: int) -> np.ndarray:
+    """``counts[b, i]``: how often item ``i`` is drawn in bootstrap test set ``b`` of ``size`` items."""
+    idx = rng.integers(N, size=(trials, size)) + N * np.arange(trials)[:, None]
+    return np.bincount(idx.ravel(), minlength=N * trials).reshape(trials, N).astype(float)
+
+
 def kendall_w(scores, lower_is_better: bool = False) -> float:
     """Kendall's coefficient of concordance W of ``m`` rankings of ``n`` candidates.
 
@@ -439,6 +447,51 @@ def ranking_stability(correct, sizes, trials: int = 500, rng: np.random.Generato
     out = []
     for s in sizes:
         s = check_int("size", s, low=1)
-        counts = rng.multinomial(s, np.full(N, 1.0 / N), size=trials).astype(float)
-        out.append(kendall_w(counts @ C.T))
+        out.append(kendall_w(_bootstrap_counts(rng, N, s, trials) @ C.T))
     return np.array(out)
+
+
+@dataclass(frozen=True, eq=False)
+class GranularityRanks:
+    """Mean and standard deviation of each candidate's rank under two bootstraps (Figure 7 of the paper).
+
+    ``items``: the test items of every task are resampled (high granularity);
+    ``tasks``: the tasks are resampled (low granularity).  Arrays have one
+    entry per candidate; ``reps`` bootstrap replications each.
+    """
+
+    mean_items: np.ndarray
+    sd_items: np.ndarray
+    mean_tasks: np.ndarray
+    sd_tasks: np.ndarray
+    reps: int
+
+
+def rank_sd_by_granularity(correct, reps: int = 200, rng: np.random.Generator | int | None = None) -> GranularityRanks:
+    """How much the candidates' ranks move when items, or tasks, are bootstrapped.
+
+    ``correct[t, j, i]``: candidate ``j`` right on item ``i`` of task ``t``.
+    Candidates are ranked by their mean accuracy over tasks (the chapter's
+    rank, ties one half).  Resampling the items of every task measures the
+    within-task (data) variability of the ranking; resampling the tasks
+    measures the between-task variability.
+    """
+    from .ranking import rank
+
+    C = np.asarray(correct, dtype=float)
+    if C.ndim != 3 or C.shape[0] < 2 or C.shape[1] < 2:
+        raise ValueError("correct must be a (tasks x candidates x items) array with >= 2 tasks and candidates")
+    reps = check_int("reps", reps, low=2)
+    rng = np.random.default_rng(rng)
+    T, J, N = C.shape
+    acc_items = np.zeros((reps, J))
+    for t in range(T):
+        acc_items += _bootstrap_counts(rng, N, N, reps) @ C[t].T / N
+    acc_items /= T
+    full = C.mean(axis=2)  # (T, J)
+    pick = rng.integers(T, size=(reps, T))
+    acc_tasks = full[pick].mean(axis=1)
+    r_items = np.array([rank(a) for a in acc_items])
+    r_tasks = np.array([rank(a) for a in acc_tasks])
+    return GranularityRanks(r_items.mean(axis=0), r_items.std(axis=0, ddof=1),
+                            r_tasks.mean(axis=0), r_tasks.std(axis=0, ddof=1), reps)

@@ -70,6 +70,8 @@ __all__ = [
     "Counterexample",
     "SearchResult",
     "format_counterexample",
+    "load_property_table",
+    "save_property_table",
     "outcomes",
     "property_table",
     "search_counterexample",
