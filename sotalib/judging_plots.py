@@ -55,12 +55,17 @@ def plot_rank_granularity(g, names, ax=None):
     return ax
 
 
-def plot_stability(sizes, curves: dict, ax=None):
-    """Figure 8: Kendall's W of bootstrap rankings against the number of test items, one line per task."""
+def plot_stability(sizes, curves: dict, ax=None, extra: tuple | None = None):
+    """Figure 8: Kendall's W of bootstrap rankings against the number of test items, one line per task.
+
+    ``extra = (label, sizes, w)`` adds one more curve, drawn black and dashed.
+    """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.8))
     for label, w in curves.items():
         ax.plot(sizes, w, marker=".", label=label)
+    if extra is not None:
+        ax.plot(extra[1], extra[2], color=COLORS["reference"], ls="--", marker=".", label=extra[0])
     ax.set_xscale("log")
     ax.set_xlabel("number of test items $n$ (bootstrap test-set size)")
     ax.set_ylabel("ranking stability (Kendall's $W$)")
