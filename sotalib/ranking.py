@@ -521,9 +521,11 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
     for i in range(n):
         ax.scatter(*xy[i], s=900, color=COLORS["sota"] if i == winner else COLORS["single"], zorder=3)
         ax.text(*xy[i], str(i), color="white", ha="center", va="center", fontsize=12, zorder=4, weight="bold")
-        off = 1.32
-        ax.text(xy[i, 0] * off, xy[i, 1] * off, labels[i], ha="center", va="center", fontsize=9)
-    ax.set_xlim(-1.6, 1.6)
+        px, py = xy[i] * 1.22
+        ha = "left" if xy[i, 0] > 0.2 else ("right" if xy[i, 0] < -0.2 else "center")
+        va = "bottom" if xy[i, 1] > 0.2 else ("top" if xy[i, 1] < -0.2 else "center")
+        ax.text(px, py, labels[i], ha=ha, va=va, fontsize=9)
+    ax.set_xlim(-2.0, 2.0)
     ax.set_ylim(-1.6, 1.6)
     ax.set_aspect("equal")
     ax.axis("off")
