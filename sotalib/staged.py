@@ -26,7 +26,7 @@ import numpy as np
 
 from ._validate import check_choice, check_int, check_probability, check_real
 
-__all__ = ["FinalPhase", "PublicPrivate", "boosting_attack", "ladder", "simulate_final_phase",
+__all__ = ["FinalPhase", "PublicPrivate", "boosting_attack", "ladder", "simulate_final_phase", "winner_distribution_exact",
            "simulate_public_private"]
 
 
@@ -222,3 +222,43 @@ def simulate_final_phase(thetas, n_dev: int, n_final: int, *, rule: str = "all",
     best = th.max()
     return FinalPhase(rule, float(wt.mean()), float(wt.std(ddof=1) / math.sqrt(reps)) if reps > 1 else math.nan,
                       float(np.mean(wt == best)), float(admit.sum(axis=1).mean()), reps)
+
+
+def winner_distribution_exact(thetas, n: int) -> np.ndarray:
+    """Exact probability that each participant wins one phase of ``n`` items (ties broken at random).
+
+    The participants' counts of correct items are independent binomials
+    ``X_j ~ B(n, theta_j)``; the winner is the largest, a tie between ``T + 1``
+    participants going to each with probability ``1 / (T + 1)``.  Then
+
+    ``P(j wins) = sum_x P(X_j = x) int_0^1 prod_{i != j} (P(X_i < x) + P(X_i = x) t) dt``,
+
+    since ``int_0^1 t^T dt = 1 / (T + 1)``.  The integrand is a polynomial of
+    degree ``m - 1`` in ``t``, integrated exactly by Gauss--Legendre quadrature;
+    participants with equal ``theta`` are grouped, and products are taken in
+    log space.  This is the ``rule="all"`` case of :func:`simulate_final_phase`
+    (the development phase plays no role there), computed without simulation.
+    """
+    from scipy import stats
+
+    th = np.asarray(thetas, dtype=float)
+    if th.ndim != 1 or th.size < 1 or np.any((th < 0) | (th > 1)):
+        raise ValueError("thetas must be a 1-d array of probabilities")
+    n = check_int("n", n, low=1)
+    uniq, inverse, counts = np.unique(th, return_inverse=True, return_counts=True)
+    x = np.arange(n + 1)
+    pmf = np.array([stats.binom.pmf(x, n, t) for t in uniq])              # (G, n+1)
+    below = np.array([stats.binom.cdf(x - 1, n, t) for t in uniq])        # P(X < x)
+    nodes, weights = np.polynomial.legendre.leggauss(max(2, (th.size + 2) // 2 + 1))
+    t = 0.5 * (nodes + 1.0)
+    w = 0.5 * weights
+    with np.errstate(divide="ignore"):
+        logf = np.log(below[:, :, None] + pmf[:, :, None] * t[None, None, :])  # (G, n+1, K)
+    total = np.einsum("g,gxk->xk", counts.astype(float), logf)            # log prod over everyone
+    p_group = np.empty(uniq.size)
+    for g in range(uniq.size):
+        with np.errstate(invalid="ignore"):
+            integrand = np.exp(total - logf[g])                            # everyone but one member of g
+        integrand[~np.isfinite(integrand)] = 0.0                           # P(X_g = x) = 0 there anyway
+        p_group[g] = float(np.sum(pmf[g] * (integrand @ w)))
+    return p_group[inverse]

@@ -5,7 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from sotalib.staged import boosting_attack, ladder, simulate_final_phase, simulate_public_private
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sotalib.staged import (boosting_attack, ladder, simulate_final_phase, simulate_public_private,
+                            winner_distribution_exact)
 
 
 def test_ladder_releases_only_significant_improvements_rounded():
@@ -51,3 +55,28 @@ def test_final_phase_rules():
     assert c.p_best > d.p_best
     with pytest.raises(ValueError, match="rule"):
         simulate_final_phase(th, 10, 10, rule="best")
+
+
+def test_winner_distribution_exact_by_hand():
+    # two participants, one item: 0.6 wins outright 0.6 * 0.7, ties (both right or both wrong) half the time
+    assert winner_distribution_exact([0.3, 0.6], 1) == pytest.approx([0.35, 0.65], abs=1e-15)
+    assert winner_distribution_exact([0.5] * 3, 3) == pytest.approx([1 / 3] * 3, abs=1e-14)
+    assert winner_distribution_exact([1.0, 0.0], 5) == pytest.approx([1.0, 0.0])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(0.05, 0.95), min_size=1, max_size=6), st.integers(1, 30))
+def test_winner_distribution_sums_to_one_and_is_monotone(thetas, n):
+    p = winner_distribution_exact(thetas, n)
+    assert p.sum() == pytest.approx(1.0, abs=1e-10)
+    order = np.argsort(thetas, kind="stable")
+    th = np.asarray(thetas)[order]
+    assert np.all(np.diff(p[order])[np.diff(th) > 1e-9] >= -1e-12)
+
+
+def test_final_phase_monte_carlo_matches_exact():
+    th = np.r_[np.full(100, 0.80), np.linspace(0.805, 0.83, 5)]
+    p = winner_distribution_exact(th, 1000)
+    mc = simulate_final_phase(th, 1000, 1000, rule="all", reps=4000, rng=12)
+    assert abs(mc.winner_theta - float(p @ th)) < 4 * mc.se
+    assert abs(mc.p_best - p[-1]) < 4 * np.sqrt(p[-1] * (1 - p[-1]) / 4000)
