@@ -515,7 +515,7 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
             ax.annotate("", xy=xy[v], xytext=xy[u],
                         arrowprops=dict(arrowstyle="-|>", lw=2.6 if bold else 1.0, color=color,
                                         shrinkA=22, shrinkB=22, mutation_scale=16))
-            mid = 0.5 * (xy[u] + xy[v])
+            mid = xy[u] + 0.4 * (xy[v] - xy[u])  # off-centre, so that crossing edges keep their labels apart
             ax.text(mid[0], mid[1], f"{W[u, v]}:{W[v, u]}", fontsize=8, ha="center", va="center",
                     bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none"))
     for i in range(n):
