@@ -51,6 +51,7 @@ returns, so summaries, intervals and the quantile convention are shared.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numba
@@ -89,6 +90,8 @@ DEFAULT_NODES = 8
 _PMF_EPS = 1e-40
 #: Per-``k_0`` truncation of the factor ``G(x | k_0)^m`` to 0 or 1.
 _FACTOR_EPS = 1e-25
+#: Monte Carlo replications are split into this many independently seeded chunks.
+_MC_CHUNKS = 8
 
 
 # ---------------------------------------------------------------------------
@@ -790,7 +793,7 @@ def fixed_max_distribution(n: int, thetas, *, rho: float = 0.0, theta0: float | 
 # ---------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _simulate_kernel(rng, n, m, reps, kind, a, b, values, cumw, rho, theta0, fixed_k0, out):
     """Hierarchical model: draw Theta, then K_0 (or fix it), then each X_j as two binomials."""
     c = 0.0
@@ -840,6 +843,9 @@ def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: flo
     ``theta_dist_or_thetas`` is a ``P(theta)`` (then ``m`` classifiers draw
     fresh ``theta_j`` in every replication) or an array ``Theta`` (then ``m``
     must be None or ``len(Theta)``).  Binomial counts are drawn directly.
+    The replications run in 8 chunks, each seeded from
+    ``np.random.SeedSequence(seed).spawn(8)``, on Numba's threads (the result
+    does not depend on the number of threads).
     """
     n = check_int("n", n, low=1)
     rho = check_real("rho", rho, low=-1.0, high=1.0)
@@ -874,10 +880,26 @@ def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: flo
     if rho != 0.0:
         check_feasible(support, theta0, rho)
     fixed_k0 = int(math.floor(n * theta0 + 0.5)) if y0 == "fixed" else -1
-    rng = np.random.default_rng(seed)
+    values = np.ascontiguousarray(values, dtype=float)
+    cumw = np.ascontiguousarray(cumw, dtype=float)
     out = np.empty(reps, dtype=np.int64)
-    _simulate_kernel(rng, n, m, reps, kind, float(a), float(b), np.ascontiguousarray(values, dtype=float),
-                     np.ascontiguousarray(cumw, dtype=float), float(rho), float(theta0), fixed_k0, out)
+    # Fixed chunks, each with its own stream spawned from ``seed``: the result
+    # depends on the seed only, not on how many threads run the chunks.
+    nchunks = min(_MC_CHUNKS, reps)
+    bounds = np.linspace(0, reps, nchunks + 1).astype(np.int64)
+    seeds = np.random.SeedSequence(seed).spawn(nchunks)
+
+    def work(i):
+        rng = np.random.default_rng(seeds[i])
+        _simulate_kernel(rng, n, m, int(bounds[i + 1] - bounds[i]), kind, float(a), float(b), values, cumw,
+                         float(rho), float(theta0), fixed_k0, out[bounds[i]:bounds[i + 1]])
+
+    if nchunks == 1 or numba.get_num_threads() == 1:
+        for i in range(nchunks):
+            work(i)
+    else:
+        with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
+            list(pool.map(work, range(nchunks)))
     return out
 
 
