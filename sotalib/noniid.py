@@ -309,7 +309,6 @@ def check_feasible(theta, theta0: float, rho: float) -> None:
     if np.all(ok):
         return
     lo, hi = feasible_interval(theta0, rho)
-    bad = float(th[~ok][0]) if th[~ok][0] < lo else float(th[~ok][-1])
     bad = float(th[~ok].min()) if np.any(th[~ok] < lo) else float(th[~ok].max())
     if rho > 0:
         which = "Eq. 8 (P(Y_j=1|Y_0=0) >= 0)" if bad < lo else "Eq. 6 (P(Y_j=1|Y_0=1) <= 1)"
@@ -709,7 +708,7 @@ def _run(n: int, m_or_zero: int, thetas: np.ndarray, w: np.ndarray, rho: float, 
                            method="exact")
 
 
-def _check_common(n, rho, theta0, y0, tol):
+def _check_common(n, rho, y0, tol):
     n = check_int("n", n, low=1)
     rho = check_real("rho", rho, low=-1.0, high=1.0)
     y0 = check_choice("y0", y0, ("random", "fixed"))
@@ -764,7 +763,7 @@ def max_distribution(n: int, m: int, theta_dist, *, rho: float = 0.0, theta0: fl
     >>> round(s.mean, 4), round(s.sd, 4), round(s.ci_high, 4)
     (0.914, 0.0035, 0.9207)
     """
-    n, rho, y0, tol = _check_common(n, rho, theta0, y0, tol)
+    n, rho, y0, tol = _check_common(n, rho, y0, tol)
     m = check_int("m", m, low=1)
     dist = _as_dist(theta_dist)
     if theta0 is None:
@@ -786,7 +785,7 @@ def fixed_max_distribution(n: int, thetas, *, rho: float = 0.0, theta0: float | 
     ``rho = 0``; given ``k_0`` for dependent classifiers).  ``theta0``
     defaults to ``max Theta``.
     """
-    n, rho, y0, tol = _check_common(n, rho, theta0, y0, tol)
+    n, rho, y0, tol = _check_common(n, rho, y0, tol)
     th = np.asarray(thetas, dtype=float).ravel()
     if th.size == 0 or not np.all(np.isfinite(th)) or np.any((th < 0) | (th > 1)):
         raise ValueError("thetas must be a non-empty array of probabilities in [0, 1]")

@@ -144,7 +144,8 @@ def figure5_data(ds=FIG5_DS, rho_ds=FIG5_RHO_DS, rhos=FIG5_RHOS) -> dict:
     """Everything Figure 5 plots: bias and sd against ``d`` and, for each ``d`` in ``rho_ds``, against ``rho``.
 
     Each ``rho`` curve also gets its end point at :func:`rho_max_uniform`
-    (where Eq. 8 truncates it).
+    (where Eq. 8 truncates it; ``rho = 1`` for identical classifiers, where
+    every classifier copies the reference and the bias vanishes).
     """
     bias_d, sd_d = bias_sd_vs_spread(ds)
     curves = {}
@@ -152,7 +153,7 @@ def figure5_data(ds=FIG5_DS, rho_ds=FIG5_RHO_DS, rhos=FIG5_RHOS) -> dict:
         dist = uniform_for_sota(THETA_SOTA, d, M) if d > 0 else None
         a, b = (dist.a, dist.b) if dist else (THETA_SOTA, THETA_SOTA)
         rmax = rho_max_uniform(a, b, THETA_SOTA)
-        rs = [r for r in rhos if r < rmax] + ([rmax] if rmax < 1 else [])
+        rs = [r for r in rhos if r < rmax] + [rmax]
         bias, sd = bias_sd_vs_rho(rs, d)
         curves[repr(float(d))] = {"rho": [float(r) for r in rs], "bias": bias.tolist(), "sd": sd.tolist(),
                                   "rho_max": rmax}
@@ -238,7 +239,8 @@ def plot_figure5(data: dict, exact_rows=None):
     ax_c.set_title(r"(c) sd $\sigma_{\hat\theta_{\max}}$", fontsize=10)
     ax_b.legend(fontsize=7)
     ymax = max(max(sp["bias"]), max(max(c["bias"]) for c in data["rho"].values())) * 1.08
-    for ax in axes:
+    for ax in (ax_a, ax_b):
         ax.set_ylim(0, ymax)
+    ax_c.set_ylim(0, None)
     fig.tight_layout()
     return fig

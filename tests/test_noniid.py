@@ -277,3 +277,12 @@ def test_uniform_for_sota():
     assert u.expected_max(1000) == pytest.approx(0.9)
     assert u.d == pytest.approx(0.025)
     assert Empirical([0.8, 0.9], [1, 3]).expected_max(2) == pytest.approx(0.8 * 1 / 16 + 0.9 * 15 / 16)
+
+
+def test_docstring_examples():
+    import doctest
+
+    import sotalib.noniid as mod
+
+    result = doctest.testmod(mod)
+    assert result.attempted >= 5 and result.failed == 0
