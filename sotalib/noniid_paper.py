@@ -153,7 +153,10 @@ def figure5_data(ds=FIG5_DS, rho_ds=FIG5_RHO_DS, rhos=FIG5_RHOS) -> dict:
         dist = uniform_for_sota(THETA_SOTA, d, M) if d > 0 else None
         a, b = (dist.a, dist.b) if dist else (THETA_SOTA, THETA_SOTA)
         rmax = rho_max_uniform(a, b, THETA_SOTA)
-        rs = [r for r in rhos if r < rmax] + [rmax]
+        rs = [r for r in rhos if r < rmax]
+        if rmax == 1.0:  # identical classifiers: resolve the steep drop to zero bias at rho = 1
+            rs += [r for r in (0.97, 0.98, 0.99, 0.995, 0.999) if r > rs[-1]]
+        rs += [rmax]
         bias, sd = bias_sd_vs_rho(rs, d)
         curves[repr(float(d))] = {"rho": [float(r) for r in rs], "bias": bias.tolist(), "sd": sd.tolist(),
                                   "rho_max": rmax}
