@@ -36,6 +36,8 @@ __all__ = [
     "bias_sd_vs_spread",
     "bias_sd_vs_rho",
     "figure5_data",
+    "figure5_cached",
+    "table1_mc_cached",
     "load_or_compute",
     "plot_figure5",
 ]
