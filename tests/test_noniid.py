@@ -286,3 +286,12 @@ def test_docstring_examples():
 
     result = doctest.testmod(mod)
     assert result.attempted >= 5 and result.failed == 0
+
+
+def test_larger_n_against_monte_carlo():
+    """n = 8,000 with a random reference: exact within 4 SE of 3,000 simulated leaderboards."""
+    dist = Uniform(0.60, 0.63)
+    exact = max_distribution(8000, 300, dist, rho=0.4, theta0=0.62).summary()
+    mc = simulate_max(8000, 300, dist, rho=0.4, theta0=0.62, reps=3000, seed=11)
+    assert abs(mc.mean - exact.mean) <= 4 * mc.se_mean
+    assert abs(mc.sd - exact.sd) <= 4 * 1.5 * exact.sd / math.sqrt(2 * (mc.reps - 1))
