@@ -87,7 +87,53 @@ def _add_bernoulli(g, p, f):
 
 
 @nb.njit(cache=True)
-def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w):
+def _accumulate(sf, i, x0, nx, top, n, ks, p1, p0, w):
+    """Add w_i P(S_iK > x) to sf[K, x] for every K of ks and x of the window."""
+    nk = ks.size
+    k_first, k_last = ks[0], ks[nk - 1]
+    a_lo, a_hi = _window(k_first, p1[i])
+    b_lo, b_hi = _window(n - k_first, p0[i])
+    a_lo2, a_hi2 = _window(k_last, p1[i])
+    b_lo2, b_hi2 = _window(n - k_last, p0[i])
+    s_lo = min(a_lo + b_lo, a_lo2 + b_lo2)
+    s_hi = max(a_hi + b_hi, a_hi2 + b_hi2)
+    if s_hi <= x0:
+        return  # this value cannot reach the window
+    L = s_hi - s_lo + 1
+    down = p1[i] * (1.0 - p1[i]) <= p0[i] * (1.0 - p0[i])
+    k_start = k_last if down else k_first
+    al, ah = _window(k_start, p1[i])
+    bl, bh = _window(n - k_start, p0[i])
+    f = np.zeros(L)
+    pa = _binom_pmf_window(k_start, p1[i], al, ah)
+    pb = _binom_pmf_window(n - k_start, p0[i], bl, bh)
+    for a in range(pa.size):
+        for b in range(pb.size):
+            f[al + bl + a + b - s_lo] += pa[a] * pb[b]
+    g = np.empty(L)
+    for step in range(nk):
+        ik = nk - 1 - step if down else step
+        if step > 0:
+            if down:
+                _remove_bernoulli(f, p1[i], g)
+                _add_bernoulli(g, p0[i], f)
+            else:
+                _remove_bernoulli(f, p0[i], g)
+                _add_bernoulli(g, p1[i], f)
+        # upper tail P(S > x) for the window's x
+        acc = 0.0
+        for k in range(L - 1, -1, -1):
+            acc += f[k]  # acc = P(S >= s_lo + k) = P(S > s_lo + k - 1)
+            x = s_lo + k - 1
+            if x0 <= x <= top:
+                sf[ik, x - x0] += w[i] * acc
+        for x in range(x0, min(s_lo - 1, top + 1)):
+            sf[ik, x - x0] += w[i] * acc
+
+
+
+@nb.njit(cache=True, parallel=True)
+def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w, nthreads=1):
     """log P(max_j X_j <= x) for x = x0, ..., x0 + nx - 1 (see module docstring).
 
     For each value ``i`` the pmf of ``S_K = A + B`` is built once by direct
@@ -100,48 +146,12 @@ def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w):
     is a contraction.  ``ks`` must be consecutive integers.
     """
     nk = ks.size
-    sf = np.zeros((nk, nx))  # sum_i w_i P(S_iK > x)
     top = x0 + nx - 1
-    for i in range(w.size):
-        k_first, k_last = ks[0], ks[nk - 1]
-        a_lo, a_hi = _window(k_first, p1[i])
-        b_lo, b_hi = _window(n - k_first, p0[i])
-        a_lo2, a_hi2 = _window(k_last, p1[i])
-        b_lo2, b_hi2 = _window(n - k_last, p0[i])
-        s_lo = min(a_lo + b_lo, a_lo2 + b_lo2)
-        s_hi = max(a_hi + b_hi, a_hi2 + b_hi2)
-        if s_hi <= x0:
-            continue  # this value cannot reach the window
-        L = s_hi - s_lo + 1
-        down = p1[i] * (1.0 - p1[i]) <= p0[i] * (1.0 - p0[i])
-        k_start = k_last if down else k_first
-        al, ah = _window(k_start, p1[i])
-        bl, bh = _window(n - k_start, p0[i])
-        f = np.zeros(L)
-        pa = _binom_pmf_window(k_start, p1[i], al, ah)
-        pb = _binom_pmf_window(n - k_start, p0[i], bl, bh)
-        for a in range(pa.size):
-            for b in range(pb.size):
-                f[al + bl + a + b - s_lo] += pa[a] * pb[b]
-        g = np.empty(L)
-        for step in range(nk):
-            ik = nk - 1 - step if down else step
-            if step > 0:
-                if down:
-                    _remove_bernoulli(f, p1[i], g)
-                    _add_bernoulli(g, p0[i], f)
-                else:
-                    _remove_bernoulli(f, p0[i], g)
-                    _add_bernoulli(g, p1[i], f)
-            # upper tail P(S > x) for the window's x
-            acc = 0.0
-            for k in range(L - 1, -1, -1):
-                acc += f[k]  # acc = P(S >= s_lo + k) = P(S > s_lo + k - 1)
-                x = s_lo + k - 1
-                if x0 <= x <= top:
-                    sf[ik, x - x0] += w[i] * acc
-            for x in range(x0, min(s_lo - 1, top + 1)):
-                sf[ik, x - x0] += w[i] * acc
+    sf_t = np.zeros((nthreads, nk, nx))  # per-thread sums of w_i P(S_iK > x)
+    for t_id in nb.prange(nthreads):
+        for i in range(t_id, w.size, nthreads):
+            _accumulate(sf_t[t_id], i, x0, nx, top, n, ks, p1, p0, w)
+    sf = sf_t.sum(axis=0)
     out = np.empty(nx)
     terms = np.empty(nk)
     for t in range(nx):
@@ -214,13 +224,21 @@ def dependent_max_distribution(n: int, m: int, values, weights=None, *, rho: flo
     log_tail = np.log(tail)
 
     def log_f(a: int, b: int) -> np.ndarray:
-        return _max_log_cdf(a, b - a + 1, n, m, ks, log_pk, p1, p0, wts)
+        return _max_log_cdf(a, b - a + 1, n, m, ks, log_pk, p1, p0, wts, nb.get_num_threads())
 
     # a generous bracket around the top value, widened until it holds the window
     vmax = float(v.max())
     sd = math.sqrt(n * vmax * (1 - vmax)) + 1.0
     a = max(0, int(n * vmax - 12 * sd) - 5)
     b = min(n, int(n * vmax + (12 + 2 * math.log(m)) * sd) + 10)
+    # First pass with the top values only: leaving the others out can only raise
+    # the cdf, so the first count where it exceeds the tail is a safe window start,
+    # and every value that cannot reach it is skipped in the full pass.
+    top = np.flatnonzero(v[order] >= vmax - 4 * sd / n)
+    if top.size < wts.size:
+        lf_top = _max_log_cdf(a, b - a + 1, n, m, ks, log_pk, p1[top], p0[top], wts[top], nb.get_num_threads())
+        if lf_top[0] <= log_tail:
+            a = a + max(int(np.argmax(lf_top > log_tail)) - 1, 0)
     while True:
         lf = log_f(a, b)
         grow_lo = a > 0 and lf[0] > log_tail

@@ -159,14 +159,22 @@ def observed(scores, n: int, *, classes: int = 2, rho: float = RHO0, alpha: floa
 
 
 def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, rho: float, target: str,
-           alpha: float, what: str):
-    """Find the parameter where E max (or the upper bound) of the transformed leaderboard equals max(s)."""
+           alpha: float, what: str, slope: float = 1.0):
+    """Find the parameter where E max (or the upper bound) of the transformed leaderboard equals max(s).
+
+    ``slope`` approximates d max(Theta') / d parameter; it only narrows the
+    first bracket (each evaluation is an exact distribution and costs seconds
+    on a Kaggle-sized leaderboard), never the answer.
+    """
     mx = float(s.max())
     half = 0.5 / n
+    memo: dict = {}
 
     def stat(p):
-        d, _ = _fit_dist(transform(p), n, rho)
-        return d.mean() if target == "expected" else d.quantile(1 - alpha / 2)
+        if p not in memo:
+            d, _ = _fit_dist(transform(p), n, rho)
+            memo[p] = d.mean() if target == "expected" else d.quantile(1 - alpha / 2)
+        return memo[p]
 
     f_hi = stat(hi_param)
     f_lo = stat(lo_param)
@@ -176,24 +184,41 @@ def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, r
                           f"E max = {f_hi:.4f} < observed maximum {mx:.4f}; the top score is an outlier, "
                           "not an effect of multiplicity")
         if f_lo > mx:
-            return None, (f"no {what} solves E max(Theta_hat') = max(Theta_hat): even at chance, "
+            return None, (f"no {what} solves E max(Theta_hat') = max(Theta_hat): even at its lowest value, "
                           f"E max = {f_lo:.4f} > observed maximum {mx:.4f}")
-        p = brentq(lambda p: stat(p) - mx, lo_param, hi_param, xtol=1e-9)
+        a = lo_param
+        guess = hi_param - 1.5 * (f_hi - mx) / slope
+        if lo_param < guess < hi_param and stat(guess) < mx:
+            a = guess
+        p = brentq(lambda p: stat(p) - mx, a, hi_param, xtol=1e-9)
     else:
         # the upper bound is a step function of the parameter: find where it first reaches max(s)
         if f_hi < mx - half:
             return None, (f"no {what} puts the upper {100 * (1 - alpha):g}% bound at max(Theta_hat): even without "
                           f"shrinking it is {f_hi:.4f} < {mx:.4f}; the top score is an outlier")
         if f_lo >= mx - half:
-            return None, f"no {what}: even at chance the upper bound {f_lo:.4f} exceeds {mx:.4f}"
-        a, b = lo_param, hi_param
-        while b - a > 1e-9:
-            c = 0.5 * (a + b)
-            if stat(c) >= mx - half:
-                b = c
-            else:
-                a = c
-        p = b
+            return None, f"no {what}: even at its lowest value the upper bound {f_lo:.4f} exceeds {mx:.4f}"
+        # the quantile is a step function; it reaches max(s) exactly when
+        # F(x_max - 1) < 1 - alpha/2, and F(x_max - 1) is continuous and decreasing
+        # in the parameter: solve F(x_max - 1) = 1 - alpha/2 and step just past the root
+        x_max = int(round(mx * n))
+        level = 1 - alpha / 2
+        cmemo: dict = {}
+
+        def cdf_below(p):
+            if p not in cmemo:
+                d, _ = _fit_dist(transform(p), n, rho)
+                cmemo[p] = float(d.cdf_at(x_max - 1))
+            return cmemo[p]
+
+        a = lo_param
+        guess = hi_param - 1.5 * (f_hi - mx) / slope
+        if lo_param < guess < hi_param and cdf_below(guess) > level:
+            a = guess
+        root = brentq(lambda p: cdf_below(p) - level, a, hi_param, xtol=1e-10)
+        p = min(root + 1e-9, hi_param)
+        while cdf_below(p) >= level and p < hi_param:
+            p = min(p + 1e-9, hi_param)
     return p, None
 
 
@@ -222,7 +247,8 @@ def shrink(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str =
     def transform(w):
         return w * s + (1 - w) * chance
 
-    w, reason = _solve(transform, 0.0, 1.0, s, n, rho, target, alpha, "shrinkage weight w in [0, 1]")
+    w, reason = _solve(transform, 0.0, 1.0, s, n, rho, target, alpha, "shrinkage weight w in [0, 1]",
+                       slope=float(s.max()) - chance)
     if w is None:
         return SotaEstimate("shrink", s.size, n, float(s.max()), None, below_chance=below, solved=False,
                             reason=reason, details={"target": target, "rho": rho})
@@ -240,8 +266,7 @@ def crop(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "
     def transform(c):
         return np.minimum(s, c)
 
-    c, reason = _solve(transform, float(np.median(s)), float(s.max()), s, n, rho, target, alpha,
-                       "crop point c")
+    c, reason = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c")
     if c is None:
         return SotaEstimate("crop", s.size, n, float(s.max()), None, below_chance=below, solved=False,
                             reason=reason.replace("shrinking", "cropping"), details={"target": target, "rho": rho})

@@ -218,3 +218,15 @@ def test_console_script(tmp_path):
     p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,nan-ish\n")
     r = subprocess.run([str(exe), "sota", "--leaderboard", str(p), "--n", "10"], capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_engine_agrees_with_noniid_chapter_engine():
+    # the specialised fast path against the general engine of the non-iid chapter
+    from sotalib import noniid
+
+    rng = np.random.default_rng(11)
+    v = rng.binomial(600, 0.85, 30) / 600
+    a = noniid.max_distribution(600, 30, noniid.Empirical(v), rho=0.6, theta0=float(v.max())).summary()
+    b = dependent_max_distribution(600, 30, v, rho=0.6, theta0=float(v.max())).summary()
+    assert b.mean == pytest.approx(a.mean, abs=1e-9) and b.sd == pytest.approx(a.sd, abs=1e-8)
+    assert (b.ci_low, b.ci_high) == (a.ci_low, a.ci_high)
