@@ -165,14 +165,19 @@ def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, r
     ``slope`` approximates d max(Theta') / d parameter; it only narrows the
     first bracket (each evaluation is an exact distribution and costs seconds
     on a Kaggle-sized leaderboard), never the answer.
+
+    Returns ``(parameter, (distribution, excluded))`` -- the fit at the
+    solution, reused by the caller -- or ``(None, reason)``.
     """
     mx = float(s.max())
     half = 0.5 / n
     memo: dict = {}
+    fits: dict = {}
 
     def stat(p):
         if p not in memo:
-            d, _ = _fit_dist(transform(p), n, rho)
+            fits[p] = _fit_dist(transform(p), n, rho)
+            d = fits[p][0]
             memo[p] = d.mean() if target == "expected" else d.quantile(1 - alpha / 2)
         return memo[p]
 
@@ -190,7 +195,7 @@ def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, r
         guess = hi_param - 1.5 * (f_hi - mx) / slope
         if lo_param < guess < hi_param and stat(guess) < mx:
             a = guess
-        p = brentq(lambda p: stat(p) - mx, a, hi_param, xtol=1e-9)
+        p = brentq(lambda p: stat(p) - mx, a, hi_param, xtol=1e-8)
     else:
         # the upper bound is a step function of the parameter: find where it first reaches max(s)
         if f_hi < mx - half:
@@ -207,8 +212,8 @@ def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, r
 
         def cdf_below(p):
             if p not in cmemo:
-                d, _ = _fit_dist(transform(p), n, rho)
-                cmemo[p] = float(d.cdf_at(x_max - 1))
+                fits[p] = _fit_dist(transform(p), n, rho)
+                cmemo[p] = float(fits[p][0].cdf_at(x_max - 1))
             return cmemo[p]
 
         a = lo_param
@@ -219,11 +224,11 @@ def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, r
         p = min(root + 1e-9, hi_param)
         while cdf_below(p) >= level and p < hi_param:
             p = min(p + 1e-9, hi_param)
-    return p, None
+    return p, fits.get(p)
 
 
-def _finish(method, p, s, n, rho, alpha, below, transform, estimate, target):
-    d, excl = _fit_dist(transform(p), n, rho)
+def _finish(method, p, s, n, rho, alpha, below, transform, estimate, target, fit=None):
+    d, excl = fit if fit is not None else _fit_dist(transform(p), n, rho)
     lo, hi = d.interval(alpha)
     return SotaEstimate(method, s.size, n, float(s.max()), float(estimate), weight=float(p), expected_max=d.mean(),
                         ci_low=lo, ci_high=hi, teams_above=int(np.sum(s > estimate)), below_chance=below,
@@ -247,12 +252,12 @@ def shrink(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str =
     def transform(w):
         return w * s + (1 - w) * chance
 
-    w, reason = _solve(transform, 0.0, 1.0, s, n, rho, target, alpha, "shrinkage weight w in [0, 1]",
+    w, fit = _solve(transform, 0.0, 1.0, s, n, rho, target, alpha, "shrinkage weight w in [0, 1]",
                        slope=float(s.max()) - chance)
     if w is None:
         return SotaEstimate("shrink", s.size, n, float(s.max()), None, below_chance=below, solved=False,
-                            reason=reason, details={"target": target, "rho": rho})
-    return _finish("shrink", w, s, n, rho, alpha, below, transform, w * s.max() + (1 - w) * chance, target)
+                            reason=fit, details={"target": target, "rho": rho})
+    return _finish("shrink", w, s, n, rho, alpha, below, transform, w * s.max() + (1 - w) * chance, target, fit)
 
 
 def crop(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected",
@@ -266,11 +271,11 @@ def crop(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "
     def transform(c):
         return np.minimum(s, c)
 
-    c, reason = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c")
+    c, fit = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c")
     if c is None:
         return SotaEstimate("crop", s.size, n, float(s.max()), None, below_chance=below, solved=False,
-                            reason=reason.replace("shrinking", "cropping"), details={"target": target, "rho": rho})
-    return _finish("crop", c, s, n, rho, alpha, below, transform, c, target)
+                            reason=fit.replace("shrinking", "cropping"), details={"target": target, "rho": rho})
+    return _finish("crop", c, s, n, rho, alpha, below, transform, c, target, fit)
 
 
 # ---------------------------------------------------------------- deconvolution
