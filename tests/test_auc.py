@@ -1,0 +1,159 @@
+"""Tests of sotalib.auc: the binormal model, the empirical AUC and the maximum AUC (Section 5.2)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+from sklearn.metrics import roc_auc_score
+
+from sotalib import auc as A
+
+
+# --------------------------------------------------------------------------- binormal model
+
+
+@given(st.floats(0.01, 0.99), st.floats(-3, 3), st.floats(0.2, 5), st.floats(0.2, 5))
+@settings(max_examples=50, deadline=None)
+def test_mu_pos_inverts_eq10(a, mu_neg, sp, sn):
+    mu = A.binormal_mu_pos(a, mu_neg, sp, sn)
+    assert A.binormal_auc(mu, mu_neg, sp, sn) == pytest.approx(a, abs=1e-12)
+
+
+def test_mu_pos_paper_setting():
+    # AUC = 0.9, sigma = 1: mu+ = sqrt(2) * Phi^{-1}(0.9)
+    assert A.binormal_mu_pos(0.9) == pytest.approx(math.sqrt(2) * stats.norm.ppf(0.9), rel=1e-14)
+
+
+@pytest.mark.parametrize("bad", [0.0, 1.0, -0.1, 1.5, float("nan")])
+def test_mu_pos_rejects_bad_auc(bad):
+    with pytest.raises(ValueError, match="auc"):
+        A.binormal_mu_pos(bad)
+
+
+def test_n_positives():
+    assert A.n_positives(3000, 0.017) == (51, 2949)
+    assert A.n_positives(7687, 0.017) == (131, 7556)
+    with pytest.raises(ValueError, match="prevalence"):
+        A.n_positives(10, 0.01)
+    with pytest.raises(ValueError, match="prevalence"):
+        A.n_positives(10, 0.0)
+
+
+# --------------------------------------------------------------------------- empirical AUC
+
+
+@given(st.integers(2, 300), st.integers(1, 12), st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_empirical_auc_matches_sklearn_with_ties(n, levels, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    y[0], y[1] = True, False
+    scores = rng.integers(0, levels, n).astype(float)  # few levels: many ties
+    assert A.empirical_auc(scores, y) == pytest.approx(roc_auc_score(y, scores), abs=1e-12)
+
+
+def test_empirical_auc_continuous_large():
+    rng = np.random.default_rng(3)
+    y = rng.random(20000) < 0.02
+    s = rng.standard_normal(20000) + 1.5 * y
+    assert A.empirical_auc(s, y) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+
+
+def test_empirical_auc_bad_input():
+    with pytest.raises(ValueError, match="positive"):
+        A.empirical_auc([1.0, 2.0], [0, 0])
+    with pytest.raises(ValueError, match="labels"):
+        A.empirical_auc([1.0, 2.0], [0, 2])
+
+
+# --------------------------------------------------------------------------- single classifier
+
+
+def test_binomial_inversion_is_exact():
+    # the modal-order inversion draws exactly Bin(n, p): chi-square against the pmf
+    from sotalib.auc import _binom_inv, _logfact
+
+    rng = np.random.default_rng(5)
+    for n, p in [(2949, 0.013), (2949, 0.31), (40, 0.97), (7556, 0.5)]:
+        lf = _logfact(n)
+        x = np.array([_binom_inv(u, n, p, lf) for u in rng.random(20000)])
+        k = np.arange(n + 1)
+        pmf = stats.binom.pmf(k, n, p)
+        keep = pmf * x.size > 5
+        obs = np.bincount(x, minlength=n + 1)
+        exp = pmf * x.size
+        obs_b = np.r_[obs[keep], obs[~keep].sum()]
+        exp_b = np.r_[exp[keep], exp[~keep].sum()]
+        chi2 = ((obs_b - exp_b) ** 2 / np.maximum(exp_b, 1e-300)).sum()
+        assert stats.chi2.sf(chi2, keep.sum()) > 1e-4
+
+
+def test_single_auc_mean_and_variance():
+    # mean equals the true AUC; variance equals the exact binormal U-statistic variance
+    reps = 40000
+    x = A.simulate_auc(0.9, 3000, 0.017, reps, seed=11)
+    var = A.auc_variance(0.9, 51, 2949)
+    assert abs(x.mean() - 0.9) < 4 * math.sqrt(var / reps)
+    # sd of the sample variance ~ var * sqrt(2 / reps) (near-normal)
+    assert abs(x.var(ddof=1) - var) < 4 * var * math.sqrt(2.5 / reps)
+
+
+def test_multinomial_method_matches_full_simulation():
+    # the exact-in-distribution shortcut against brute force (all n scores, sklearn)
+    n, pi, auc, reps = 400, 0.05, 0.8, 3000
+    fast = A.simulate_auc(auc, n, pi, reps, seed=1)
+    rng = np.random.default_rng(2)
+    k, mu = 20, A.binormal_mu_pos(auc)
+    y = np.r_[np.ones(k, bool), np.zeros(n - k, bool)]
+    slow = np.array([A.empirical_auc(np.r_[mu + rng.standard_normal(k), rng.standard_normal(n - k)], y)
+                     for _ in range(reps)])
+    assert stats.ks_2samp(fast, slow).pvalue > 1e-3
+    assert stats.ttest_ind(fast, slow).pvalue > 1e-4
+
+
+def test_max_of_one_equals_single_classifier():
+    # m = 1: the maximum is the single classifier's AUC (same draws give the same numbers)
+    one = A.simulate_max_auc(0.85, 1000, 1, 0.05, 3000, seed=4)
+    single = A.simulate_auc(0.85, 1000, 0.05, 3000, seed=5)
+    assert stats.ks_2samp(one, single).pvalue > 1e-3
+
+
+def test_expected_max_auc_paper_numbers():
+    # Section 5.2.2: E max = 0.9562, sd 0.004459, 95% CI (0.9486, 0.9662), 10,000 reps
+    s = A.expected_max_auc(np.full(1000, 0.9), 3000, 0.017, reps=1000, seed=2024)
+    assert abs(s.mean - 0.9562) < 4 * math.hypot(s.se_mean, 0.004459 / 100) + 5e-5
+    assert abs(s.sd - 0.004459) < 4 * s.sd / math.sqrt(2 * s.reps) + 5e-7
+
+
+def test_expected_max_auc_common_random_numbers():
+    a = np.linspace(0.6, 0.9, 300)
+    f = [A.expected_max_auc(0.5 + w * (a - 0.5), 2000, 0.02, reps=50, seed=7).mean for w in (0.9, 0.9005, 0.901)]
+    assert f[0] <= f[1] <= f[2]
+    assert f[2] - f[0] < 0.002
+    g = A.expected_max_auc(a, 2000, 0.02, reps=50, seed=7)
+    assert g == A.expected_max_auc(a, 2000, 0.02, reps=50, seed=7)
+
+
+def test_screening_does_not_change_maxima():
+    # Bernstein screening skips classifiers; the maxima equal those of the unscreened kernel
+    from sotalib.auc import _logfact, _max_u_batch
+
+    rng = np.random.default_rng(8)
+    mus = A.binormal_mu_pos(rng.uniform(0.7, 0.9, 400))
+    z, uu = rng.standard_normal((20, 400, 51)), rng.random((20, 400, 51))
+    lf = _logfact(2949)
+    assert np.array_equal(_max_u_batch(z, uu, mus, 1.0, 2949, lf, 46.0), _max_u_batch(z, uu, mus, 1.0, 2949, lf, 1e9))
+
+
+def test_expected_max_auc_bad_input():
+    with pytest.raises(ValueError, match="auc"):
+        A.expected_max_auc([0.9, 1.0], 3000, 0.017, reps=10, seed=0)
+    with pytest.raises(ValueError, match="prevalence"):
+        A.expected_max_auc([0.9], 3000, 1.2, reps=10, seed=0)
+    with pytest.raises(ValueError, match="rho"):
+        A.expected_max_auc([0.9], 3000, 0.017, reps=10, seed=0, rho=1.5)
