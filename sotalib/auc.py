@@ -68,6 +68,8 @@ __all__ = [
     "simulate_max_auc",
     "expected_max_auc",
     "SKIP_TOL",
+    "AUCDistribution",
+    "auc_distribution",
 ]
 
 
@@ -318,16 +320,14 @@ def _phi(x):
 
 
 @nb.njit(cache=True)
-def _u_from_draws(z, uu, mu, sigma_pos, n_neg, logfact, buf):
-    """Mann-Whitney ``U`` of one classifier from standard draws (exact in distribution).
+def _sorted_q(z, mu, sigma_pos, buf, qs):
+    """Sort the positives' noise ``z`` into ``buf``; ``qs[i] = Phi(mu + sigma_pos buf[i])``.
 
-    ``z``: ``n_pos`` standard normals (the positives' noise); ``uu``: ``n_pos``
-    uniforms for the multinomial of the negatives over the intervals between
-    sorted positives.  Negatives are ``N(0, 1)``; positives ``mu + sigma_pos z``.
-    ``buf`` is scratch space of length ``n_pos``.
+    ``qs[i]`` is the probability that a negative ``N(0, 1)`` falls below the
+    ``i``-th lowest positive.  Insertion sort: ``n_pos`` is small, and it
+    needs no allocation.
     """
     n_pos = z.size
-    # insertion sort into buf (n_pos is small; faster than np.sort and no allocation)
     for i in range(n_pos):
         v = z[i]
         j = i - 1
@@ -335,15 +335,28 @@ def _u_from_draws(z, uu, mu, sigma_pos, n_neg, logfact, buf):
             buf[j + 1] = buf[j]
             j -= 1
         buf[j + 1] = v
+    for i in range(n_pos):
+        qs[i] = _phi(mu + sigma_pos * buf[i])
+
+
+@nb.njit(cache=True)
+def _u_from_q(qs, uu, n_neg, logfact):
+    """Mann-Whitney ``U`` given the sorted ``qs`` (exact in distribution).
+
+    The negatives fall into the intervals between consecutive positives by a
+    multinomial, drawn as conditional binomials by inversion from the
+    uniforms ``uu``.  Interval ``i`` lies below positive ``i`` and above
+    positive ``i - 1``; its ``M_i`` negatives are beaten by the ``n_pos - i``
+    positives ``i, ..., n_pos - 1`` (the interval above all positives counts 0).
+    """
+    n_pos = qs.size
     u = 0
     rem = n_neg
     q_prev = 0.0
-    # interval i lies below positive i and above positive i - 1; its M_i
-    # negatives are beaten by the n_pos - i positives i, ..., n_pos - 1.
     for i in range(n_pos):
         if rem == 0:
             break
-        q = _phi(mu + sigma_pos * buf[i])
+        q = qs[i]
         mass_left = 1.0 - q_prev
         pc = (q - q_prev) / mass_left if mass_left > 0.0 else 1.0
         if pc < 0.0:
@@ -355,6 +368,17 @@ def _u_from_draws(z, uu, mu, sigma_pos, n_neg, logfact, buf):
     return u
 
 
+@nb.njit(cache=True)
+def _u_from_draws(z, uu, mu, sigma_pos, n_neg, logfact, buf, qs):
+    """``U`` of one classifier from ``n_pos`` standard normals ``z`` and ``n_pos`` uniforms ``uu``.
+
+    Positives score ``mu + sigma_pos z``, negatives ``N(0, 1)``; ``buf`` and
+    ``qs`` are scratch arrays of length ``n_pos``.
+    """
+    _sorted_q(z, mu, sigma_pos, buf, qs)
+    return _u_from_q(qs, uu, n_neg, logfact)
+
+
 @nb.njit(parallel=True, cache=True)
 def _u_batch(z, uu, mus, sigma_pos, n_neg, logfact):
     """``U`` for a batch of classifiers: ``z``, ``uu`` (k, n_pos); ``mus`` (k,)."""
@@ -362,7 +386,8 @@ def _u_batch(z, uu, mus, sigma_pos, n_neg, logfact):
     out = np.empty(k, dtype=np.int64)
     for r in nb.prange(k):
         buf = np.empty(n_pos)
-        out[r] = _u_from_draws(z[r], uu[r], mus[r], sigma_pos, n_neg, logfact, buf)
+        qs = np.empty(n_pos)
+        out[r] = _u_from_draws(z[r], uu[r], mus[r], sigma_pos, n_neg, logfact, buf, qs)
     return out
 
 
@@ -374,32 +399,39 @@ def _bernstein_margin(n_neg, var, log_inv_tol):
 
 
 @nb.njit(cache=True)
-def _conditional_mean(z, mu, sigma_pos):
-    """Given the positives' noise ``z``, the conditional mean of ``U / (n_pos n_neg)``.
+def _conditional_var(qs):
+    """Variance of ``K / n_pos`` for one negative, given the positives (sorted ``qs``).
 
-    Given the positives, ``U / (n_pos n_neg)`` is the mean of ``n_neg`` iid
-    terms ``K / n_pos`` in ``[0, 1]`` (``K`` the number of positives above a
-    negative) with mean ``mean_i Phi(s_i)``; their variance is at most
-    ``mean (1 - mean)``.
+    ``K``, the number of positives above a negative, is ``n_pos - i`` with
+    probability ``q_i - q_{i-1}`` (and 0 above all positives).
     """
-    n_pos = z.size
+    n_pos = qs.size
     m1 = 0.0
+    m2 = 0.0
+    q_prev = 0.0
     for i in range(n_pos):
-        m1 += _phi(mu + sigma_pos * z[i])
-    return m1 / n_pos
+        w = (n_pos - i) / n_pos
+        d = qs[i] - q_prev
+        m1 += d * w
+        m2 += d * w * w
+        q_prev = qs[i]
+    return max(m2 - m1 * m1, 0.0)
 
 
 @nb.njit(parallel=True, cache=True)
 def _max_u_batch(z, uu, mus, sigma_pos, n_neg, logfact, log_inv_tol):
     """Per replication, the maximum ``U`` over classifiers: ``z``, ``uu`` (reps, m, n_pos).
 
-    Pass 1 computes, for every classifier, the conditional mean of its AUC
-    given its positives (and bounds the conditional variance by
-    ``mean (1 - mean)``).  Pass 2 draws the negatives (the
-    multinomial) in decreasing order of the conditional mean and skips a
-    classifier when Bernstein's inequality bounds its chance of beating the
-    best ``U`` found so far by ``exp(-log_inv_tol)``: the maximum is then
-    exact in distribution up to ``m exp(-log_inv_tol)`` per replication.
+    Given its positives, a classifier's AUC is the mean of ``n_neg`` iid
+    terms in ``[0, 1]`` (the share of positives above each negative) with
+    known mean and variance.  Classifiers are visited in decreasing order of
+    that conditional mean; one is skipped when Bernstein's inequality bounds
+    its chance of beating the best ``U`` so far by ``exp(-log_inv_tol)``
+    (first with the variance bound ``mean (1 - mean)``, then with the exact
+    conditional variance), and otherwise its negatives are drawn.  The
+    maximum is exact in distribution up to ``m exp(-log_inv_tol)`` per
+    replication, and equal to the unscreened maximum unless that rare event
+    happens.
     """
     reps, m, n_pos = z.shape
     out = np.empty(reps, dtype=np.int64)
@@ -407,8 +439,12 @@ def _max_u_batch(z, uu, mus, sigma_pos, n_neg, logfact, log_inv_tol):
     for r in nb.prange(reps):
         cmean = np.empty(m)
         buf = np.empty(n_pos)
+        qs = np.empty(n_pos)
         for j in range(m):
-            cmean[j] = _conditional_mean(z[r, j], mus[j], sigma_pos)
+            acc = 0.0
+            for i in range(n_pos):
+                acc += _phi(mus[j] + sigma_pos * z[r, j, i])
+            cmean[j] = acc / n_pos
         order = np.argsort(-cmean)
         best = -1
         for jj in range(m):
@@ -417,7 +453,12 @@ def _max_u_batch(z, uu, mus, sigma_pos, n_neg, logfact, log_inv_tol):
                 t = _bernstein_margin(n_neg, cmean[j] * (1.0 - cmean[j]), log_inv_tol)
                 if (cmean[j] + t) * denom < best:
                     continue
-            uj = _u_from_draws(z[r, j], uu[r, j], mus[j], sigma_pos, n_neg, logfact, buf)
+            _sorted_q(z[r, j], mus[j], sigma_pos, buf, qs)
+            if best >= 0:
+                t = _bernstein_margin(n_neg, _conditional_var(qs), log_inv_tol)
+                if (cmean[j] + t) * denom < best:
+                    continue
+            uj = _u_from_q(qs, uu[r, j], n_neg, logfact)
             if uj > best:
                 best = uj
         out[r] = best
@@ -708,3 +749,197 @@ def expected_max_auc(
     rng = np.random.default_rng(seed)
     maxima = _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, "fixed")
     return Summary.from_samples(maxima, alpha)
+
+
+# --------------------------------------------------------------------------
+# The whole distribution of one classifier's AUC by conditional Monte Carlo
+# --------------------------------------------------------------------------
+
+
+def _count_pmfs(w_sorted: np.ndarray, mu: float, sp: float) -> np.ndarray:
+    """Pmf of ``C`` = number of negatives below one positive, given the negatives.
+
+    Row ``b`` of ``w_sorted`` holds sorted negative scores; ``P(C = k)`` is the
+    ``N(mu, sp^2)`` mass between the ``k``-th and ``(k+1)``-th of them.  Cdf
+    differences below the positives' median, survival-function differences
+    above it, so both tails keep their relative accuracy.
+    """
+    t = (w_sorted - mu) / sp
+    b = t.shape[0]
+    inf = np.full((b, 1), np.inf)
+    t = np.hstack([-inf, t, inf])
+    lo, hi = t[:, :-1], t[:, 1:]
+    below = ndtr(hi) - ndtr(lo)
+    above = ndtr(-lo) - ndtr(-hi)
+    return np.where(lo >= 0.0, above, below)
+
+
+@dataclass(frozen=True, eq=False)
+class AUCDistribution:
+    """Distribution of one classifier's empirical AUC, ``U / (n_pos n_neg)``.
+
+    Attributes
+    ----------
+    n_pos, n_neg : int
+        Numbers of positives and negatives of the test set.
+    pmf : ndarray
+        ``P(U = u)`` for ``u = 0, ..., n_pos n_neg``.
+    batch_pmfs : ndarray
+        The same from each of ``batches`` independent parts of the
+        simulation, shape ``(batches, n_pos n_neg + 1)``: their spread gives
+        the Monte Carlo error of anything computed from ``pmf``.
+    draws : int
+        Number of simulated negative samples averaged over.
+    seed : int or None
+        Seed used.
+    auc, var_true : float
+        The true AUC and the exact variance of the empirical AUC
+        (:func:`auc_variance`): the expectations of the control variates.
+    """
+
+    n_pos: int
+    n_neg: int
+    pmf: np.ndarray
+    batch_pmfs: np.ndarray
+    draws: int
+    seed: int | None
+    auc: float
+    var_true: float
+
+    @property
+    def grid(self) -> np.ndarray:
+        """The possible AUCs ``u / (n_pos n_neg)``."""
+        return np.arange(self.pmf.size) / (self.n_pos * self.n_neg)
+
+    def mean(self) -> float:
+        """Expected empirical AUC."""
+        return float(np.dot(self.grid, self.pmf))
+
+    def var(self) -> float:
+        """Variance of the empirical AUC."""
+        g = self.grid
+        mu = np.dot(g, self.pmf)
+        return float(np.dot((g - mu) ** 2, self.pmf))
+
+    def max_distribution(self, m: int, *, pmf: np.ndarray | None = None) -> MaxDistribution:
+        """Distribution of the maximum of ``m`` independent copies: cdf ``F^m``.
+
+        Returned as a :class:`~sotalib.maxdist.MaxDistribution` of counts
+        ``U`` with ``n = n_pos n_neg`` (so ``theta_hat`` is the AUC), on the
+        window that holds all but ``TAIL`` of the probability at each end.
+        """
+        m = check_int("m", m, low=1)
+        f = self.pmf if pmf is None else pmf
+        cdf = np.minimum(np.cumsum(f), 1.0)
+        sf = np.maximum(np.cumsum(f[::-1])[::-1] - f, 0.0)  # P(U > u)
+        with np.errstate(divide="ignore"):
+            log_f = np.where(sf < 0.5, np.log1p(-sf), np.log(cdf))
+        log_fm = m * log_f
+        lo = int(np.argmax(log_fm > math.log(TAIL)))
+        upper = -np.expm1(log_fm) <= TAIL
+        hi = int(np.argmax(upper)) if upper.any() else f.size - 1
+        return MaxDistribution.from_log_cdf(self.n_pos * self.n_neg, lo, log_fm[lo : hi + 1], method="mc")
+
+    def _max_stats(self, m: int, alpha: float, pmf: np.ndarray, control: bool) -> np.ndarray:
+        """(mean, sd, ci_low, ci_high) of the maximum from one pmf estimate, optionally controlled."""
+        s = self.max_distribution(m, pmf=pmf).summary(alpha)
+        out = np.array([s.mean, s.sd, s.ci_low, s.ci_high])
+        if not control:
+            return out
+        g = self.grid
+        mean_hat = float(np.dot(g, pmf))
+        sd_hat = float(np.sqrt(np.dot((g - mean_hat) ** 2, pmf)))
+        sd_true = math.sqrt(self.var_true)
+        # the estimated F errs mostly by a shift and a stretch: remove both
+        for i in (0, 2, 3):
+            out[i] = self.auc + (out[i] - mean_hat) * sd_true / sd_hat
+        out[1] *= sd_true / sd_hat
+        return out
+
+    def max_summary(self, m: int, alpha: float = 0.05, *, control: bool = True) -> Summary:
+        """Mean, sd and ``1 - alpha`` interval of the maximum of ``m``, with Monte Carlo error.
+
+        With ``control`` (default) the two control variates whose expectations
+        are known exactly -- the mean ``AUC`` and the variance
+        :func:`auc_variance` of one classifier's empirical AUC -- correct the
+        estimate: every statistic ``x`` of the maximum becomes
+        ``AUC + (x - mean_hat) sd / sd_hat`` (and the sd is rescaled), which
+        removes the shift and stretch that dominate the error of the
+        simulated ``F``.  ``reps`` is the number of simulated negative samples
+        and ``se_mean`` the standard error of the mean from the spread over
+        batches (see :meth:`max_summary_se`).
+        """
+        alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+        st = self._max_stats(m, alpha, self.pmf, control)
+        se = self.max_summary_se(m, alpha, control=control)
+        return Summary(float(st[0]), float(st[1]), float(st[2]), float(st[3]), method="mc",
+                       reps=self.draws, se_mean=se["mean"], alpha=alpha)
+
+    def max_summary_se(self, m: int, alpha: float = 0.05, *, control: bool = True) -> dict:
+        """Standard errors of the maximum's mean, sd and interval ends, from the spread over batches."""
+        rows = np.array([self._max_stats(m, alpha, p, control) for p in self.batch_pmfs])
+        se = rows.std(axis=0, ddof=1) / math.sqrt(rows.shape[0])
+        return dict(zip(("mean", "sd", "ci_low", "ci_high"), map(float, se)))
+
+
+def auc_distribution(
+    auc: float,
+    n: int,
+    prevalence: float,
+    *,
+    draws: int = 1000,
+    seed: int | None = 0,
+    batches: int = 10,
+    sigma_pos: float = 1.0,
+    sigma_neg: float = 1.0,
+) -> AUCDistribution:
+    """Whole distribution of one binormal classifier's empirical AUC, by conditional Monte Carlo.
+
+    Given the ``n_neg`` negative scores, the positives are iid and each
+    contributes ``C`` = the number of negatives below it, with the exact pmf
+    of :func:`_count_pmfs`; ``U`` is the sum of ``n_pos`` iid copies, whose pmf
+    is the ``n_pos``-fold convolution, computed with one FFT.  Averaging over
+    ``draws`` simulated negative samples gives an unbiased estimate of
+    ``P(U = u)`` for every ``u`` -- tails included, where plain simulation
+    sees nothing -- with only the negatives' (small) share of the variance
+    left to chance.
+
+    Parameters
+    ----------
+    auc, n, prevalence, sigma_pos, sigma_neg
+        As in :func:`simulate_auc` (the number of positives is ``round(n pi)``).
+    draws : int
+        Number of simulated negative samples (a multiple of ``batches``).
+    seed : int or None
+        Seed of ``numpy.random.default_rng``.
+    batches : int
+        Independent batches kept for the Monte Carlo error (>= 2).
+    """
+    auc = check_probability("auc", auc, open_low=True, open_high=True)
+    n_pos, n_neg = n_positives(n, prevalence)
+    batches = check_int("batches", batches, low=2)
+    draws = check_int("draws", draws, low=batches)
+    if draws % batches:
+        raise ValueError(f"draws must be a multiple of batches={batches}, got {draws}")
+    mus, sp = _standardized(auc, sigma_pos, sigma_neg)
+    mu = float(mus[0])
+    size = n_pos * n_neg + 1
+    nfft = sfft.next_fast_len(size, real=True)
+    rng = np.random.default_rng(seed)
+    per_batch = draws // batches
+    block = max(1, min(per_batch, 2**24 // nfft))
+    batch_pmfs = np.zeros((batches, size))
+    for b in range(batches):
+        done = 0
+        while done < per_batch:
+            k = min(block, per_batch - done)
+            w = np.sort(rng.standard_normal((k, n_neg)), axis=1)
+            c = _count_pmfs(w, mu, sp)
+            spec = sfft.rfft(c, nfft, axis=1) ** n_pos
+            u = sfft.irfft(spec, nfft, axis=1)[:, :size]
+            batch_pmfs[b] += np.clip(u, 0.0, None).sum(axis=0)
+            done += k
+        batch_pmfs[b] /= batch_pmfs[b].sum()
+    sn = check_real("sigma_neg", sigma_neg, low=0.0, low_open=True)
+    var_true = auc_variance(auc, n_pos, n_neg, sp * sn, sn)
+    return AUCDistribution(n_pos, n_neg, batch_pmfs.mean(axis=0), batch_pmfs, draws, seed, auc, var_true)

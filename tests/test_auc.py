@@ -157,3 +157,38 @@ def test_expected_max_auc_bad_input():
         A.expected_max_auc([0.9], 3000, 1.2, reps=10, seed=0)
     with pytest.raises(ValueError, match="rho"):
         A.expected_max_auc([0.9], 3000, 0.017, reps=10, seed=0, rho=1.5)
+
+
+# --------------------------------------------------------------------------- conditional Monte Carlo
+
+
+def test_auc_distribution_moments_exact():
+    # conditional MC: the pmf's mean and variance agree with the exact ones
+    d = A.auc_distribution(0.8, 1000, 0.03, draws=200, seed=3)
+    assert abs(d.pmf.sum() - 1) < 1e-12
+    var = A.auc_variance(0.8, 30, 970)
+    # the mean's error comes only from the negatives: Var(E[AUC | negatives]) <= var / 5 here
+    assert abs(d.mean() - 0.8) < 4 * math.sqrt(var / 200)
+    assert d.var() == pytest.approx(var, rel=0.05)
+
+
+def test_auc_distribution_against_plain_simulation_small():
+    # tiny test set: the cmc pmf against a long plain simulation, cell by cell,
+    # with both Monte Carlo errors (multinomial noise and the batches' spread)
+    d = A.auc_distribution(0.75, 12, 0.25, draws=20000, seed=1, batches=20)  # 3 positives, 9 negatives
+    reps = 200000
+    x = A.simulate_auc(0.75, 12, 0.25, reps, seed=2)
+    obs = np.bincount(np.rint(x * 27).astype(int), minlength=28) / reps
+    var = d.pmf * (1 - d.pmf) / reps + d.batch_pmfs.var(axis=0, ddof=1) / d.batch_pmfs.shape[0]
+    z = (obs - d.pmf) / np.sqrt(var)
+    assert stats.chi2.sf((z**2).sum(), z.size) > 1e-4
+
+
+def test_cmc_max_agrees_with_direct_simulation():
+    d = A.auc_distribution(0.9, 3000, 0.017, draws=200, seed=5)
+    s = d.max_summary(1000)
+    x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, 600, seed=6)
+    se = math.hypot(s.se_mean, x.std(ddof=1) / math.sqrt(x.size))
+    assert abs(s.mean - x.mean()) < 4 * se
+    one = d.max_summary(1)
+    assert one.mean == pytest.approx(0.9, abs=1e-12)  # the control variate is exact for m = 1
