@@ -49,8 +49,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 from scipy import fft as sfft
-from scipy import stats
-from scipy.special import ndtr, ndtri
+from scipy.special import ndtr, ndtri, owens_t
 
 from ._validate import check_choice, check_int, check_probability, check_real
 from .maxdist import TAIL, MaxDistribution
@@ -70,6 +69,9 @@ __all__ = [
     "SKIP_TOL",
     "AUCDistribution",
     "auc_distribution",
+    "simulate_scores",
+    "roc_curve_points",
+    "binormal_roc",
 ]
 
 
@@ -212,9 +214,11 @@ def empirical_auc(scores, labels) -> float:
 
 
 def _bvn_orthant(r: float, h: float) -> float:
-    """``P(Z1 > -h, Z2 > -h)`` for standard bivariate normal with correlation ``r``."""
-    cov = [[1.0, r], [r, 1.0]]
-    return float(stats.multivariate_normal(mean=[0.0, 0.0], cov=cov).cdf([h, h]))
+    """``P(Z1 < h, Z2 < h)`` for a standard bivariate normal with correlation ``r`` in ``(-1, 1)``.
+
+    Exact via Owen's T function: ``Phi(h) - 2 T(h, sqrt((1 - r) / (1 + r)))``.
+    """
+    return float(ndtr(h) - 2.0 * owens_t(h, math.sqrt((1.0 - r) / (1.0 + r))))
 
 
 def auc_variance(auc: float, n_pos: int, n_neg: int, sigma_pos: float = 1.0, sigma_neg: float = 1.0) -> float:
@@ -943,3 +947,64 @@ def auc_distribution(
     sn = check_real("sigma_neg", sigma_neg, low=0.0, low_open=True)
     var_true = auc_variance(auc, n_pos, n_neg, sp * sn, sn)
     return AUCDistribution(n_pos, n_neg, batch_pmfs.mean(axis=0), batch_pmfs, draws, seed, auc, var_true)
+
+
+# --------------------------------------------------------------------------
+# ROC curves and full score samples (for the figures)
+# --------------------------------------------------------------------------
+
+
+def simulate_scores(auc: float, n_pos: int, n_neg: int, m: int, seed: int | None = 0, *,
+                    sigma_pos: float = 1.0, sigma_neg: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Scores of ``m`` independent binormal classifiers: positives (m, n_pos), negatives (m, n_neg)."""
+    auc = check_probability("auc", auc, open_low=True, open_high=True)
+    n_pos = check_int("n_pos", n_pos, low=1)
+    n_neg = check_int("n_neg", n_neg, low=1)
+    m = check_int("m", m, low=1)
+    sp, sn = _check_sigmas(sigma_pos, sigma_neg)
+    mu = binormal_mu_pos(auc, 0.0, sp, sn)
+    rng = np.random.default_rng(seed)
+    return mu + sp * rng.standard_normal((m, n_pos)), sn * rng.standard_normal((m, n_neg))
+
+
+def roc_curve_points(pos, neg) -> tuple[np.ndarray, np.ndarray]:
+    """Empirical ROC curve(s) of continuous scores as staircase corner points.
+
+    Parameters
+    ----------
+    pos, neg : array (n_pos,) / (n_neg,) or (m, n_pos) / (m, n_neg)
+        Scores of the positives and negatives (no ties).
+
+    Returns
+    -------
+    fpr, tpr : ndarray of shape (..., 2 n_pos + 2)
+        Corners of the staircase from (0, 0) to (1, 1): the threshold passes
+        the positives from the highest down; each positive lifts the TPR by
+        ``1 / n_pos`` at the FPR of the negatives above it.  The area under it
+        is :func:`empirical_auc`.
+    """
+    one = np.ndim(pos) == 1
+    pos = np.sort(np.atleast_2d(pos), axis=1)[:, ::-1]
+    neg = np.sort(np.atleast_2d(neg), axis=1)
+    n_pos, n_neg = pos.shape[1], neg.shape[1]
+    above = n_neg - np.array([np.searchsorted(nr, pr) for nr, pr in zip(neg, pos)])
+    fpr_at = above / n_neg
+    tpr_lo = np.arange(n_pos) / n_pos
+    tpr_hi = np.arange(1, n_pos + 1) / n_pos
+    k = pos.shape[0]
+    fpr = np.empty((k, 2 * n_pos + 2))
+    tpr = np.empty_like(fpr)
+    fpr[:, 0], tpr[:, 0] = 0.0, 0.0
+    fpr[:, 1:-1:2], tpr[:, 1:-1:2] = fpr_at, tpr_lo
+    fpr[:, 2:-1:2], tpr[:, 2:-1:2] = fpr_at, tpr_hi
+    fpr[:, -1], tpr[:, -1] = 1.0, 1.0
+    return (fpr[0], tpr[0]) if one else (fpr, tpr)
+
+
+def binormal_roc(fpr, auc: float, sigma_pos: float = 1.0, sigma_neg: float = 1.0) -> np.ndarray:
+    """True ROC curve of the binormal model: ``TPR = Phi((mu+ - sigma- Phi^{-1}(1 - FPR)) / sigma+)``."""
+    sp, sn = _check_sigmas(sigma_pos, sigma_neg)
+    mu = binormal_mu_pos(auc, 0.0, sp, sn)
+    f = np.asarray(fpr, dtype=float)
+    with np.errstate(divide="ignore"):
+        return ndtr((mu - sn * ndtri(1.0 - f)) / sp)

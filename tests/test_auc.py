@@ -192,3 +192,32 @@ def test_cmc_max_agrees_with_direct_simulation():
     assert abs(s.mean - x.mean()) < 4 * se
     one = d.max_summary(1)
     assert one.mean == pytest.approx(0.9, abs=1e-12)  # the control variate is exact for m = 1
+
+
+def test_roc_staircase_area_is_the_auc():
+    pos, neg = A.simulate_scores(0.8, 20, 300, 3, seed=1)
+    fpr, tpr = A.roc_curve_points(pos, neg)
+    for j in range(3):
+        area = np.sum(np.diff(fpr[j]) * tpr[j, 1:])
+        y = np.r_[np.ones(20), np.zeros(300)]
+        assert area == pytest.approx(A.empirical_auc(np.r_[pos[j], neg[j]], y), abs=1e-12)
+
+
+def test_binormal_roc_area():
+    f = np.linspace(0, 1, 200001)
+    for sp, sn in [(1, 1), (0.5, 1), (2, 0.7)]:
+        t = A.binormal_roc(f, 0.95, sp, sn)
+        assert np.trapezoid(t, f) == pytest.approx(0.95, abs=1e-5)
+
+
+def test_bvn_orthant_against_mpmath():
+    import mpmath as mp
+
+    from sotalib.auc import _bvn_orthant
+
+    mp.mp.dps = 30
+    for r, h in [(0.5, 1.2815515655446004), (0.2, -0.3), (0.8, 2.5), (0.94, 0.1)]:
+        # P(Z1 < h, Z2 < h) = int phi(x) Phi((h - r x) / sqrt(1 - r^2)) dx over x < h
+        f = lambda x: mp.npdf(x) * mp.ncdf((h - r * x) / mp.sqrt(1 - r * r))
+        exact = mp.quad(f, [-mp.inf, h])
+        assert _bvn_orthant(r, h) == pytest.approx(float(exact), abs=1e-14)
