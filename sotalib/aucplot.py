@@ -75,11 +75,12 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
                   label=r"$F^m$ (conditional MC)")
         del width
     ax_c.axvline(auc, color=COLORS["single"], ls="--", lw=1, label=f"AUC = {auc:g}")
+    ax_c.set_xlim(auc - 0.005, float(np.max(maxima)) + 0.01)
     ax_c.set_xlabel(r"maximum empirical AUC")
     ax_c.set_ylabel("density")
     ax_c.legend(loc="upper right", frameon=False, fontsize="small")
     ax_c.set_title("(c)", loc="left")
-    fig.tight_layout()
+
     return fig
 
 
@@ -96,7 +97,8 @@ def plot_same_auc(auc, sigmas, sds, samples, fig=None):
         Standard deviation of the empirical AUC of each (shown in the titles).
     samples : list of (fpr_grid, tpr_lo, tpr_hi, pos, neg)
         Per model: a pointwise 95% band of simulated empirical ROC curves and
-        one simulated score sample.
+        one simulated score sample (rugs at the bottom: negatives grey,
+        positives black below them).
     """
     k = len(sigmas)
     fig = fig or plt.figure(figsize=(4 * k, 7))
@@ -118,13 +120,13 @@ def plot_same_auc(auc, sigmas, sds, samples, fig=None):
         ax.plot(s, stats.norm.pdf(s, mu, sp), color=COLORS["reference"], label="positives")
         top = max(stats.norm.pdf(0, 0, sn), stats.norm.pdf(0, 0, sp))
         ax.plot(neg, np.full(neg.size, -0.04 * top), "|", color=COLORS["observed"], alpha=0.3)
-        ax.plot(pos, np.full(pos.size, 1.05 * top), "|", color=COLORS["reference"])
+        ax.plot(pos, np.full(pos.size, -0.10 * top), "|", color=COLORS["reference"])
         ax.set_xlabel("score $s$")
         ax.set_ylabel("density")
         ax.legend(loc="upper left", frameon=False, fontsize="small")
     for ax, tag in zip(axes.ravel(), "abcdef"):
         ax.set_title(f"({tag})", loc="left")
-    fig.tight_layout()
+
     return fig
 
 
@@ -153,5 +155,5 @@ def plot_rho(rows, auc, single_sd, fig=None):
     ax_s.set_ylim(0, None)
     ax_s.legend(loc="center left", frameon=False, fontsize="small")
     ax_s.set_title("(b)", loc="left")
-    fig.tight_layout()
+
     return fig
