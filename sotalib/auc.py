@@ -17,17 +17,19 @@ one half.
 Sampling it without drawing ``n`` scores.  Sort the ``n_pos`` positive scores
 ``s_(1) < ... < s_(n_pos)``; every negative falls independently into one of the
 ``n_pos + 1`` intervals between consecutive positives with probabilities
-``Phi((s_(i+1) - mu-)/sigma-) - Phi((s_(i) - mu-)/sigma-)``, so given the
-positives the interval counts ``M_0, ..., M_{n_pos}`` are multinomial, and
-``U = sum_i i M_i`` (a negative in interval ``i`` lies below ``n_pos - i``...
-counted from the top: below exactly the positives above it).  Ties have
-probability zero in the continuous model.  Drawing the positives and then the
-multinomial (as ``n_pos + 1`` conditional binomials) therefore gives ``U``
-*exactly in distribution*, at a cost of ``O(n_pos)`` instead of
-``O(n log n)``.  The binomials are drawn by inversion of their cdf from one
-uniform each, so that with a fixed seed the draws are common random numbers:
-the simulated maximum is a deterministic, nearly monotone function of the
-classifiers' AUCs (needed by the shrinkage estimators of Section 5.2.3).
+``Phi((s_(i) - mu-)/sigma-) - Phi((s_(i-1) - mu-)/sigma-)``, so given the
+positives the interval counts ``M_0, ..., M_{n_pos}`` are multinomial.  A
+negative in interval ``i - 1`` (just below ``s_(i)``) is outscored by the
+``n_pos - i + 1`` positives ``s_(i), ..., s_(n_pos)``, so
+``U = sum_i (n_pos - i + 1) M_{i-1}`` (the interval above every positive counts
+0).  Ties have probability zero in the continuous model.  Drawing the
+positives and then the multinomial (as ``n_pos`` conditional binomials)
+therefore gives ``U`` *exactly in distribution*, at a cost of ``O(n_pos)``
+binomials instead of ``O(n log n)``.  The binomials are drawn by inversion of
+their cdf from one uniform each, so that with a fixed seed the draws are
+common random numbers: the simulated maximum is a deterministic and (in all
+our checks) monotone function of the classifiers' AUCs (needed by the shrinkage estimators of
+Section 5.2.3).
 
 Conditional Monte Carlo for one classifier's distribution.  Given the
 ``n_neg`` negative scores, the positives are iid and each contributes the
