@@ -240,3 +240,20 @@ def test_bvn_orthant_against_mpmath():
         f = lambda x: mp.npdf(x) * mp.ncdf((h - r * x) / mp.sqrt(1 - r * r))
         exact = mp.quad(f, [-mp.inf, h])
         assert _bvn_orthant(r, h) == pytest.approx(float(exact), abs=1e-14)
+
+
+@given(st.lists(st.tuples(st.integers(0, 6), st.booleans()), min_size=2, max_size=80))
+@settings(max_examples=80, deadline=None)
+def test_empirical_auc_properties(pairs):
+    s = np.array([p[0] for p in pairs], dtype=float)
+    y = np.array([p[1] for p in pairs])
+    if y.all() or not y.any():
+        return
+    a = A.empirical_auc(s, y)
+    # swapping the classes gives 1 - AUC; a strictly increasing transform changes nothing
+    assert A.empirical_auc(s, ~y) == pytest.approx(1 - a, abs=1e-15)
+    assert A.empirical_auc(np.exp(s) * 3 - 1, y) == a
+    # brute force over all pairs
+    pos, neg = s[y], s[~y]
+    brute = ((pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()) / (pos.size * neg.size)
+    assert a == pytest.approx(brute, abs=1e-15)
