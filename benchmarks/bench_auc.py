@@ -1,8 +1,8 @@
 """Chapter 5: the sample maximum of ROC AUC (binormal model, simulated exactly in distribution).
 
-The heavy cases run once without a warm-up call: their Numba kernels are
-compiled by the cheap cases' module import cache (``cache=True``), and a
-warm-up would double the time of ``make bench``.
+The heavy cases run once without a warm-up call (a warm-up would double the
+time of ``make bench``); their Numba kernels are cached on disk
+(``cache=True``), so only the very first run includes compilation.
 """
 
 import numpy as np
