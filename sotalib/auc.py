@@ -334,13 +334,16 @@ def _sorted_q(z, mu, sigma_pos, buf, qs):
     needs no allocation.
     """
     n_pos = z.size
-    for i in range(n_pos):
-        v = z[i]
-        j = i - 1
-        while j >= 0 and buf[j] > v:
-            buf[j + 1] = buf[j]
-            j -= 1
-        buf[j + 1] = v
+    if n_pos > 64:
+        buf[:] = np.sort(z)
+    else:
+        for i in range(n_pos):
+            v = z[i]
+            j = i - 1
+            while j >= 0 and buf[j] > v:
+                buf[j + 1] = buf[j]
+                j -= 1
+            buf[j + 1] = v
     for i in range(n_pos):
         qs[i] = _phi(mu + sigma_pos * buf[i])
 
@@ -633,9 +636,14 @@ def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives) -> np.nda
         n_neg = n - k
         z0 = rng.standard_normal(k)
         w0 = rng.standard_normal(n_neg)
-        e_pos = rng.standard_normal((m, k))
-        e_neg = rng.standard_normal((m, n_neg))
-        out[r] = _max_u_correlated(z0, w0, e_pos, e_neg, mus, sp, rho) / (k * n_neg)
+        best = -1
+        per = max(1, _CHUNK // n)  # classifiers per block: bounded memory for any m, n
+        for j0 in range(0, m, per):
+            j1 = min(m, j0 + per)
+            e_pos = rng.standard_normal((j1 - j0, k))
+            e_neg = rng.standard_normal((j1 - j0, n_neg))
+            best = max(best, _max_u_correlated(z0, w0, e_pos, e_neg, mus[j0:j1], sp, rho))
+        out[r] = best / (k * n_neg)
     return out
 
 
@@ -927,6 +935,11 @@ def auc_distribution(
     draws = check_int("draws", draws, low=batches)
     if draws % batches:
         raise ValueError(f"draws must be a multiple of batches={batches}, got {draws}")
+    if n_pos * n_neg > 2**26:
+        raise ValueError(
+            f"n_pos * n_neg must be at most 2**26 for the FFT grid of auc_distribution, got {n_pos} * {n_neg}; "
+            "use simulate_max_auc"
+        )
     mus, sp = _standardized(auc, sigma_pos, sigma_neg)
     mu = float(mus[0])
     size = n_pos * n_neg + 1

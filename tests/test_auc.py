@@ -257,3 +257,20 @@ def test_empirical_auc_properties(pairs):
     pos, neg = s[y], s[~y]
     brute = ((pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()) / (pos.size * neg.size)
     assert a == pytest.approx(brute, abs=1e-15)
+
+
+def test_many_positives_and_blocks():
+    # > 64 positives (NumPy sort path) and correlated classifiers split into blocks agree with theory
+    x = A.simulate_auc(0.7, 2000, 0.3, 4000, seed=3)
+    var = A.auc_variance(0.7, 600, 1400)
+    assert abs(x.mean() - 0.7) < 4 * math.sqrt(var / 4000)
+    assert x.var(ddof=1) == pytest.approx(var, rel=0.1)
+    old = A._CHUNK
+    try:
+        A._CHUNK = 3 * 500  # three classifiers per block
+        small = A.simulate_max_auc(0.8, 500, 7, 0.1, 40, seed=2, rho=0.5)
+    finally:
+        A._CHUNK = old
+    assert np.all((small > 0.6) & (small <= 1.0))
+    with pytest.raises(ValueError, match="n_pos"):
+        A.auc_distribution(0.9, 10**6, 0.5)
