@@ -40,7 +40,7 @@ from .binomial import clopper_pearson
 from .maxdist import MaxDistribution
 
 __all__ = ["SotaEstimate", "prepare", "naive", "observed", "observed_distribution", "shrink", "crop",
-           "deconvolve", "npmle", "abc", "RHO0"]
+           "deconvolve", "npmle", "abc", "shrink_auc", "RHO0"]
 
 #: The paper's correlation with the reference classifier (Section 4.2, from Mania et al.).
 RHO0 = 0.6
@@ -396,3 +396,59 @@ def abc(scores, n: int, *, classes: int = 2, rho: float = 0.0, proposals: int = 
                         teams_above=int(np.sum(s > est)), below_chance=below,
                         details={"proposals": proposals, "accepted": int(keep.sum()),
                                  "acceptance_rate": float(keep.mean()), "eps": eps, "seed": seed, "rho": rho})
+
+
+# ------------------------------------------------------------------------- AUC
+def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str = "expected", reps: int = 200,
+               seed: int = 0, alpha: float = 0.05) -> SotaEstimate:
+    """6. Shrinkage for an AUC leaderboard (Section 5.2.3): toward 0.5.
+
+    ``AUC'_j = w AUC_hat_j + (1 - w)/2`` with ``w`` solved so that the
+    expected maximum empirical AUC (or, with ``target="upper"``, its upper
+    ``1 - alpha/2`` quantile) equals the observed maximum.  The distribution
+    of the maximum AUC is the AUC chapter's Monte Carlo
+    (:func:`sotalib.auc.expected_max_auc`, binormal scores, ``round(n pi)``
+    positives) with ``reps`` replications and common random numbers from
+    ``seed``, so the equation is a deterministic function of ``w``; its
+    Monte Carlo standard error is reported in ``details``.
+    """
+    from .auc import expected_max_auc
+
+    s, below = prepare(aucs, n, 0.5)
+    prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
+    target = check_choice("target", target, ("expected", "upper"))
+    reps = check_int("reps", reps, low=10)
+    mx = float(s.max())
+    memo: dict = {}
+
+    def summ(w):
+        if w not in memo:
+            memo[w] = expected_max_auc(w * s + (1 - w) * 0.5, n, prevalence, reps=reps, seed=seed, alpha=alpha,
+                                       rho=rho)
+        return memo[w]
+
+    def stat(w):
+        r = summ(w)
+        return r.mean if target == "expected" else r.ci_high
+
+    details = {"target": target, "rho": rho, "reps": reps, "seed": seed, "metric": "auc", "prevalence": prevalence}
+    f_hi = stat(1.0)
+    what = "expected maximum AUC" if target == "expected" else f"upper {100 * (1 - alpha):g}% bound of the maximum AUC"
+    if f_hi < mx:
+        return SotaEstimate("shrink", s.size, n, mx, None, below_chance=below, solved=False, details=details,
+                            reason=f"no shrinkage weight w in [0, 1] makes the {what} reach the observed maximum "
+                                   f"{mx:.4f}: even without shrinking it is {f_hi:.4f}; the top score is an outlier, "
+                                   "not an effect of multiplicity")
+    a = 0.0
+    guess = 1.0 - 1.5 * (f_hi - mx) / (mx - 0.5)
+    if 0.0 < guess < 1.0 and stat(guess) < mx:
+        a = guess
+    elif stat(0.0) > mx:
+        return SotaEstimate("shrink", s.size, n, mx, None, below_chance=below, solved=False, details=details,
+                            reason=f"no shrinkage weight w in [0, 1]: even at AUC 0.5 the {what} exceeds {mx:.4f}")
+    w = brentq(lambda w: stat(w) - mx, a, 1.0, xtol=1e-6)
+    r = summ(w)
+    est = w * mx + (1 - w) * 0.5
+    details["se_mean"] = r.se_mean
+    return SotaEstimate("shrink", s.size, n, mx, float(est), weight=float(w), expected_max=r.mean, ci_low=r.ci_low,
+                        ci_high=r.ci_high, teams_above=int(np.sum(s > est)), below_chance=below, details=details)

@@ -230,3 +230,29 @@ def test_engine_agrees_with_noniid_chapter_engine():
     b = dependent_max_distribution(600, 30, v, rho=0.6, theta0=float(v.max())).summary()
     assert b.mean == pytest.approx(a.mean, abs=1e-9) and b.sd == pytest.approx(a.sd, abs=1e-8)
     assert (b.ci_low, b.ci_high) == (a.ci_low, a.ci_high)
+
+
+# ------------------------------------------------------------------------- AUC
+def test_auc_shrinkage_on_identical_classifiers():
+    # 60 classifiers with AUC 0.85 each on n = 2,000, prevalence 0.1: the observed maximum is
+    # simulated, so the shrunk state of the art lies between 0.85's neighbourhood and the maximum
+    from sotalib.auc import expected_max_auc
+
+    s = np.full(60, 0.85)
+    emax = expected_max_auc(s, 2000, 0.1, reps=100, seed=9).mean
+    board = np.concatenate([[emax], np.full(59, 0.85)])
+    r = sota.shrink_auc(board, 2000, 0.1, reps=100, seed=9)
+    assert r.solved and 0.5 < r.estimate < emax
+    assert r.expected_max == pytest.approx(emax, abs=1e-4)
+    # shrinkage keeps each score's sampling noise: still above the truth, well below the maximum
+    assert 0.85 < r.estimate < emax - 0.003
+
+
+def test_auc_cli(tmp_path, capsys):
+    board = np.concatenate([[0.93], np.full(40, 0.85)])
+    p = _board_file(tmp_path, board)
+    assert main(["sota", "--leaderboard", str(p), "--n", "2000", "--metric", "auc"]) == 2  # no --prevalence
+    assert "--prevalence" in capsys.readouterr().err
+    code = main(["sota", "--leaderboard", str(p), "--n", "2000", "--metric", "auc", "--prevalence", "0.1", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and 0.85 < out["estimate"] < 0.93 and out["m"] == 41

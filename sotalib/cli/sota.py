@@ -37,12 +37,18 @@ def run(args: argparse.Namespace) -> int:
     classes = check_int("--classes", args.classes, low=2)
     rho = check_probability("--rho", args.rho)
     if args.metric == "auc":
-        raise CliError("--metric auc needs the AUC chapter's simulation, which this version does not include yet")
+        if args.prevalence is None:
+            raise CliError("--metric auc needs --prevalence (share of positives, in (0, 1))")
+        check_probability("--prevalence", args.prevalence, open_low=True, open_high=True)
+        if args.method != "shrink":
+            raise CliError(f"--method {args.method} is not available for --metric auc (use shrink)")
     lb = read_kaggle_leaderboard(args.leaderboard, args.score_column)
     s = lb.scores
     if s.min() < 0 or s.max() > 1:
-        raise CliError(f"{args.leaderboard}: scores must be accuracies in [0, 1]")
-    if args.method == "shrink":
+        raise CliError(f"{args.leaderboard}: scores must be in [0, 1]")
+    if args.metric == "auc":
+        est = sota.shrink_auc(s, n, args.prevalence, rho=rho, target=args.target, seed=args.seed)
+    elif args.method == "shrink":
         est = sota.shrink(s, n, classes=classes, rho=rho, target=args.target)
     elif args.method == "crop":
         est = sota.crop(s, n, classes=classes, rho=rho, target=args.target)
