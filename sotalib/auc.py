@@ -74,6 +74,7 @@ __all__ = [
     "simulate_scores",
     "roc_curve_points",
     "binormal_roc",
+    "simulate_leaderboard",
 ]
 
 
@@ -1023,3 +1024,21 @@ def binormal_roc(fpr, auc: float, sigma_pos: float = 1.0, sigma_neg: float = 1.0
     f = np.asarray(fpr, dtype=float)
     with np.errstate(divide="ignore"):
         return ndtr((mu - sn * ndtri(1.0 - f)) / sp)
+
+
+def simulate_leaderboard(aucs, n: int, prevalence: float, seed: int | None = 0) -> np.ndarray:
+    """One simulated leaderboard: an empirical AUC for each classifier with true AUC ``aucs[j]``.
+
+    Independent binormal classifiers (Eq. 10, equal variances) on one test set
+    of ``n`` items with ``round(n pi)`` positives, each AUC drawn exactly in
+    distribution by the multinomial method.
+    """
+    a = np.asarray(aucs, dtype=float)
+    if a.ndim != 1 or a.size < 1:
+        raise ValueError(f"aucs must be a non-empty 1-d array, got shape {a.shape}")
+    mus, sp = _standardized(a, 1.0, 1.0)
+    n_pos, n_neg = n_positives(n, prevalence)
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal((a.size, n_pos))
+    uu = rng.random((a.size, n_pos))
+    return _u_batch(z, uu, mus, sp, n_neg, _logfact(n_neg)) / (n_pos * n_neg)

@@ -14,7 +14,7 @@ from scipy import stats
 from .auc import binormal_mu_pos, binormal_roc, roc_curve_points
 from .plotting import COLORS
 
-__all__ = ["plot_figure10", "plot_same_auc", "plot_rho"]
+__all__ = ["plot_figure10", "plot_same_auc", "plot_rho", "plot_figure11"]
 
 
 def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
@@ -156,4 +156,39 @@ def plot_rho(rows, auc, single_sd, fig=None):
     ax_s.legend(loc="center left", frameon=False, fontsize="small")
     ax_s.set_title("(b)", loc="left")
 
+    return fig
+
+
+def plot_figure11(observed, shrunk, sample, estimate, expected_max, ci, fig=None):
+    """Figure 11 of the paper: (a) the leaderboard and its shrunk version, (b) one simulated leaderboard.
+
+    Parameters
+    ----------
+    observed, shrunk, sample : ndarray
+        Observed AUCs, shrunk AUCs ``AUC'`` and one simulated leaderboard from them.
+    estimate : float
+        The state-of-the-art estimate ``max AUC'``.
+    expected_max : float
+        Expected maximum empirical AUC of the shrunk set (equal to the observed maximum).
+    ci : (float, float)
+        95% interval of the maximum.
+    """
+    fig = fig or plt.figure(figsize=(11, 3.9))
+    ax_a, ax_b = fig.subplots(1, 2, sharex=True)
+    bins = np.arange(0.6, 0.9625, 0.0025)
+    for ax in (ax_a, ax_b):
+        ax.hist(observed, bins=bins, color=COLORS["observed"], alpha=0.5, label="leaderboard")
+        ax.axvline(float(np.max(observed)), color=COLORS["maximum"], ls=":", lw=1.2,
+                   label=f"observed maximum {np.max(observed):.4f}")
+    ax_a.hist(shrunk, bins=bins, histtype="step", color=COLORS["reference"], lw=1.2, label="shrunk AUC$'$")
+    ax_a.axvline(estimate, color=COLORS["sota"], lw=1.5, label=f"SOTA estimate max AUC$'$ = {estimate:.4f}")
+    ax_b.hist(sample, bins=bins, histtype="step", color=COLORS["reference"], lw=1.2, label="one simulated leaderboard")
+    ax_b.axvline(expected_max, color=COLORS["better"], lw=1.2, label=f"expected maximum {expected_max:.4f}")
+    y = ax_b.get_ylim()[1] * 0.9
+    ax_b.plot(ci, [y, y], color=COLORS["better"], lw=2, label="95% interval of the maximum")
+    for ax, tag in ((ax_a, "(a)"), (ax_b, "(b)")):
+        ax.set_xlabel("AUC")
+        ax.set_ylabel("teams")
+        ax.set_title(tag, loc="left")
+        ax.legend(loc="upper left", frameon=False, fontsize="small")
     return fig

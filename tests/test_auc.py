@@ -274,3 +274,13 @@ def test_many_positives_and_blocks():
     assert np.all((small > 0.6) & (small <= 1.0))
     with pytest.raises(ValueError, match="n_pos"):
         A.auc_distribution(0.9, 10**6, 0.5)
+
+
+def test_simulate_leaderboard():
+    a = np.r_[np.full(3000, 0.8), np.full(3000, 0.6)]
+    x = A.simulate_leaderboard(a, 1000, 0.05, seed=4)
+    for lo, hi, auc in ((0, 3000, 0.8), (3000, 6000, 0.6)):
+        se = math.sqrt(A.auc_variance(auc, 50, 950) / 3000)
+        assert abs(x[lo:hi].mean() - auc) < 4 * se
+    with pytest.raises(ValueError, match="aucs"):
+        A.simulate_leaderboard([], 1000, 0.05)
