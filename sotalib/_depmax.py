@@ -27,6 +27,7 @@ import numba as nb
 import numpy as np
 
 from .maxdist import TAIL, MaxDistribution, _first_true
+from .noniid import conditional_probs
 
 #: Standard deviations kept on each side of a binomial's mean (tail < 1e-15).
 _WIDTH = 8.0
@@ -171,29 +172,13 @@ def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w, nthreads=1):
     return out
 
 
-def conditional_probs(theta, theta0: float, rho: float) -> tuple[np.ndarray, np.ndarray]:
-    """``P(Y_j = 1 | Y_0 = 1)`` and ``P(Y_j = 1 | Y_0 = 0)`` (Eqs. 6-7)."""
-    theta = np.asarray(theta, dtype=float)
-    c = rho * np.sqrt(theta * (1 - theta) * theta0 * (1 - theta0))
-    p1 = (c + theta * theta0) / theta0 if theta0 > 0 else theta.copy()
-    p0 = (-c + theta * (1 - theta0)) / (1 - theta0) if theta0 < 1 else theta.copy()
-    return p1, p0
-
-
-def feasible(theta, theta0: float, rho: float) -> np.ndarray:
-    """Whether Eqs. 6-7 are probabilities (Eq. 8 and its counterpart)."""
-    p1, p0 = conditional_probs(theta, theta0, rho)
-    eps = 1e-12
-    return (p1 >= -eps) & (p1 <= 1 + eps) & (p0 >= -eps) & (p0 <= 1 + eps)
-
-
 def dependent_max_distribution(n: int, m: int, values, weights=None, *, rho: float = 0.0,
                                theta0: float | None = None, y0: str = "random",
                                tail: float = TAIL) -> MaxDistribution:
     """Exact distribution of ``max_j X_j`` with ``theta_j`` drawn iid from a discrete ``P(theta)``.
 
     Values that violate Eq. 8 must have been removed by the caller (see
-    :func:`feasible`).  ``theta0`` defaults to ``max(values)``.
+    :func:`sotalib.noniid.feasible`).  ``theta0`` defaults to ``max(values)``.
     """
     v = np.asarray(values, dtype=float)
     wts = np.full(v.size, 1.0 / v.size) if weights is None else np.asarray(weights, dtype=float)

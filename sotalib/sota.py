@@ -34,7 +34,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.optimize import brentq
 
-from ._depmax import dependent_max_distribution, feasible
+from ._depmax import dependent_max_distribution
+from .noniid import conditional_probs, feasible
 from ._validate import check_choice, check_int, check_probability, check_real
 from .binomial import clopper_pearson
 from .maxdist import MaxDistribution
@@ -376,7 +377,6 @@ def abc(scores, n: int, *, classes: int = 2, rho: float = 0.0, proposals: int = 
         th = 1.0 / (1.0 + np.exp(-(mu[i] + sig[i] * rng.standard_normal(m))))
         if rho > 0:
             t0 = th.max()
-            from ._depmax import conditional_probs
             p1, p0 = conditional_probs(th, t0, rho)
             p1, p0 = np.clip(p1, 0, 1), np.clip(p0, 0, 1)
             kk = rng.binomial(n, t0)
