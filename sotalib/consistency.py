@@ -28,6 +28,12 @@ ceil       [v - 10^-d, v]
 any        [v - 10^-d, v + 10^-d]
 eps        [v - eps, v + eps]
 ========== ===================================
+
+Every interval is widened by a relative 1e-12 (:data:`FLOAT_SLACK`): the
+authors computed their scores in floating point before shortening them, and
+a value within an ulp of a rounding boundary may have been rounded the
+"wrong" way.  The widening is far below any reported precision, so it costs
+no power.
 """
 
 from __future__ import annotations
@@ -48,6 +54,11 @@ __all__ = [
 ]
 
 ROUNDINGS = ("round", "floor", "ceil", "any")
+
+#: Relative widening of every interval: the reported value was computed in floating point
+#: by its authors before they rounded it, so it may sit an ulp on the wrong side of a
+#: rounding boundary.
+FLOAT_SLACK = Fraction(1, 10**12)
 
 #: p + n must not exceed this (products of two counts stay exact in float64).
 MAX_COUNT = 2**26
@@ -133,7 +144,10 @@ def score_intervals(scores: Mapping[str, object], *, eps=None, decimals=None, ro
             lo_r, hi_r = 0.0, 1.0
         if not (lo_r <= v <= hi_r):
             raise ValueError(f"score {name} must be in [{lo_r:g}, {hi_r:g}], got {float(v):g}")
-        lo, hi = v - below, v + above
+        # the author's value was itself computed in floating point: allow it to be
+        # off by far more than any float64 evaluation error (a relative 1e-12)
+        slack = FLOAT_SLACK * max(1, abs(v))
+        lo, hi = v - below - slack, v + above + slack
         if spec.complement:
             lo, hi = 1 - hi, 1 - lo
         out.append(ScoreInterval(spec, v, lo, hi))
@@ -306,6 +320,14 @@ class Suggestion:
     example: tuple[int, int]
 
 
+def _n_decimals(v: Fraction) -> int:
+    """Number of decimals of an exact decimal (at most 15)."""
+    for d in range(16):
+        if (v * 10**d).denominator == 1:
+            return d
+    return 15
+
+
 def _quantize(x: float, decimals: int, rounding: str) -> Fraction:
     q = Fraction(x).limit_denominator(10**15)
     scale = 10**decimals
@@ -351,18 +373,16 @@ def diagnose(p: int, n: int, scores: Mapping[str, object], *, eps=None, decimals
         for idx in order[:20]:
             if not ok[idx]:
                 break
-            cands = []
-            if decimals is not None:
-                mode = rounding if rounding in ("floor", "ceil") else "round"
-                base_q = _quantize(float(vals[idx]), int(decimals), mode)
-                u = Fraction(1, 10**int(decimals))
-                cands = [base_q, base_q - u, base_q + u]
-            else:
-                cands = [Fraction(repr(float(vals[idx])))]
+            # write the proposal with the decimals of the report
+            d = int(decimals) if decimals is not None else _n_decimals(as_decimal(scores[name]))
+            mode = rounding if (decimals is not None and rounding in ("floor", "ceil")) else "round"
+            base_q = _quantize(float(vals[idx]), d, mode)
+            u = Fraction(1, 10**d)
+            cands = [base_q, base_q - u, base_q + u]
             found = None
             for c in sorted(cands, key=lambda c: abs(float(c) - rep)):
                 fixed = dict(scores)
-                fixed[name] = str(float(c)) if decimals is None else f"{c.numerator / c.denominator:.{int(decimals)}f}"
+                fixed[name] = f"{float(c):.{d}f}"
                 try:
                     chk = check_single(p, n, fixed, **kw)
                 except ValueError:
