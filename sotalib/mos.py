@@ -10,19 +10,23 @@ Certainty.  Two exact shortcuts decide many problems without a solver: a
 score whose folds share one denominator d (accuracy with equal fold sizes,
 sensitivity with equal p_i, ...) needs an *integer* total in an interval,
 and an undefined fold score (p_i = 0 with sensitivity) rules the
-configuration out.  Otherwise CBC (bundled with PuLP) solves Eq. 9 with
-every bound widened by 1e-7 (more than CBC's feasibility tolerance), so it
-cannot declare a feasible problem infeasible; any solution it returns is
-verified in exact rational arithmetic.  A solution that fails the exact check
-(it sits within the solver's tolerance of a bound) triggers a second solve
-with bounds narrowed by 1e-7; if that too gives no verified solution the
-status is ``"undecided"``, which is reported as consistent: an inconsistency
-is only ever claimed when it is certain.
+configuration out.  Otherwise CBC (bundled with PuLP) solves Eq. 9 written
+with *integer* coefficients: each row is multiplied by the common denominator
+L of its fold scores, so its left-hand side is an integer and the bounds
+become exactly ceil(N L lo) and floor(N L hi) -- no tolerance is involved and
+CBC works on integer data (rows whose L would exceed exact float64 integers
+keep rational coefficients with bounds widened by 1e-7, more than CBC's
+feasibility tolerance).  Any solution CBC returns is verified in exact
+rational arithmetic.  A solution failing that check triggers a second solve
+with bounds narrowed by 1e-7; a time-out or a second failure gives the status
+``"undecided"``, reported as consistent: an inconsistency is only ever
+claimed when it is certain.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Mapping
@@ -125,33 +129,62 @@ def _integer_total_infeasible(folds, iv: ScoreInterval) -> bool:
     return lo > hi
 
 
-def _solve(folds, intervals, bounds, shift: float):
+def _row(base, folds):
+    """Integer coefficients (a_i of tp_i, b_i of tn_i) and scale L: fold score_i = (a_i tp_i + b_i tn_i) / L."""
+    coefs = [_coef(base, p, n) for p, n in folds]
+    L = math.lcm(*[c.denominator for pair in coefs for c in pair])
+    return [(int(a * L), int(b * L)) for a, b in coefs], L
+
+
+def _solve(folds, intervals, bounds, shift: float, time_limit: float):
+    """Solve Eq. 9 (+ Eq. 10) with CBC: ('infeasible' | 'solution' | 'unknown', solution).
+
+    Rows are written with integer coefficients (multiplied by the common
+    denominator L) and integer right-hand sides ceil(N L lo), floor(N L hi):
+    an exact reformulation, since the left-hand side is an integer.  When L
+    is too large for exact float64 integers the rational row is used with its
+    bounds moved outward by ``shift``.
+    """
     import pulp
 
     N = len(folds)
     prob = pulp.LpProblem("mos", pulp.LpMinimize)
-    tps = [pulp.LpVariable(f"tp{i}", 0, p, cat="Integer") for i, (p, _) in enumerate(folds)]
-    tns = [pulp.LpVariable(f"tn{i}", 0, n, cat="Integer") for i, (_, n) in enumerate(folds)]
-    prob += pulp.lpSum([])
+    tps = [prob.add_variable(f"tp{i}", 0, p, cat="Integer") for i, (p, _) in enumerate(folds)]
+    tns = [prob.add_variable(f"tn{i}", 0, n, cat="Integer") for i, (_, n) in enumerate(folds)]
+    prob.setObjective(pulp.LpAffineExpression())  # feasibility only: no optimality proof
+
+    def add(name, coefs, L, lo, hi, idx):
+        if L * max(sum(a * p + b * n for (a, b), (p, n) in zip(coefs, folds)), 1) < 2**50:
+            expr = pulp.lpSum(coefs[i][0] * tps[i] + coefs[i][1] * tns[i] for i in idx)
+            prob.addConstraint(expr >= math.ceil(lo * L), f"{name}lo")
+            prob.addConstraint(expr <= math.floor(hi * L), f"{name}hi")
+        else:
+            expr = pulp.lpSum((coefs[i][0] / L) * tps[i] + (coefs[i][1] / L) * tns[i] for i in idx)
+            prob.addConstraint(expr >= float(lo) - shift * max(1, abs(float(lo))), f"{name}lo")
+            prob.addConstraint(expr <= float(hi) + shift * max(1, abs(float(hi))), f"{name}hi")
+
     for j, iv in enumerate(intervals):
-        expr = pulp.lpSum(float(_coef(iv.base, p, n)[0]) * tps[i] + float(_coef(iv.base, p, n)[1]) * tns[i]
-                          for i, (p, n) in enumerate(folds))
-        prob += expr >= float(iv.lo) * N - shift * N, f"lo{j}"
-        prob += expr <= float(iv.hi) * N + shift * N, f"hi{j}"
+        coefs, L = _row(iv.base, folds)
+        add(f"s{j}", coefs, L, iv.lo * N, iv.hi * N, range(N))
     for j, (iv_lo, iv_hi) in enumerate(bounds):
-        for i, (p, n) in enumerate(folds):
-            a, b = _coef(iv_lo.base, p, n)
-            e = float(a) * tps[i] + float(b) * tns[i]
-            prob += e >= float(iv_lo.lo) - shift, f"min{j}_{i}"
-            prob += e <= float(iv_hi.hi) + shift, f"max{j}_{i}"
-    status = prob.solve(pulp.PULP_CBC_CMD(msg=False))
-    if pulp.LpStatus[status] != "Optimal":
-        return None
-    return tuple((int(round(t.value() or 0)), int(round(u.value() or 0))) for t, u in zip(tps, tns))
+        coefs, L = _row(iv_lo.base, folds)
+        for i in range(N):
+            add(f"b{j}_{i}", coefs, L, iv_lo.lo, iv_hi.hi, [i])
+    with warnings.catch_warnings():
+        # PuLP 3.x deprecates its bundled-CBC wrapper in favour of PuLP 4's; it is the solver we pin
+        warnings.simplefilter("ignore", DeprecationWarning)
+        status = prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))
+    name = pulp.LpStatus[status]
+    if name == "Infeasible":
+        return "infeasible", None
+    if name != "Optimal" or any(v.value() is None for v in tps + tns):
+        return "unknown", None
+    return "solution", tuple((int(round(t.value())), int(round(u.value()))) for t, u in zip(tps, tns))
 
 
 def check_mos_intervals(folds, intervals: tuple[ScoreInterval, ...],
-                        bounds: tuple[tuple[ScoreInterval, ScoreInterval], ...] = ()) -> MosResult:
+                        bounds: tuple[tuple[ScoreInterval, ScoreInterval], ...] = (),
+                        time_limit: float = 20.0) -> MosResult:
     """:func:`check_mos` for resolved intervals; ``bounds`` pairs (min, max) intervals of Eq. 10."""
     folds = tuple(_check_folds(folds))
     for iv in intervals:
@@ -164,14 +197,15 @@ def check_mos_intervals(folds, intervals: tuple[ScoreInterval, ...],
     for iv in intervals:
         if _integer_total_infeasible(folds, iv):
             return MosResult(False, "infeasible", folds, None, "integer-total")
-    sol = _solve(folds, intervals, bounds, _DELTA)
-    if sol is None:
+    state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit)
+    if state == "infeasible":
         return MosResult(False, "infeasible", folds, None, "ilp")
-    if _verify(folds, sol, intervals, bounds):
-        return MosResult(True, "feasible", folds, sol, "ilp")
-    sol = _solve(folds, intervals, bounds, -_DELTA)
     if sol is not None and _verify(folds, sol, intervals, bounds):
         return MosResult(True, "feasible", folds, sol, "ilp")
+    if state == "solution":  # within the solver's tolerance of a bound: try strictly inside
+        state2, sol = _solve(folds, intervals, bounds, -_DELTA, time_limit)
+        if sol is not None and _verify(folds, sol, intervals, bounds):
+            return MosResult(True, "feasible", folds, sol, "ilp")
     return MosResult(True, "undecided", folds, None, "ilp")
 
 
