@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+import numpy as np
+
 from .consistency import ScoreInterval, _check_folds, _half_widths, as_decimal, score_intervals
 from .scores import LINEAR_SCORES
 
@@ -136,7 +138,47 @@ def _row(base, folds):
     return [(int(a * L), int(b * L)) for a, b in coefs], L
 
 
-def _solve(folds, intervals, bounds, shift: float, time_limit: float):
+def _solve_highs(folds, intervals, bounds, time_limit: float):
+    """The same integer program with SciPy's HiGHS (in-process; used for simulations)."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    N = len(folds)
+    rows, lbs, ubs = [], [], []
+    for iv in intervals:
+        coefs, L = _row(iv.base, folds)
+        rows.append([a for a, _ in coefs] + [b for _, b in coefs])
+        lbs.append(math.ceil(iv.lo * N * L))
+        ubs.append(math.floor(iv.hi * N * L))
+        if L * sum(p + n for p, n in folds) * 4 >= 2**50:
+            return "unknown", None
+    for iv_lo, iv_hi in bounds:
+        coefs, L = _row(iv_lo.base, folds)
+        for i in range(N):
+            row = [0] * (2 * N)
+            row[i], row[N + i] = coefs[i]
+            rows.append(row)
+            lbs.append(math.ceil(iv_lo.lo * L))
+            ubs.append(math.floor(iv_hi.hi * L))
+    if any(lo > hi for lo, hi in zip(lbs, ubs)):
+        return "infeasible", None
+    caps = [p for p, _ in folds] + [n for _, n in folds]
+    res = milp(c=np.zeros(2 * N), constraints=LinearConstraint(np.array(rows, float), lbs, ubs),
+               integrality=np.ones(2 * N), bounds=Bounds(0, caps), options={"time_limit": time_limit})
+    if res.status == 2:
+        return "infeasible", None
+    if res.status != 0 or res.x is None:
+        return "unknown", None
+    x = [int(round(v)) for v in res.x]
+    return "solution", tuple(zip(x[:N], x[N:]))
+
+
+def _solve(folds, intervals, bounds, shift: float, time_limit: float, solver: str = "cbc"):
+    if solver == "highs":
+        return _solve_highs(folds, intervals, bounds, time_limit)
+    return _solve_cbc(folds, intervals, bounds, shift, time_limit)
+
+
+def _solve_cbc(folds, intervals, bounds, shift: float, time_limit: float):
     """Solve Eq. 9 (+ Eq. 10) with CBC: ('infeasible' | 'solution' | 'unknown', solution).
 
     Rows are written with integer coefficients (multiplied by the common
@@ -184,7 +226,7 @@ def _solve(folds, intervals, bounds, shift: float, time_limit: float):
 
 def check_mos_intervals(folds, intervals: tuple[ScoreInterval, ...],
                         bounds: tuple[tuple[ScoreInterval, ScoreInterval], ...] = (),
-                        time_limit: float = 20.0) -> MosResult:
+                        time_limit: float = 20.0, solver: str = "cbc") -> MosResult:
     """:func:`check_mos` for resolved intervals; ``bounds`` pairs (min, max) intervals of Eq. 10."""
     folds = tuple(_check_folds(folds))
     for iv in intervals:
@@ -197,13 +239,13 @@ def check_mos_intervals(folds, intervals: tuple[ScoreInterval, ...],
     for iv in intervals:
         if _integer_total_infeasible(folds, iv):
             return MosResult(False, "infeasible", folds, None, "integer-total")
-    state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit)
+    state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit, solver)
     if state == "infeasible":
         return MosResult(False, "infeasible", folds, None, "ilp")
     if sol is not None and _verify(folds, sol, intervals, bounds):
         return MosResult(True, "feasible", folds, sol, "ilp")
     if state == "solution":  # within the solver's tolerance of a bound: try strictly inside
-        state2, sol = _solve(folds, intervals, bounds, -_DELTA, time_limit)
+        state2, sol = _solve(folds, intervals, bounds, -_DELTA, time_limit, solver)
         if sol is not None and _verify(folds, sol, intervals, bounds):
             return MosResult(True, "feasible", folds, sol, "ilp")
     return MosResult(True, "undecided", folds, None, "ilp")

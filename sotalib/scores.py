@@ -32,7 +32,8 @@ import numpy as np
 
 __all__ = [
     "SCORES", "ALIASES", "LINEAR_SCORES", "ScoreSpec", "resolve_score", "score_value",
-    "score_float", "exact_sign", "score_range", "all_scores",
+    "score_float", "exact_sign", "score_range", "all_scores", "aggregate", "TABLE5_PRINTED", "TABLE5_FOLDS",
+    "TABLE5_COUNTS",
 ]
 
 #: The 20 base scores of Table 2, in the paper's order.
@@ -329,3 +330,35 @@ def score_float(base: str, tp, tn, p, n, beta: float = 1.0) -> tuple[np.ndarray,
             defined = np.broadcast_to(den != 0, defined.shape)
         values = np.where(defined, num / np.where(defined, den, 1.0), np.nan)
     return values, np.asarray(defined)
+
+
+#: Table 5b of Fazekas & Kovacs as printed: score -> (MoS, SoM), four decimals.
+TABLE5_PRINTED = {
+    "acc": (0.8290, 0.8290), "bacc": (0.8066, 0.8066), "bm": (0.6131, 0.6132), "dor": (28.0174, 19.6671),
+    "fbn": (0.8709, 0.8719), "fbp": (0.7443, 0.7427), "fm": (0.7471, 0.7428), "gm": (0.8021, 0.8038),
+    "ji": (0.5945, 0.5908), "kappa": (0.6165, 0.6147), "lrn": (0.2975, 0.2985), "lrp": (8.1202, 5.8713),
+    "mcc": (0.6215, 0.6147), "mk": (0.6312, 0.6163), "npv": (0.8706, 0.8698), "ppv": (0.7606, 0.7465),
+    "pt": (0.2795, 0.2921), "sens": (0.7391, 0.7390), "spec": (0.8741, 0.8741), "upm": (0.8025, 0.8022),
+}
+
+#: Table 5a: folds (p_i, n_i) and an evaluation (tp_i, tn_i).
+TABLE5_FOLDS = ((100, 201), (100, 200), (100, 200), (101, 200), (101, 200))
+TABLE5_COUNTS = ((78, 189), (65, 191), (81, 160), (75, 164), (72, 171))
+
+
+def aggregate(folds, counts, beta: float = 1.0) -> dict[str, tuple[float | None, float | None]]:
+    """All 20 scores aggregated over evaluation sets: base -> (Mean of Scores, Score of Means).
+
+    MoS is Eq. 5 (mean of the fold scores; ``None`` if any fold score is
+    undefined), SoM is Eq. 6-7 (the score of the summed confusion matrix).
+    """
+    P = sum(p for p, _ in folds)
+    N = sum(n for _, n in folds)
+    TP = sum(t for t, _ in counts)
+    TN = sum(u for _, u in counts)
+    out = {}
+    for s in SCORES:
+        vals = [score_value(s, t, u, p, n, beta) for (p, n), (t, u) in zip(folds, counts)]
+        mos = None if any(v is None for v in vals) else math.fsum(vals) / len(vals)
+        out[s] = (mos, score_value(s, TP, TN, P, N, beta))
+    return out
