@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR := $(CURDIR)/_build/numba-cache
 export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
 
-.PHONY: book test bench clean distclean
+.PHONY: book test bench bench-venv clean distclean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,14 @@ book: $(VENV)/.book-installed
 test: $(VENV)/.test-installed
 	$(PY) -m pytest
 
-bench: $(VENV)/.test-installed
+bench: $(VENV)/.test-installed bench-venv
 	$(PY) -m benchmarks
+
+# The reference package mlscorecheck lives in its own environment (never a test dependency);
+# if it cannot be installed the benchmark table says so.
+bench-venv: .bench-venv/.installed
+.bench-venv/.installed:
+	-$(PYTHON) -m venv .bench-venv && .bench-venv/bin/python -m pip install --quiet mlscorecheck && touch $@
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis
