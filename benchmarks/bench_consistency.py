@@ -32,7 +32,12 @@ F1_MCC = {"f1": round(_S["fbp"], 4), "mcc": round(_S["mcc"], 4)}
 TPEHG = {"acc": 0.9447, "sens": 0.9139, "spec": 0.9733}
 
 _WORKER = r'''
-import json, logging, sys, time
+import json, logging, os, sys, time
+# commands and replies use the original stdin/stdout; solver subprocesses (CBC) get /dev/null
+commands = os.fdopen(os.dup(0), "r")
+replies = os.fdopen(os.dup(1), "w")
+os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
 logging.disable(logging.CRITICAL)
 import mlscorecheck
 from mlscorecheck.check.binary import check_1_testset_no_kfold, check_1_dataset_unknown_folds_mos
@@ -53,15 +58,15 @@ def run(req):
                                               scores=req["scores"], eps=req["eps"])
     return bool(r["inconsistency"])
 from importlib.metadata import version
-print(json.dumps({"ready": version("mlscorecheck")}), flush=True)
-for line in sys.stdin:
+print(json.dumps({"ready": version("mlscorecheck")}), file=replies, flush=True)
+for line in commands:
     req = json.loads(line)
     try:
         res = run(req)
         out = {"inconsistency": res}
     except Exception as exc:
         out = {"error": f"{type(exc).__name__}: {exc}"}
-    print(json.dumps(out), flush=True)
+    print(json.dumps(out), file=replies, flush=True)
 '''
 
 

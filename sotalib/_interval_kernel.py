@@ -267,17 +267,6 @@ def _windows(sids, lo, hi, b2s, dirs, axis, p, n, T, X):
             if d == 0:
                 continue
             sid = sids[j]
-            # whole column out of reach: f(t, 0) and f(t, X) bound f(t, .) by monotonicity
-            a, b = _pair(axis, tf, 0.0)
-            v0 = _fval(sid, a, b, p, n, b2s[j], True)
-            a, b = _pair(axis, tf, float(X))
-            vX = _fval(sid, a, b, p, n, b2s[j], True)
-            vmin, vmax = (v0, vX) if d > 0 else (vX, v0)
-            if (math.isfinite(vmax) and vmax < lo[j] - MARGIN * max(1.0, abs(vmax))) or \
-                    (math.isfinite(vmin) and vmin > hi[j] + MARGIN * max(1.0, abs(vmin))):
-                A[t] = X + 1
-                B[t] = -1
-                break
             r_lo = _root(sid, axis, tf, float(X), p, n, b2s[j], lo[j], d)
             r_hi = _root(sid, axis, tf, float(X), p, n, b2s[j], hi[j], d)
             if d > 0:
@@ -317,9 +306,20 @@ def _windows(sids, lo, hi, b2s, dirs, axis, p, n, T, X):
                     else:
                         ok = v < lo[j] - m
             if not ok:
-                nfall += 1
-                wa = 0
-                wb = X
+                # whole column out of reach?  f(t, 0) and f(t, X) bound f(t, .) by monotonicity
+                a, b = _pair(axis, tf, 0.0)
+                v0 = _fval(sid, a, b, p, n, b2s[j], True)
+                a, b = _pair(axis, tf, float(X))
+                vX = _fval(sid, a, b, p, n, b2s[j], True)
+                vmin, vmax = (v0, vX) if d > 0 else (vX, v0)
+                if (math.isfinite(vmax) and vmax < lo[j] - MARGIN * max(1.0, abs(vmax))) or \
+                        (math.isfinite(vmin) and vmin > hi[j] + MARGIN * max(1.0, abs(vmin))):
+                    wa = X + 1
+                    wb = -1
+                else:
+                    nfall += 1
+                    wa = 0
+                    wb = X
             if wa > A[t]:
                 A[t] = wa
             if wb < B[t]:

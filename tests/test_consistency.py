@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sotalib.consistency import (FLOAT_SLACK, brute_force, check_intervals, check_single, check_som,
                                  diagnose, score_intervals)
-from sotalib.scores import SCORES, all_scores, score_value
+from sotalib.scores import SCORES, all_scores, score_float, score_value
 
 PAPER_33 = {"acc": 0.6801, "npv": 0.9401, "f1": 0.4004}
 
@@ -29,6 +29,13 @@ def test_section_32_interval_example():
 def test_section_33_as_printed_is_inconsistent():
     r = check_single(1000, 6000, PAPER_33, eps=1e-4)
     assert not r.consistent and r.n_solutions == 0
+    # an independent scan of all 7e6 pairs finds nothing within eps (+1e-9)
+    tp, tn = np.meshgrid(np.arange(1001), np.arange(6001), indexing="ij")
+    ok = np.ones(tp.shape, bool)
+    for base, v in (("acc", 0.6801), ("npv", 0.9401), ("fbp", 0.4004)):
+        f, d = score_float(base, tp, tn, 1000, 6000)
+        ok &= d & (np.abs(np.where(d, f, 9.0) - v) <= 1e-4 + 1e-9)
+    assert not ok.any()
     # the pairs the paper names give acc 0.6820 and 0.6821, not 0.6801
     assert all_scores(743, 4031, 1000, 6000)["acc"] == pytest.approx(0.6820, abs=5e-5)
     assert all_scores(743, 4032, 1000, 6000)["acc"] == pytest.approx(0.68214, abs=5e-6)
