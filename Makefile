@@ -2,15 +2,15 @@
 #   make book    create .venv if missing, install, execute every notebook, HTML in _build/html
 #   make test    install the test extra and run pytest (which also builds the book)
 #   make bench   print a table of timings
+#   make lab     open the chapters as notebooks in JupyterLab (Jupytext pairing)
 #   make clean   remove build products (keeps .venv)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 export NUMBA_CACHE_DIR := $(CURDIR)/_build/numba-cache
-export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
 
-.PHONY: book test bench bench-venv clean distclean
+.PHONY: book test bench bench-venv lab clean distclean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ book: $(VENV)/.book-installed
 
 test: $(VENV)/.test-installed
 	$(PY) -m pytest
+
+lab: | $(PY)
+	$(PY) -m pip install --quiet -e '.[lab]'
+	$(VENV)/bin/jupyter lab notebooks/
 
 bench: $(VENV)/.test-installed bench-venv
 	$(PY) -m benchmarks

@@ -56,9 +56,9 @@ def invalidate_stale_cache(root: Path = ROOT) -> bool:
 def build(root: Path = ROOT, *, extra_args: tuple[str, ...] = ()) -> int:
     """Execute every notebook and build the HTML book, warnings as errors."""
     invalidate_stale_cache(root)
-    env = dict(os.environ)
+    # The kernel must use matplotlib's inline backend (glued figures are PNG outputs).
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
     env.setdefault("NUMBA_CACHE_DIR", str(root / "_build" / "numba-cache"))
-    env.setdefault("MPLBACKEND", "Agg")
     env.setdefault("PYTHONHASHSEED", "0")
     exe = Path(sys.executable).parent / "jupyter-book"
     cmd = [str(exe), "build", str(root), "--all", "--warningiserror", "--keep-going", *extra_args]

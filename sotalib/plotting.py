@@ -73,11 +73,14 @@ def plot_cdf_pmf(dist, axes=None, color: str | None = None, label: str | None = 
     color = color or COLORS["maximum"]
     x = dist.x
     axes[0].step(x, dist.cdf, where="post", color=color, label=label)
-    axes[0].set_ylabel(r"$F(x) = P(\max_j X_j \leq x)$")
+    axes[0].set_ylabel(r"cdf $F(x)$")
     axes[1].bar(x, dist.pmf, width=1.0, color=color, alpha=0.8, linewidth=0, label=label)
-    axes[1].set_ylabel(r"$f(x) = P(\max_j X_j = x)$")
+    axes[1].set_ylabel(r"pmf $f(x)$")
+    lo, hi = dist.quantile(1e-5) * dist.n, dist.quantile(1 - 1e-5) * dist.n
+    pad = max(1.0, 0.05 * (hi - lo))
     for ax in axes:
-        ax.set_xlabel(r"number of successes $x$")
+        ax.set_xlim(lo - pad, hi + pad)
+        ax.set_xlabel(r"number of successes $x$ of the best classifier")
         add_proportion_axis(ax, dist.n, label=r"$\hat\theta_{\max} = x/n$")
     return axes
 
@@ -133,7 +136,7 @@ def plot_bias_sd(values, curves: dict, ax_bias, ax_sd, xlabel: str, logx: bool =
         ax_bias.plot(values, bias, **kw)
         ax_sd.plot(values, sd, **kw)
     for ax, ylabel in ((ax_bias, r"bias $\mathrm{E}\,\hat\theta_{\max} - \theta$"),
-                       (ax_sd, r"sd $\sigma_{\hat\theta_{\max}}$")):
+                       (ax_sd, r"standard deviation of $\hat\theta_{\max}$")):
         for v in marks:
             ax.axvline(v, color="0.6", lw=0.8, zorder=0)
         ax.set_xlabel(xlabel)

@@ -24,7 +24,7 @@ import sys
 __all__ = ["main", "CliError", "NoSolution", "emit"]
 
 #: Subcommand modules, in the order they appear in ``sotalib --help``.
-COMMANDS = ("maxdist", "check")
+COMMANDS = ("maxdist", "sota", "auc-max", "rank", "testsize", "check")
 
 
 class CliError(Exception):
@@ -89,7 +89,10 @@ def _one_line(exc: BaseException) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``sotalib`` console script."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: usage errors (2), --help and --version (0)
+        return int(exc.code or 0)
     prog = f"sotalib {args.command}"
     try:
         return int(args.run(args) or 0)

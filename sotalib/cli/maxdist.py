@@ -1,10 +1,17 @@
-"""``sotalib maxdist``: the distribution of the best accuracy on a leaderboard."""
+"""``sotalib maxdist``: the distribution of the best accuracy on a leaderboard.
+
+Identical independent classifiers by default (Chapter 2); ``--spread`` makes
+them non-identical (``theta_j ~ U(a, b)`` of width ``d`` with ``--theta`` the
+state of the art ``theta_SOTA = E max Theta``) and ``--rho`` dependent through a
+reference classifier (Chapter 3).  ``--method mc`` replaces the exact
+computation by a seeded Monte Carlo simulation of the same model.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from .._validate import check_int, check_probability
+from .._validate import check_choice, check_int, check_probability, check_real
 from ..maxdist import iid_max_distribution
 
 
@@ -12,12 +19,26 @@ def register(sub) -> None:
     p = sub.add_parser(
         "maxdist",
         help="distribution of the best accuracy among m classifiers",
-        description="Distribution of theta_hat_max, the best accuracy of m classifiers on n test items.",
+        description="Distribution of theta_hat_max, the best accuracy of m classifiers on n test items. "
+        "Exact by default; non-identical (--spread) and dependent (--rho) classifiers as in Section 4 "
+        "of Mollersen & Holsbo.",
     )
     p.add_argument("--n", type=int, required=True, help="test-set size (>= 1)")
     p.add_argument("--m", type=int, required=True, help="number of classifiers (>= 1)")
-    p.add_argument("--theta", type=float, required=True, help="probability of success, in [0, 1]")
+    p.add_argument("--theta", type=float, required=True,
+                   help="probability of success, in [0, 1]; with --spread, theta_SOTA = E max theta_j")
     p.add_argument("--alpha", type=float, default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05")
+    p.add_argument("--rho", type=float, default=0.0,
+                   help="correlation rho_0 of each classifier with the reference classifier Y_0, in [-1, 1]; default 0")
+    p.add_argument("--theta0", type=float, default=None,
+                   help="P(Y_0 = 1) of the reference classifier, in (0, 1); default: the value of --theta")
+    p.add_argument("--y0", choices=("random", "fixed"), default="random",
+                   help="reference classifier random (K_0 ~ B(n, theta0)) or fixed (round(n theta0) correct); default random")
+    p.add_argument("--spread", type=float, default=0.0, metavar="D",
+                   help="width d of the uniform U(a, b) the theta_j are drawn from, b = theta + d/(m+1), a = b - d; default 0")
+    p.add_argument("--method", choices=("exact", "mc"), default="exact", help="exact computation or Monte Carlo; default exact")
+    p.add_argument("--reps", type=int, default=100_000, help="Monte Carlo replications (>= 2); default 100000")
+    p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (>= 0); default 0")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -29,14 +50,46 @@ def run(args: argparse.Namespace) -> int:
     m = check_int("--m", args.m, low=1)
     theta = check_probability("--theta", args.theta)
     alpha = check_probability("--alpha", args.alpha, open_low=True, open_high=True)
-    s = iid_max_distribution(n, m, theta).summary(alpha)
+    rho = check_real("--rho", args.rho, low=-1.0, high=1.0)
+    theta0 = theta if args.theta0 is None else check_probability("--theta0", args.theta0)
+    if rho != 0.0 and not 0.0 < theta0 < 1.0:
+        raise ValueError(f"--theta0 must be in (0, 1) when --rho != 0, got {theta0:g}")
+    y0 = check_choice("--y0", args.y0, ("random", "fixed"))
+    spread = check_real("--spread", args.spread, low=0.0, high=1.0)
+    method = check_choice("--method", args.method, ("exact", "mc"))
+    reps = check_int("--reps", args.reps, low=2)
+    seed = check_int("--seed", args.seed, low=0)
+
+    plain = rho == 0.0 and spread == 0.0
+    if plain and method == "exact":
+        s = iid_max_distribution(n, m, theta).summary(alpha)
+    else:
+        from .. import noniid
+
+        dist = noniid.uniform_for_sota(theta, spread, m) if spread > 0 else noniid.PointMass(theta)
+        if rho != 0.0:
+            lo, hi = dist.support
+            try:
+                noniid.check_feasible([lo, hi], theta0, rho)
+            except ValueError as exc:
+                raise ValueError(f"--rho: {exc}") from None
+        if method == "exact":
+            s = noniid.max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary(alpha)
+        else:
+            s = noniid.simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, reps=reps, seed=seed, alpha=alpha)
+
     payload = {"mean": s.mean, "sd": s.sd, "ci_low": s.ci_low, "ci_high": s.ci_high, "method": s.method}
+    if s.method == "mc":
+        payload.update(reps=s.reps, se_mean=s.se_mean)
     level = f"{100 * (1 - alpha):g}%"
-    text = (
-        f"best accuracy of m={m} classifiers, theta={theta:g}, n={n} ({s.method})\n"
-        f"  mean  {s.mean:.6f}\n"
-        f"  sd    {s.sd:.6f}\n"
-        f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})"
-    )
-    emit(args, payload, text)
+    model = f"theta={theta:g}" if spread == 0 else f"theta_SOTA={theta:g}, theta_j ~ U(a, b) with d={spread:g}"
+    if rho != 0.0:
+        model += f", rho0={rho:g} to a {y0} reference classifier with theta0={theta0:g}"
+    lines = [
+        f"best accuracy of m={m} classifiers, {model}, n={n} ({s.method})",
+        f"  mean  {s.mean:.6f}" + (f"  (se {s.se_mean:.2g}, {s.reps} replications, seed {seed})" if s.method == "mc" else ""),
+        f"  sd    {s.sd:.6f}",
+        f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})",
+    ]
+    emit(args, payload, "\n".join(lines))
     return 0

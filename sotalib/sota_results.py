@@ -1,0 +1,86 @@
+"""Cached results of chapter 4 (the fits are minutes long; the book reads this cache).
+
+``python -m sotalib.sota_results`` recomputes ``sotalib/data/sota_results.json``:
+the Table 2 / Table 4 estimators on the reconstructed (or real, see
+:func:`sotalib.leaderboard.load_challenge`) leaderboards, and the comparison
+of estimators on the ground-truth challenge.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from . import sota
+from .groundtruth import load_groundtruth
+from .leaderboard import FACTS, load_challenge
+
+PATH = Path(__file__).parent / "data" / "sota_results.json"
+#: Leaderboards of the ground-truth challenge used for the comparison, and seeds.
+GT_BOARDS = 60
+SEED = 2024
+
+
+def challenge_results(name: str) -> dict:
+    f = FACTS[name]
+    s = load_challenge(name).scores
+    if f.metric == "auc":
+        return {"shrink_expected": sota.shrink_auc(s, f.n, f.prevalence, reps=200, seed=SEED).to_dict()}
+    out = {"naive": sota.naive(s, f.n, classes=f.classes).to_dict()}
+    out["observed"] = sota.observed(s, f.n, classes=f.classes).to_dict()
+    if name == "obesity":
+        for method in ("shrink", "crop"):
+            for target in ("expected", "upper"):
+                fn = getattr(sota, method)
+                out[f"{method}_{target}"] = fn(s, f.n, classes=f.classes, target=target).to_dict()
+    else:
+        out["shrink_expected"] = sota.shrink(s, f.n, classes=f.classes).to_dict()
+    return out
+
+
+def groundtruth_results(boards: int = GT_BOARDS, seed: int = SEED) -> dict:
+    gt = load_groundtruth()
+    rows = []
+    for b in range(boards):
+        s = gt.leaderboard(b)
+        truth = float(gt.true_accuracy_excluding(b).max())
+        r = {"board": b, "truth": truth, "sample_max": float(s.max())}
+        for name, est in (("shrink", sota.shrink(s, gt.block, rho=sota.RHO0)),
+                          ("shrink_rho0", sota.shrink(s, gt.block, rho=0.0)),
+                          ("deconvolve", sota.deconvolve(s, gt.block, reps=50, seed=seed + b)),
+                          ("abc", sota.abc(s, gt.block, proposals=4000, accept=0.02, seed=seed + b))):
+            r[name] = est.estimate
+            r[name + "_ci"] = [est.ci_low, est.ci_high]
+        r["naive_ci"] = list(sota.naive(s, gt.block).to_dict()[k] for k in ("ci_low", "ci_high"))
+        rows.append(r)
+    # similarity and implied correlation (Mania et al.) on the saved test sets
+    c = gt.correct[0].astype(float)
+    corr = np.corrcoef(c)
+    iu = np.triu_indices(gt.m, 1)
+    top = np.argsort(-gt.true_accuracy)[:30]
+    ct = np.corrcoef(c[top])
+    it = np.triu_indices(top.size, 1)
+    agree = (c[:, None, :] == c[None, :, :]).mean(axis=2)
+    sim = {"similarity_all": float(agree[iu].mean()), "rho_jk_all": float(np.nanmean(corr[iu])),
+           "similarity_top30": float(agree[np.ix_(top, top)][it].mean()), "rho_jk_top30": float(np.nanmean(ct[it]))}
+    sim["rho0_top30"] = float(np.sqrt(max(sim["rho_jk_top30"], 0.0)))
+    sim["rho0_all"] = float(np.sqrt(max(sim["rho_jk_all"], 0.0)))
+    return {"rows": rows, "similarity": sim, "boards": boards, "seed": seed,
+            "block": gt.block, "m": gt.m, "true_best": gt.true_best}
+
+
+def load_results(path: Path = PATH) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    res = load_results() if PATH.exists() else {}
+    parts = sys.argv[1:] or ["obesity", "cassava", "melanoma", "groundtruth"]
+    for part in parts:
+        res[part] = groundtruth_results() if part == "groundtruth" else challenge_results(part)
+        PATH.write_text(json.dumps(res, indent=1, allow_nan=False))
+        print("done", part, flush=True)

@@ -1,0 +1,120 @@
+"""The ``sotalib rank`` and ``sotalib testsize`` commands."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sotalib.cli import main
+
+TABLE3_CSV = "candidate,judge 1,judge 2,judge 3,judge 4\nC1,0.8,0.5,0.7,0.5\nC2,0.6,0.9,0.4,0.5\nC3,0.4,0.7,0.8,0.5\n"
+
+
+@pytest.fixture
+def table3(tmp_path):
+    p = tmp_path / "table3.csv"
+    p.write_text(TABLE3_CSV)
+    return str(p)
+
+
+def run_json(capsys, argv):
+    assert main(argv + ["--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_rank_table3_every_method(table3, capsys):
+    expect = {
+        "mean": (["C1", "C2", "C3"], {"C1": 0.625, "C2": 0.6, "C3": 0.6}),
+        "median": (["C1", "C3", "C2"], {"C1": 0.6, "C2": 0.55, "C3": 0.6}),
+        "average-rank": (["C1", "C2", "C3"], {"C1": 2.0, "C2": 2.0, "C3": 2.0}),
+        "copeland": (["C1", "C2", "C3"], {"C1": 0.5, "C2": 0.5, "C3": 0.5}),
+        "kemeny": (["C1", "C2", "C3"], {"C1": 2.0, "C2": 2.0, "C3": 2.0}),
+    }
+    for method, (ranking, scores) in expect.items():
+        out = run_json(capsys, ["rank", "--scores", table3, "--method", method])
+        assert out["ranking"] == ranking, method
+        assert out["scores"] == pytest.approx(scores), method
+    out = run_json(capsys, ["rank", "--scores", table3, "--method", "relative-difference"])
+    assert out["ranking"] == ["C1", "C3", "C2"]
+    out = run_json(capsys, ["rank", "--scores", table3, "--method", "median"])
+    assert out["ranks"] == {"C1": 1.5, "C3": 1.5, "C2": 3.0}
+
+
+def test_rank_random_dictator_seeded(table3, capsys):
+    a = run_json(capsys, ["rank", "--scores", table3, "--method", "random-dictator", "--seed", "3"])
+    b = run_json(capsys, ["rank", "--scores", table3, "--method", "random-dictator", "--seed", "3"])
+    assert a == b and a["note"].startswith("judge ")
+
+
+def test_rank_lower_is_better(tmp_path, capsys):
+    p = tmp_path / "loss.csv"
+    p.write_text("model,task a,task b,task c\nx,0.1,0.2,0.3\ny,0.3,0.1,0.4\nz,0.5,0.6,0.2\n")
+    out = run_json(capsys, ["rank", "--scores", str(p), "--method", "mean", "--lower-is-better"])
+    assert out["ranking"] == ["x", "y", "z"] and out["higher_is_better"] is False
+    out = run_json(capsys, ["rank", "--scores", str(p), "--method", "average-rank", "--lower-is-better"])
+    assert out["ranking"][0] == "x"
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", "header"),
+    ("name,j1\n", "header"),
+    ("name\nA\n", "judge column"),
+    ("name,j1,j2\nA,1,2\nB,1\n", "fields"),
+    ("name,j1\nA,abc\n", "numbers"),
+    ("name,j1\nA,nan\n", "finite"),
+    ("name,j1\nA,1\nA,2\n", "unique"),
+])
+def test_rank_malformed_files_exit_2(tmp_path, capsys, content, message):
+    p = tmp_path / "bad.csv"
+    p.write_text(content)
+    assert main(["rank", "--scores", str(p), "--method", "mean"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_rank_unknown_method_and_missing_file(table3, capsys, tmp_path):
+    assert main(["rank", "--scores", table3, "--method", "borda"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--method" in err
+    assert main(["rank", "--scores", str(tmp_path / "none.csv"), "--method", "mean"]) == 2
+    assert main(["rank", "--scores", table3, "--method", "relative-difference"]) == 0
+    p = tmp_path / "neg.csv"
+    p.write_text("n,j\nA,-1\nB,2\n")
+    capsys.readouterr()
+    assert main(["rank", "--scores", str(p), "--method", "relative-difference"]) == 2
+    assert "non-negative" in capsys.readouterr().err
+
+
+def test_testsize_worked_values(capsys):
+    out = run_json(capsys, ["testsize", "--error", "0.01", "--confidence", "1", "--precision", "1"])
+    assert out["rule_of_thumb"] == 10_000 and out["guyon"] == 9_900
+    out = run_json(capsys, ["testsize", "--error", "0.01", "--confidence", "1", "--precision", "2"])
+    assert out["guyon"] == 990_000
+    out = run_json(capsys, ["testsize", "--error", "0.1", "--sd", "0.3", "--confidence", "2"])
+    assert out["guyon"] == 3_600 and out["sd"] == 0.3
+    out = run_json(capsys, ["testsize", "--error", "2.5", "--sd", "5"])
+    assert out["rule_of_thumb"] is None and out["guyon"] == 1537
+
+
+@pytest.mark.parametrize("argv", [["--error", "0"], ["--error", "1.5"], ["--error", "0.1", "--sd", "-1"],
+                                  ["--error", "0.1", "--confidence", "0"], ["--error", "x"]])
+def test_testsize_bad_input_exit_2(capsys, argv):
+    try:
+        code = main(["testsize"] + argv)
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_console_script(table3):
+    exe = Path(sys.executable).parent / "sotalib"
+    out = subprocess.run([str(exe), "rank", "--scores", table3, "--method", "copeland", "--json"],
+                         capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout)["scores"] == {"C1": 0.5, "C2": 0.5, "C3": 0.5}
+    bad = subprocess.run([str(exe), "rank", "--scores", table3, "--method", "nope"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    out = subprocess.run([str(exe), "testsize", "--error", "0.05", "--json"], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout)["rule_of_thumb"] == 2000

@@ -1,0 +1,59 @@
+"""``sotalib maxdist``: output, JSON keys, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sotalib.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_maxdist_json(capsys):
+    code, out, err = run(capsys, "maxdist", "--n", "3000", "--m", "1000", "--theta", "0.9", "--json")
+    assert code == 0 and err == ""
+    d = json.loads(out)
+    assert set(d) == {"mean", "sd", "ci_low", "ci_high", "method"}
+    assert d["method"] == "exact"
+    assert round(d["mean"], 4) == 0.9173 and round(d["sd"], 6) == 0.001817 and round(d["ci_high"], 4) == 0.9213
+    assert d["ci_low"] < d["mean"] < d["ci_high"]
+
+
+def test_maxdist_text(capsys):
+    code, out, _ = run(capsys, "maxdist", "--n", "3000", "--m", "1000", "--theta", "0.9", "--alpha", "0.1")
+    assert code == 0 and "0.917313" in out and "90% interval" in out
+
+
+@pytest.mark.parametrize("args,option", [
+    (["--n", "0", "--m", "5", "--theta", "0.5"], "--n"),
+    (["--n", "10", "--m", "0", "--theta", "0.5"], "--m"),
+    (["--n", "10", "--m", "5", "--theta", "1.5"], "--theta"),
+    (["--n", "10", "--m", "5", "--theta", "nan"], "--theta"),
+    (["--n", "10", "--m", "5", "--theta", "0.5", "--alpha", "1"], "--alpha"),
+    (["--n", "ten", "--m", "5", "--theta", "0.5"], "--n"),
+    (["--m", "5", "--theta", "0.5"], "--n"),
+])
+def test_maxdist_bad_input_exits_2_with_one_line(capsys, args, option):
+    code, out, err = run(capsys, "maxdist", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and option in err and "Traceback" not in err
+
+
+def test_console_script_in_a_subprocess():
+    exe = Path(sys.executable).parent / "sotalib"
+    ok = subprocess.run([str(exe), "maxdist", "--n", "20", "--m", "1000", "--theta", "0.5", "--json"],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["method"] == "exact"
+    bad = subprocess.run([str(exe), "maxdist", "--n", "-3", "--m", "1", "--theta", "0.5"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip() == "sotalib maxdist: error: --n must be an integer >= 1, got -3"
