@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 export NUMBA_CACHE_DIR := $(CURDIR)/_build/numba-cache
 export PYTHONHASHSEED := 0
 
-.PHONY: book test bench lab clean distclean
+.PHONY: book test bench bench-venv lab clean distclean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,14 @@ lab: | $(PY)
 	$(PY) -m pip install --quiet -e '.[lab]'
 	$(VENV)/bin/jupyter lab notebooks/
 
-bench: $(VENV)/.test-installed
+bench: $(VENV)/.test-installed bench-venv
 	$(PY) -m benchmarks
+
+# The reference package mlscorecheck lives in its own environment (never a test dependency);
+# if it cannot be installed the benchmark table says so.
+bench-venv: .bench-venv/.installed
+.bench-venv/.installed:
+	-$(PYTHON) -m venv .bench-venv && .bench-venv/bin/python -m pip install --quiet mlscorecheck && touch $@
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

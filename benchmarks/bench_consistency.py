@@ -1,0 +1,200 @@
+"""Chapter 6: consistency tests, beside the reference package ``mlscorecheck``.
+
+The reference runs in its own environment (``.bench-venv``, created by
+``make bench-venv``; ``pip install mlscorecheck``) inside a persistent worker
+process: each timed call sends one request and waits for its answer, so the
+reference time excludes interpreter start-up and imports.  If the environment
+is missing the table says so.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from sotalib.consistency import check_single
+from sotalib.folds import kfold_configurations
+from sotalib.mos import search_configurations
+from sotalib.scores import all_scores
+
+from ._harness import Case
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_PY = ROOT / ".bench-venv" / "bin" / "python"
+
+# DRIVE-like pixel counts (20 test images, FoV): a true confusion matrix, scores at 4 decimals
+P, N = 577_649, 3_960_494
+_S = all_scores(451_234, 3_900_017, P, N)
+ACC_SENS_SPEC = {k: round(_S[k], 4) for k in ("acc", "sens", "spec")}
+F1_MCC = {"f1": round(_S["fbp"], 4), "mcc": round(_S["mcc"], 4)}
+TPEHG = {"acc": 0.9447, "sens": 0.9139, "spec": 0.9733}
+
+_WORKER = r'''
+import json, logging, os, sys, time
+# commands and replies use the original stdin/stdout; solver subprocesses (CBC) get /dev/null
+commands = os.fdopen(os.dup(0), "r")
+replies = os.fdopen(os.dup(1), "w")
+os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+logging.disable(logging.CRITICAL)
+import mlscorecheck
+from mlscorecheck.check.binary import check_1_testset_no_kfold, check_1_dataset_unknown_folds_mos
+def run(req):
+    if req["kind"] == "many":
+        out = []
+        for p, n, scores, eps in req["reports"]:
+            try:
+                out.append(bool(check_1_testset_no_kfold(testset={"p": p, "n": n}, scores=scores, eps=eps)["inconsistency"]))
+            except Exception as exc:
+                out.append(f"{type(exc).__name__}: {exc}"[:200])
+        return out
+    if req["kind"] == "single":
+        r = check_1_testset_no_kfold(testset={"p": req["p"], "n": req["n"]}, scores=req["scores"], eps=req["eps"])
+    else:
+        r = check_1_dataset_unknown_folds_mos(dataset={"p": req["p"], "n": req["n"]},
+                                              folding={"n_folds": req["k"], "n_repeats": 1},
+                                              scores=req["scores"], eps=req["eps"])
+    return bool(r["inconsistency"])
+from importlib.metadata import version
+print(json.dumps({"ready": version("mlscorecheck")}), file=replies, flush=True)
+for line in commands:
+    req = json.loads(line)
+    try:
+        res = run(req)
+        out = {"inconsistency": res}
+    except Exception as exc:
+        out = {"error": f"{type(exc).__name__}: {exc}"}
+    print(json.dumps(out), file=replies, flush=True)
+'''
+
+
+class _Reference:
+    """A persistent mlscorecheck worker in the benchmark environment."""
+
+    def __init__(self):
+        self.proc = None
+        self.version = None
+        self.error = None
+        if not BENCH_PY.exists():
+            self.error = "mlscorecheck not installed (.bench-venv missing; run make bench-venv)"
+            return
+        try:
+            self.proc = subprocess.Popen([str(BENCH_PY), "-c", _WORKER], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            line = self.proc.stdout.readline()
+            self.version = json.loads(line)["ready"]
+        except Exception as exc:  # not importable: say so in the table
+            self.error = f"mlscorecheck unavailable: {exc}"
+            self.proc = None
+
+    def call(self, **req):
+        if self.proc is None:
+            raise RuntimeError(self.error)
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        out = json.loads(self.proc.stdout.readline())
+        if "error" in out:
+            raise RuntimeError(out["error"])
+        return out["inconsistency"]
+
+
+_REF = _Reference()
+
+
+def _ref(**req):
+    return (lambda: _REF.call(**req)) if _REF.proc is not None else None
+
+
+def _ours_single(scores):
+    return lambda: check_single(P, N, scores, eps=1e-4, max_solutions=100)
+
+
+def _ours_tpehg():
+    return lambda: search_configurations(kfold_configurations(38, 262, 5, positives_in_every_fold=True),
+                                         TPEHG, eps=1e-4)
+
+
+# ---- the claims about the reference: random small reports, verdicts against brute force
+_MSC_NAME = {"fbp": "f1p", "fbn": "f1n"}
+
+
+def _random_reports(count=2000, seed=4):
+    import numpy as np
+
+    from sotalib.scores import SCORES, score_range, score_value
+
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        p, n = (int(x) for x in rng.integers(2, 40, 2))
+        names = list(rng.choice([s for s in SCORES if s not in ("fbp", "fbn")] + ["fbp"], size=3, replace=False))
+        tp, tn = int(rng.integers(0, p + 1)), int(rng.integers(0, n + 1))
+        vals = {}
+        for s in names:
+            v = score_value(s, tp, tn, p, n)
+            if v is None or abs(v) > 100:
+                break
+            if s == names[0] and rng.random() < 0.5:  # a one-digit typo in the first score
+                v = v + 1e-3 if v + 1e-3 <= score_range(s)[1] else v - 1e-3
+                v = max(v, score_range(s)[0])
+            vals[s] = round(v, 3)
+        else:
+            out.append((p, n, vals, 1e-3))
+    return out
+
+
+REPORTS = _random_reports()
+
+
+def _ours_many():
+    return [not check_single(p, n, sc, eps=eps, max_solutions=1).consistent for p, n, sc, eps in REPORTS]
+
+
+def _claims() -> str:
+    if _REF.proc is None:
+        return "claims not checked: " + (_REF.error or "")
+    ours = _ours_many()  # equals brute force (tests)
+    theirs = _REF.call(kind="many", reports=[(p, n, {_MSC_NAME.get(k, k): v for k, v in sc.items()}, eps)
+                                             for p, n, sc, eps in REPORTS])
+    crashed = sum(isinstance(t, str) for t in theirs)
+    incons = [i for i, o in enumerate(ours) if o]
+    missed = sum(1 for i in incons if theirs[i] is False)
+    false_alarm = sum(1 for i, o in enumerate(ours) if not o and theirs[i] is True)
+    pk = _REF.call(kind="many", reports=[(30, 50, {"pt": 0.4, "kappa": 0.3}, 1e-3),
+                                         (30, 50, {"acc": 0.5, "foo": 0.3, "auc": 2.0}, 1e-3)])
+    return (f"on {len(REPORTS)} random small reports (3 scores, 3 decimals): {len(incons)} inconsistent "
+            f"(brute force); mlscorecheck missed {missed} ({100 * missed / max(len(incons), 1):.1f}%), "
+            f"false alarms {false_alarm}, crashed on {crashed}; pt+kappa -> {pk[0]!r}; "
+            f"unknown names foo/auc -> inconsistency={pk[1]!r}")
+
+
+CLAIMS = _claims()
+print("mlscorecheck claims:", CLAIMS, file=sys.stderr)
+
+_NOTE = f"vs mlscorecheck {_REF.version}" if _REF.version else (_REF.error or "")
+
+CASES = [
+    Case("consistency: DRIVE p=577,649 n=3,960,494, acc/sens/spec", _ours_single(ACC_SENS_SPEC), target=0.05,
+         repeat=5, reference=_ref(kind="single", p=P, n=N, scores=ACC_SENS_SPEC, eps=1e-4),
+         reference_name="mlscorecheck", note=_NOTE),
+    Case("consistency: DRIVE p=577,649 n=3,960,494, f1/mcc", _ours_single(F1_MCC), target=0.05, repeat=3,
+         reference=_ref(kind="single", p=P, n=N, scores={"f1p": F1_MCC["f1"], "mcc": F1_MCC["mcc"]}, eps=1e-4),
+         reference_name="mlscorecheck", note=_NOTE),
+    Case("consistency: TPEHG MoS, all 918 fold configurations", _ours_tpehg(), target=1.0, repeat=3,
+         reference=_ref(kind="mos", p=38, n=262, k=5, scores=TPEHG, eps=1e-4),
+         reference_name="mlscorecheck", note=_NOTE),
+    Case("consistency: 2,000 random small reports (claims, see note)", _ours_many, target=None, repeat=1,
+         reference=(lambda: _REF.call(kind="many", reports=[(p, n, {_MSC_NAME.get(k, k): v for k, v in sc.items()},
+                                                                 eps) for p, n, sc, eps in REPORTS]))
+         if _REF.proc is not None else None,
+         reference_name="mlscorecheck", note=CLAIMS),
+]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from ._harness import print_table, run_cases
+
+    print_table(run_cases(CASES))
+    sys.exit(0)

@@ -1,0 +1,364 @@
+"""Numba kernel of the single-test-set consistency test (Algorithm 1 of Fazekas & Kovacs).
+
+For every value ``t`` of the count iterated over (tp if p <= n, else tn), each
+reported score confines the other count ``x`` to an integer window.  Every
+score of Table 2 is monotone in tn for fixed tp and in tp for fixed tn (see
+the chapter), so the window of one score is an interval whose ends are the
+solutions of ``f = lo`` and ``f = hi``.  Those ends are *estimated* in float
+from the level-set polynomial ``G`` of the score (degree <= 2 in x, the
+closed forms of Tables 3-4), widened by a slack, and then *certified*: the
+point just outside each end must fail the score by more than a safe margin,
+which by monotonicity excludes everything beyond it.  A window that cannot be
+certified falls back to the whole column, so no compatible pair is ever lost.
+Candidates inside the windows are screened in float with the same margin;
+those too close to an interval end to be decided in float are returned as
+*ambiguous* and decided exactly (rational arithmetic) by the caller.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+# score ids follow sotalib.scores.SCORES
+ACC, SENS, SPEC, PPV, NPV, FBP, FBN, UPM, GM, FM, MK, BM, MCC, LRP, LRN, PT, DOR, JI, BACC, KAPPA = range(20)
+
+#: relative safety margin of the float screen (float error of the formulas is ~1e-15)
+MARGIN = 1e-9
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _fval(sid, tp, tn, p, n, b2, ext):
+    """Float value of score ``sid`` (NaN if undefined); ``ext``: continuous extension of pt."""
+    fp = n - tn
+    fn = p - tp
+    if sid == ACC:
+        return (tp + tn) / (p + n)
+    if sid == SENS:
+        return tp / p
+    if sid == SPEC:
+        return tn / n
+    if sid == PPV:
+        d = tp + fp
+        return tp / d if d != 0 else np.nan
+    if sid == NPV:
+        d = tn + fn
+        return tn / d if d != 0 else np.nan
+    if sid == FBP:
+        return (1 + b2) * tp / (b2 * p + fp + tp)
+    if sid == FBN:
+        return (1 + b2) * tn / (b2 * n + fn + tn)
+    if sid == UPM:
+        d = tn * (n + p - tn + tp) + tp * (n + p + tn - tp)
+        return 4 * tp * tn / d if d != 0 else np.nan
+    if sid == GM:
+        return math.sqrt(tp * tn) / math.sqrt(p * n)
+    if sid == FM:
+        d = tp + fp
+        return tp / math.sqrt(p * d) if d != 0 else np.nan
+    if sid == MK:
+        d1 = tn + fn
+        d2 = tp + fp
+        if d1 == 0 or d2 == 0:
+            return np.nan
+        return tn / d1 + tp / d2 - 1.0
+    if sid == BM:
+        return tp / p + tn / n - 1.0
+    if sid == MCC:
+        d = (tp + fp) * (tn + fn)
+        if d == 0:
+            return np.nan
+        return (tp * tn - fp * fn) / (math.sqrt(p * n) * math.sqrt(d))
+    if sid == LRP:
+        return n * tp / (p * fp) if fp != 0 else np.nan
+    if sid == LRN:
+        return n * fn / (p * tn) if tn != 0 else np.nan
+    if sid == PT:
+        # a == b  <=>  tp * n == fp * p (exact in float for counts < 2**26)
+        if tp * n == fp * p:
+            if ext and tp != 0:
+                return 0.5
+            return np.nan
+        a = tp / p
+        b = fp / n
+        return math.sqrt(b) / (math.sqrt(a) + math.sqrt(b))
+    if sid == DOR:
+        d = fp * fn
+        return tp * tn / d if d != 0 else np.nan
+    if sid == JI:
+        return tp / (tp + fp + fn)
+    if sid == BACC:
+        return 0.5 * (tp / p + tn / n)
+    if sid == KAPPA:
+        return 2 * (tp * tn - fn * fp) / ((tp + fp) * n + p * (fn + tn))
+    return np.nan
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _gval(sid, tp, tn, p, n, b2, c):
+    """Level-set polynomial G (zero where f = c, degree <= 2 in tp and in tn)."""
+    fp = n - tn
+    fn = p - tp
+    if sid == ACC:
+        return tp + tn - c * (p + n)
+    if sid == SENS:
+        return tp - c * p
+    if sid == SPEC:
+        return tn - c * n
+    if sid == PPV:
+        return tp - c * (tp + fp)
+    if sid == NPV:
+        return tn - c * (tn + fn)
+    if sid == FBP:
+        return (1 + b2) * tp - c * (b2 * p + fp + tp)
+    if sid == FBN:
+        return (1 + b2) * tn - c * (b2 * n + fn + tn)
+    if sid == UPM:
+        return 4 * tp * tn - c * (tn * (n + p - tn + tp) + tp * (n + p + tn - tp))
+    if sid == GM:
+        if c < 0:
+            return np.nan
+        return tp * tn - c * c * p * n
+    if sid == FM:
+        if c < 0:
+            return np.nan
+        return tp * tp - c * c * p * (tp + fp)
+    if sid == MK:
+        d1 = tn + fn
+        d2 = tp + fp
+        return tn * d2 + tp * d1 - (1 + c) * d1 * d2
+    if sid == BM:
+        return tp * n + tn * p - (1 + c) * p * n
+    if sid == MCC:
+        num = tp * tn - fp * fn
+        return num * num - c * c * p * n * (tp + fp) * (tn + fn)
+    if sid == LRP:
+        return n * tp - c * p * fp
+    if sid == LRN:
+        return n * fn - c * p * tn
+    if sid == PT:
+        if c <= 0 or c > 1:
+            return np.nan
+        rc = (1.0 / c - 1.0) ** 2
+        return tp * n - rc * p * fp
+    if sid == DOR:
+        return tp * tn - c * fp * fn
+    if sid == JI:
+        return tp - c * (tp + fp + fn)
+    if sid == BACC:
+        return tp * n + tn * p - 2 * c * p * n
+    if sid == KAPPA:
+        return 2 * (tp * tn - fn * fp) - c * ((tp + fp) * n + p * (fn + tn))
+    return np.nan
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _pair(axis, t, x):
+    if axis == 0:
+        return t, x
+    return x, t
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _root(sid, axis, t, X, p, n, b2, c, direction):
+    """Estimated real x with f(t, x) = c from the quadratic through G(0), G(X/2), G(X); NaN if none."""
+    h = 0.5 * X
+    a0, b0 = _pair(axis, t, 0.0)
+    q0 = _gval(sid, a0, b0, p, n, b2, c)
+    a2, b2_ = _pair(axis, t, X)
+    q2 = _gval(sid, a2, b2_, p, n, b2, c)
+    if not (sid == UPM or sid == MK or sid == MCC or (sid == FM and axis == 1)):
+        # G is linear in x for every other score
+        if not (math.isfinite(q0) and math.isfinite(q2)) or q2 == q0:
+            return np.nan
+        return -q0 * X / (q2 - q0)
+    a1, b1 = _pair(axis, t, h)
+    q1 = _gval(sid, a1, b1, p, n, b2, c)
+    if not (math.isfinite(q0) and math.isfinite(q1) and math.isfinite(q2)):
+        return np.nan
+    A = (q2 - 2.0 * q1 + q0) / (2.0 * h * h)
+    B = (q1 - q0) / h - A * h
+    C = q0
+    scale = abs(B) * X + abs(C) + abs(A) * X * X
+    if scale == 0:
+        return np.nan
+    if abs(A) * X * X <= 1e-12 * scale:
+        if B == 0:
+            return np.nan
+        return -C / B
+    disc = B * B - 4 * A * C
+    if disc < 0:
+        if disc > -1e-12 * B * B:
+            disc = 0.0
+        else:
+            return np.nan
+    sq = math.sqrt(disc)
+    qq = -0.5 * (B + (sq if B >= 0 else -sq))
+    r1 = qq / A
+    r2 = C / qq if qq != 0 else r1
+    if r1 > r2:
+        r1, r2 = r2, r1
+    if sid == MCC or (sid == FM and axis == 1):
+        # the squared level set also holds f = -c: keep the root of f = +c
+        if sid == FM:
+            return r2
+        if (c >= 0) == (direction > 0):
+            return r2
+        return r1
+    in1 = 0.0 <= r1 <= X
+    in2 = 0.0 <= r2 <= X
+    if in1 and not in2:
+        return r1
+    if in2 and not in1:
+        return r2
+    if -1.0 <= r1 <= X + 1.0:
+        return r1
+    if -1.0 <= r2 <= X + 1.0:
+        return r2
+    # neither inside: the nearer one
+    if abs(r1 - 0.5 * X) < abs(r2 - 0.5 * X):
+        return r1
+    return r2
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _status(v, lo, hi):
+    """+1 surely inside [lo, hi], -1 surely outside (or undefined), 0 too close to decide."""
+    if not math.isfinite(v):
+        return -1
+    m = MARGIN * max(1.0, abs(v))
+    if v < lo - m or v > hi + m:
+        return -1
+    if v >= lo + m and v <= hi - m:
+        return 1
+    return 0
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _windows(sids, lo, hi, b2s, dirs, axis, p, n, T, X):
+    """Certified windows [A, B] of x for every t (intersection over the scores)."""
+    k = sids.shape[0]
+    A = np.zeros(T + 1, dtype=np.int64)
+    B = np.full(T + 1, X, dtype=np.int64)
+    nfall = 0
+    slack = 2 + int(1e-9 * X)
+    for t in range(T + 1):
+        tf = float(t)
+        # constant scores first: they decide a whole column at once
+        for j in range(k):
+            if dirs[j] != 0:
+                continue
+            a, b = _pair(axis, tf, 0.0)
+            v = _fval(sids[j], a, b, p, n, b2s[j], False)
+            if not math.isfinite(v):
+                a, b = _pair(axis, tf, float(X))
+                v = _fval(sids[j], a, b, p, n, b2s[j], False)
+            st = _status(v, lo[j], hi[j])
+            if st == -1:
+                A[t] = X + 1
+                B[t] = -1
+                break
+        if A[t] > B[t]:
+            continue
+        for j in range(k):
+            d = dirs[j]
+            if d == 0:
+                continue
+            sid = sids[j]
+            r_lo = _root(sid, axis, tf, float(X), p, n, b2s[j], lo[j], d)
+            r_hi = _root(sid, axis, tf, float(X), p, n, b2s[j], hi[j], d)
+            if d > 0:
+                ra, rb = r_lo, r_hi
+            else:
+                ra, rb = r_hi, r_lo
+            if math.isfinite(ra):
+                wa = max(0, min(X + 1, int(math.ceil(max(min(ra, 1e18), -1e18))) - slack))
+            else:
+                wa = 0
+            if math.isfinite(rb):
+                wb = min(X, max(-1, int(math.floor(max(min(rb, 1e18), -1e18))) + slack))
+            else:
+                wb = X
+            # certify: the point just below wa fails on the low side (for d > 0: f < lo)
+            ok = True
+            if wa - 1 >= 0:
+                a, b = _pair(axis, tf, float(wa - 1))
+                v = _fval(sid, a, b, p, n, b2s[j], True)
+                if not math.isfinite(v):
+                    ok = False
+                else:
+                    m = MARGIN * max(1.0, abs(v))
+                    if d > 0:
+                        ok = v < lo[j] - m
+                    else:
+                        ok = v > hi[j] + m
+            if ok and wb + 1 <= X:
+                a, b = _pair(axis, tf, float(wb + 1))
+                v = _fval(sid, a, b, p, n, b2s[j], True)
+                if not math.isfinite(v):
+                    ok = False
+                else:
+                    m = MARGIN * max(1.0, abs(v))
+                    if d > 0:
+                        ok = v > hi[j] + m
+                    else:
+                        ok = v < lo[j] - m
+            if not ok:
+                # whole column out of reach?  f(t, 0) and f(t, X) bound f(t, .) by monotonicity
+                a, b = _pair(axis, tf, 0.0)
+                v0 = _fval(sid, a, b, p, n, b2s[j], True)
+                a, b = _pair(axis, tf, float(X))
+                vX = _fval(sid, a, b, p, n, b2s[j], True)
+                vmin, vmax = (v0, vX) if d > 0 else (vX, v0)
+                if (math.isfinite(vmax) and vmax < lo[j] - MARGIN * max(1.0, abs(vmax))) or \
+                        (math.isfinite(vmin) and vmin > hi[j] + MARGIN * max(1.0, abs(vmin))):
+                    wa = X + 1
+                    wb = -1
+                else:
+                    nfall += 1
+                    wa = 0
+                    wb = X
+            if wa > A[t]:
+                A[t] = wa
+            if wb < B[t]:
+                B[t] = wb
+            if A[t] > B[t]:
+                break
+    return A, B, nfall
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _scan(sids, lo, hi, b2s, axis, p, n, A, B, max_store, max_amb):
+    """Screen every candidate of the windows: sure solutions counted (first ``max_store`` kept),
+    undecided ones returned for the exact check."""
+    k = sids.shape[0]
+    sol = np.empty((max_store, 2), dtype=np.int64)
+    amb = np.empty((max_amb, 2), dtype=np.int64)
+    nsol = 0
+    namb = 0
+    for t in range(A.shape[0]):
+        for x in range(A[t], B[t] + 1):
+            a, b = _pair(axis, float(t), float(x))
+            state = 1
+            for j in range(k):
+                st = _status(_fval(sids[j], a, b, p, n, b2s[j], False), lo[j], hi[j])
+                if st == -1:
+                    state = -1
+                    break
+                if st == 0:
+                    state = 0
+            if state == 1:
+                if nsol < max_store:
+                    ia, ib = _pair(axis, t, x)
+                    sol[nsol, 0] = ia
+                    sol[nsol, 1] = ib
+                nsol += 1
+            elif state == 0:
+                if namb < max_amb:
+                    ia, ib = _pair(axis, t, x)
+                    amb[namb, 0] = ia
+                    amb[namb, 1] = ib
+                namb += 1
+    return nsol, sol[:min(nsol, max_store)], namb, amb[:min(namb, max_amb)]

@@ -1,0 +1,100 @@
+"""``sotalib check``: can the reported scores come from the stated experiment?"""
+
+from __future__ import annotations
+
+import argparse
+
+from . import CliError
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "check",
+        help="consistency of reported scores with the experiment (Fazekas & Kovacs)",
+        description="Decide with certainty whether reported scores can come from a test set of P positives "
+                    "and N negatives, or from k-fold cross-validation aggregated by Score of Means (som) or "
+                    "Mean of Scores (mos).  Without --aggregation both are tested.",
+    )
+    p.add_argument("--p", type=int, help="number of positives (>= 1)")
+    p.add_argument("--n", type=int, help="number of negatives (>= 1)")
+    p.add_argument("--score", action="append", default=[], metavar="NAME=VALUE",
+                   help="a reported score, e.g. acc=0.9447 (repeatable; Table 2 names, synonyms, complements)")
+    p.add_argument("--eps", type=str, help="numerical uncertainty: true value in [v - eps, v + eps]")
+    p.add_argument("--decimals", type=int, help="number of decimals reported (0-15)")
+    p.add_argument("--rounding", choices=("round", "floor", "ceil", "any"), default=None,
+                   help="how values were shortened (default round); needs --decimals")
+    p.add_argument("--folds", type=str, help='explicit folds "p1:n1,p2:n2,..."')
+    p.add_argument("--k", type=int, help="k-fold cross-validation of (P, N)")
+    p.add_argument("--stratified", action="store_true", help="stratified k-fold (scikit-learn, Table 6)")
+    p.add_argument("--aggregation", choices=("som", "mos"), help="Score of Means or Mean of Scores")
+    p.add_argument("--batch", type=str, metavar="FILE.csv", help="check every row of a CSV file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def _parse_scores(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise CliError(f"--score must look like NAME=VALUE, got {item!r}")
+        name, value = item.split("=", 1)
+        name, value = name.strip(), value.strip()
+        if name in out:
+            raise CliError(f"--score {name} given twice")
+        out[name] = value
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from . import emit
+
+    if args.batch is not None:
+        return _run_batch(args)
+    if not args.score:
+        raise CliError("give at least one --score NAME=VALUE (or --batch FILE.csv)")
+    if (args.eps is None) == (args.decimals is None):
+        raise CliError("give exactly one of --eps and --decimals")
+    if args.rounding is not None and args.decimals is None:
+        raise CliError("--rounding needs --decimals")
+    if args.folds is not None and args.k is not None:
+        raise CliError("give either --folds or --k, not both")
+    if args.stratified and args.k is None:
+        raise CliError("--stratified needs --k")
+    if args.folds is None and (args.p is None or args.n is None):
+        raise CliError("--p and --n are required (unless --folds is given)")
+    from ..report import check_report
+
+    scores = _parse_scores(args.score)
+    v = check_report(scores, p=args.p, n=args.n, eps=args.eps, decimals=args.decimals,
+                     rounding=args.rounding or "round", folds=args.folds, k=args.k,
+                     stratified=args.stratified, aggregation=args.aggregation)
+    payload = v.to_dict()
+    verdict = "CONSISTENT" if v.consistent else "INCONSISTENT"
+    lines = [f"{verdict}: " + ", ".join(f"{k}={val}" for k, val in scores.items())]
+    for agg, d in v.details.items():
+        state = {True: "consistent", False: "inconsistent", None: "not tested"}[d["consistent"]]
+        lines.append(f"  {agg}: {state}; {d['note']}; solutions {d['n_solutions']}, "
+                     f"configurations tested {d['configurations_tested']}")
+    if v.solutions:
+        shown = v.solutions[:5]
+        lines.append(f"  evidence: {shown}{' ...' if len(v.solutions) > 5 else ''}")
+    for s in v.suggestions[:3]:
+        lines.append(f"  typo? {s.score} {s.reported:g} -> {s.suggested:g} (change {s.change:+g}) "
+                     f"makes it consistent, e.g. (tp, tn) = {s.example}")
+    emit(args, payload, "\n".join(lines))
+    return 0
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    import json
+
+    from ..report import check_batch
+
+    if args.score or args.p is not None or args.n is not None:
+        raise CliError("--batch takes everything from the file: drop --score, --p and --n")
+    table = check_batch(args.batch)
+    if args.json:
+        print(json.dumps({"reports": table.to_dict(orient="records")}, allow_nan=False))
+    else:
+        print(table.to_string(index=False))
+    return 0
