@@ -24,7 +24,7 @@ import sys
 __all__ = ["main", "CliError", "NoSolution", "emit"]
 
 #: Subcommand modules, in the order they appear in ``sotalib --help``.
-COMMANDS = ("maxdist", "sota", "auc-max", "rank", "testsize", "check")
+COMMANDS = ("maxdist", "sota", "auc-max", "check", "rank", "testsize")
 
 
 class CliError(Exception):
