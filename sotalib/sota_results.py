@@ -27,7 +27,10 @@ def challenge_results(name: str) -> dict:
     f = FACTS[name]
     s = load_challenge(name).scores
     if f.metric == "auc":
-        return {"shrink_expected": sota.shrink_auc(s, f.n, f.prevalence, reps=200, seed=SEED).to_dict()}
+        out = {"shrink_expected": sota.shrink_auc(s, f.n, f.prevalence, reps=200, seed=SEED).to_dict()}
+        if "shrink_estimate" in f.paper:
+            out["paper_weight"] = paper_weight_check(name)
+        return out
     out = {"naive": sota.naive(s, f.n, classes=f.classes).to_dict()}
     out["observed"] = sota.observed(s, f.n, classes=f.classes).to_dict()
     if name == "obesity":
@@ -38,6 +41,40 @@ def challenge_results(name: str) -> dict:
     else:
         out["shrink_expected"] = sota.shrink(s, f.n, classes=f.classes).to_dict()
     return out
+
+
+def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
+    """The paper's own shrinkage weight, on the leaderboard and on the most favourable board.
+
+    The paper's state of the art ``est`` fixes its weight ``w = (est - 0.5) /
+    (max - 0.5)``.  For that ``w`` this returns the expected maximum AUC
+    (:func:`sotalib.auc.expected_max_auc`, ``reps`` simulated challenges,
+    ``seed``) on the leaderboard, and on the board that puts every team at
+    the upper end of its published bracket (the winner at ``top``, the teams
+    above each published threshold just below the next one up, everyone
+    else at the lowest threshold).  The expected maximum grows with every
+    team's AUC, so the second number bounds it over all leaderboards that
+    reproduce the published counts; if it is below the winner, no such
+    leaderboard gives the paper's estimate under this simulation model.
+    """
+    from .auc import expected_max_auc
+
+    f = FACTS[name]
+    s = load_challenge(name).scores
+    top, est = float(f.top[0]), float(f.paper["shrink_estimate"])
+    w = (est - 0.5) / (top - 0.5)
+    brackets = sorted(f.above, reverse=True)  # highest threshold first
+    ext, prev, upper = [top], 1, round(top - 1e-4, 4)
+    for thr, count in brackets:
+        ext += [upper] * (count - prev)
+        prev, upper = count, thr
+    ext += [upper] * (f.m - prev)
+    ext = np.asarray(ext)
+    on_board = expected_max_auc(w * s + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, seed=seed)
+    bound = expected_max_auc(w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, seed=seed)
+    return {"estimate": est, "weight": w, "reps": reps, "seed": seed,
+            "on_board": on_board.mean, "on_board_se": on_board.se_mean,
+            "bound": bound.mean, "bound_se": bound.se_mean, "bound_m": int(ext.size)}
 
 
 def groundtruth_results(boards: int = GT_BOARDS, seed: int = SEED) -> dict:
