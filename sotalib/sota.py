@@ -452,3 +452,32 @@ def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str
     details["se_mean"] = r.se_mean
     return SotaEstimate("shrink", s.size, n, mx, float(est), weight=float(w), expected_max=r.mean, ci_low=r.ci_low,
                         ci_high=r.ci_high, teams_above=int(np.sum(s > est)), below_chance=below, details=details)
+
+
+def simulate_leaderboard(thetas, n: int, *, rho: float = RHO0, theta0: float | None = None,
+                         seed: int | None = 0) -> tuple[np.ndarray, int]:
+    """One simulated leaderboard of classifiers with true accuracies ``thetas`` (Figures 8b, 8d, 9b).
+
+    The dependent model of Section 4.3 with a random reference classifier:
+    ``K_0 ~ B(n, theta0)`` correct predictions of the reference, then for each
+    classifier ``X_j = B(K_0, p1_j) + B(n - K_0, p0_j)`` (Eqs. 6-7).  As in the
+    estimators, ``theta0`` defaults to ``max(thetas)`` and classifiers that
+    violate Eq. 8 are left out.
+
+    Returns
+    -------
+    accuracies : ndarray
+        The simulated accuracies ``X_j / n`` of the feasible classifiers.
+    excluded : int
+        Number of classifiers left out by Eq. 8.
+    """
+    th = np.asarray(thetas, dtype=float).ravel()
+    n = check_int("n", n, low=1)
+    rho = check_probability("rho", rho)
+    theta0 = float(th.max()) if theta0 is None else check_probability("theta0", theta0)
+    ok = feasible(th, theta0, rho)
+    p1, p0 = conditional_probs(th[ok], theta0, rho)
+    rng = np.random.default_rng(seed)
+    k0 = int(rng.binomial(n, theta0))
+    x = rng.binomial(k0, np.clip(p1, 0, 1)) + rng.binomial(n - k0, np.clip(p0, 0, 1))
+    return x / n, int((~ok).sum())

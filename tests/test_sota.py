@@ -312,3 +312,18 @@ def test_auc_cli(tmp_path, capsys):
     code = main(["sota", "--leaderboard", str(p), "--n", "2000", "--metric", "auc", "--prevalence", "0.1", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and 0.85 < out["estimate"] < 0.93 and out["m"] == 41
+
+
+def test_simulated_leaderboards_have_the_exact_maximum():
+    """simulate_leaderboard (Figures 8b, 8d, 9b) draws from the model the exact engine computes."""
+    from sotalib.noniid import fixed_max_distribution
+    from sotalib.sota import simulate_leaderboard
+
+    thetas = np.linspace(0.85, 0.9, 30)
+    n, rho = 500, 0.6
+    maxima = np.array([simulate_leaderboard(thetas, n, rho=rho, seed=s)[0].max() for s in range(3000)])
+    exact = fixed_max_distribution(n, thetas, rho=rho, theta0=0.9).mean()
+    se = maxima.std(ddof=1) / np.sqrt(maxima.size)
+    assert abs(maxima.mean() - exact) < 4 * se
+    acc, excluded = simulate_leaderboard(thetas, n, rho=rho, seed=1)
+    assert excluded == 0 and acc.shape == thetas.shape and np.all((acc >= 0) & (acc <= 1))
