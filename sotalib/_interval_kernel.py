@@ -236,6 +236,19 @@ def _status(v, lo, hi):
     return 0
 
 
+
+@nb.njit(cache=True, error_model="numpy")
+def _clearly_outside(sid, axis, tf, t, p, n, b2, lo, hi, below):
+    """Certify that the score at count ``t`` of the column fails by more than the margin:
+    below ``lo`` if ``below``, else above ``hi``.  Not finite (undefined) is not certified."""
+    a, b = _pair(axis, tf, float(t))
+    v = _fval(sid, a, b, p, n, b2, True)
+    if not math.isfinite(v):
+        return False
+    m = MARGIN * max(1.0, abs(v))
+    return v < lo - m if below else v > hi + m
+
+
 @nb.njit(cache=True, error_model="numpy")
 def _windows(sids, lo, hi, b2s, dirs, axis, p, n, T, X):
     """Certified windows [A, B] of x for every t (intersection over the scores)."""
@@ -284,27 +297,9 @@ def _windows(sids, lo, hi, b2s, dirs, axis, p, n, T, X):
             # certify: the point just below wa fails on the low side (for d > 0: f < lo)
             ok = True
             if wa - 1 >= 0:
-                a, b = _pair(axis, tf, float(wa - 1))
-                v = _fval(sid, a, b, p, n, b2s[j], True)
-                if not math.isfinite(v):
-                    ok = False
-                else:
-                    m = MARGIN * max(1.0, abs(v))
-                    if d > 0:
-                        ok = v < lo[j] - m
-                    else:
-                        ok = v > hi[j] + m
+                ok = _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0)
             if ok and wb + 1 <= X:
-                a, b = _pair(axis, tf, float(wb + 1))
-                v = _fval(sid, a, b, p, n, b2s[j], True)
-                if not math.isfinite(v):
-                    ok = False
-                else:
-                    m = MARGIN * max(1.0, abs(v))
-                    if d > 0:
-                        ok = v > hi[j] + m
-                    else:
-                        ok = v < lo[j] - m
+                ok = _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
             if not ok:
                 # whole column out of reach?  f(t, 0) and f(t, X) bound f(t, .) by monotonicity
                 a, b = _pair(axis, tf, 0.0)

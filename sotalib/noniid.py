@@ -559,6 +559,14 @@ def _search(kind, hint, lo, hi, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre
     return b_
 
 
+@numba.njit(cache=True)
+def _scratch(nq, maxlen):
+    """Per-thread work arrays of :func:`_prepare` for ``nq`` quadrature nodes."""
+    return (np.empty(nq, np.int64), np.empty(nq, np.int64), np.empty(nq, np.int64), np.empty(nq, np.int64),
+            np.empty(nq), np.empty((nq, maxlen)), np.empty((nq, maxlen)), np.empty((nq, maxlen)),
+            np.empty((nq, maxlen)), np.empty((nq, maxlen)))
+
+
 @numba.njit(cache=True, parallel=True)
 def _max_kernel(n, m_or_zero, k0s, pk0, p1s, p0s, w, eps, feps, maxlen, nblocks):
     """F(x) and 1 - F(x) of the maximum, summed over k0 (see the module docstring).
@@ -578,16 +586,7 @@ def _max_kernel(n, m_or_zero, k0s, pk0, p1s, p0s, w, eps, feps, maxlen, nblocks)
     bsize = (nk + nblocks - 1) // nblocks
     # pass 1: per-k0 windows
     for blk in numba.prange(nblocks):
-        alo = np.empty(nq, np.int64)
-        aL = np.empty(nq, np.int64)
-        blo = np.empty(nq, np.int64)
-        bL = np.empty(nq, np.int64)
-        mu = np.empty(nq)
-        pa = np.empty((nq, maxlen))
-        pre_a = np.empty((nq, maxlen))
-        suf_a = np.empty((nq, maxlen))
-        cdf_b = np.empty((nq, maxlen))
-        sf_b = np.empty((nq, maxlen))
+        alo, aL, blo, bL, mu, pa, pre_a, suf_a, cdf_b, sf_b = _scratch(nq, maxlen)
         for t in range(blk * bsize, min(nk, (blk + 1) * bsize)):
             # the factor matters only where P(k0) * factor (or P(k0) * (1 - factor)) exceeds feps
             lfe = min(log_feps - math.log(max(pk0[t], 1e-300)), math.log(0.25))
@@ -609,16 +608,7 @@ def _max_kernel(n, m_or_zero, k0s, pk0, p1s, p0s, w, eps, feps, maxlen, nblocks)
         off[t + 1] = off[t] + hi_k[t] - lo_k[t] + 1
     lfac = np.empty(off[nk])
     for blk in numba.prange(nblocks):
-        alo = np.empty(nq, np.int64)
-        aL = np.empty(nq, np.int64)
-        blo = np.empty(nq, np.int64)
-        bL = np.empty(nq, np.int64)
-        mu = np.empty(nq)
-        pa = np.empty((nq, maxlen))
-        pre_a = np.empty((nq, maxlen))
-        suf_a = np.empty((nq, maxlen))
-        cdf_b = np.empty((nq, maxlen))
-        sf_b = np.empty((nq, maxlen))
+        alo, aL, blo, bL, mu, pa, pre_a, suf_a, cdf_b, sf_b = _scratch(nq, maxlen)
         for t in range(blk * bsize, min(nk, (blk + 1) * bsize)):
             _prepare(n, k0s[t], nq, p1s, p0s, eps, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b)
             for x in range(lo_k[t], hi_k[t] + 1):
