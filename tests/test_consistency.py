@@ -130,6 +130,26 @@ def test_fast_equals_brute_force(seed):
         assert np.array_equal(fast.solutions, ref)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_equals_brute_force_wide_windows(seed):
+    # one or two decimals on columns of 40-120 points: windows hold many solutions, so the
+    # kernel's shortcuts (t-range bisection, endpoint test, bulk interior of a window) all fire
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(4):
+        p, n = (int(x) for x in rng.integers(40, 120, 2))
+        names = list(rng.choice([s for s in SCORES if s != "pt"], size=int(rng.integers(1, 3)),
+                                replace=False))
+        d = int(rng.integers(1, 3))
+        scores = _report(p, n, int(rng.integers(0, p + 1)), int(rng.integers(0, n + 1)), names, d, "round")
+        if not scores:
+            continue
+        ivs = score_intervals(scores, decimals=d)
+        fast = check_intervals(p, n, ivs)
+        ref = brute_force(p, n, ivs)
+        assert fast.n_solutions == len(ref) > 0
+        assert np.array_equal(fast.solutions, ref)
+
+
 @settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(p=st.integers(1, 400), n=st.integers(1, 400),
        units=st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=10, max_size=10),
