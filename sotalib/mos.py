@@ -163,7 +163,8 @@ def _solve_highs(folds, intervals, bounds, time_limit: float):
         return "infeasible", None
     caps = [p for p, _ in folds] + [n for _, n in folds]
     res = milp(c=np.zeros(2 * N), constraints=LinearConstraint(np.array(rows, float), lbs, ubs),
-               integrality=np.ones(2 * N), bounds=Bounds(0, caps), options={"time_limit": time_limit})
+               integrality=np.ones(2 * N), bounds=Bounds(0, caps),
+               options={"time_limit": time_limit, "presolve": False})  # see sotalib.mos_kfold._highs
     if res.status == 2:
         return "infeasible", None
     if res.status != 0 or res.x is None:
@@ -240,6 +241,10 @@ def check_mos_intervals(folds, intervals: tuple[ScoreInterval, ...],
         if _integer_total_infeasible(folds, iv):
             return MosResult(False, "infeasible", folds, None, "integer-total")
     state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit, solver)
+    if state == "infeasible" and solver == "highs":
+        # HiGHS (SciPy 1.17) has called feasible programs infeasible (sotalib.mos_kfold):
+        # only CBC's verdict of infeasibility is used
+        state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit, "cbc")
     if state == "infeasible":
         return MosResult(False, "infeasible", folds, None, "ilp")
     if sol is not None and _verify(folds, sol, intervals, bounds):

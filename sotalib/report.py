@@ -19,6 +19,7 @@ from ._validate import check_choice, check_int
 from .consistency import check_single, diagnose, score_intervals
 from .folds import kfold_configurations, parse_folds, repeat_folds, stratified_folds
 from .mos import check_mos_intervals
+from .mos_kfold import check_mos_kfold_intervals, count_kfold_configurations
 from .scores import LINEAR_SCORES, resolve_score
 
 __all__ = ["ReportVerdict", "check_report", "check_batch", "BATCH_COLUMNS"]
@@ -38,7 +39,8 @@ class ReportVerdict:
         Single test set / SoM: compatible (tp, tn) pairs; MoS: feasible fold configurations.
     solutions : list
         Up to 100 [tp, tn] pairs, or for MoS per-fold [[tp_i, tn_i], ...] of feasible configurations.
-    configurations_tested : int
+    configurations_tested : int or None
+        Fold configurations covered (None: too many to count; the verdict still covers all).
     aggregation : str
         'single', 'som', 'mos' or 'som+mos' (both tested).
     fits : list of str
@@ -63,7 +65,8 @@ class ReportVerdict:
             "consistent": bool(self.consistent),
             "n_solutions": int(self.n_solutions),
             "solutions": self.solutions,
-            "configurations_tested": int(self.configurations_tested),
+            "configurations_tested": (None if self.configurations_tested is None
+                                      else int(self.configurations_tested)),
             "aggregation": self.aggregation,
             "fits": list(self.fits),
             "details": self.details,
@@ -84,8 +87,9 @@ def _mos(configs, intervals):
         r = check_mos_intervals(configs, intervals)
         sols = [[list(x) for x in r.solution]] if r.solution else []
         return {"consistent": r.consistent, "n_solutions": int(r.consistent), "solutions": sols,
+                "solution_folds": [[list(f) for f in configs]] if r.solution else [],
                 "configurations_tested": 1, "note": f"{r.status} ({r.method})"}
-    tested, nfeas, sols, undecided = 0, 0, [], 0
+    tested, nfeas, sols, folds_of, undecided = 0, 0, [], [], 0
     for folds in configs:
         r = check_mos_intervals(folds, intervals)
         tested += 1
@@ -94,10 +98,11 @@ def _mos(configs, intervals):
             undecided += r.status == "undecided"
             if r.solution and len(sols) < 100:
                 sols.append([list(x) for x in r.solution])
+                folds_of.append([list(f) for f in folds])
     note = f"{nfeas} of {tested} fold configurations feasible"
     if undecided:
         note += f" ({undecided} undecided, counted as feasible)"
-    return {"consistent": nfeas > 0, "n_solutions": nfeas, "solutions": sols,
+    return {"consistent": nfeas > 0, "n_solutions": nfeas, "solutions": sols, "solution_folds": folds_of,
             "configurations_tested": tested, "note": note}
 
 
@@ -121,11 +126,16 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
         k-fold cross-validation of (p, n): stratified (Table 6) or, without
         ``stratified``, every configuration of Algorithm 2 for MoS.
     repeats : int
-        Repetitions of the k-fold (stratified or explicit folds only for MoS).
+        Repetitions of the k-fold (or of the explicit folds).  Without
+        ``stratified`` every repetition may have its own configuration: MoS
+        is then decided by one joint integer program
+        (:func:`sotalib.mos_kfold.check_mos_kfold`).
     aggregation : {'som', 'mos'} or None
         None with folds: test both and report which fits (Section 4.4.4).
     max_configurations : int
-        Refuse to enumerate more fold configurations than this.
+        A single repetition with at most this many configurations is tested
+        configuration by configuration (counting the feasible ones); beyond
+        it, one joint integer program decides them all without counting.
     typos : bool
         Run the typo finder on an inconsistent single-test-set / SoM report.
     """
@@ -143,6 +153,8 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
     if folds is None and k is None:
         if aggregation is not None:
             raise ValueError("aggregation needs folds or k (a single test set has none)")
+        if repeats != 1:
+            raise ValueError("repeats needs folds or k (a single test set is evaluated once)")
         if p is None or n is None:
             raise ValueError("p and n are required for a single test set")
         d, sug = _som(p, n, scores, kw, typos)
@@ -164,13 +176,14 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
         if stratified:
             configs = repeat_folds(stratified_folds(p, n, k), repeats)
         else:
-            if repeats > 1:
-                configs = None
-            else:
-                bases = {iv.base for iv in intervals}
-                configs = kfold_configurations(
-                    p, n, k, positives_in_every_fold=bool(bases & {"sens", "bacc"}),
-                    negatives_in_every_fold=bool(bases & {"spec", "bacc"}))
+            bases = {iv.base for iv in intervals}
+            every = dict(positives_in_every_fold=bool(bases & {"sens", "bacc"}),
+                         negatives_in_every_fold=bool(bases & {"spec", "bacc"}))
+            count = count_kfold_configurations(p, n, k, **every)
+            if repeats == 1 and count is not None and count <= max_configurations:
+                configs = kfold_configurations(p, n, k, **every)
+            else:  # every repetition has its own configuration: one joint integer program
+                configs = ("joint", p, n, k, repeats)
     todo = [aggregation] if aggregation else list(AGGREGATIONS)
     details, sug = {}, []
     for agg in todo:
@@ -186,15 +199,16 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
                               "configurations_tested": 0,
                               "note": f"not testable: {', '.join(nonlin)} not linear"}
             continue
-        if configs is None:
-            raise ValueError("Mean of Scores over unknown fold configurations of repeated k-fold is not "
-                             "supported: give stratified or explicit folds")
+        if isinstance(configs, tuple) and configs and configs[0] == "joint":
+            details["mos"] = _mos_joint(configs[1:], intervals)
+            continue
         if not isinstance(configs, tuple):
-            configs = _limited(configs, max_configurations)
+            configs = list(configs)
         details["mos"] = _mos(configs, intervals)
     fits = [a for a in todo if details[a]["consistent"]]
     main = details[fits[0]] if fits else details[todo[0]]
-    tested = sum(d["configurations_tested"] for d in details.values())
+    counts = [d["configurations_tested"] for d in details.values()]
+    tested = None if None in counts else sum(counts)
     agg_name = aggregation or "som+mos"
     if aggregation is None:
         main = dict(main)
@@ -203,14 +217,24 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
                          agg_name, fits, details, sug if not fits else [])
 
 
-def _limited(gen, limit):
-    out = []
-    for i, c in enumerate(gen):
-        if i >= limit:
-            raise ValueError(f"more than {limit} fold configurations to test: give stratified or "
-                             f"explicit folds")
-        out.append(c)
-    return out
+def _mos_joint(dataset, intervals):
+    """Every fold configuration of every repetition at once (sotalib.mos_kfold)."""
+    p, n, k, repeats = dataset
+    r = check_mos_kfold_intervals([(p, n, k, repeats)], intervals)
+    tested = r.configurations_tested
+    space = (f"{tested:,} {'joint ' if repeats > 1 else ''}fold configurations" if tested is not None
+             else "every fold configuration (too many to count)")
+    if r.status == "feasible":
+        note = f"feasible: one integer program over all {space} (feasible ones not counted)"
+    elif r.status == "infeasible":
+        note = f"infeasible: one integer program over all {space}"
+    else:
+        note = f"undecided (solver time limit) over all {space}, counted as consistent"
+    sols = [[list(x) for rep in r.solution for x in rep]] if r.solution else []
+    folds = [[list(f) for rep in r.configurations for f in rep]] if r.configurations else []
+    return {"consistent": r.consistent, "n_solutions": int(r.consistent), "solutions": sols,
+            "solution_folds": folds, "configurations_tested": tested, "n_solutions_counted": False,
+            "note": note}
 
 
 # --------------------------------------------------------------------------- batch

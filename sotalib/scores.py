@@ -237,6 +237,8 @@ def score_value(base: str, tp: int, tn: int, p: int, n: int, beta: float = 1.0) 
     """
     beta_q = Fraction(str(float(beta)))
     fp, fn = n - tn, p - tp
+    if base in ("gm", "fm", "pt") and (p == 0 or (base != "fm" and n == 0)):
+        return None  # built on sens (and spec): undefined on a fold without positives (negatives)
     if base == "gm":
         return math.sqrt(Fraction(tp * tn, p * n))
     if base == "fm":
