@@ -324,6 +324,34 @@ def _t_range(sid, axis, d, dt, p, n, b2, lo, hi, T, X):
 
 
 @nb.njit(cache=True, error_model="numpy")
+def _bisect_window(sid, axis, tf, d, p, n, b2, lo, hi, X):
+    """Window [wa, wb] of column tf by bisection on certified values (the fallback).
+
+    Every x < wa is certified on the far side of ``lo`` (for d > 0; of ``hi`` for
+    d < 0) by a certified value at wa - 1 and monotonicity, likewise beyond wb.
+    A probe that is undefined or too close to call is treated as not certified,
+    which can only widen the window.
+    """
+    wa, wb = 0, X
+    for side in range(2):
+        # side 0: the low end, points below it fail; side 1: the high end
+        below = (side == 0) == (d > 0)  # the failing points lie below lo (else above hi)
+        good, bad = -1, X + 1  # good: last certified failing offset from the end
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            x = mid if side == 0 else X - mid
+            if _clearly_outside(sid, axis, tf, x, p, n, b2, lo, hi, below):
+                good = mid
+            else:
+                bad = mid
+        if side == 0:
+            wa = good + 1
+        else:
+            wb = X - good - 1
+    return wa, wb
+
+
+@nb.njit(cache=True, error_model="numpy")
 def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
     """Certified windows [A, B] of x for every t (intersection over the scores)."""
     k = sids.shape[0]
@@ -404,9 +432,9 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
                     wa = X + 1
                     wb = -1
                 else:
+                    # the estimated ends could not be certified: find certified ends by bisection
                     nfall += 1
-                    wa = 0
-                    wb = X
+                    wa, wb = _bisect_window(sid, axis, tf, d, p, n, b2s[j], lo[j], hi[j], X)
             if wa > A[t]:
                 A[t] = wa
             if wb < B[t]:
@@ -447,15 +475,33 @@ def _record(state, axis, t, x, sol, nsol, amb, namb):
 
 
 @nb.njit(cache=True, error_model="numpy")
+def _pt_hole(has_pt, axis, t, p, n):
+    """The x of column t where pt is undefined (tp * n == fp * p), or -1 if none."""
+    if not has_pt:
+        return -1
+    ip, i_n = int(p), int(n)
+    if axis == 0:  # t = tp: fp = tp n / p, tn = n - fp
+        if (t * i_n) % ip != 0:
+            return -1
+        return i_n - (t * i_n) // ip
+    # t = tn: fp = n - tn fixed, tp = fp p / n
+    fp = i_n - t
+    if (fp * ip) % i_n != 0:
+        return -1
+    return (fp * ip) // i_n
+
+
+@nb.njit(cache=True, error_model="numpy")
 def _scan(sids, lo, hi, b2s, axis, p, n, A, B, max_store, max_amb):
     """Screen every candidate of the windows: sure solutions counted (first ``max_store`` kept),
     undecided ones returned for the exact check.
 
-    Within a column every score is monotone in x and defined between the ends
-    (except pt, undefined where tpr = fpr, which is screened point by point).
-    So once a point a1 from the left and a point b1 from the right are surely
-    inside for every score, every point between them is a solution without
-    evaluation; only the few points at the ends of a window are screened.
+    Within a column every score is monotone in x and defined between the ends,
+    except pt at the one point where tpr = fpr (its continuous extension is
+    monotone).  So once a point a1 from the left and a point b1 from the right
+    are surely inside for every score, every point between them is a solution
+    without evaluation (minus pt's hole); only the few points at the ends of a
+    window are screened.
     """
     has_pt = False
     for j in range(sids.shape[0]):
@@ -470,23 +516,32 @@ def _scan(sids, lo, hi, b2s, axis, p, n, A, B, max_store, max_amb):
         if a > b:
             continue
         a1, b1 = b + 1, b + 1  # no shortcut: screen [a, b] point by point
-        if not has_pt:
-            x = a
-            while x <= b and _state(sids, lo, hi, b2s, axis, t, x, p, n) != 1:
-                x += 1
-            if x < b:
-                y = b
-                while y > x and _state(sids, lo, hi, b2s, axis, t, y, p, n) != 1:
-                    y -= 1
-                if y > x:
-                    a1, b1 = x, y
+        x = a
+        if b - a < 16:  # narrow window: one pass is cheaper than the walks
+            x = b
+        while x < b and _state(sids, lo, hi, b2s, axis, t, x, p, n) != 1:
+            x += 1
+        if x < b:
+            y = b
+            while y > x and _state(sids, lo, hi, b2s, axis, t, y, p, n) != 1:
+                y -= 1
+            if y > x:
+                a1, b1 = x, y
         # in increasing x: [a, a1] screened, (a1, b1) all solutions, [b1, b] screened
         for x in range(a, min(a1, b) + 1):
             nsol, namb = _record(_state(sids, lo, hi, b2s, axis, t, x, p, n), axis, t, x, sol, nsol,
                                  amb, namb)
         if b1 <= b:
-            for x in range(a1 + 1, b1):
-                nsol, namb = _record(1, axis, t, x, sol, nsol, amb, namb)
+            # (a1, b1): every point is a solution, except where pt is undefined (tpr = fpr);
+            # the first ones are stored, the rest only counted
+            skip = _pt_hole(has_pt, axis, t, p, n)
+            x = a1 + 1
+            while x < b1 and nsol < max_store:
+                if x != skip:
+                    nsol, namb = _record(1, axis, t, x, sol, nsol, amb, namb)
+                x += 1
+            if x < b1:
+                nsol += (b1 - x) - (1 if x <= skip < b1 else 0)
             for x in range(b1, b + 1):
                 nsol, namb = _record(_state(sids, lo, hi, b2s, axis, t, x, p, n), axis, t, x, sol,
                                      nsol, amb, namb)

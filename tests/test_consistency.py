@@ -192,3 +192,27 @@ def test_large_test_set_true_pair_found():
         r = check_single(p, n, scores, decimals=4)
         assert [tp, tn] in r.solutions.tolist()
         assert r.fallbacks < 100
+
+
+def test_fig3_power_simulation_reduced_and_cached():
+    # reduced run of the cached Figure 3 simulation (same seeds, first 25 replications): at four
+    # decimals accuracy alone must catch every replication whose interval x 300 holds no integer
+    from sotalib.consistency_power import FIG3_SEED, fig3_power, power_oversampling
+
+    pt = power_oversampling(4, reps=25, seed=FIG3_SEED + 4)
+    rng = np.random.default_rng(FIG3_SEED + 4)
+    from sotalib.folds import stratified_folds
+
+    folds = stratified_folds(262, 262, 5)
+    no_integer = 0
+    for _ in range(25):
+        tps = [int(rng.binomial(a, 0.9139)) for a, _ in folds]
+        tns = [int(rng.binomial(b, 0.9733)) for _, b in folds]
+        acc = float(np.mean([(t + u) / (a + b) for (a, b), t, u in zip(folds, tps, tns)]))
+        v = round(acc, 4)
+        no_integer += math.floor(300 * (v + 5e-5)) < math.ceil(300 * (v - 5e-5))
+    assert pt.power * 25 >= no_integer >= 20
+    # two decimals: nothing is detected, as in the cache
+    assert power_oversampling(2, reps=5, seed=FIG3_SEED + 2).power == 0.0
+    cached = {p.decimals: p.power for p in fig3_power()}
+    assert cached[2] == 0.0 and cached[4] >= 0.97
