@@ -17,6 +17,7 @@ from pathlib import Path
 from sotalib.consistency import check_single
 from sotalib.folds import kfold_configurations
 from sotalib.mos import search_configurations
+from sotalib.mos_kfold import check_mos_kfold
 from sotalib.scores import all_scores
 
 from ._harness import Case
@@ -111,6 +112,26 @@ def _ours_single(scores):
     return lambda: check_single(P, N, scores, eps=1e-4, max_solutions=100)
 
 
+# the slowest pairs we know of (pt and lrp: every column holds a window; ppv and dor)
+WORST = {"pt/lrp": ("pt", "lrp"), "ppv/dor": ("ppv", "dor")}
+
+
+def _ours_random_sets(count=40, seed=0):
+    """Median over ``count`` random sets of 2-4 of the 20 scores (the same sets every run)."""
+    import numpy as np
+
+    from sotalib.scores import SCORES
+
+    rng = np.random.default_rng(seed)
+    sets = [list(rng.choice(SCORES, size=int(rng.integers(2, 5)), replace=False)) for _ in range(count)]
+    reports = [{s: round(_S[s], 4) for s in names} for names in sets]
+
+    def run():
+        for sc in reports:
+            check_single(P, N, sc, eps=1e-4, max_solutions=100)
+    return run
+
+
 def _ours_tpehg():
     return lambda: search_configurations(kfold_configurations(38, 262, 5, positives_in_every_fold=True),
                                          TPEHG, eps=1e-4)
@@ -182,9 +203,20 @@ CASES = [
     Case("consistency: DRIVE p=577,649 n=3,960,494, f1/mcc", _ours_single(F1_MCC), target=0.05, repeat=3,
          reference=_ref(kind="single", p=P, n=N, scores={"f1p": F1_MCC["f1"], "mcc": F1_MCC["mcc"]}, eps=1e-4),
          reference_name="mlscorecheck", note=_NOTE),
+    Case("consistency: DRIVE, 40 random sets of 2-4 scores (total)", _ours_random_sets(), target=40 * 0.05,
+         repeat=3, note="target: 50 ms per set on average"),
+    *[Case(f"consistency: DRIVE, {label} (slowest pair known)",
+           _ours_single({s: round(_S[s], 4) for s in names}), target=0.05, repeat=3,
+           note="above the 50 ms target: no column can be ruled out in advance, ~100 ns per column")
+      for label, names in WORST.items()],
     Case("consistency: TPEHG MoS, all 918 fold configurations", _ours_tpehg(), target=1.0, repeat=3,
          reference=_ref(kind="mos", p=38, n=262, k=5, scores=TPEHG, eps=1e-4),
          reference_name="mlscorecheck", note=_NOTE),
+    Case("consistency: TPEHG MoS, 5 repetitions, all 5.5e12 joint configurations (one program)",
+         lambda: check_mos_kfold(38, 262, 5, TPEHG, eps=1e-4, repeats=5), target=1.0, repeat=3,
+         note="no reference: mlscorecheck enumerates repetitions"),
+    Case("consistency: oversampled TPEHG (p'=244) MoS, all 2,616,607 configurations (one program)",
+         lambda: check_mos_kfold(244, 262, 5, TPEHG, eps=1e-4), target=None, repeat=3),
     Case("consistency: 2,000 random small reports (claims, see note)", _ours_many, target=None, repeat=1,
          reference=(lambda: _REF.call(kind="many", reports=[(p, n, {_MSC_NAME.get(k, k): v for k, v in sc.items()},
                                                                  eps) for p, n, sc, eps in REPORTS]))

@@ -406,20 +406,29 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
                 ra, rb = r_lo, r_hi
             else:
                 ra, rb = r_hi, r_lo
+            # the ends: first the tight integer bounds of the estimated roots, then (if the
+            # point just outside cannot be certified) the bounds widened by the slack
+            ok = True
             if math.isfinite(ra):
-                wa = max(0, min(X + 1, int(math.ceil(max(min(ra, 1e18), -1e18))) - slack))
+                c0 = int(math.ceil(max(min(ra, 1e18), -1e18)))
+                wa = max(0, min(X + 1, c0))
+                if wa - 1 >= 0 and not _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j],
+                                                        d > 0):
+                    wa = max(0, min(X + 1, c0 - slack))
+                    if wa - 1 >= 0:
+                        ok = _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0)
             else:
                 wa = 0
             if math.isfinite(rb):
-                wb = min(X, max(-1, int(math.floor(max(min(rb, 1e18), -1e18))) + slack))
+                c1 = int(math.floor(max(min(rb, 1e18), -1e18)))
+                wb = min(X, max(-1, c1))
+                if ok and wb + 1 <= X and not _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j],
+                                                               hi[j], d <= 0):
+                    wb = min(X, max(-1, c1 + slack))
+                    if wb + 1 <= X:
+                        ok = _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
             else:
                 wb = X
-            # certify: the point just below wa fails on the low side (for d > 0: f < lo)
-            ok = True
-            if wa - 1 >= 0:
-                ok = _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0)
-            if ok and wb + 1 <= X:
-                ok = _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
             if not ok:
                 # whole column out of reach?  f(t, 0) and f(t, X) bound f(t, .) by monotonicity
                 a, b = _pair(axis, tf, 0.0)
