@@ -320,8 +320,10 @@ class Suggestion:
         ``suggested - reported``.
     n_solutions : int
         Number of (tp, tn) pairs compatible with the corrected report.
-    example : tuple[int, int]
-        One compatible (tp, tn).
+    example : tuple
+        One compatible (tp, tn); for Mean of Scores the per-fold (tp_i, tn_i).
+    aggregation : str
+        The test the corrected report passes: 'single' (test set or Score of Means) or 'mos'.
     """
 
     score: str
@@ -329,7 +331,8 @@ class Suggestion:
     suggested: float
     change: float
     n_solutions: int
-    example: tuple[int, int]
+    example: tuple
+    aggregation: str = "single"
 
 
 def _n_decimals(v: Fraction) -> int:

@@ -36,7 +36,7 @@ import numpy as np
 from .consistency import ScoreInterval, _check_folds, _half_widths, as_decimal, score_intervals
 from .scores import LINEAR_SCORES
 
-__all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "search_configurations"]
+__all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "diagnose_mos", "search_configurations"]
 
 _DELTA = 1e-7
 
@@ -330,3 +330,91 @@ def search_configurations(configurations: Iterable, scores: Mapping[str, object]
             if stop_at_first:
                 break
     return MosSearch(nfeas > 0, nfeas, tested, found, methods)
+
+
+def _nearest_mean(folds, others, base, target: Fraction, up: bool, time_limit: float = 20.0):
+    """Nearest achievable mean of ``base`` at or above (``up``) / below ``target``, given the
+    other reported scores (Eq. 9 rows); None if none or undecided.  Integer rows only."""
+    import pulp
+
+    N = len(folds)
+    coefs, L = _row(base, folds)
+    if L * sum(p + n for p, n in folds) * N >= 2**50:
+        return None
+    prob = pulp.LpProblem("nearest", pulp.LpMinimize if up else pulp.LpMaximize)
+    tps = [prob.add_variable(f"tp{i}", 0, p, cat="Integer") for i, (p, _) in enumerate(folds)]
+    tns = [prob.add_variable(f"tn{i}", 0, n, cat="Integer") for i, (_, n) in enumerate(folds)]
+    obj = pulp.lpSum(a * tps[i] + b * tns[i] for i, (a, b) in enumerate(coefs))
+    prob.setObjective(obj)
+    if up:
+        prob.addConstraint(obj >= math.ceil(target * N * L), "target")
+    else:
+        prob.addConstraint(obj <= math.floor(target * N * L), "target")
+    for j, iv in enumerate(others):
+        c2, L2 = _row(iv.base, folds)
+        if L2 * sum(p + n for p, n in folds) * N >= 2**50:
+            return None
+        e = pulp.lpSum(a * tps[i] + b * tns[i] for i, (a, b) in enumerate(c2))
+        prob.addConstraint(e >= math.ceil(iv.lo * N * L2), f"s{j}lo")
+        prob.addConstraint(e <= math.floor(iv.hi * N * L2), f"s{j}hi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        status = pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))]
+    if status != "Optimal" or any(v.value() is None for v in tps + tns):
+        return None
+    value = sum(a * int(round(tps[i].value())) + b * int(round(tns[i].value()))
+                for i, (a, b) in enumerate(coefs))
+    return Fraction(value, N * L)
+
+
+def diagnose_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None,
+                 rounding: str = "round") -> list:
+    """A typo finder for Mean of Scores: which single reported mean, changed by how much,
+    makes the report consistent with the folds (Eq. 9)?
+
+    For each reported score, the nearest achievable mean above and below its
+    reported value given the other scores is found by two integer programs
+    (minimise / maximise the score's mean); written with the report's decimals,
+    each proposal is verified by :func:`check_mos` on the corrected report.
+    Returns :class:`sotalib.consistency.Suggestion` objects (``example`` holds
+    the per-fold (tp_i, tn_i); ``n_solutions`` is 1), sorted by the size of the change.
+    """
+    from .consistency import Suggestion, _n_decimals, _quantize
+
+    kw = dict(eps=eps, decimals=decimals, rounding=rounding)
+    folds = tuple(_check_folds(folds))
+    if check_mos(folds, scores, **kw).consistent:
+        return []
+    out = []
+    for name in scores:
+        others = {k: v for k, v in scores.items() if k != name}
+        if not others or not check_mos(folds, others, **kw).consistent:
+            continue
+        (iv,) = score_intervals({name: scores[name]}, **kw)
+        other_ivs = score_intervals(others, **kw)
+        rep = as_decimal(scores[name])
+        rep_base = 1 - rep if iv.spec.complement else rep
+        d = int(decimals) if decimals is not None else _n_decimals(rep)
+        u = Fraction(1, 10**d)
+        cands = set()
+        for up in (True, False):
+            m = _nearest_mean(folds, other_ivs, iv.base, rep_base, up)
+            if m is None:
+                continue
+            v = 1 - m if iv.spec.complement else m
+            mode = rounding if (decimals is not None and rounding in ("floor", "ceil")) else "round"
+            q = _quantize(float(v), d, mode)
+            cands.update({q - u, q, q + u})
+        for c in sorted(cands, key=lambda c: (abs(c - rep), c)):
+            if c == rep:
+                continue
+            fixed = dict(scores)
+            fixed[name] = f"{float(c):.{d}f}"
+            try:
+                r = check_mos(folds, fixed, **kw)
+            except ValueError:
+                continue
+            if r.status == "feasible":
+                out.append(Suggestion(name, float(rep), float(c), float(c - rep), 1, r.solution, "mos"))
+                break
+    return sorted(out, key=lambda s: abs(s.change))

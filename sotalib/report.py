@@ -18,7 +18,7 @@ import numpy as np
 from ._validate import check_choice, check_int
 from .consistency import check_single, diagnose, score_intervals
 from .folds import kfold_configurations, parse_folds, repeat_folds, stratified_folds
-from .mos import check_mos_intervals
+from .mos import check_mos_intervals, diagnose_mos
 from .mos_kfold import check_mos_kfold_intervals, count_kfold_configurations
 from .scores import LINEAR_SCORES, resolve_score
 
@@ -48,7 +48,8 @@ class ReportVerdict:
     details : dict
         Per aggregation: consistent, n_solutions, configurations_tested, note.
     suggestions : list
-        Typo finder output (single test set / SoM only) for an inconsistent report.
+        Typo finder output for an inconsistent report: single test set / SoM, and MoS on
+        one known fold configuration (each tagged with its ``aggregation``).
     """
 
     consistent: bool
@@ -137,7 +138,8 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
         configuration by configuration (counting the feasible ones); beyond
         it, one joint integer program decides them all without counting.
     typos : bool
-        Run the typo finder on an inconsistent single-test-set / SoM report.
+        Run the typo finder on an inconsistent report (single test set, SoM, and MoS
+        with one known fold configuration).
     """
     kw = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals = score_intervals(scores, **kw)
@@ -205,6 +207,8 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
         if not isinstance(configs, tuple):
             configs = list(configs)
         details["mos"] = _mos(configs, intervals)
+        if typos and isinstance(configs, tuple) and not details["mos"]["consistent"]:
+            sug = list(sug) + diagnose_mos(configs, scores, **kw)  # one known configuration
     fits = [a for a in todo if details[a]["consistent"]]
     main = details[fits[0]] if fits else details[todo[0]]
     counts = [d["configurations_tested"] for d in details.values()]
@@ -214,7 +218,8 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
         main = dict(main)
         main["configurations_tested"] = tested
     return ReportVerdict(bool(fits), main["n_solutions"], main["solutions"], main["configurations_tested"],
-                         agg_name, fits, details, sug if not fits else [])
+                         agg_name, fits, details,
+                         sorted(sug, key=lambda x: abs(x.change)) if not fits else [])
 
 
 def _mos_joint(dataset, intervals):

@@ -128,3 +128,40 @@ def test_property_mos_never_inconsistent(folds, seed, names, d, mode):
     assert res.consistent
     if res.solution is not None:
         assert _verify(tuple(folds), res.solution, score_intervals(scores, decimals=d, rounding=mode), ())
+
+
+def test_mos_typo_finder_section_433():
+    from sotalib.mos import diagnose_mos
+
+    scores = {"acc": "0.8280", "sens": "0.7391", "spec": "0.8741"}
+    sug = diagnose_mos(TABLE5, scores, eps="0.0001")
+    # the paper's feasible report differs from this one only in accuracy, by 0.001
+    assert (sug[0].score, sug[0].suggested, sug[0].aggregation) == ("acc", 0.829, "mos")
+    for s in sug:
+        fixed = dict(scores, **{s.score: f"{s.suggested:.4f}"})
+        r = check_mos(TABLE5, fixed, eps="0.0001")
+        assert r.status == "feasible" and _verify(TABLE5, s.example, score_intervals(fixed, eps="0.0001"), ())
+    assert diagnose_mos(TABLE5, dict(scores, acc="0.8290"), eps="0.0001") == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mos_typo_finder_finds_a_perturbed_score(seed):
+    from sotalib.mos import diagnose_mos
+    from sotalib.scores import aggregate
+
+    rng = np.random.default_rng(seed)
+    folds = [(int(rng.integers(5, 30)), int(rng.integers(5, 30))) for _ in range(5)]
+    counts = [(int(rng.integers(0, p + 1)), int(rng.integers(0, n + 1))) for p, n in folds]
+    mean = aggregate(folds, counts)
+    scores = {s: f"{mean[s][0]:.4f}" for s in ("acc", "sens", "spec")}
+    for delta in (0.1, -0.1, 0.2, -0.2, 0.3, -0.3, 0.5, -0.5):
+        v = float(scores["sens"]) + delta
+        wrong = dict(scores, sens=f"{v:.4f}")
+        if 0 <= v <= 1 and not check_mos(folds, wrong, decimals=4).consistent:
+            break
+    else:
+        pytest.skip("no perturbation of sens makes this report inconsistent")
+    sug = diagnose_mos(folds, wrong, decimals=4)
+    assert any(s.score == "sens" for s in sug)
+    for s in sug:
+        assert check_mos(folds, dict(wrong, **{s.score: f"{s.suggested:.4f}"}), decimals=4).consistent

@@ -89,8 +89,10 @@ def run(args: argparse.Namespace) -> int:
                                          if d.get("solution_folds") == folds):
             lines.append(f"  on folds (p_i, n_i): {folds[0]}")
     for s in v.suggestions[:3]:
+        what = "(tp, tn)" if s.aggregation == "single" else "per-fold (tp, tn)"
         lines.append(f"  typo? {s.score} {s.reported:g} -> {s.suggested:g} (change {s.change:+g}) "
-                     f"makes it consistent, e.g. (tp, tn) = {s.example}")
+                     f"makes it consistent{' under mos' if s.aggregation == 'mos' else ''}, "
+                     f"e.g. {what} = {s.example}")
     emit(args, payload, "\n".join(lines))
     return 0
 
