@@ -393,7 +393,11 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
             sid = sids[j]
             # endpoint test first (two evaluations): by monotonicity the values at the ends of
             # the current window bound the score on it, which empties most columns without roots
-            e = _ends(sid, axis, tf, A[t], B[t], p, n, b2s[j], lo[j], hi[j], d)
+            # (on the whole column the ends are the column extremes, which the range of
+            # columns [t0, t1] has already used: skip the test there)
+            e = 0
+            if A[t] > 0 or B[t] < X:
+                e = _ends(sid, axis, tf, A[t], B[t], p, n, b2s[j], lo[j], hi[j], d)
             if e == -1:
                 A[t] = X + 1
                 B[t] = -1
