@@ -33,8 +33,11 @@ import numpy as np
 # score ids follow sotalib.scores.SCORES
 ACC, SENS, SPEC, PPV, NPV, FBP, FBN, UPM, GM, FM, MK, BM, MCC, LRP, LRN, PT, DOR, JI, BACC, KAPPA = range(20)
 
-#: relative safety margin of the float screen (float error of the formulas is ~1e-15)
-MARGIN = 1e-9
+#: relative safety margin of the float screen.  Every formula is a few exactly rounded
+#: operations on counts below 2**26 (products below 2**53 are exact), so its relative error is
+#: a few ulps (~1e-15); 1e-11 leaves four orders of magnitude and keeps the points sent to the
+#: exact check few (about one per 10^4 columns at four decimals; 1e-9 sent ~100 per DRIVE check)
+MARGIN = 1e-11
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -162,7 +165,7 @@ def _gval(sid, tp, tn, p, n, b2, c):
     return np.nan
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def _pair(axis, t, x):
     if axis == 0:
         return t, x
@@ -231,7 +234,7 @@ def _root(sid, axis, t, X, p, n, b2, c, direction):
     return r2
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def _status(v, lo, hi):
     """+1 surely inside [lo, hi], -1 surely outside (or undefined), 0 too close to decide."""
     if not math.isfinite(v):
@@ -353,10 +356,13 @@ def _bisect_window(sid, axis, tf, d, p, n, b2, lo, hi, X):
 
 @nb.njit(cache=True, error_model="numpy")
 def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
-    """Certified windows [A, B] of x for every t (intersection over the scores)."""
+    """Certified windows [A, B] of x for every t (intersection over the scores), and a bit mask M
+    per column of the scores proven surely inside on the whole window by the endpoint test
+    (by monotonicity they hold on any part of it, so the scan need not evaluate them)."""
     k = sids.shape[0]
     A = np.zeros(T + 1, dtype=np.int64)
     B = np.full(T + 1, X, dtype=np.int64)
+    M = np.zeros(T + 1, dtype=np.int64)  # bit j: score j proven inside on the whole window
     nfall = 0
     slack = 2 + int(1e-9 * X)
     t0, t1 = 0, T
@@ -403,6 +409,7 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
                 B[t] = -1
                 break
             if e == 1:
+                M[t] |= 1 << j
                 continue
             r_lo = _root(sid, axis, tf, float(X), p, n, b2s[j], lo[j], d)
             r_hi = _root(sid, axis, tf, float(X), p, n, b2s[j], hi[j], d)
@@ -454,15 +461,18 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
                 B[t] = wb
             if A[t] > B[t]:
                 break
-    return A, B, nfall
+    return A, B, M, nfall
 
 
-@nb.njit(cache=True, error_model="numpy")
-def _state(sids, lo, hi, b2s, axis, t, x, p, n):
-    """+1 every score surely inside, -1 some score surely outside (or undefined), 0 undecided."""
+@nb.njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead
+def _state(sids, lo, hi, b2s, axis, t, x, p, n, mask):
+    """+1 every score surely inside, -1 some score surely outside (or undefined), 0 undecided;
+    scores whose bit is set in ``mask`` are known to be inside and are not evaluated."""
     a, b = _pair(axis, float(t), float(x))
     state = 1
     for j in range(sids.shape[0]):
+        if (mask >> j) & 1:
+            continue
         st = _status(_fval(sids[j], a, b, p, n, b2s[j], False), lo[j], hi[j])
         if st == -1:
             return -1
@@ -471,7 +481,7 @@ def _state(sids, lo, hi, b2s, axis, t, x, p, n):
     return state
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead
 def _record(state, axis, t, x, sol, nsol, amb, namb):
     ia, ib = _pair(axis, t, x)
     if state == 1:
@@ -504,8 +514,48 @@ def _pt_hole(has_pt, axis, t, p, n):
     return (fp * ip) // i_n
 
 
-@nb.njit(cache=True, error_model="numpy")
-def _scan(sids, lo, hi, b2s, axis, p, n, A, B, max_store, max_amb):
+@nb.njit(cache=True, error_model="numpy", inline="always")
+def _scan_column(sids, lo, hi, b2s, axis, t, a, b, m, p, n, has_pt, sol, nsol, amb, namb):
+    """Screen the window [a, b] of column t (see :func:`_scan`); returns (nsol, namb).
+    Points are stored while ``sol`` / ``amb`` have room: empty arrays only count."""
+    max_store = sol.shape[0]
+    hole = _pt_hole(has_pt, axis, t, p, n)  # pt is undefined there: never a solution
+    # walk up from a, screening and recording, to the first point a1 surely inside
+    x = a
+    a1 = -1
+    if b - a >= 16:  # (a narrow window is screened point by point)
+        while x <= b:
+            st = -1 if x == hole else _state(sids, lo, hi, b2s, axis, t, x, p, n, m)
+            nsol, namb = _record(st, axis, t, x, sol, nsol, amb, namb)
+            x += 1
+            if st == 1:
+                a1 = x - 1
+                break
+    if 0 <= a1 < b:
+        # walk down from b (evaluating only) to the last point b1 surely inside
+        y = b
+        while y > a1 and (y == hole or _state(sids, lo, hi, b2s, axis, t, y, p, n, m) != 1):
+            y -= 1
+        if y > a1:
+            # (a1, y): every point is a solution, except where pt is undefined (tpr = fpr);
+            # the first ones are stored, the rest only counted
+            z = a1 + 1
+            while z < y and nsol < max_store:
+                if z != hole:
+                    nsol, namb = _record(1, axis, t, z, sol, nsol, amb, namb)
+                z += 1
+            if z < y:
+                nsol += (y - z) - (1 if z <= hole < y else 0)
+            nsol, namb = _record(1, axis, t, y, sol, nsol, amb, namb)
+            x = y + 1  # (y, b] is screened below
+    for z in range(x, b + 1):
+        st = -1 if z == hole else _state(sids, lo, hi, b2s, axis, t, z, p, n, m)
+        nsol, namb = _record(st, axis, t, z, sol, nsol, amb, namb)
+    return nsol, namb
+
+
+@nb.njit(cache=True, error_model="numpy", parallel=True)
+def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
     """Screen every candidate of the windows: sure solutions counted (first ``max_store`` kept),
     undecided ones returned for the exact check.
 
@@ -513,49 +563,34 @@ def _scan(sids, lo, hi, b2s, axis, p, n, A, B, max_store, max_amb):
     except pt at the one point where tpr = fpr (its continuous extension is
     monotone).  So once a point a1 from the left and a point b1 from the right
     are surely inside for every score, every point between them is a solution
-    without evaluation (minus pt's hole); only the few points at the ends of a
-    window are screened.
+    without evaluation (minus pt's hole, never a solution); only the few points
+    at the ends of a window are screened, and only for the scores the windows
+    did not already prove inside (mask ``M``).  Columns are counted in
+    parallel; those whose points must be stored are screened again, in order.
     """
     has_pt = False
     for j in range(sids.shape[0]):
         if sids[j] == PT:
             has_pt = True
+    T = A.shape[0]
+    # counting pass, columns in parallel (empty arrays: nothing is stored)
+    none = np.empty((0, 2), dtype=np.int64)
+    cs = np.zeros(T, dtype=np.int64)
+    ca = np.zeros(T, dtype=np.int64)
+    for t in nb.prange(T):
+        if A[t] <= B[t]:
+            cs[t], ca[t] = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt,
+                                        none, 0, none, 0)
+    # storing pass, in order, over the columns that have something to store
     sol = np.empty((max_store, 2), dtype=np.int64)
     amb = np.empty((max_amb, 2), dtype=np.int64)
     nsol = 0
     namb = 0
-    for t in range(A.shape[0]):
-        a, b = A[t], B[t]
-        if a > b:
-            continue
-        a1, b1 = b + 1, b + 1  # no shortcut: screen [a, b] point by point
-        x = a
-        if b - a < 16:  # narrow window: one pass is cheaper than the walks
-            x = b
-        while x < b and _state(sids, lo, hi, b2s, axis, t, x, p, n) != 1:
-            x += 1
-        if x < b:
-            y = b
-            while y > x and _state(sids, lo, hi, b2s, axis, t, y, p, n) != 1:
-                y -= 1
-            if y > x:
-                a1, b1 = x, y
-        # in increasing x: [a, a1] screened, (a1, b1) all solutions, [b1, b] screened
-        for x in range(a, min(a1, b) + 1):
-            nsol, namb = _record(_state(sids, lo, hi, b2s, axis, t, x, p, n), axis, t, x, sol, nsol,
-                                 amb, namb)
-        if b1 <= b:
-            # (a1, b1): every point is a solution, except where pt is undefined (tpr = fpr);
-            # the first ones are stored, the rest only counted
-            skip = _pt_hole(has_pt, axis, t, p, n)
-            x = a1 + 1
-            while x < b1 and nsol < max_store:
-                if x != skip:
-                    nsol, namb = _record(1, axis, t, x, sol, nsol, amb, namb)
-                x += 1
-            if x < b1:
-                nsol += (b1 - x) - (1 if x <= skip < b1 else 0)
-            for x in range(b1, b + 1):
-                nsol, namb = _record(_state(sids, lo, hi, b2s, axis, t, x, p, n), axis, t, x, sol,
-                                     nsol, amb, namb)
+    for t in range(T):
+        if (cs[t] > 0 and nsol < max_store) or (ca[t] > 0 and namb < max_amb):
+            nsol, namb = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt,
+                                      sol, nsol, amb, namb)
+        else:
+            nsol += cs[t]
+            namb += ca[t]
     return nsol, sol[:min(nsol, max_store)], namb, amb[:min(namb, max_amb)]

@@ -189,6 +189,27 @@ _COST = {"sens": 0, "spec": 0, "acc": 1, "bacc": 1, "ppv": 1, "npv": 1, "fbp": 1
          "mk": 4, "mcc": 4}
 
 
+def _order_key(iv, axis, p, n, T, X):
+    """Kernel order of a score (never changes the result, only the speed): scores constant in
+    the free count first (they decide whole columns), then the narrowest windows -- estimated
+    from the roots on three sample columns -- so that later scores mostly need only the cheap
+    endpoint test; the cost of the formula breaks ties."""
+    from ._interval_kernel import _root
+
+    base = iv.base
+    d = _dirs([base], axis)[0]
+    if d == 0:
+        return (0, 0.0, _COST.get(base, 1))
+    b2 = float(iv.spec.beta) ** 2
+    widths = []
+    for t in (T // 4, T // 2, (3 * T) // 4):
+        r1 = _root(SCORES.index(base), axis, float(t), float(X), float(p), float(n), b2, float(iv.lo), d)
+        r2 = _root(SCORES.index(base), axis, float(t), float(X), float(p), float(n), b2, float(iv.hi), d)
+        w = abs(r2 - r1) if np.isfinite(r1) and np.isfinite(r2) else float(X)
+        widths.append(min(w, float(X)))
+    return (1, float(np.median(widths)), _COST.get(base, 1))
+
+
 def _dirs(bases, axis):
     const = "sens" if axis == 0 else "spec"
     return np.array([0 if b == const else (-1 if b in ("lrn", "pt") else 1) for b in bases], dtype=np.int64)
@@ -211,19 +232,19 @@ def check_intervals(p: int, n: int, intervals: tuple[ScoreInterval, ...], *,
     # cheapest first (the order never changes the result): scores whose level sets are
     # linear in the free count narrow the windows, the costlier ones then mostly only
     # need the two-point endpoint test
-    kernel_ivs = sorted(intervals, key=lambda iv: _COST.get(iv.base, 1))
+    axis = 0 if p <= n else 1
+    T, X = (p, n) if axis == 0 else (n, p)
+    kernel_ivs = sorted(intervals, key=lambda iv: _order_key(iv, axis, p, n, T, X))
     bases = [iv.base for iv in kernel_ivs]
     sids = np.array([SCORES.index(b) for b in bases], dtype=np.int64)
     lo = np.array([float(iv.lo) for iv in kernel_ivs])
     hi = np.array([float(iv.hi) for iv in kernel_ivs])
     b2s = np.array([float(iv.spec.beta) ** 2 for iv in kernel_ivs])
-    axis = 0 if p <= n else 1
-    T, X = (p, n) if axis == 0 else (n, p)
-    A, B, nfall = _windows(sids, lo, hi, b2s, _dirs(bases, axis), _dirs(bases, 1 - axis), axis,
+    A, B, M, nfall = _windows(sids, lo, hi, b2s, _dirs(bases, axis), _dirs(bases, 1 - axis), axis,
                            float(p), float(n), T, X)
     max_amb = 100_000
     while True:
-        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B,
+        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M,
                                      max_solutions, max_amb)
         if namb <= max_amb:
             break
