@@ -162,6 +162,7 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
         d, sug = _som(p, n, scores, kw, typos)
         return ReportVerdict(d["consistent"], d["n_solutions"], d["solutions"], 1, "single",
                              ["single"] if d["consistent"] else [], {"single": d}, sug)
+    joint = None  # (p, n, k, repeats) when MoS needs the joint program over unknown folds
     if folds is not None:
         folds = repeat_folds(folds, repeats)
         tp_tot, tn_tot = sum(f[0] for f in folds), sum(f[1] for f in folds)
@@ -185,7 +186,7 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
             if repeats == 1 and count is not None and count <= max_configurations:
                 configs = kfold_configurations(p, n, k, **every)
             else:  # every repetition has its own configuration: one joint integer program
-                configs = ("joint", p, n, k, repeats)
+                configs, joint = None, (p, n, k, repeats)
     todo = [aggregation] if aggregation else list(AGGREGATIONS)
     details, sug = {}, []
     for agg in todo:
@@ -201,8 +202,8 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
                               "configurations_tested": 0,
                               "note": f"not testable: {', '.join(nonlin)} not linear"}
             continue
-        if isinstance(configs, tuple) and configs and configs[0] == "joint":
-            details["mos"] = _mos_joint(configs[1:], intervals)
+        if joint is not None:
+            details["mos"] = _mos_joint(joint, intervals)
             continue
         if not isinstance(configs, tuple):
             configs = list(configs)
