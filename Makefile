@@ -25,7 +25,7 @@ $(VENV)/.test-installed: pyproject.toml | $(PY)
 	@touch $@ $(VENV)/.book-installed
 
 book: $(VENV)/.book-installed
-	$(PY) -m sotalib._book
+	$(PY) -m sotalib.book.build
 
 test: $(VENV)/.test-installed
 	$(PY) -m pytest

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sotalib.ranking import aggregate, kemeny_young
+from sotalib.judging._ranking import rank_candidates, kemeny_young
 
 from ._harness import Case
 
@@ -27,6 +27,6 @@ CASES = [
          note=f"objective {kemeny_young(M12, method='heuristic').objective:g} (exact {_ilp12.objective:g})"),
     Case("Kemeny-Young brute force: 8 candidates x 50 judges", lambda: kemeny_young(M12[:8], method="brute-force"),
          target=2.0, repeat=3),
-    Case("average rank: 100 candidates x 50 judges", lambda: aggregate(M100, "average-rank"), target=0.05, repeat=5),
-    Case("Copeland: 100 candidates x 50 judges", lambda: aggregate(M100, "copeland"), target=0.1, repeat=5),
+    Case("average rank: 100 candidates x 50 judges", lambda: rank_candidates(M100, "average-rank"), target=0.05, repeat=5),
+    Case("Copeland: 100 candidates x 50 judges", lambda: rank_candidates(M100, "copeland"), target=0.1, repeat=5),
 ]

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from .._validate import check_int, check_probability, check_real
-    from ..auc import expected_max_auc, n_positives
+    from ..multiplicity._auc import expected_max_auc, n_positives
     from . import emit
 
     auc = check_probability("--auc", args.auc, open_low=True, open_high=True)

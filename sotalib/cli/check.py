@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--stratified needs --k")
     if args.folds is None and (args.p is None or args.n is None):
         raise CliError("--p and --n are required (unless --folds is given)")
-    from ..report import check_report
+    from ..consistency._report import check_report
 
     scores = _parse_scores(args.score)
     v = check_report(scores, p=args.p, n=args.n, eps=args.eps, decimals=args.decimals,
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_batch(args: argparse.Namespace) -> int:
     import json
 
-    from ..report import check_batch
+    from ..consistency._report import check_batch
 
     if args.score or args.p is not None or args.n is not None:
         raise CliError("--batch takes everything from the file: drop --score, --p and --n")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from .._validate import check_choice, check_int, check_probability, check_real
-from ..maxdist import iid_max_distribution
+from ..multiplicity._maxdist import iid_max_distribution
 
 
 def register(sub) -> None:
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if plain and method == "exact":
         s = iid_max_distribution(n, m, theta).summary(alpha)
     else:
-        from .. import noniid
+        from ..multiplicity import _noniid as noniid
 
         dist = noniid.uniform_for_sota(theta, spread, m) if spread > 0 else noniid.PointMass(theta)
         if rho != 0.0:

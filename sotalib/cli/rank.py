@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ..ranking import aggregate
+from ..judging._ranking import rank_candidates
 
 #: The methods offered on the command line.
 CLI_METHODS = ("mean", "median", "average-rank", "copeland", "relative-difference", "kemeny", "random-dictator")
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     names, judges, M = read_scores(args.scores)
     if args.seed is not None and args.seed < 0:
         raise ValueError("--seed must be a non-negative integer")
-    res = aggregate(M, args.method, args.lower_is_better, rng=args.seed)
+    res = rank_candidates(M, args.method, args.lower_is_better, rng=args.seed)
     ranking = [names[i] for i in res.order]
     note = res.note if res.judge is None else f"judge {judges[res.judge]!r} drawn"
     payload = {

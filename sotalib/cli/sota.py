@@ -28,9 +28,9 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import sota
+    from ..multiplicity import _sota as sota
     from .._validate import check_int, check_probability
-    from ..leaderboard import read_kaggle_leaderboard
+    from ..multiplicity._leaderboard import read_kaggle_leaderboard
     from . import CliError, NoSolution, emit
 
     n = check_int("--n", args.n, low=1)

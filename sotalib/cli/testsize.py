@@ -6,7 +6,7 @@ import argparse
 import math
 
 from .._validate import check_real
-from ..errorbars import guyon_size, rule_of_thumb_size
+from ..judging._errorbars import guyon_size, rule_of_thumb_size
 
 
 def register(sub) -> None:

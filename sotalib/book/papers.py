@@ -1,0 +1,37 @@
+"""Numbers printed in the papers that the book and the tests compare against.
+
+Fazekas & Kovacs (Table 5) and Pavao (Table 4).  The constants of
+Mollersen & Holsbo's Table 1 live in :mod:`sotalib.book.noniid_paper` and the
+published facts of its Section 5 in :mod:`sotalib.book.reconstructions`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["TABLE5_PRINTED", "TABLE5_FOLDS", "TABLE5_COUNTS", "PAPER_TABLE4"]
+
+#: Table 5b of Fazekas & Kovacs as printed: score -> (MoS, SoM), four decimals.
+TABLE5_PRINTED = {
+    "acc": (0.8290, 0.8290), "bacc": (0.8066, 0.8066), "bm": (0.6131, 0.6132), "dor": (28.0174, 19.6671),
+    "fbn": (0.8709, 0.8719), "fbp": (0.7443, 0.7427), "fm": (0.7471, 0.7428), "gm": (0.8021, 0.8038),
+    "ji": (0.5945, 0.5908), "kappa": (0.6165, 0.6147), "lrn": (0.2975, 0.2985), "lrp": (8.1202, 5.8713),
+    "mcc": (0.6215, 0.6147), "mk": (0.6312, 0.6163), "npv": (0.8706, 0.8698), "ppv": (0.7606, 0.7465),
+    "pt": (0.2795, 0.2921), "sens": (0.7391, 0.7390), "spec": (0.8741, 0.8741), "upm": (0.8025, 0.8022),
+}
+
+
+#: Table 5a: folds (p_i, n_i) and an evaluation (tp_i, tn_i).
+TABLE5_FOLDS = ((100, 201), (100, 200), (100, 200), (101, 200), (101, 200))
+
+
+TABLE5_COUNTS = ((78, 189), (65, 191), (81, 160), (75, 164), (72, 171))
+
+
+#: Table 4 of the paper: the properties each function is said to satisfy (a blank cell = not satisfied).
+PAPER_TABLE4: dict[str, frozenset] = {
+    "random-dictator": frozenset({"consistency", "participation", "iia", "liia", "clone-proof"}),
+    "mean": frozenset({"consistency", "participation", "iia", "liia", "clone-proof"}),
+    "median": frozenset({"iia", "liia", "clone-proof"}),
+    "average-rank": frozenset({"consistency", "participation"}),
+    "copeland": frozenset({"majority", "condorcet"}),
+    "kemeny": frozenset({"majority", "condorcet", "liia"}),
+}

@@ -1,0 +1,49 @@
+"""Consistency of reported performance scores (Fazekas & Kovács).
+
+Can the scores a paper reports come from the experiment it describes?  Every
+verdict here is exact: a candidate confusion matrix found by interval
+arithmetic or an integer program is verified in rational arithmetic, and an
+inconsistency is a proof that no confusion matrix gives the reported values.
+
+Reports
+-------
+check_report        -- one report: a test set, or k-fold cross-validation by SoM or MoS (the ``check`` command)
+check_batch         -- every row of a table of reports
+ReportVerdict       -- the result type
+
+The three tests of the paper
+----------------------------
+check_single        -- one test set (Section 3, Algorithm 1)
+check_som           -- Score of Means over folds (Section 4.1, Eqs. 6-7)
+check_mos           -- Mean of Scores over known folds (Section 4.2, Eq. 9), an integer program
+check_mos_kfold     -- Mean of Scores over every fold configuration of (repeated) k-fold
+diagnose, diagnose_mos -- the typo finder: which single reported value, changed, would be consistent
+
+Scores and folds
+----------------
+SCORES, resolve_score, score_value, all_scores, aggregate_scores -- the 20 scores of Table 2
+score_intervals     -- the interval of true values each reported (rounded) value allows
+stratified_folds, kfold_configurations, count_configurations -- Section 4.3 and Algorithm 2
+power_typo, power_oversampling -- the power of the test (Section 5)
+"""
+
+from .._lazy import attach
+
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    {
+        "._folds": ["count_configurations", "kfold_configurations", "parse_folds", "repeat_folds", "stratified_folds"],
+        "._mos": ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "diagnose_mos", "search_configurations"],
+        "._mos_kfold": ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "count_kfold_configurations"],
+        "._power": ["PowerPoint", "power_oversampling", "power_typo", "report_scores"],
+        "._report": ["BATCH_COLUMNS", "ReportVerdict", "check_batch", "check_report"],
+        "._scores": [
+            "ALIASES", "LINEAR_SCORES", "SCORES", "ScoreSpec", "aggregate_scores", "all_scores", "exact_sign",
+            "resolve_score", "score_float", "score_range", "score_value",
+        ],
+        "._single": [
+            "MAX_COUNT", "ROUNDINGS", "ScoreInterval", "SingleResult", "Suggestion", "brute_force", "check_intervals",
+            "check_single", "check_som", "diagnose", "score_intervals",
+        ],
+    },
+)

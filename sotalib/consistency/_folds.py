@@ -1,0 +1,124 @@
+"""Fold configurations of k-fold cross-validation (Fazekas & Kovacs, Section 4.4).
+
+A *fold configuration* is the multiset of (p_i, n_i) pairs, the numbers of
+positives and negatives in the k test folds.  Stratified k-fold as
+implemented by scikit-learn gives one configuration (Table 6); without
+stratification every configuration with fold sizes floor((p+n)/k) or
+floor((p+n)/k) + 1 and at least two folds holding each class is possible
+(Algorithm 2).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from .._validate import check_int
+
+__all__ = ["stratified_folds", "kfold_configurations", "count_configurations", "repeat_folds",
+           "parse_folds"]
+
+Folds = tuple[tuple[int, int], ...]
+
+
+def _check(p, n, k):
+    p = check_int("p", p, low=0)
+    n = check_int("n", n, low=0)
+    k = check_int("k", k, low=2)
+    if p + n < k:
+        raise ValueError(f"k must be <= p + n = {p + n}, got {k}")
+    return p, n, k
+
+
+def stratified_folds(p: int, n: int, k: int) -> Folds:
+    """The configuration of scikit-learn's ``StratifiedKFold`` (Table 6).
+
+    With ``p_div, p_mod = divmod(p, k)`` and ``n_div, n_mod = divmod(n, k)``:
+    if ``p_mod + n_mod > k`` there are ``p_mod + n_mod - k`` folds
+    (p_div + 1, n_div + 1), ``k - n_mod`` folds (p_div + 1, n_div) and
+    ``k - p_mod`` folds (p_div, n_div + 1); otherwise ``k - p_mod - n_mod``
+    folds (p_div, n_div), ``p_mod`` folds (p_div + 1, n_div) and ``n_mod``
+    folds (p_div, n_div + 1).  Returned sorted.
+    """
+    p, n, k = _check(p, n, k)
+    pd, pm = divmod(p, k)
+    nd, nm = divmod(n, k)
+    if pm + nm > k:
+        parts = [(pm + nm - k, (pd + 1, nd + 1)), (k - nm, (pd + 1, nd)), (k - pm, (pd, nd + 1))]
+    else:
+        parts = [(k - pm - nm, (pd, nd)), (pm, (pd + 1, nd)), (nm, (pd, nd + 1))]
+    return tuple(sorted(f for c, f in parts for _ in range(c)))
+
+
+def _partitions(q: int, k: int, qmax: int, smallest: int = 0) -> Iterator[tuple[int, ...]]:
+    """Non-decreasing k-tuples of integers in [smallest, qmax] summing to q (zeros allowed)."""
+    if k == 0:
+        if q == 0:
+            yield ()
+        return
+    # the first (smallest) part is at most q / k
+    for first in range(smallest, min(qmax, q // k) + 1):
+        for rest in _partitions(q - first, k - 1, qmax, first):
+            yield (first,) + rest
+
+
+def kfold_configurations(p: int, n: int, k: int, *, positives_in_every_fold: bool = False,
+                         negatives_in_every_fold: bool = False) -> Iterator[Folds]:
+    """Every k-fold configuration (Algorithm 2 of Fazekas & Kovacs).
+
+    Folds have c^a = floor((p+n)/k) + 1 items (k^a = (p+n) mod k of them) or
+    c^b = floor((p+n)/k) items; positives p^a in the larger folds are split
+    by every partition into at most k^a parts of at most c^a, the rest by
+    every partition into at most k^b parts of at most c^b; configurations
+    with fewer than two folds holding positives or negatives are skipped.
+    Each configuration is yielded once, as a tuple of (p_i, n_i) pairs.
+
+    ``positives_in_every_fold`` (``negatives_in_every_fold``) keeps only the
+    configurations in which sensitivity (specificity) is defined in every
+    fold, the ones that matter when it is reported as a mean over folds: for
+    p = 38, n = 262, k = 5 that leaves the 918 configurations of Section 5.2
+    out of 1,468.
+    """
+    p, n, k = _check(p, n, k)
+    kdiv, kmod = divmod(p + n, k)
+    ka, kb = kmod, k - kmod
+    ca, cb = kdiv + 1, kdiv
+    for pa in range(0, min(p, ka * ca) + 1):
+        if p - pa > kb * cb:
+            continue
+        for parts_a in _partitions(pa, ka, ca):
+            for parts_b in _partitions(p - pa, kb, cb):
+                folds = tuple((x, ca - x) for x in parts_a) + tuple((x, cb - x) for x in parts_b)
+                npos = sum(1 for a, _ in folds if a > 0)
+                nneg = sum(1 for _, b in folds if b > 0)
+                if npos < 2 or nneg < 2:
+                    continue
+                if (positives_in_every_fold and npos < k) or (negatives_in_every_fold and nneg < k):
+                    continue
+                yield folds
+
+
+def count_configurations(p: int, n: int, k: int, **kwargs) -> int:
+    """Number of configurations :func:`kfold_configurations` yields."""
+    return sum(1 for _ in kfold_configurations(p, n, k, **kwargs))
+
+
+def repeat_folds(folds, repeats: int) -> Folds:
+    """The joint configuration of ``repeats`` repetitions (Section 4.4.2)."""
+    r = check_int("repeats", repeats, low=1)
+    return tuple(tuple(f) for f in folds) * r
+
+
+def parse_folds(text: str) -> Folds:
+    """Parse ``"p1:n1,p2:n2,..."`` into ((p1, n1), (p2, n2), ...)."""
+    out = []
+    for i, item in enumerate(str(text).split(",")):
+        try:
+            a, b = item.strip().split(":")
+            out.append((int(a), int(b)))
+        except ValueError:
+            raise ValueError(f"folds must look like 'p1:n1,p2:n2,...', got {item.strip()!r} "
+                             f"as fold {i + 1}") from None
+        if out[-1][0] < 0 or out[-1][1] < 0 or sum(out[-1]) == 0:
+            raise ValueError(f"folds must hold non-negative counts and at least one item, "
+                             f"got {item.strip()!r}")
+    return tuple(out)

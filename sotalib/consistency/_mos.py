@@ -1,0 +1,420 @@
+"""Mean of Scores: the integer linear program of Fazekas & Kovacs (Section 4.3, Eqs. 8-10).
+
+When scores are averaged over evaluation sets (folds, repetitions, datasets),
+the report is consistent when integers 0 <= tp_i <= p_i, 0 <= tn_i <= n_i
+exist whose mean scores fall in the reported intervals (Eq. 8).  For the
+scores linear in tp and tn (acc, sens, spec, bacc) this is an integer linear
+program (Eq. 9), optionally with the per-fold minimum and maximum (Eq. 10).
+
+Certainty.  Two exact shortcuts decide many problems without a solver: a
+score whose folds share one denominator d (accuracy with equal fold sizes,
+sensitivity with equal p_i, ...) needs an *integer* total in an interval,
+and an undefined fold score (p_i = 0 with sensitivity) rules the
+configuration out.  Otherwise CBC (bundled with PuLP) solves Eq. 9 written
+with *integer* coefficients: each row is multiplied by the common denominator
+L of its fold scores, so its left-hand side is an integer and the bounds
+become exactly ceil(N L lo) and floor(N L hi) -- no tolerance is involved and
+CBC works on integer data (rows whose L would exceed exact float64 integers
+keep rational coefficients with bounds widened by 1e-7, more than CBC's
+feasibility tolerance).  Any solution CBC returns is verified in exact
+rational arithmetic.  A solution failing that check triggers a second solve
+with bounds narrowed by 1e-7; a time-out or a second failure gives the status
+``"undecided"``, reported as consistent: an inconsistency is only ever
+claimed when it is certain.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from ._single import ScoreInterval, _check_folds, as_decimal, score_intervals
+from ._scores import LINEAR_SCORES
+
+__all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "diagnose_mos", "search_configurations"]
+
+_DELTA = 1e-7
+
+
+@dataclass(frozen=True)
+class MosResult:
+    """Verdict of the Mean-of-Scores test for one fold configuration.
+
+    Attributes
+    ----------
+    consistent : bool
+        ``status != "infeasible"``.
+    status : {'feasible', 'infeasible', 'undecided'}
+        'feasible' comes with a verified solution; 'infeasible' is certain.
+    folds : tuple of (p_i, n_i)
+    solution : tuple of (tp_i, tn_i) or None
+        A verified per-fold solution (evidence of consistency).
+    method : str
+        How it was decided: 'undefined', 'integer-total', 'ilp'.
+    """
+
+    consistent: bool
+    status: str
+    folds: tuple
+    solution: tuple | None = None
+    method: str = "ilp"
+
+
+def _coef(base: str, p: int, n: int):
+    """Coefficients (of tp, of tn) of a linear score of one fold."""
+    if base == "acc":
+        return Fraction(1, p + n), Fraction(1, p + n)
+    if base == "sens":
+        return Fraction(1, p), Fraction(0)
+    if base == "spec":
+        return Fraction(0), Fraction(1, n)
+    if base == "bacc":
+        return Fraction(1, 2 * p), Fraction(1, 2 * n)
+    raise KeyError(base)
+
+
+def _defined(base: str, p: int, n: int) -> bool:
+    return {"acc": p + n > 0, "sens": p > 0, "spec": n > 0, "bacc": p > 0 and n > 0}[base]
+
+
+def _verify(folds, sol, intervals, bounds) -> bool:
+    N = len(folds)
+    for iv in intervals:
+        tot = Fraction(0)
+        for (p, n), (tp, tn) in zip(folds, sol):
+            a, b = _coef(iv.base, p, n)
+            tot += a * tp + b * tn
+        if not (iv.lo <= tot / N <= iv.hi):
+            return False
+    for iv_lo, iv_hi in bounds:
+        for (p, n), (tp, tn) in zip(folds, sol):
+            a, b = _coef(iv_lo.base, p, n)
+            v = a * tp + b * tn
+            if not (iv_lo.lo <= v <= iv_hi.hi):
+                return False
+    return all(0 <= tp <= p and 0 <= tn <= n for (p, n), (tp, tn) in zip(folds, sol))
+
+
+def _integer_total_infeasible(folds, iv: ScoreInterval) -> bool:
+    """Exact shortcut: all folds share one denominator d -> sum of numerators is an integer."""
+    N = len(folds)
+    if iv.base == "acc":
+        dens, caps = [p + n for p, n in folds], [p + n for p, n in folds]
+    elif iv.base == "sens":
+        dens, caps = [p for p, _ in folds], [p for p, _ in folds]
+    elif iv.base == "spec":
+        dens, caps = [n for _, n in folds], [n for _, n in folds]
+    else:
+        ps, ns = {p for p, _ in folds}, {n for _, n in folds}
+        if len(ps) != 1 or len(ns) != 1:
+            return False
+        p, n = folds[0]
+        # mean bacc = (n * sum tp + p * sum tn) / (2 p n N): numerator integer in [0, 2 p n N]
+        lo = math.ceil(iv.lo * 2 * p * n * N)
+        hi = math.floor(iv.hi * 2 * p * n * N)
+        lo, hi = max(lo, 0), min(hi, 2 * p * n * N)
+        if lo > hi:
+            return True
+        g = math.gcd(n, p)
+        # n*a + p*b with 0<=a<=N p, 0<=b<=N n reaches only multiples of gcd(n, p)
+        return (hi // g) * g < lo
+    if len(set(dens)) != 1:
+        return False
+    d = dens[0]
+    lo = max(math.ceil(iv.lo * d * N), 0)
+    hi = min(math.floor(iv.hi * d * N), sum(caps))
+    return lo > hi
+
+
+def _row(base, folds):
+    """Integer coefficients (a_i of tp_i, b_i of tn_i) and scale L: fold score_i = (a_i tp_i + b_i tn_i) / L."""
+    coefs = [_coef(base, p, n) for p, n in folds]
+    L = math.lcm(*[c.denominator for pair in coefs for c in pair])
+    return [(int(a * L), int(b * L)) for a, b in coefs], L
+
+
+def _solve_highs(folds, intervals, bounds, time_limit: float):
+    """The same integer program with SciPy's HiGHS (in-process; used for simulations)."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    N = len(folds)
+    rows, lbs, ubs = [], [], []
+    for iv in intervals:
+        coefs, L = _row(iv.base, folds)
+        rows.append([a for a, _ in coefs] + [b for _, b in coefs])
+        lbs.append(math.ceil(iv.lo * N * L))
+        ubs.append(math.floor(iv.hi * N * L))
+        if L * sum(p + n for p, n in folds) * 4 >= 2**50:
+            return "unknown", None
+    for iv_lo, iv_hi in bounds:
+        coefs, L = _row(iv_lo.base, folds)
+        for i in range(N):
+            row = [0] * (2 * N)
+            row[i], row[N + i] = coefs[i]
+            rows.append(row)
+            lbs.append(math.ceil(iv_lo.lo * L))
+            ubs.append(math.floor(iv_hi.hi * L))
+    if any(lo > hi for lo, hi in zip(lbs, ubs)):
+        return "infeasible", None
+    caps = [p for p, _ in folds] + [n for _, n in folds]
+    res = milp(c=np.zeros(2 * N), constraints=LinearConstraint(np.array(rows, float), lbs, ubs),
+               integrality=np.ones(2 * N), bounds=Bounds(0, caps),
+               options={"time_limit": time_limit, "presolve": False})  # see sotalib.consistency._mos_kfold._highs
+    if res.status == 2:
+        return "infeasible", None
+    if res.status != 0 or res.x is None:
+        return "unknown", None
+    x = [int(round(v)) for v in res.x]
+    return "solution", tuple(zip(x[:N], x[N:]))
+
+
+def _solve(folds, intervals, bounds, shift: float, time_limit: float, solver: str = "cbc"):
+    if solver == "highs":
+        return _solve_highs(folds, intervals, bounds, time_limit)
+    return _solve_cbc(folds, intervals, bounds, shift, time_limit)
+
+
+def _solve_cbc(folds, intervals, bounds, shift: float, time_limit: float):
+    """Solve Eq. 9 (+ Eq. 10) with CBC: ('infeasible' | 'solution' | 'unknown', solution).
+
+    Rows are written with integer coefficients (multiplied by the common
+    denominator L) and integer right-hand sides ceil(N L lo), floor(N L hi):
+    an exact reformulation, since the left-hand side is an integer.  When L
+    is too large for exact float64 integers the rational row is used with its
+    bounds moved outward by ``shift``.
+    """
+    import pulp
+
+    N = len(folds)
+    prob = pulp.LpProblem("mos", pulp.LpMinimize)
+    tps = [prob.add_variable(f"tp{i}", 0, p, cat="Integer") for i, (p, _) in enumerate(folds)]
+    tns = [prob.add_variable(f"tn{i}", 0, n, cat="Integer") for i, (_, n) in enumerate(folds)]
+    prob.setObjective(pulp.LpAffineExpression())  # feasibility only: no optimality proof
+
+    def add(name, coefs, L, lo, hi, idx):
+        if L * max(sum(a * p + b * n for (a, b), (p, n) in zip(coefs, folds)), 1) < 2**50:
+            expr = pulp.lpSum(coefs[i][0] * tps[i] + coefs[i][1] * tns[i] for i in idx)
+            prob.addConstraint(expr >= math.ceil(lo * L), f"{name}lo")
+            prob.addConstraint(expr <= math.floor(hi * L), f"{name}hi")
+        else:
+            expr = pulp.lpSum((coefs[i][0] / L) * tps[i] + (coefs[i][1] / L) * tns[i] for i in idx)
+            prob.addConstraint(expr >= float(lo) - shift * max(1, abs(float(lo))), f"{name}lo")
+            prob.addConstraint(expr <= float(hi) + shift * max(1, abs(float(hi))), f"{name}hi")
+
+    for j, iv in enumerate(intervals):
+        coefs, L = _row(iv.base, folds)
+        add(f"s{j}", coefs, L, iv.lo * N, iv.hi * N, range(N))
+    for j, (iv_lo, iv_hi) in enumerate(bounds):
+        coefs, L = _row(iv_lo.base, folds)
+        for i in range(N):
+            add(f"b{j}_{i}", coefs, L, iv_lo.lo, iv_hi.hi, [i])
+    with warnings.catch_warnings():
+        # PuLP 3.x deprecates its bundled-CBC wrapper in favour of PuLP 4's; it is the solver we pin
+        warnings.simplefilter("ignore", DeprecationWarning)
+        status = prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))
+    name = pulp.LpStatus[status]
+    if name == "Infeasible":
+        return "infeasible", None
+    if name != "Optimal" or any(v.value() is None for v in tps + tns):
+        return "unknown", None
+    return "solution", tuple((int(round(t.value())), int(round(u.value()))) for t, u in zip(tps, tns))
+
+
+def check_mos_intervals(folds, intervals: tuple[ScoreInterval, ...],
+                        bounds: tuple[tuple[ScoreInterval, ScoreInterval], ...] = (),
+                        time_limit: float = 20.0, solver: str = "cbc") -> MosResult:
+    """:func:`check_mos` for resolved intervals; ``bounds`` pairs (min, max) intervals of Eq. 10."""
+    folds = tuple(_check_folds(folds))
+    for iv in intervals:
+        if iv.base not in LINEAR_SCORES:
+            raise ValueError(f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} "
+                             f"(Eq. 9) and their synonyms, got {iv.spec.name!r}")
+    for iv in list(intervals) + [b for pair in bounds for b in pair]:
+        if not all(_defined(iv.base, p, n) for p, n in folds):
+            return MosResult(False, "infeasible", folds, None, "undefined")
+    for iv in intervals:
+        if _integer_total_infeasible(folds, iv):
+            return MosResult(False, "infeasible", folds, None, "integer-total")
+    state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit, solver)
+    if state == "infeasible" and solver == "highs":
+        # HiGHS (SciPy 1.17) has called feasible programs infeasible (sotalib.mos_kfold):
+        # only CBC's verdict of infeasibility is used
+        state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit, "cbc")
+    if state == "infeasible":
+        return MosResult(False, "infeasible", folds, None, "ilp")
+    if sol is not None and _verify(folds, sol, intervals, bounds):
+        return MosResult(True, "feasible", folds, sol, "ilp")
+    if state == "solution":  # within the solver's tolerance of a bound: try strictly inside
+        state2, sol = _solve(folds, intervals, bounds, -_DELTA, time_limit, solver)
+        if sol is not None and _verify(folds, sol, intervals, bounds):
+            return MosResult(True, "feasible", folds, sol, "ilp")
+    return MosResult(True, "undecided", folds, None, "ilp")
+
+
+def check_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None, rounding: str = "round",
+              fold_min: Mapping[str, object] | None = None,
+              fold_max: Mapping[str, object] | None = None) -> MosResult:
+    """Are mean-of-folds scores consistent with the folds (Eq. 9, optionally Eq. 10)?
+
+    Parameters
+    ----------
+    folds : sequence of (p_i, n_i)
+        The evaluation sets (all folds of all repetitions and datasets).
+    scores : mapping
+        acc, sens, spec, bacc (or synonyms, complements) -> reported mean.
+    eps, decimals, rounding
+        Numerical uncertainty, as in :func:`sotalib.consistency._single.score_intervals`.
+    fold_min, fold_max : mapping, optional
+        Reported minimum and maximum over the folds of a score (Eq. 10); give both.
+
+    Returns
+    -------
+    MosResult
+    """
+    kw = dict(eps=eps, decimals=decimals, rounding=rounding)
+    intervals = score_intervals(scores, **kw)
+    bounds = []
+    fold_min, fold_max = dict(fold_min or {}), dict(fold_max or {})
+    if set(fold_min) != set(fold_max):
+        raise ValueError("fold_min and fold_max must name the same scores")
+    for name in fold_min:
+        (a,) = score_intervals({name: fold_min[name]}, **kw)
+        (b,) = score_intervals({name: fold_max[name]}, **kw)
+        if a.spec.complement:
+            a, b = b, a
+        bounds.append((a, b))
+    return check_mos_intervals(folds, intervals, tuple(bounds))
+
+
+@dataclass(frozen=True)
+class MosSearch:
+    """Mean-of-Scores test over many fold configurations (Section 4.4.3).
+
+    Attributes
+    ----------
+    consistent : bool
+        At least one configuration is not infeasible.
+    n_feasible : int
+        Configurations with a verified solution (plus undecided ones).
+    configurations_tested : int
+    feasible : list of MosResult
+        The consistent configurations found (at most ``keep``).
+    """
+
+    consistent: bool
+    n_feasible: int
+    configurations_tested: int
+    feasible: list = field(default_factory=list)
+    methods: dict = field(default_factory=dict)
+
+
+def search_configurations(configurations: Iterable, scores: Mapping[str, object], *, eps=None,
+                          decimals=None, rounding: str = "round", stop_at_first: bool = False,
+                          keep: int = 100) -> MosSearch:
+    """Run :func:`check_mos` on every configuration (e.g. from Algorithm 2)."""
+    intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
+    tested, nfeas, found, methods = 0, 0, [], {}
+    for folds in configurations:
+        r = check_mos_intervals(folds, intervals)
+        tested += 1
+        methods[r.method] = methods.get(r.method, 0) + 1
+        if r.consistent:
+            nfeas += 1
+            if len(found) < keep:
+                found.append(r)
+            if stop_at_first:
+                break
+    return MosSearch(nfeas > 0, nfeas, tested, found, methods)
+
+
+def _nearest_mean(folds, others, base, target: Fraction, up: bool, time_limit: float = 20.0):
+    """Nearest achievable mean of ``base`` at or above (``up``) / below ``target``, given the
+    other reported scores (Eq. 9 rows); None if none or undecided.  Integer rows only."""
+    import pulp
+
+    N = len(folds)
+    coefs, L = _row(base, folds)
+    if L * sum(p + n for p, n in folds) * N >= 2**50:
+        return None
+    prob = pulp.LpProblem("nearest", pulp.LpMinimize if up else pulp.LpMaximize)
+    tps = [prob.add_variable(f"tp{i}", 0, p, cat="Integer") for i, (p, _) in enumerate(folds)]
+    tns = [prob.add_variable(f"tn{i}", 0, n, cat="Integer") for i, (_, n) in enumerate(folds)]
+    obj = pulp.lpSum(a * tps[i] + b * tns[i] for i, (a, b) in enumerate(coefs))
+    prob.setObjective(obj)
+    if up:
+        prob.addConstraint(obj >= math.ceil(target * N * L), "target")
+    else:
+        prob.addConstraint(obj <= math.floor(target * N * L), "target")
+    for j, iv in enumerate(others):
+        c2, L2 = _row(iv.base, folds)
+        if L2 * sum(p + n for p, n in folds) * N >= 2**50:
+            return None
+        e = pulp.lpSum(a * tps[i] + b * tns[i] for i, (a, b) in enumerate(c2))
+        prob.addConstraint(e >= math.ceil(iv.lo * N * L2), f"s{j}lo")
+        prob.addConstraint(e <= math.floor(iv.hi * N * L2), f"s{j}hi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        status = pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))]
+    if status != "Optimal" or any(v.value() is None for v in tps + tns):
+        return None
+    value = sum(a * int(round(tps[i].value())) + b * int(round(tns[i].value()))
+                for i, (a, b) in enumerate(coefs))
+    return Fraction(value, N * L)
+
+
+def diagnose_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None,
+                 rounding: str = "round") -> list:
+    """A typo finder for Mean of Scores: which single reported mean, changed by how much,
+    makes the report consistent with the folds (Eq. 9)?
+
+    For each reported score, the nearest achievable mean above and below its
+    reported value given the other scores is found by two integer programs
+    (minimise / maximise the score's mean); written with the report's decimals,
+    each proposal is verified by :func:`check_mos` on the corrected report.
+    Returns :class:`sotalib.consistency._single.Suggestion` objects (``example`` holds
+    the per-fold (tp_i, tn_i); ``n_solutions`` is 1), sorted by the size of the change.
+    """
+    from ._single import Suggestion, _n_decimals, _quantize
+
+    kw = dict(eps=eps, decimals=decimals, rounding=rounding)
+    folds = tuple(_check_folds(folds))
+    if check_mos(folds, scores, **kw).consistent:
+        return []
+    out = []
+    for name in scores:
+        others = {k: v for k, v in scores.items() if k != name}
+        if not others or not check_mos(folds, others, **kw).consistent:
+            continue
+        (iv,) = score_intervals({name: scores[name]}, **kw)
+        other_ivs = score_intervals(others, **kw)
+        rep = as_decimal(scores[name])
+        rep_base = 1 - rep if iv.spec.complement else rep
+        d = int(decimals) if decimals is not None else _n_decimals(rep)
+        u = Fraction(1, 10**d)
+        cands = set()
+        for up in (True, False):
+            m = _nearest_mean(folds, other_ivs, iv.base, rep_base, up)
+            if m is None:
+                continue
+            v = 1 - m if iv.spec.complement else m
+            mode = rounding if (decimals is not None and rounding in ("floor", "ceil")) else "round"
+            q = _quantize(float(v), d, mode)
+            cands.update({q - u, q, q + u})
+        for c in sorted(cands, key=lambda c: (abs(c - rep), c)):
+            if c == rep:
+                continue
+            fixed = dict(scores)
+            fixed[name] = f"{float(c):.{d}f}"
+            try:
+                r = check_mos(folds, fixed, **kw)
+            except ValueError:
+                continue
+            if r.status == "feasible":
+                out.append(Suggestion(name, float(rep), float(c), float(c - rep), 1, r.solution, "mos"))
+                break
+    return sorted(out, key=lambda s: abs(s.change))

@@ -1,0 +1,420 @@
+"""Mean of Scores under unknown fold configurations: one integer program for all of them.
+
+Section 4.4.3 of Fazekas & Kovacs tests a k-fold report with unknown folds
+by enumerating every fold configuration (Algorithm 2) and solving Eq. 9 for
+each.  That stops working for repeated k-fold, where every repetition has
+its own configuration (918 configurations for TPEHG become 421,821 pairs for
+two repetitions and 10^13 for five), and for large data sets (2,616,607
+configurations for the oversampled TPEHG, p' = 244).
+
+This module decides all of them with **one** integer linear program.  Call a
+fold's pair (p_f, n_f) its *type*.  The mean of a linear score (acc, sens,
+spec, bacc) over all folds is
+
+    (1 / N_folds) * sum_f (a_f T_f + b_f U_f),
+
+where T_f and U_f are the summed tp and tn of the m_f folds of type f, and
+a_f, b_f the coefficients of the score on such a fold.  The sums of m_f
+integers in [0, p_f] are exactly the integers in [0, m_f p_f], so the
+per-fold counts can be replaced by T_f, U_f without losing or adding a
+solution.  A repetition r of k-fold on (p, n) is a choice of integer counts
+x_rf of fold types with
+
+    sum over types of size c^a of x_rf = k^a,  sum over size c^b = k^b,
+    sum_f p_f x_rf = p,  at least two folds with positives and with negatives,
+
+which is Algorithm 2's set of configurations written as linear constraints
+(with ``p_f >= 1`` or ``n_f >= 1`` for every type when sensitivity or
+specificity must be defined in every fold).  Then m_f = sum_r x_rf,
+0 <= T_f <= p_f m_f, 0 <= U_f <= n_f m_f and the rows of Eq. 9 on T and U
+complete the program.  Several data sets add their own repetitions.
+
+Solvers.  HiGHS (SciPy's ``milp``, in process) finds solutions fast, and
+every solution is verified exactly; but HiGHS 1.x as shipped with SciPy
+1.17 declared some *feasible* instances of this program infeasible (true
+reports from random repeated splits; the tests keep one), with and without
+presolve.  So its "infeasible" is never used: CBC (PuLP's bundled solver,
+which the single-configuration test of :mod:`sotalib.mos` uses as well)
+must reach that verdict itself.  When neither solver decides within its
+time limit, a single repetition falls back on testing its configurations
+one by one; otherwise the status is ``undecided``, counted as consistent.
+
+Certainty.  A solution is turned into explicit folds and per-fold (tp, tn)
+and verified in exact rational arithmetic (with the same check as
+:func:`sotalib.consistency._mos.check_mos`).  Rows keep integer coefficients when the
+common denominator allows (accuracy), with exactly rounded integer bounds;
+otherwise (sensitivity over folds with many different p_f) their bounds are
+widened by 1e-6 relative, more than the solver's feasibility tolerance, so an
+infeasible verdict is never caused by rounding in the solver.  A solution
+that fails the exact check triggers a second solve with the bounds narrowed
+instead.  For one and two repetitions the tests compare the
+verdict with the enumeration of all (pairs of) configurations.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .._validate import check_int
+from ._single import ScoreInterval, score_intervals
+from ._folds import _check as _check_pnk
+from ._folds import kfold_configurations
+from ._mos import _coef, _defined, _verify, check_mos_intervals
+from ._scores import LINEAR_SCORES
+
+__all__ = ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "count_kfold_configurations"]
+
+_SHIFT = 1e-6
+
+
+@dataclass(frozen=True)
+class KFoldMosResult:
+    """Verdict of the Mean-of-Scores test over every fold configuration of (repeated) k-fold.
+
+    Attributes
+    ----------
+    consistent : bool
+        ``status != "infeasible"``.
+    status : {'feasible', 'infeasible', 'undecided'}
+        'feasible' comes with verified evidence; 'infeasible' is certain.
+    configurations : tuple or None
+        Evidence: one fold configuration ((p_i, n_i), ...) per repetition of every data set.
+    solution : tuple or None
+        Evidence: per repetition, the per-fold (tp_i, tn_i).
+    configurations_tested : int or None
+        Joint fold configurations covered by the verdict: the product over data sets of the
+        number of multisets of ``repeats`` configurations (None when too many to count).
+    """
+
+    consistent: bool
+    status: str
+    configurations: tuple | None
+    solution: tuple | None
+    configurations_tested: int | None
+
+
+def _classes(p: int, n: int, k: int):
+    """(count, size) of the two fold sizes of k-fold on p + n items (Algorithm 2)."""
+    kdiv, kmod = divmod(p + n, k)
+    return [(c, s) for c, s in ((kmod, kdiv + 1), (k - kmod, kdiv)) if c > 0]
+
+
+def _types(p, n, s, pos_every, neg_every):
+    """Fold types (p_f, n_f) of size s."""
+    lo = max(1 if pos_every else 0, s - n)
+    hi = min(s - 1 if neg_every else s, p)
+    return [(v, s - v) for v in range(lo, hi + 1)]
+
+
+def _count_multisets(K: int, c: int, q: int):
+    """Counts of multisets of K values in [0, c] (c >= 1) with sum q, by (zeros, fulls): dict."""
+    # middle values in [1, c-1]: M[j][r] = multisets of j values with sum r
+    M = [[0] * (q + 1) for _ in range(K + 1)]
+    M[0][0] = 1
+    for v in range(1, c):
+        if v > q:
+            break
+        for j in range(1, K + 1):
+            row, prev = M[j], M[j - 1]
+            for r in range(v, q + 1):
+                if prev[r - v]:
+                    row[r] += prev[r - v]
+    out = {}
+    for z in range(K + 1):
+        for f in range(K + 1 - z):
+            r = q - f * c
+            if r >= 0 and M[K - z - f][r]:
+                out[(z, f)] = M[K - z - f][r]
+    return out
+
+
+def count_kfold_configurations(p: int, n: int, k: int, *, positives_in_every_fold: bool = False,
+                               negatives_in_every_fold: bool = False,
+                               max_work: int = 50_000_000) -> int | None:
+    """Number of fold configurations of Algorithm 2, counted without enumerating them.
+
+    Equals ``sotalib.consistency._folds.count_configurations`` (the tests check it); the work grows
+    like k * p * (p + n) / k, and None is returned when it would exceed ``max_work``.
+    """
+    p, n, k = _check_pnk(p, n, k)
+    classes = _classes(p, n, k)
+    if sum(K * min(s, p) * (p + 1) for K, s in classes) > max_work:
+        return None
+    per = []
+    for K, s in classes:
+        table = {}
+        for q in range(0, min(p, K * s) + 1):
+            for (z, f), cnt in _count_multisets(K, s, q).items():
+                # folds with positives: K - z; folds with negatives: K - f
+                table[(q, K - z, K - f)] = table.get((q, K - z, K - f), 0) + cnt
+        per.append(table)
+    if len(per) == 1:
+        per.append({(0, 0, 0): 1})
+    total = 0
+    for (qa, pa, na), ca in per[0].items():
+        for (qb, pb, nb), cb in per[1].items():
+            if qa + qb != p:
+                continue
+            npos, nneg = pa + pb, na + nb
+            if npos < 2 or nneg < 2:
+                continue
+            if (positives_in_every_fold and npos < k) or (negatives_in_every_fold and nneg < k):
+                continue
+            total += ca * cb
+    return total
+
+
+def _model(blocks, intervals, shift):
+    """The joint program as sparse rows: dict(A, lbs, ubs, ub, xs, types, T0, U0).
+
+    ``shift`` moves the bounds of rational rows outward (> 0) or inward (< 0).
+    """
+    from scipy.sparse import coo_matrix
+
+    types = sorted({t for b in blocks for _, _, ts in b["classes"] for t in ts})
+    ub, xs = [], []
+    for b in blocks:
+        x = {}
+        for K, s, ts in b["classes"]:
+            for t in ts:
+                x[t] = len(ub)
+                ub.append(K)
+        xs.append(x)
+    Nf = sum(b["k"] for b in blocks)
+    T0 = len(ub)
+    ub += [t[0] * Nf for t in types]
+    U0 = len(ub)
+    ub += [t[1] * Nf for t in types]
+    rows, cols, vals, lbs, ubs = [], [], [], [], []
+
+    def add(coefs, lo, hi):
+        r = len(lbs)
+        for j, c in coefs:
+            rows.append(r)
+            cols.append(j)
+            vals.append(c)
+        lbs.append(lo)
+        ubs.append(hi)
+
+    for b, x in zip(blocks, xs):
+        for K, s, ts in b["classes"]:
+            add([(x[t], 1) for t in ts], K, K)                       # k^a folds of c^a, k^b of c^b
+        add([(j, t[0]) for t, j in x.items()], b["p"], b["p"])       # all positives, once
+        add([(j, 1) for t, j in x.items() if t[0] > 0], 2, np.inf)   # Algorithm 2: two folds with
+        add([(j, 1) for t, j in x.items() if t[1] > 0], 2, np.inf)   # positives and with negatives
+    for i, t in enumerate(types):
+        js = [x[t] for x in xs if t in x]
+        add([(T0 + i, 1)] + [(j, -t[0]) for j in js], -np.inf, 0)   # T_f <= p_f m_f
+        add([(U0 + i, 1)] + [(j, -t[1]) for j in js], -np.inf, 0)   # U_f <= n_f m_f
+    for iv in intervals:
+        coefs = [_coef(iv.base, *t) for t in types]
+        L = math.lcm(*[c.denominator for pair in coefs for c in pair])
+        lo, hi = iv.lo * Nf, iv.hi * Nf
+        if L * sum(a * t[0] + b * t[1] for (a, b), t in zip(coefs, types)) * Nf < 2**50:
+            # integer row: its value is an integer, so ceil/floor of the bounds is exact
+            add([(T0 + i, int(a * L)) for i, (a, _) in enumerate(coefs)]
+                + [(U0 + i, int(b * L)) for i, (_, b) in enumerate(coefs)],
+                math.ceil(lo * L), math.floor(hi * L))
+        else:
+            add([(T0 + i, float(a)) for i, (a, _) in enumerate(coefs)]
+                + [(U0 + i, float(b)) for i, (_, b) in enumerate(coefs)],
+                float(lo) - shift * max(1.0, abs(float(lo))), float(hi) + shift * max(1.0, abs(float(hi))))
+    A = coo_matrix((vals, (rows, cols)), shape=(len(lbs), len(ub))).tocsr()
+    return dict(A=A, lbs=lbs, ubs=ubs, ub=ub, xs=xs, types=types, T0=T0, U0=U0)
+
+
+def _highs(model, time_limit):
+    """('infeasible' | 'solution' | 'unknown', integer values) with HiGHS, presolve off.
+
+    HiGHS's MIP presolve (SciPy 1.17) declared a feasible instance of this
+    program infeasible (p = 23, n = 20, k = 2, two repetitions; found by the
+    property test), so it is switched off; it is not needed for speed here.
+    """
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    nv = len(model["ub"])
+    res = milp(c=np.zeros(nv), constraints=LinearConstraint(model["A"], model["lbs"], model["ubs"]),
+               integrality=np.ones(nv), bounds=Bounds(0, model["ub"]),
+               options={"time_limit": time_limit, "presolve": False})
+    if res.status == 2:
+        return "infeasible", None
+    if res.status != 0 or res.x is None:
+        return "unknown", None
+    return "solution", [int(round(z)) for z in res.x]
+
+
+def _cbc(model, time_limit):
+    """The same program with CBC (PuLP's bundled solver): the independent second opinion."""
+    import warnings
+
+    import pulp
+
+    prob = pulp.LpProblem("mos_kfold", pulp.LpMinimize)
+    v = [prob.add_variable(f"v{j}", 0, u, cat="Integer") for j, u in enumerate(model["ub"])]
+    prob.setObjective(pulp.LpAffineExpression())
+    A = model["A"]
+    for r in range(A.shape[0]):
+        sl = slice(A.indptr[r], A.indptr[r + 1])
+        expr = pulp.lpSum(float(c) * v[j] for j, c in zip(A.indices[sl], A.data[sl]))
+        lo, hi = model["lbs"][r], model["ubs"][r]
+        if lo == hi:
+            prob.addConstraint(expr == lo, f"r{r}")
+            continue
+        if lo > -np.inf:
+            prob.addConstraint(expr >= lo, f"r{r}lo")
+        if hi < np.inf:
+            prob.addConstraint(expr <= hi, f"r{r}hi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        status = pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))]
+    if status == "Infeasible":
+        return "infeasible", None
+    if status != "Optimal" or any(x.value() is None for x in v):
+        return "unknown", None
+    return "solution", [int(round(x.value())) for x in v]
+
+
+def _decode(model, values):
+    xval = [{t: values[j] for t, j in x.items()} for x in model["xs"]]
+    tot = {t: (values[model["T0"] + i], values[model["U0"] + i]) for i, t in enumerate(model["types"])}
+    return xval, tot
+
+
+def _evidence(blocks, xval, tot):
+    """Explicit folds per repetition and per-fold (tp, tn) distributing T_f, U_f greedily."""
+    configs = []
+    for b, x in zip(blocks, xval):
+        folds = []
+        for K, s, ts in b["classes"]:
+            for t in ts:
+                folds.extend([t] * x.get(t, 0))
+        configs.append(tuple(sorted(folds)))
+    remaining = {t: list(v) for t, v in tot.items()}
+    sols = []
+    for folds in configs:
+        sol = []
+        for pf, nf in folds:
+            r = remaining[(pf, nf)]
+            tp, tn = min(pf, r[0]), min(nf, r[1])
+            r[0] -= tp
+            r[1] -= tn
+            sol.append((tp, tn))
+        sols.append(tuple(sol))
+    if any(r != [0, 0] for r in remaining.values()):
+        return None, None
+    return tuple(configs), tuple(sols)
+
+
+def check_mos_kfold_intervals(datasets: Sequence[tuple[int, int, int, int]],
+                              intervals: tuple[ScoreInterval, ...], *,
+                              time_limit: float = 20.0, enumerate_limit: int = 20_000) -> KFoldMosResult:
+    """:func:`check_mos_kfold` for resolved intervals and several data sets.
+
+    ``datasets`` holds (p, n, k, repeats) per data set; the mean is over all
+    folds of all repetitions of all data sets.  ``time_limit`` applies to each
+    solver call; a single repetition with at most ``enumerate_limit``
+    configurations that neither solver decides is tested configuration by
+    configuration.
+    """
+    for iv in intervals:
+        if iv.base not in LINEAR_SCORES:
+            raise ValueError(f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} "
+                             f"(Eq. 9) and their synonyms, got {iv.spec.name!r}")
+    bases = {iv.base for iv in intervals}
+    pos_every = bool(bases & {"sens", "bacc"})
+    neg_every = bool(bases & {"spec", "bacc"})
+    blocks, tested = [], 1
+    if not datasets:
+        raise ValueError("datasets must hold at least one (p, n, k, repeats)")
+    for d, item in enumerate(datasets):
+        try:
+            p, n, k, repeats = item
+        except (TypeError, ValueError):
+            raise ValueError(f"datasets[{d}] must be (p, n, k, repeats), got {item!r}") from None
+        p, n, k = _check_pnk(p, n, k)
+        repeats = check_int("repeats", repeats, low=1)
+        classes = [(K, s, _types(p, n, s, pos_every, neg_every)) for K, s in _classes(p, n, k)]
+        blocks.extend({"p": p, "n": n, "k": k, "classes": classes} for _ in range(repeats))
+        count = count_kfold_configurations(p, n, k, positives_in_every_fold=pos_every,
+                                           negatives_in_every_fold=neg_every)
+        if count == 0:
+            return KFoldMosResult(False, "infeasible", None, None, 0)
+        tested = None if (tested is None or count is None) else tested * math.comb(count + repeats - 1,
+                                                                                      repeats)
+    def verified(model, values):
+        configs, sols = _evidence(blocks, *_decode(model, values))
+        if configs is None:
+            return None
+        flat_f = [f for c in configs for f in c]
+        flat_s = [s for c in sols for s in c]
+        if all(_defined(iv.base, *f) for iv in intervals for f in flat_f) and \
+                _verify(flat_f, flat_s, intervals, ()):
+            return KFoldMosResult(True, "feasible", configs, sols, tested)
+        return None
+
+    model = _model(blocks, intervals, _SHIFT)
+    state, values = _highs(model, time_limit)  # fast at finding solutions, which are verified
+    if state == "solution":
+        r = verified(model, values)
+        if r is not None:
+            return r
+        inner = _model(blocks, intervals, -_SHIFT)  # within tolerance of a bound: retry inside
+        state, values = _highs(inner, time_limit)
+        if state == "solution" and (r := verified(inner, values)) is not None:
+            return r
+    # HiGHS's "infeasible" is not trusted (it was wrong on true reports); CBC decides
+    state, values = _cbc(model, time_limit)
+    if state == "infeasible":
+        return KFoldMosResult(False, "infeasible", None, None, tested)
+    if state == "solution" and (r := verified(model, values)) is not None:
+        return r
+    if len(datasets) == 1 and datasets[0][3] == 1 and count is not None and count <= enumerate_limit:
+        # one repetition: fall back on the configuration-by-configuration test
+        p, n, k, _ = datasets[0]
+        for folds in kfold_configurations(p, n, k, positives_in_every_fold=pos_every,
+                                          negatives_in_every_fold=neg_every):
+            res = check_mos_intervals(folds, intervals, time_limit=time_limit)
+            if res.status == "feasible":
+                return KFoldMosResult(True, "feasible", (folds,), (res.solution,), tested)
+            if res.status == "undecided":
+                break
+        else:
+            return KFoldMosResult(False, "infeasible", None, None, tested)
+    return KFoldMosResult(True, "undecided", None, None, tested)
+
+
+def check_mos_kfold(p: int, n: int, k: int, scores: Mapping[str, object], *, repeats: int = 1, eps=None,
+                    decimals=None, rounding: str = "round", time_limit: float = 20.0) -> KFoldMosResult:
+    """Are mean-over-folds scores consistent with *some* (repeated) k-fold of (p, n)?
+
+    Every repetition may have any fold configuration of Algorithm 2 (Section
+    4.4.3 of Fazekas & Kovacs); all of them, jointly over the repetitions, are
+    decided by one integer program (see the module docstring).  For a single
+    repetition this is equivalent to testing every configuration with
+    :func:`sotalib.consistency._mos.check_mos`, without enumerating them.
+
+    Parameters
+    ----------
+    p, n : int
+        Positives and negatives of the data set.
+    k : int
+        Number of folds (>= 2).
+    scores : mapping
+        acc, sens, spec, bacc (or synonyms, complements) -> reported mean over all folds.
+    repeats : int
+        Repetitions of the k-fold, each with its own (unknown) configuration.
+    eps, decimals, rounding
+        Numerical uncertainty, as in :func:`sotalib.consistency._single.score_intervals`.
+    time_limit : float
+        Seconds for each solver call; if no solver decides, the status is 'undecided'.
+
+    Returns
+    -------
+    KFoldMosResult
+    """
+    intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
+    return check_mos_kfold_intervals([(p, n, k, repeats)], intervals, time_limit=time_limit)

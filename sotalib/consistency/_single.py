@@ -1,0 +1,434 @@
+"""Consistency of reported scores with one test set, and with aggregated folds by Score of Means.
+
+Fazekas & Kovacs, Sections 3 and 4.2.  A report is *consistent* with a test
+set of ``p`` positives and ``n`` negatives when some integer pair (tp, tn)
+reproduces every reported score within its numerical uncertainty (Eq. 1).
+:func:`check_single` answers that question with certainty:
+
+* candidate pairs are found in O(min(p, n) |S|) time in the spirit of
+  Algorithm 1 (for each value of the smaller count, the window of the other
+  count that each score allows; see :mod:`sotalib._interval_kernel`), with
+  windows that are widened and then certified, so that no compatible pair is
+  ever missed;
+* every candidate is then decided: in float64 when it is farther than a safe
+  margin (1e-9 relative) from the ends of the intervals, otherwise exactly, in
+  rational arithmetic (:func:`sotalib.consistency._scores.exact_sign`).
+
+The verdict and the solution set therefore equal those of the brute-force
+search over all (p + 1)(n + 1) pairs (:func:`brute_force`), which the tests
+check.  Reported values are read as exact decimals (``0.6801`` means
+6801/10000), and the intervals are closed:
+
+========== ===================================
+rounding   interval of the true value
+========== ===================================
+round      [v - 10^-d / 2, v + 10^-d / 2]
+floor      [v, v + 10^-d]
+ceil       [v - 10^-d, v]
+any        [v - 10^-d, v + 10^-d]
+eps        [v - eps, v + eps]
+========== ===================================
+
+Every interval is widened by a relative 1e-12 (:data:`FLOAT_SLACK`): the
+authors computed their scores in floating point before shortening them, and
+a value within an ulp of a rounding boundary may have been rounded the
+"wrong" way.  The widening is far below any reported precision, so it costs
+no power.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Mapping
+
+import numpy as np
+
+from .._validate import check_choice, check_int, check_real
+from ._scores import SCORES, ScoreSpec, exact_sign, resolve_score, score_float, score_range
+
+__all__ = [
+    "ROUNDINGS", "ScoreInterval", "SingleResult", "Suggestion", "score_intervals", "check_single",
+    "check_som", "check_intervals", "brute_force", "diagnose", "MAX_COUNT",
+]
+
+ROUNDINGS = ("round", "floor", "ceil", "any")
+
+#: Relative widening of every interval: the reported value was computed in floating point
+#: by its authors before they rounded it, so it may sit an ulp on the wrong side of a
+#: rounding boundary.
+FLOAT_SLACK = Fraction(1, 10**12)
+
+#: p + n must not exceed this (products of two counts stay exact in float64).
+MAX_COUNT = 2**26
+
+
+def as_decimal(value: object, name: str = "value") -> Fraction:
+    """A reported number read as the exact decimal it was written as."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{name} must be a number, got {value!r}") from None
+    v = check_real(name, value)
+    return Fraction(repr(float(v)))
+
+
+@dataclass(frozen=True)
+class ScoreInterval:
+    """A reported score and the closed interval [lo, hi] its base score must fall in."""
+
+    spec: ScoreSpec
+    reported: Fraction
+    lo: Fraction
+    hi: Fraction
+
+    @property
+    def base(self) -> str:
+        return self.spec.base
+
+    def contains_exact(self, tp: int, tn: int, p: int, n: int) -> bool:
+        """Exact membership test of f(tp, tn, p, n) in [lo, hi] (undefined -> False)."""
+        s = exact_sign(self.spec.base, tp, tn, p, n, self.lo, self.spec.beta)
+        if s is None or s < 0:
+            return False
+        s = exact_sign(self.spec.base, tp, tn, p, n, self.hi, self.spec.beta)
+        return s is not None and s <= 0
+
+
+def _half_widths(eps, decimals, rounding) -> tuple[Fraction, Fraction]:
+    """(below, above): the interval is [v - below, v + above]."""
+    if (eps is None) == (decimals is None):
+        raise ValueError("give exactly one of eps (numerical uncertainty) and decimals")
+    if eps is not None:
+        e = as_decimal(eps, "eps")
+        if e < 0:
+            raise ValueError(f"eps must be >= 0, got {float(e):g}")
+        return e, e
+    d = check_int("decimals", decimals, low=0, high=15)
+    rounding = check_choice("rounding", rounding, ROUNDINGS)
+    u = Fraction(1, 10**d)
+    return {"round": (u / 2, u / 2), "floor": (Fraction(0), u), "ceil": (u, Fraction(0)),
+            "any": (u, u)}[rounding]
+
+
+def score_intervals(scores: Mapping[str, object], *, eps=None, decimals=None, rounding: str = "round",
+                    beta: float | None = None) -> tuple[ScoreInterval, ...]:
+    """Resolve names and turn reported values into exact intervals of the base scores.
+
+    Parameters
+    ----------
+    scores : mapping
+        Score name (Table 2 abbreviation, synonym or complement) -> reported value.
+    eps : float or str, optional
+        Numerical uncertainty: the true value lies in [v - eps, v + eps].
+    decimals : int, optional
+        Number of decimals reported (0-15); with ``rounding`` it gives the interval.
+    rounding : {'round', 'floor', 'ceil', 'any'}
+        How the values were shortened ('any': rounding, flooring or ceiling).
+    beta : float, optional
+        Weight of the F-scores (default 1).
+    """
+    if not scores:
+        raise ValueError("scores must name at least one reported score")
+    below, above = _half_widths(eps, decimals, rounding)
+    out = []
+    for name, value in scores.items():
+        spec = resolve_score(name, beta if (beta is not None and resolve_score(name).base in ("fbp", "fbn")) else None)
+        v = as_decimal(value, f"score {name}")
+        lo_r, hi_r = score_range(spec.base)
+        if spec.complement:
+            lo_r, hi_r = 0.0, 1.0
+        if not (lo_r <= v <= hi_r):
+            raise ValueError(f"score {name} must be in [{lo_r:g}, {hi_r:g}], got {float(v):g}")
+        # the author's value was itself computed in floating point: allow it to be
+        # off by far more than any float64 evaluation error (a relative 1e-12)
+        slack = FLOAT_SLACK * max(1, abs(v))
+        lo, hi = v - below - slack, v + above + slack
+        if spec.complement:
+            lo, hi = 1 - hi, 1 - lo
+        out.append(ScoreInterval(spec, v, lo, hi))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class SingleResult:
+    """Verdict of the single-test-set (or Score-of-Means) test.
+
+    Attributes
+    ----------
+    consistent : bool
+        Some integer (tp, tn) reproduces every reported score.
+    n_solutions : int
+        Number of compatible (tp, tn) pairs (exact count).
+    solutions : ndarray of shape (k, 2)
+        Compatible (tp, tn) pairs in lexicographic order (at most ``max_solutions``).
+    p, n : int
+        The test set (for Score of Means: the totals over the folds, Eq. 7).
+    fallbacks : int
+        Windows that could not be certified and were widened to a whole column
+        (affects speed only, never the verdict).
+    """
+
+    consistent: bool
+    n_solutions: int
+    solutions: np.ndarray
+    p: int
+    n: int
+    intervals: tuple[ScoreInterval, ...] = field(repr=False, default=())
+    fallbacks: int = 0
+
+
+#: relative cost of a score in the kernel: constant-in-a-count scores decide whole columns;
+#: quadratic level sets (upm, mk, mcc, fm) and square roots cost most
+_COST = {"sens": 0, "spec": 0, "acc": 1, "bacc": 1, "ppv": 1, "npv": 1, "fbp": 1, "fbn": 1, "ji": 1,
+         "bm": 1, "lrp": 2, "lrn": 2, "dor": 2, "kappa": 2, "gm": 3, "pt": 3, "fm": 4, "upm": 4,
+         "mk": 4, "mcc": 4}
+
+
+def _order_key(iv, axis, p, n, T, X):
+    """Kernel order of a score (never changes the result, only the speed): scores constant in
+    the free count first (they decide whole columns), then the narrowest windows -- estimated
+    from the roots on three sample columns -- so that later scores mostly need only the cheap
+    endpoint test; the cost of the formula breaks ties."""
+    from ._interval_kernel import _root
+
+    base = iv.base
+    d = _dirs([base], axis)[0]
+    if d == 0:
+        return (0, 0.0, _COST.get(base, 1))
+    b2 = float(iv.spec.beta) ** 2
+    widths = []
+    for t in (T // 4, T // 2, (3 * T) // 4):
+        r1 = _root(SCORES.index(base), axis, float(t), float(X), float(p), float(n), b2, float(iv.lo), d)
+        r2 = _root(SCORES.index(base), axis, float(t), float(X), float(p), float(n), b2, float(iv.hi), d)
+        w = abs(r2 - r1) if np.isfinite(r1) and np.isfinite(r2) else float(X)
+        widths.append(min(w, float(X)))
+    return (1, float(np.median(widths)), _COST.get(base, 1))
+
+
+def _dirs(bases, axis):
+    const = "sens" if axis == 0 else "spec"
+    return np.array([0 if b == const else (-1 if b in ("lrn", "pt") else 1) for b in bases], dtype=np.int64)
+
+
+def _check_pn(p, n):
+    p = check_int("p", p, low=1)
+    n = check_int("n", n, low=1)
+    if p + n > MAX_COUNT:
+        raise ValueError(f"p + n must be <= {MAX_COUNT}, got {p + n}")
+    return p, n
+
+
+def check_intervals(p: int, n: int, intervals: tuple[ScoreInterval, ...], *,
+                    max_solutions: int = 1_000_000) -> SingleResult:
+    """:func:`check_single` for already resolved intervals."""
+    from ._interval_kernel import _scan, _windows
+
+    p, n = _check_pn(p, n)
+    # cheapest first (the order never changes the result): scores whose level sets are
+    # linear in the free count narrow the windows, the costlier ones then mostly only
+    # need the two-point endpoint test
+    axis = 0 if p <= n else 1
+    T, X = (p, n) if axis == 0 else (n, p)
+    kernel_ivs = sorted(intervals, key=lambda iv: _order_key(iv, axis, p, n, T, X))
+    bases = [iv.base for iv in kernel_ivs]
+    sids = np.array([SCORES.index(b) for b in bases], dtype=np.int64)
+    lo = np.array([float(iv.lo) for iv in kernel_ivs])
+    hi = np.array([float(iv.hi) for iv in kernel_ivs])
+    b2s = np.array([float(iv.spec.beta) ** 2 for iv in kernel_ivs])
+    A, B, M, nfall = _windows(sids, lo, hi, b2s, _dirs(bases, axis), _dirs(bases, 1 - axis), axis,
+                           float(p), float(n), T, X)
+    max_amb = 100_000
+    while True:
+        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M,
+                                     max_solutions, max_amb)
+        if namb <= max_amb:
+            break
+        max_amb = namb
+    extra = [(int(a), int(b)) for a, b in amb
+             if all(iv.contains_exact(int(a), int(b), p, n) for iv in intervals)]
+    total = int(nsol) + len(extra)
+    pairs = np.asarray(sol, dtype=np.int64).reshape(-1, 2)
+    if extra:
+        pairs = np.vstack([pairs, np.array(extra, dtype=np.int64)])
+    if len(pairs):
+        pairs = pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))][:max_solutions]
+    return SingleResult(total > 0, total, pairs, p, n, intervals, int(nfall))
+
+
+def check_single(p: int, n: int, scores: Mapping[str, object], *, eps=None, decimals=None,
+                 rounding: str = "round", beta: float | None = None,
+                 max_solutions: int = 1_000_000) -> SingleResult:
+    """Are the reported scores consistent with a test set of p positives and n negatives?
+
+    Section 3 of Fazekas & Kovacs: the report is consistent when some integer
+    ``0 <= tp <= p``, ``0 <= tn <= n`` gives every score inside its interval
+    (Eq. 1).  Undefined scores (zero denominators) never match a reported value.
+
+    Parameters
+    ----------
+    p, n : int
+        Numbers of positives and negatives (>= 1, p + n <= 2**26).
+    scores : mapping
+        Score name -> reported value (see :func:`score_intervals`).
+    eps, decimals, rounding, beta
+        The numerical uncertainty, see :func:`score_intervals`.
+    max_solutions : int
+        At most this many solution pairs are returned (the count is always exact).
+
+    Returns
+    -------
+    SingleResult
+    """
+    return check_intervals(p, n, score_intervals(scores, eps=eps, decimals=decimals,
+                                                 rounding=rounding, beta=beta),
+                           max_solutions=max_solutions)
+
+
+def check_som(folds, scores: Mapping[str, object], **kwargs) -> SingleResult:
+    """Score of Means over folds or datasets (Section 4.2, Eq. 7): the test on the totals.
+
+    ``folds`` is a sequence of (p_i, n_i); every score is scale invariant, so
+    the scores of the mean confusion matrix are those of the summed one.
+    """
+    folds = _check_folds(folds)
+    return check_single(sum(f[0] for f in folds), sum(f[1] for f in folds), scores, **kwargs)
+
+
+def _check_folds(folds) -> list[tuple[int, int]]:
+    out = []
+    for i, f in enumerate(folds):
+        try:
+            a, b = f
+        except (TypeError, ValueError):
+            raise ValueError(f"folds[{i}] must be a pair (p_i, n_i), got {f!r}") from None
+        a = check_int(f"p of fold {i}", a, low=0)
+        b = check_int(f"n of fold {i}", b, low=0)
+        if a + b == 0:
+            raise ValueError(f"fold {i} must hold at least one item")
+        out.append((a, b))
+    if not out:
+        raise ValueError("folds must contain at least one fold")
+    return out
+
+
+def brute_force(p: int, n: int, intervals: tuple[ScoreInterval, ...]) -> np.ndarray:
+    """Every compatible (tp, tn), by exact rational evaluation of all (p+1)(n+1) pairs (Section 3.1).
+
+    The reference for the tests; O(p n |S|) exact operations, for small p, n only.
+    """
+    sols = [(tp, tn) for tp in range(p + 1) for tn in range(n + 1)
+            if all(iv.contains_exact(tp, tn, p, n) for iv in intervals)]
+    return np.array(sols, dtype=np.int64).reshape(-1, 2)
+
+
+# --------------------------------------------------------------------------- diagnosis
+@dataclass(frozen=True)
+class Suggestion:
+    """One way to make an inconsistent report consistent: change one reported score.
+
+    Attributes
+    ----------
+    score : str
+        The score to change (as reported).
+    reported, suggested : float
+        Its reported value and the nearest value that makes the report consistent.
+    change : float
+        ``suggested - reported``.
+    n_solutions : int
+        Number of (tp, tn) pairs compatible with the corrected report.
+    example : tuple
+        One compatible (tp, tn); for Mean of Scores the per-fold (tp_i, tn_i).
+    aggregation : str
+        The test the corrected report passes: 'single' (test set or Score of Means) or 'mos'.
+    """
+
+    score: str
+    reported: float
+    suggested: float
+    change: float
+    n_solutions: int
+    example: tuple
+    aggregation: str = "single"
+
+
+def _n_decimals(v: Fraction) -> int:
+    """Number of decimals of an exact decimal (at most 15)."""
+    for d in range(16):
+        if (v * 10**d).denominator == 1:
+            return d
+    return 15
+
+
+def _quantize(x: float, decimals: int, rounding: str) -> Fraction:
+    q = Fraction(x).limit_denominator(10**15)
+    scale = 10**decimals
+    if rounding == "floor":
+        return Fraction(math.floor(q * scale), scale)
+    if rounding == "ceil":
+        return Fraction(math.ceil(q * scale), scale)
+    return Fraction(round(q * scale), scale)
+
+
+def diagnose(p: int, n: int, scores: Mapping[str, object], *, eps=None, decimals=None,
+             rounding: str = "round", beta: float | None = None) -> list[Suggestion]:
+    """A typo finder: which single reported score, changed by how much, restores consistency?
+
+    For each reported score s, the others are checked alone; every (tp, tn)
+    they admit gives a value of s, and the one nearest to the reported value
+    (written with the same number of decimals) is proposed.  Every proposal is
+    verified by re-running :func:`check_single` on the corrected report, so it
+    is certain to be consistent.  Sorted by the size of the change.
+
+    Returns an empty list if the report is consistent or no single change helps.
+    """
+    kw = dict(eps=eps, decimals=decimals, rounding=rounding, beta=beta)
+    if check_single(p, n, scores, **kw).consistent:
+        return []
+    out = []
+    names = list(scores)
+    for name in names:
+        others = {k: v for k, v in scores.items() if k != name}
+        if not others:
+            continue
+        res = check_single(p, n, others, max_solutions=2_000_000, **kw)
+        if not res.consistent:
+            continue
+        spec = score_intervals({name: scores[name]}, **kw)[0].spec
+        vals, ok = score_float(spec.base, res.solutions[:, 0], res.solutions[:, 1], p, n, float(spec.beta))
+        if spec.complement:
+            vals = 1 - vals
+        if not ok.any():
+            continue
+        rep = float(as_decimal(scores[name]))
+        order = np.argsort(np.abs(np.where(ok, vals, np.inf) - rep))
+        for idx in order[:20]:
+            if not ok[idx]:
+                break
+            # write the proposal with the decimals of the report
+            d = int(decimals) if decimals is not None else _n_decimals(as_decimal(scores[name]))
+            mode = rounding if (decimals is not None and rounding in ("floor", "ceil")) else "round"
+            base_q = _quantize(float(vals[idx]), d, mode)
+            u = Fraction(1, 10**d)
+            cands = [base_q, base_q - u, base_q + u]
+            found = None
+            for c in sorted(cands, key=lambda c: abs(float(c) - rep)):
+                fixed = dict(scores)
+                fixed[name] = f"{float(c):.{d}f}"
+                try:
+                    chk = check_single(p, n, fixed, **kw)
+                except ValueError:
+                    continue
+                if chk.consistent:
+                    found = (float(c), chk)
+                    break
+            if found is not None:
+                v, chk = found
+                out.append(Suggestion(name, rep, v, v - rep, chk.n_solutions,
+                                      tuple(int(x) for x in chk.solutions[0])))
+                break
+    return sorted(out, key=lambda s: abs(s.change))

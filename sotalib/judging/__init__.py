@@ -1,0 +1,48 @@
+"""Judging a competition (Pavão): error bars, test-set size, staged evaluation and rankings.
+
+Error bars and test-set size
+----------------------------
+error_bars, bootstrap_interval, paired_bootstrap, bootstrap_coverage -- how precise is a score?
+test_size           -- the rule of thumb n = 100/p and Guyon's formula (the ``testsize`` command)
+guyon_size, rule_of_thumb_size, achieved_precision
+variance_decomposition, ranking_stability, rank_sd_by_granularity, kendall_w
+
+Rankings
+--------
+rank_candidates     -- fuse a candidates x judges score matrix into one ranking (the ``rank`` command)
+mean_score, median_score, average_rank, weighted_average_rank, copeland, relative_difference,
+random_dictator, kemeny_young -- the ranking functions of the paper's Section 3
+condorcet_winner, pairwise_wins, kendall_tau_distance, kemeny_objective
+property_table, search_counterexample -- which properties of social choice each function has
+
+Staged evaluation
+-----------------
+ladder, simulate_public_private, boosting_attack, simulate_final_phase, winner_distribution_exact
+"""
+
+from .._lazy import attach
+
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    {
+        "._errorbars": [
+            "BootstrapInterval", "Coverage", "ErrorBars", "GranularityRanks", "PairedComparison",
+            "VarianceDecomposition", "accuracy", "achieved_precision", "bootstrap_coverage", "bootstrap_interval",
+            "cv_bootstrap_schema", "error_bars", "guyon_size", "kendall_w", "paired_bootstrap", "rank_sd_by_granularity",
+            "ranking_stability", "rule_of_thumb_size", "variance_decomposition",
+        ],
+        "._properties": [
+            "Counterexample", "FUNCTIONS", "PROPERTIES", "SearchResult", "format_counterexample", "outcomes",
+            "property_table", "search_counterexample",
+        ],
+        "._ranking": [
+            "Aggregation", "KemenyResult", "METHODS", "TIE_RTOL", "average_rank", "condorcet_winner", "copeland",
+            "kemeny_objective", "kemeny_young", "kendall_tau_distance", "mean_score", "median_score", "pairwise_wins",
+            "random_dictator", "rank", "rank_candidates", "relative_difference", "weighted_average_rank",
+        ],
+        "._staged": [
+            "FinalPhase", "PublicPrivate", "boosting_attack", "ladder", "simulate_final_phase",
+            "simulate_public_private", "winner_distribution_exact",
+        ],
+    },
+)

@@ -1,0 +1,61 @@
+"""The best of ``m`` classifiers and the state of the art (Møllersen & Holsbø).
+
+The sample maximum of a leaderboard is a biased estimate of the state of the
+art.  This subpackage computes its distribution exactly, for identical
+independent classifiers (Section 3, Eq. 3), non-identical ones (Section 4.1)
+and classifiers dependent through a reference classifier (Section 4.2,
+Eqs. 6-8), for accuracy and for the ROC AUC (Section 5.2); it estimates the
+state of the art from a leaderboard (Section 5) and reads leaderboard files.
+
+Distributions of the best accuracy
+----------------------------------
+max_summary             -- mean, sd and interval of the best accuracy (the ``maxdist`` command)
+iid_max_distribution    -- exact distribution for m identical independent classifiers (Eq. 3)
+max_distribution        -- exact distribution for non-identical and dependent classifiers (Eqs. 6-8)
+fixed_max_distribution  -- the same for given accuracies theta_1, ..., theta_m
+simulate_max            -- Monte Carlo of the same models (an independent check)
+MaxDistribution, Summary -- the result types
+
+The ROC AUC
+-----------
+expected_max_auc        -- distribution of the best empirical AUC (the ``auc-max`` command)
+auc_distribution        -- exact distribution of one classifier's empirical AUC
+simulate_max_auc, empirical_auc, binormal_auc, delong_variance, ...
+
+The state of the art from a leaderboard
+---------------------------------------
+estimate_sota           -- every estimator and target, accuracy or AUC (the ``sota`` command)
+shrink, crop, deconvolve, abc, shrink_auc, naive, observed -- the estimators themselves
+read_leaderboard        -- every leaderboard format the command line reads
+"""
+
+from .._lazy import attach
+
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    {
+        "._auc": [
+            "AUCDistribution", "SKIP_TOL", "auc_distribution", "auc_variance", "binormal_auc", "binormal_mu_pos",
+            "binormal_roc", "delong_variance", "empirical_auc", "expected_max_auc", "hanley_mcneil_variance",
+            "n_positives", "roc_curve_points", "simulate_auc", "simulate_auc_leaderboard", "simulate_max_auc",
+            "simulate_scores",
+        ],
+        "._binomial": ["clopper_pearson", "count_at_least", "log_cdf", "log_sf", "prob_at_least"],
+        "._leaderboard": ["Leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
+        "._maxdist": [
+            "TAIL", "MaxDistribution", "iid_max_distribution", "max_cdf", "max_log_cdf", "max_pmf", "max_sf",
+            "prob_any_at_least",
+        ],
+        "._noniid": [
+            "DEFAULT_NODES", "Empirical", "PointMass", "Uniform", "check_feasible", "conditional_probs",
+            "default_theta0", "expected_max_theta", "feasible", "feasible_interval", "fixed_max_distribution",
+            "max_distribution", "rho_from_similarity", "similarity", "simulate_max", "uniform_for_sota",
+        ],
+        "._simulate": ["simulate_coin_flip_leaderboard", "simulate_iid_max", "simulate_iid_max_counts"],
+        "._sota": [
+            "RHO0", "SotaEstimate", "abc", "crop", "deconvolve", "naive", "npmle", "observed",
+            "observed_distribution", "prepare", "shrink", "shrink_auc",
+        ],
+        "._summary": ["Summary"],
+    },
+)

@@ -1,0 +1,916 @@
+"""Non-identical and dependent classifiers: the exact distribution of the maximum (Section 4).
+
+The paper (Møllersen & Holsbø, Section 4) extends the iid model of Chapter 2
+in two directions and computes both by Monte Carlo:
+
+* **non-identical** classifiers: the probabilities of success ``theta_j`` are
+  drawn iid from a distribution ``P(theta)`` (Eq. 1b), by default the uniform
+  ``U(a, b)`` with ``theta_SOTA = E max Theta = (m b + a) / (m + 1)`` held fixed
+  (:func:`uniform_for_sota`), or form a given fixed vector ``Theta`` (Eq. 4);
+* **dependent** classifiers (Boland et al., 1989): a reference classifier
+  ``Y_0`` with ``P(Y_0 = 1) = theta0``; given ``Y_0`` the classifiers are
+  independent, with correlation ``rho`` to ``Y_0`` and the conditional
+  probabilities of Eqs. 6--7 (:func:`conditional_probs`).  The reference
+  classifier is either *random* (its number of correct predictions is
+  ``K_0 ~ B(n, theta0)``) or *fixed* (exactly ``round(n theta0)`` correct).
+
+Both are computed here exactly.  Given ``K_0 = k_0`` the classifiers are
+independent, and the successes of classifier ``j`` are the sum of two
+independent binomials,
+
+.. math:: X_j \\mid k_0 \\sim B(k_0, p_1(\\theta_j)) + B(n - k_0, p_0(\\theta_j)),
+
+where ``p_1, p_0 = P(Y_j = 1 | Y_0 = 1), P(Y_j = 1 | Y_0 = 0)``.  With
+``theta_j`` iid from ``P(theta)`` the ``X_j`` are also identically distributed
+given ``k_0``, so
+
+.. math:: P(\\max_j X_j \\le x) = \\sum_{k_0} P(K_0 = k_0)\\,
+          \\bigl[\\mathrm{E}_\\theta\\, P(X \\le x \\mid k_0, \\theta)\\bigr]^m ,
+
+and for a fixed vector the bracket is the product over ``j`` (Eq. 4 given
+``k_0``).  Numerics (all in a Numba kernel):
+
+* the expectation over ``P(theta)`` is a quadrature: Gauss--Legendre on
+  ``[a, b]`` for the uniform (:data:`DEFAULT_NODES` rule, convergence checked
+  in the tests), the atoms themselves for discrete distributions;
+* each binomial pmf is computed on the window where it exceeds ``1e-40`` of its
+  mode (ratio recurrence from the mode, normalised on the window), the
+  convolution's cdf and survival function are sums of positive terms (left
+  sums for the cdf, right sums for the survival function), so both tails keep
+  their relative digits; ``[.]^m`` is ``exp(m log G)`` with ``log G`` taken from
+  the accurate side;
+* the sum over ``k_0`` runs over the central interval of ``B(n, theta0)``
+  holding all but ``tol`` of its mass (default ``1e-20``, renormalised), and
+  for each ``k_0`` only over the counts ``x`` where ``P(K_0 = k_0)`` times the
+  bracket raised to ``m`` (or times one minus it) exceeds ``1e-25``; outside,
+  the bracket is 0 or 1.  Each ``k_0`` thus errs by at most ``1e-25``.
+
+The cost grows like ``n^{3/2}`` times the number of quadrature nodes for a
+random reference classifier (``sqrt(n)`` values of ``k_0``, each a
+convolution on windows of width ``sqrt(n)``): all of Table 1 (``n = 3000``)
+takes about a second on two cores, identical classifiers with ``n = 10^5``
+and ``rho = 0.6`` about ten seconds, and a uniform ``P(theta)`` multiplies
+the time by its number of nodes (which grows like ``d sqrt(n)``).  Without dependence, or with a fixed reference, it is a single
+``k_0`` and fast for any ``n`` (``m = n = 10^7`` in about a second).
+
+The result is the same :class:`~sotalib.multiplicity._maxdist.MaxDistribution` the iid code
+returns, so summaries, intervals and the quantile convention are shared.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+from scipy import stats
+
+from .._validate import check_choice, check_int, check_probability, check_real
+from ._maxdist import TAIL, MaxDistribution
+from ._summary import Summary
+
+__all__ = [
+    "Uniform",
+    "PointMass",
+    "Empirical",
+    "uniform_for_sota",
+    "expected_max_theta",
+    "conditional_probs",
+    "feasible_interval",
+    "feasible",
+    "check_feasible",
+    "default_theta0",
+    "max_distribution",
+    "fixed_max_distribution",
+    "simulate_max",
+    "similarity",
+    "rho_from_similarity",
+    "DEFAULT_NODES",
+]
+
+#: Gauss--Legendre nodes for a uniform ``P(theta)``: at least this many, and
+#: more when the support is wide compared with the standard error of one
+#: classifier (see :func:`_uniform_nodes`).
+DEFAULT_NODES = 8
+
+#: Relative size (to the mode) below which a binomial pmf is treated as zero.
+_PMF_EPS = 1e-40
+#: Per-``k_0`` truncation of the factor ``G(x | k_0)^m`` to 0 or 1.
+_FACTOR_EPS = 1e-25
+#: Monte Carlo replications are split into this many independently seeded chunks.
+_MC_CHUNKS = 8
+
+
+# ---------------------------------------------------------------------------
+# P(theta)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Uniform:
+    """``theta_j ~ U(a, b)``, the continuous uniform distribution (Section 4)."""
+
+    a: float
+    b: float
+
+    def __post_init__(self):
+        a = check_probability("a", self.a)
+        b = check_probability("b", self.b)
+        if b < a:
+            raise ValueError(f"b must be >= a, got a={a:g}, b={b:g}")
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", b)
+
+    @property
+    def d(self) -> float:
+        """Width ``d = b - a``."""
+        return self.b - self.a
+
+    @property
+    def support(self) -> tuple[float, float]:
+        return self.a, self.b
+
+    def mean(self) -> float:
+        return 0.5 * (self.a + self.b)
+
+    def expected_max(self, m: int) -> float:
+        """``E max Theta = (m b + a) / (m + 1)`` for ``m`` draws (Section 4)."""
+        return (m * self.b + self.a) / (m + 1)
+
+
+@dataclass(frozen=True)
+class PointMass:
+    """All classifiers share ``theta_j = theta`` (identical classifiers)."""
+
+    theta: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "theta", check_probability("theta", self.theta))
+
+    @property
+    def support(self) -> tuple[float, float]:
+        return self.theta, self.theta
+
+    def mean(self) -> float:
+        return self.theta
+
+    def expected_max(self, m: int) -> float:
+        return self.theta
+
+
+@dataclass(frozen=True, eq=False)
+class Empirical:
+    """``theta_j`` drawn iid from the discrete distribution on ``values`` (with ``weights``).
+
+    ``weights`` default to equal; they are normalised to sum to one.  Use
+    :func:`fixed_max_distribution` instead when the vector ``Theta`` itself is
+    given (each value used exactly once).
+    """
+
+    values: np.ndarray
+    weights: np.ndarray | None = field(default=None)
+
+    def __post_init__(self):
+        v = np.asarray(self.values, dtype=float).ravel()
+        if v.size == 0 or not np.all(np.isfinite(v)) or np.any((v < 0) | (v > 1)):
+            raise ValueError("values must be a non-empty array of probabilities in [0, 1]")
+        if self.weights is None:
+            w = np.full(v.size, 1.0 / v.size)
+        else:
+            w = np.asarray(self.weights, dtype=float).ravel()
+            if w.shape != v.shape or not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+                raise ValueError("weights must be non-negative, finite, of the same length as values, not all zero")
+            w = w / w.sum()
+        # merge duplicate atoms, sorted
+        u, inv = np.unique(v, return_inverse=True)
+        wu = np.bincount(inv, weights=w, minlength=u.size)
+        keep = wu > 0
+        object.__setattr__(self, "values", u[keep])
+        object.__setattr__(self, "weights", wu[keep] / wu[keep].sum())
+
+    @property
+    def support(self) -> tuple[float, float]:
+        return float(self.values[0]), float(self.values[-1])
+
+    def mean(self) -> float:
+        return float(np.dot(self.values, self.weights))
+
+    def expected_max(self, m: int) -> float:
+        """``E max`` of ``m`` iid draws: ``sum_i v_i (W_i^m - W_{i-1}^m)``."""
+        c = np.concatenate([[0.0], np.minimum(np.cumsum(self.weights), 1.0)])
+        c[-1] = 1.0
+        return float(np.dot(self.values, np.diff(c**m)))
+
+
+ThetaDist = Uniform | PointMass | Empirical
+
+
+def uniform_for_sota(theta_sota: float, d: float, m: int) -> Uniform:
+    """The uniform ``U(a, b)`` of width ``d`` whose expected maximum of ``m`` draws is ``theta_sota``.
+
+    ``b = theta_SOTA + d / (m + 1)``, ``a = b - d``, from
+    ``E max Theta = (m b + a) / (m + 1)`` (Section 4).
+
+    >>> u = uniform_for_sota(0.9, 0.025, 1000)
+    >>> round(u.a, 6), round(u.b, 6)
+    (0.875025, 0.900025)
+    """
+    theta_sota = check_probability("theta_sota", theta_sota)
+    d = check_real("d", d, low=0.0, high=1.0)
+    m = check_int("m", m, low=1)
+    b = theta_sota + d / (m + 1)
+    a = b - d
+    if a < 0 or b > 1:
+        raise ValueError(f"d={d:g} with theta_sota={theta_sota:g}, m={m} gives U({a:g}, {b:g}), outside [0, 1]")
+    return Uniform(a, b)
+
+
+def _as_dist(theta_dist) -> ThetaDist:
+    if isinstance(theta_dist, (Uniform, PointMass, Empirical)):
+        return theta_dist
+    if isinstance(theta_dist, (int, float, np.integer, np.floating)) and not isinstance(theta_dist, bool):
+        return PointMass(float(theta_dist))
+    raise ValueError(f"theta_dist must be Uniform, PointMass, Empirical or a probability, got {theta_dist!r}")
+
+
+def expected_max_theta(theta_dist, m: int) -> float:
+    """``theta_SOTA = E max Theta`` for ``m`` classifiers drawn from ``theta_dist``."""
+    return _as_dist(theta_dist).expected_max(check_int("m", m, low=1))
+
+
+# ---------------------------------------------------------------------------
+# The dependence model (Boland et al. 1989; Eqs. 6-8)
+# ---------------------------------------------------------------------------
+
+
+def conditional_probs(theta, theta0: float, rho: float) -> tuple[np.ndarray, np.ndarray]:
+    """``P(Y_j = 1 | Y_0 = 1)`` and ``P(Y_j = 1 | Y_0 = 0)`` (Eqs. 6 and 7).
+
+    .. math::
+        p_1 = \\frac{\\rho\\sqrt{\\theta(1-\\theta)\\theta_0(1-\\theta_0)} + \\theta\\theta_0}{\\theta_0}, \\qquad
+        p_0 = \\frac{-\\rho\\sqrt{\\theta(1-\\theta)\\theta_0(1-\\theta_0)} + \\theta(1-\\theta_0)}{1-\\theta_0}.
+
+    Vectorised over ``theta``.  With ``rho = 0`` both equal ``theta``.  No
+    feasibility check is made (see :func:`check_feasible`); ``theta0`` must be
+    in ``(0, 1)`` unless ``rho = 0``.
+
+    >>> p1, p0 = conditional_probs(0.9, 0.9, 0.6)
+    >>> round(float(p1), 4), round(float(p0), 4)
+    (0.96, 0.36)
+    """
+    th = np.asarray(theta, dtype=float)
+    theta0 = check_probability("theta0", theta0)
+    rho = check_real("rho", rho, low=-1.0, high=1.0)
+    if rho == 0.0:
+        return th.copy(), th.copy()
+    if not 0.0 < theta0 < 1.0:
+        raise ValueError(f"theta0 must be in (0, 1) when rho != 0, got {theta0:g}")
+    s = rho * np.sqrt(np.clip(th * (1 - th), 0, None) * theta0 * (1 - theta0))
+    p1 = (s + th * theta0) / theta0
+    p0 = (-s + th * (1 - theta0)) / (1 - theta0)
+    return p1, p0
+
+
+def feasible_interval(theta0: float, rho: float) -> tuple[float, float]:
+    """The interval of ``theta`` for which Eqs. 6--7 are probabilities.
+
+    For ``rho >= 0``, ``p_0 >= 0`` gives Eq. 8,
+    ``theta >= rho^2 theta0 / (1 - theta0 + rho^2 theta0)``, and its twin from
+    Eq. 6, ``p_1 <= 1``, gives ``theta <= theta0 / (theta0 + rho^2 (1 - theta0))``.
+    For ``rho < 0`` the roles of success and failure of ``Y_0`` swap.
+    """
+    theta0 = check_probability("theta0", theta0)
+    rho = check_real("rho", rho, low=-1.0, high=1.0)
+    if rho == 0.0:
+        return 0.0, 1.0
+    if not 0.0 < theta0 < 1.0:
+        raise ValueError(f"theta0 must be in (0, 1) when rho != 0, got {theta0:g}")
+    r2 = rho * rho
+    if rho > 0:
+        return r2 * theta0 / (1 - theta0 + r2 * theta0), theta0 / (theta0 + r2 * (1 - theta0))
+    return r2 * (1 - theta0) / (theta0 + r2 * (1 - theta0)), (1 - theta0) / (1 - theta0 + r2 * theta0)
+
+
+_FEAS_RTOL = 1e-12
+
+
+def feasible(theta, theta0: float, rho: float) -> np.ndarray:
+    """Boolean array: is ``(theta, theta0, rho)`` a valid dependence model (Eq. 8 and its twin)?"""
+    lo, hi = feasible_interval(theta0, rho)
+    th = np.asarray(theta, dtype=float)
+    return (th >= lo - _FEAS_RTOL) & (th <= hi + _FEAS_RTOL)
+
+
+def check_feasible(theta, theta0: float, rho: float) -> None:
+    """Raise ``ValueError`` naming ``rho``, ``theta``, ``theta0`` and the bound if infeasible."""
+    th = np.atleast_1d(np.asarray(theta, dtype=float))
+    ok = feasible(th, theta0, rho)
+    if np.all(ok):
+        return
+    lo, hi = feasible_interval(theta0, rho)
+    bad = float(th[~ok].min()) if np.any(th[~ok] < lo) else float(th[~ok].max())
+    if rho > 0:
+        which = "Eq. 8 (P(Y_j=1|Y_0=0) >= 0)" if bad < lo else "Eq. 6 (P(Y_j=1|Y_0=1) <= 1)"
+    else:
+        which = "P(Y_j=1|Y_0=1) >= 0" if bad < lo else "P(Y_j=1|Y_0=0) <= 1"
+    raise ValueError(
+        f"rho={rho:g} is infeasible for theta={bad:.6g} with theta0={theta0:g}: "
+        f"{which} requires {lo:.6g} <= theta <= {hi:.6g}"
+    )
+
+
+def default_theta0(theta_dist, m: int) -> float:
+    """The book's default reference classifier: ``theta0 = theta_SOTA = E max Theta``.
+
+    For identical classifiers this is ``theta`` (the CLI's ``--theta``); for
+    ``uniform_for_sota(theta_sota, d, m)`` it is ``theta_sota``, the reading
+    that reproduces row 4.3 of Table 1 (Chapter 3).
+    """
+    return expected_max_theta(theta_dist, m)
+
+
+# ---------------------------------------------------------------------------
+# Mania et al. (2019): similarity and correlation
+# ---------------------------------------------------------------------------
+
+
+def similarity(theta_j, theta_k, rho_jk):
+    """Probability that two classifiers agree (Mania et al., 2019; Section 4.2).
+
+    ``(1 - theta_j)(1 - theta_k) + theta_j theta_k
+    + 2 rho_jk sqrt(theta_j theta_k (1 - theta_j)(1 - theta_k))``.
+
+    >>> round(float(similarity(0.9, 0.9, 0.0)), 2)
+    0.82
+    """
+    tj, tk, r = (np.asarray(v, dtype=float) for v in (theta_j, theta_k, rho_jk))
+    out = (1 - tj) * (1 - tk) + tj * tk + 2 * r * np.sqrt(tj * tk * (1 - tj) * (1 - tk))
+    return float(out) if out.ndim == 0 else out
+
+
+def rho_from_similarity(similarity, theta):
+    """Pairwise correlation ``rho_jk`` of two classifiers with accuracy ``theta`` agreeing with probability ``similarity``.
+
+    Inverts :func:`similarity` with ``theta_j = theta_k = theta``:
+    ``rho = 1 - (1 - similarity) / (2 theta (1 - theta))``.  In the model of
+    Boland et al., ``rho_jk = rho_0^2``.
+
+    >>> round(float(rho_from_similarity(0.85, 0.756)), 4)
+    0.5934
+    """
+    s = np.asarray(similarity, dtype=float)
+    t = np.asarray(theta, dtype=float)
+    out = 1 - (1 - s) / (2 * t * (1 - t))
+    return float(out) if out.ndim == 0 else out
+
+
+# ---------------------------------------------------------------------------
+# Numba kernels
+# ---------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _binom_window(k, p, eps, out):
+    """pmf of B(k, p) on the window where it exceeds ``eps`` times its mode.
+
+    Writes the pmf to ``out[0:L]`` and returns ``(lo, L)``.
+    """
+    if k == 0 or p <= 0.0:
+        out[0] = 1.0
+        return 0, 1
+    if p >= 1.0:
+        out[0] = 1.0
+        return k, 1
+    q = 1.0 - p
+    mode = int(math.floor((k + 1) * p))
+    if mode > k:
+        mode = k
+    r = p / q
+    # go up from the mode
+    cap = out.size
+    hi = mode
+    v = 1.0
+    while hi < k:
+        v = v * (k - hi) / (hi + 1) * r
+        if v < eps:
+            break
+        hi += 1
+    lo = mode
+    v = 1.0
+    while lo > 0:
+        v = v * lo / ((k - lo + 1) * r)
+        if v < eps:
+            break
+        lo -= 1
+    L = hi - lo + 1
+    if L > cap:
+        raise ValueError("binomial window longer than its buffer")
+    # fill from the mode outwards
+    out[mode - lo] = 1.0
+    for a in range(mode, hi):
+        out[a + 1 - lo] = out[a - lo] * (k - a) / (a + 1) * r
+    for a in range(mode, lo, -1):
+        out[a - 1 - lo] = out[a - lo] * a / ((k - a + 1) * r)
+    s = 0.0
+    for i in range(L):
+        s += out[i]
+    for i in range(L):
+        out[i] /= s
+    return lo, L
+
+
+@numba.njit(cache=True)
+def _conv_cdf_sf(x, upper, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
+    """cdf and sf at ``x`` of A + B from the windows of A and B.
+
+    Only the side named by ``upper`` is summed (the survival function
+    ``P(A + B > x)`` if true, else the cdf), as a sum of positive terms that
+    keeps its relative digits; the other is one minus it.  Callers pick the
+    side that is below about one half.
+    """
+    ahi = alo + aL - 1
+    bhi = blo + bL - 1
+    # a with x - a > bhi: P(B <= x - a) = 1;  a with x - a < blo: P(B > x - a) = 1
+    a_mid_lo = max(alo, x - bhi)
+    a_mid_hi = min(ahi, x - blo)
+    acc = 0.0
+    if upper:
+        if a_mid_hi < ahi:
+            acc += suf_a[max(a_mid_hi + 1, alo) - alo]
+        for a in range(a_mid_lo, a_mid_hi + 1):
+            acc += pa[a - alo] * sf_b[x - a - blo]
+        return 1.0 - acc, acc
+    if a_mid_lo > alo:
+        acc += pre_a[min(a_mid_lo, ahi + 1) - 1 - alo]
+    for a in range(a_mid_lo, a_mid_hi + 1):
+        acc += pa[a - alo] * cdf_b[x - a - blo]
+    return acc, 1.0 - acc
+
+
+@numba.njit(cache=True)
+def _log_factor(x, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
+    """``m log G(x)`` (mixture, ``m_or_zero = m``) or ``sum_i w_i log P_i(x)`` (product, 0)."""
+    if m_or_zero > 0:
+        gc = 0.0
+        gs = 0.0
+        for i in range(nq):
+            c, s = _conv_cdf_sf(x, x >= mu[i], alo[i], aL[i], pa[i], pre_a[i], suf_a[i], blo[i], bL[i],
+                                cdf_b[i], sf_b[i])
+            gc += w[i] * c
+            gs += w[i] * s
+        if gc < 0.5:
+            if gc <= 0.0:
+                return -np.inf
+            return m_or_zero * math.log(gc)
+        return m_or_zero * math.log1p(-min(max(gs, 0.0), 1.0))
+    tot = 0.0
+    for i in range(nq):
+        up = x >= mu[i]
+        c, s = _conv_cdf_sf(x, up, alo[i], aL[i], pa[i], pre_a[i], suf_a[i], blo[i], bL[i], cdf_b[i], sf_b[i])
+        if up:
+            tot += w[i] * math.log1p(-min(max(s, 0.0), 1.0))
+        else:
+            if c <= 0.0:
+                return -np.inf
+            tot += w[i] * math.log(c)
+    return tot
+
+
+@numba.njit(cache=True)
+def _prepare(n, k0, nq, p1, p0, eps, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
+    """Windows, prefix/suffix sums for A ~ B(k0, p1_i), B ~ B(n-k0, p0_i); returns the joint support."""
+    smin = n
+    smax = 0
+    for i in range(nq):
+        mu[i] = k0 * p1[i] + (n - k0) * p0[i]
+        lo, L = _binom_window(k0, p1[i], eps, pa[i])
+        alo[i] = lo
+        aL[i] = L
+        acc = 0.0
+        for t in range(L):
+            acc += pa[i, t]
+            pre_a[i, t] = acc
+        acc = 0.0
+        for t in range(L - 1, -1, -1):
+            acc += pa[i, t]
+            suf_a[i, t] = acc
+        lo, L = _binom_window(n - k0, p0[i], eps, sf_b[i])  # pmf into sf_b temporarily
+        blo[i] = lo
+        bL[i] = L
+        acc = 0.0
+        for t in range(L):
+            acc += sf_b[i, t]
+            cdf_b[i, t] = acc
+        acc = 0.0
+        for t in range(L - 1, -1, -1):
+            pm = sf_b[i, t]
+            sf_b[i, t] = acc  # P(B > blo + t)
+            acc += pm
+        lo_s = alo[i] + blo[i]
+        hi_s = alo[i] + aL[i] - 1 + blo[i] + bL[i] - 1
+        if lo_s < smin:
+            smin = lo_s
+        if hi_s > smax:
+            smax = hi_s
+    return smin, smax
+
+
+@numba.njit(cache=True)
+def _pred(kind, x, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
+    lf = _log_factor(x, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b)
+    if kind == 0:
+        return lf > log_feps
+    return -math.expm1(lf) <= math.exp(log_feps)
+
+
+@numba.njit(cache=True)
+def _search(kind, hint, lo, hi, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
+    """Smallest x in (lo, hi] with the monotone predicate true (true at hi, false at lo).
+
+    Exponential search outwards from ``hint`` (the neighbouring k0's answer), then bisection.
+    """
+    h = min(max(hint, lo + 1), hi)
+    if _pred(kind, h, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
+        b_ = h
+        step = 1
+        a_ = max(h - step, lo)
+        while a_ > lo and _pred(kind, a_, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL,
+                                cdf_b, sf_b):
+            b_ = a_
+            step *= 2
+            a_ = max(b_ - step, lo)
+    else:
+        a_ = h
+        step = 1
+        b_ = min(h + step, hi)
+        while b_ < hi and not _pred(kind, b_, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL,
+                                    cdf_b, sf_b):
+            a_ = b_
+            step *= 2
+            b_ = min(a_ + step, hi)
+    while b_ - a_ > 1:
+        mid = (a_ + b_) // 2
+        if _pred(kind, mid, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
+            b_ = mid
+        else:
+            a_ = mid
+    return b_
+
+
+@numba.njit(cache=True)
+def _scratch(nq, maxlen):
+    """Per-thread work arrays of :func:`_prepare` for ``nq`` quadrature nodes."""
+    return (np.empty(nq, np.int64), np.empty(nq, np.int64), np.empty(nq, np.int64), np.empty(nq, np.int64),
+            np.empty(nq), np.empty((nq, maxlen)), np.empty((nq, maxlen)), np.empty((nq, maxlen)),
+            np.empty((nq, maxlen)), np.empty((nq, maxlen)))
+
+
+@numba.njit(cache=True, parallel=True)
+def _max_kernel(n, m_or_zero, k0s, pk0, p1s, p0s, w, eps, feps, maxlen, nblocks):
+    """F(x) and 1 - F(x) of the maximum, summed over k0 (see the module docstring).
+
+    Blocks of consecutive ``k0`` run in parallel.  For each ``k0`` the factor
+    ``G(x | k0)^m`` is evaluated only on ``[lo_k, hi_k]``, where it lies in
+    ``(e_k, 1 - e_k)`` with ``e_k = min(feps / P(k0), 1/4)`` (found by
+    search); below it counts as 0, above as 1, so each ``k0`` errs by at most
+    ``feps`` in ``F`` and in ``1 - F``.
+    Returns ``(xlo, F, S)`` on ``[xlo, xhi]``.
+    """
+    nk = k0s.size
+    nq = w.size
+    lo_k = np.empty(nk, np.int64)
+    hi_k = np.empty(nk, np.int64)
+    log_feps = math.log(feps)
+    bsize = (nk + nblocks - 1) // nblocks
+    # pass 1: per-k0 windows
+    for blk in numba.prange(nblocks):
+        alo, aL, blo, bL, mu, pa, pre_a, suf_a, cdf_b, sf_b = _scratch(nq, maxlen)
+        for t in range(blk * bsize, min(nk, (blk + 1) * bsize)):
+            # the factor matters only where P(k0) * factor (or P(k0) * (1 - factor)) exceeds feps
+            lfe = min(log_feps - math.log(max(pk0[t], 1e-300)), math.log(0.25))
+            smin, smax = _prepare(n, k0s[t], nq, p1s, p0s, eps, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b)
+            if t == blk * bsize:
+                lo_k[t] = _search(0, smin - 1, smin - 1, smax, lfe, m_or_zero, nq, w, mu, alo, aL, pa, pre_a,
+                                  suf_a, blo, bL, cdf_b, sf_b)
+                hi_k[t] = _search(1, lo_k[t], lo_k[t] - 1, smax, lfe, m_or_zero, nq, w, mu, alo, aL, pa,
+                                  pre_a, suf_a, blo, bL, cdf_b, sf_b)
+            else:
+                lo_k[t] = _search(0, lo_k[t - 1], smin - 1, smax, lfe, m_or_zero, nq, w, mu, alo, aL, pa,
+                                  pre_a, suf_a, blo, bL, cdf_b, sf_b)
+                hi_k[t] = _search(1, max(hi_k[t - 1], lo_k[t]), lo_k[t] - 1, smax, lfe, m_or_zero, nq, w, mu,
+                                  alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b)
+    # ragged storage of the factors on each k0's window
+    off = np.empty(nk + 1, np.int64)
+    off[0] = 0
+    for t in range(nk):
+        off[t + 1] = off[t] + hi_k[t] - lo_k[t] + 1
+    lfac = np.empty(off[nk])
+    for blk in numba.prange(nblocks):
+        alo, aL, blo, bL, mu, pa, pre_a, suf_a, cdf_b, sf_b = _scratch(nq, maxlen)
+        for t in range(blk * bsize, min(nk, (blk + 1) * bsize)):
+            _prepare(n, k0s[t], nq, p1s, p0s, eps, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b)
+            for x in range(lo_k[t], hi_k[t] + 1):
+                lfac[off[t] + x - lo_k[t]] = _log_factor(x, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a,
+                                                         blo, bL, cdf_b, sf_b)
+    xlo = lo_k.min()
+    xhi = hi_k.max()
+    W = xhi - xlo + 1
+    F = np.zeros(W)
+    S = np.zeros(W)
+    for t in range(nk):
+        pk = pk0[t]
+        for x in range(xlo, xhi + 1):
+            if x < lo_k[t]:
+                S[x - xlo] += pk
+            elif x > hi_k[t]:
+                F[x - xlo] += pk
+            else:
+                lf = lfac[off[t] + x - lo_k[t]]
+                F[x - xlo] += pk * math.exp(lf)
+                S[x - xlo] += pk * -math.expm1(lf)
+    return xlo, F, S
+
+
+# ---------------------------------------------------------------------------
+# Public functions
+# ---------------------------------------------------------------------------
+
+
+def _uniform_nodes(u: Uniform, n: int) -> int:
+    """Gauss--Legendre nodes for ``U(a, b)``: grows with ``d`` over the standard error of one classifier."""
+    th = min(max(u.mean(), 1.0 / n), 1 - 1.0 / n)
+    se = math.sqrt(th * (1 - th) / n)
+    return int(min(400, max(DEFAULT_NODES, math.ceil(1.5 * u.d / se) + 6)))
+
+
+def _quadrature(dist: ThetaDist, n: int, nodes: int | None) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(dist, PointMass):
+        return np.array([dist.theta]), np.array([1.0])
+    if isinstance(dist, Empirical):
+        return dist.values.copy(), dist.weights.copy()
+    if dist.d == 0:
+        return np.array([dist.a]), np.array([1.0])
+    k = _uniform_nodes(dist, n) if nodes is None else check_int("nodes", nodes, low=1)
+    x, w = np.polynomial.legendre.leggauss(k)
+    return dist.a + 0.5 * dist.d * (x + 1), 0.5 * w
+
+
+def _k0_grid(n: int, theta0: float, rho: float, y0: str, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Values of ``K_0`` and their probabilities (renormalised on the window)."""
+    if rho == 0.0:
+        # X_j ~ B(n, theta_j) whatever Y_0: one term, A ~ B(n, theta), B = 0.
+        return np.array([n], dtype=np.int64), np.array([1.0])
+    if y0 == "fixed":
+        return np.array([int(math.floor(n * theta0 + 0.5))], dtype=np.int64), np.array([1.0])
+    lo = int(stats.binom.ppf(tol / 2, n, theta0))
+    hi = int(stats.binom.isf(tol / 2, n, theta0)) + 1
+    lo, hi = max(0, lo - 1), min(n, hi)
+    k = np.arange(lo, hi + 1, dtype=np.int64)
+    lp = stats.binom.logpmf(k, n, theta0)
+    p = np.exp(lp - lp.max())
+    return k, p / p.sum()
+
+
+def _run(n: int, m_or_zero: int, thetas: np.ndarray, w: np.ndarray, rho: float, theta0: float,
+         y0: str, tol: float, tail: float) -> MaxDistribution:
+    k0s, pk0 = _k0_grid(n, theta0, rho, y0, tol)
+    if rho == 0.0:
+        p1 = thetas.astype(float).copy()
+        p0 = thetas.astype(float).copy()
+    else:
+        p1, p0 = conditional_probs(thetas, theta0, rho)
+    p1 = np.clip(p1, 0.0, 1.0)
+    p0 = np.clip(p0, 0.0, 1.0)
+    # window length bound: mode +- ~13.6 sd for eps = 1e-40, plus slack for skewed (Poisson-like) cases
+    pq = float(max(np.max(p1 * (1 - p1)), np.max(p0 * (1 - p0))))
+    maxlen = int(min(n + 1, 2 * math.ceil(16 * math.sqrt(n * pq)) + 400))
+    nblocks = max(1, min(k0s.size, 4 * numba.get_num_threads()))
+    xlo, F, S = _max_kernel(int(n), int(m_or_zero), k0s, pk0, np.ascontiguousarray(p1), np.ascontiguousarray(p0),
+                            np.ascontiguousarray(w, dtype=float), _PMF_EPS, _FACTOR_EPS, maxlen, nblocks)
+    F = np.minimum(F, 1.0)
+    S = np.clip(S, 0.0, 1.0)
+    # trim to the window carrying all but `tail` at each end (as iid_max_distribution)
+    i_lo = int(np.argmax(F > tail)) if np.any(F > tail) else F.size - 1
+    i_hi_candidates = np.nonzero(S[i_lo:] <= tail)[0]
+    i_hi = i_lo + int(i_hi_candidates[0]) if i_hi_candidates.size else F.size - 1
+    return MaxDistribution(n=int(n), lo=int(xlo + i_lo), cdf=F[i_lo:i_hi + 1].copy(), sf=S[i_lo:i_hi + 1].copy(),
+                           method="exact")
+
+
+def _check_common(n, rho, y0, tol):
+    n = check_int("n", n, low=1)
+    rho = check_real("rho", rho, low=-1.0, high=1.0)
+    y0 = check_choice("y0", y0, ("random", "fixed"))
+    tol = check_real("tol", tol, low=0.0, high=1e-6, low_open=True)
+    return n, rho, y0, tol
+
+
+def max_distribution(n: int, m: int, theta_dist, *, rho: float = 0.0, theta0: float | None = None,
+                     y0: str = "random", tol: float = TAIL, nodes: int | None = None,
+                     tail: float = TAIL) -> MaxDistribution:
+    """Exact distribution of ``max_j X_j`` for ``m`` classifiers with ``theta_j ~ P(theta)`` iid (Section 4).
+
+    .. math:: F(x) = \\sum_{k_0} P(K_0 = k_0)\\,\\bigl[\\mathrm{E}_\\theta P(X \\le x \\mid k_0, \\theta)\\bigr]^m
+
+    with ``X | k_0, theta ~ B(k_0, p_1) + B(n - k_0, p_0)`` (Eqs. 6--7).
+
+    Parameters
+    ----------
+    n : int
+        Test-set size.
+    m : int
+        Number of classifiers.
+    theta_dist : Uniform, PointMass, Empirical or float
+        ``P(theta)`` (Eq. 1b); a float means identical classifiers.
+    rho : float
+        Correlation ``rho_0`` of each classifier with the reference classifier
+        ``Y_0``, in ``[-1, 1]``; 0 gives independent classifiers.  Must satisfy
+        Eq. 8 and its twin on the support of ``P(theta)``.
+    theta0 : float, optional
+        ``P(Y_0 = 1)``.  Default: ``theta_SOTA = E max Theta``
+        (:func:`default_theta0`), i.e. ``theta`` for identical classifiers.
+    y0 : {"random", "fixed"}
+        Random reference classifier (``K_0 ~ B(n, theta0)``) or fixed one
+        (``K_0 = round(n theta0)``), Section 4.2.
+    tol : float
+        Mass of ``B(n, theta0)`` left out of the sum over ``k_0``.
+    nodes : int, optional
+        Gauss--Legendre nodes for a uniform ``P(theta)`` (default grows with
+        the width, at least :data:`DEFAULT_NODES`).
+    tail : float
+        Probability left outside the returned window at each end.
+
+    Returns
+    -------
+    MaxDistribution
+
+    Examples
+    --------
+    Table 1, row 4.2 (dependent identical classifiers, random reference):
+
+    >>> s = max_distribution(3000, 1000, 0.9, rho=0.6).summary()
+    >>> round(s.mean, 4), round(s.sd, 4), round(s.ci_high, 4)
+    (0.914, 0.0035, 0.9207)
+    """
+    n, rho, y0, tol = _check_common(n, rho, y0, tol)
+    m = check_int("m", m, low=1)
+    dist = _as_dist(theta_dist)
+    if theta0 is None:
+        theta0 = default_theta0(dist, m)
+    theta0 = check_probability("theta0", theta0)
+    tail = check_real("tail", tail, low=0.0, high=1e-6, low_open=True)
+    thetas, w = _quadrature(dist, n, nodes)
+    if rho != 0.0:
+        lo, hi = dist.support
+        check_feasible(np.array([lo, hi]) if not isinstance(dist, Empirical) else dist.values, theta0, rho)
+    return _run(n, m, thetas, w, rho, theta0, y0, tol, tail)
+
+
+def fixed_max_distribution(n: int, thetas, *, rho: float = 0.0, theta0: float | None = None,
+                           y0: str = "random", tol: float = TAIL, tail: float = TAIL) -> MaxDistribution:
+    """Exact distribution of ``max_j X_j`` for a given vector ``Theta = (theta_1, ..., theta_m)``.
+
+    ``F(x) = sum_k0 P(K_0 = k_0) prod_j P(X_j <= x | k_0, theta_j)`` (Eq. 4 for
+    ``rho = 0``; given ``k_0`` for dependent classifiers).  ``theta0``
+    defaults to ``max Theta``.
+    """
+    n, rho, y0, tol = _check_common(n, rho, y0, tol)
+    th = np.asarray(thetas, dtype=float).ravel()
+    if th.size == 0 or not np.all(np.isfinite(th)) or np.any((th < 0) | (th > 1)):
+        raise ValueError("thetas must be a non-empty array of probabilities in [0, 1]")
+    if theta0 is None:
+        theta0 = float(th.max())
+    theta0 = check_probability("theta0", theta0)
+    tail = check_real("tail", tail, low=0.0, high=1e-6, low_open=True)
+    if rho != 0.0:
+        check_feasible(th, theta0, rho)
+    u, counts = np.unique(th, return_counts=True)
+    return _run(n, 0, u, counts.astype(float), rho, theta0, y0, tol, tail)
+
+
+# ---------------------------------------------------------------------------
+# Monte Carlo
+# ---------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, nogil=True)
+def _simulate_kernel(rng, n, m, reps, kind, a, b, values, cumw, rho, theta0, fixed_k0, out):
+    """Hierarchical model: draw Theta, then K_0 (or fix it), then each X_j as two binomials."""
+    c = 0.0
+    if rho != 0.0:
+        c = rho * math.sqrt(theta0 * (1.0 - theta0))
+    for r in range(reps):
+        if rho == 0.0:
+            k0 = n
+        elif fixed_k0 >= 0:
+            k0 = fixed_k0
+        else:
+            k0 = rng.binomial(n, theta0)
+        best = -1
+        for j in range(m):
+            if kind == 0:
+                th = values[j]
+            elif kind == 1:
+                th = a + (b - a) * rng.random()
+            else:
+                u = rng.random()
+                i = np.searchsorted(cumw, u, side="right")
+                if i >= values.size:
+                    i = values.size - 1
+                th = values[i]
+            if rho == 0.0:
+                p1 = th
+                p0 = th
+            else:
+                s = c * math.sqrt(max(th * (1.0 - th), 0.0))
+                p1 = min(max((s + th * theta0) / theta0, 0.0), 1.0)
+                p0 = min(max((-s + th * (1.0 - theta0)) / (1.0 - theta0), 0.0), 1.0)
+            x = 0
+            if k0 > 0:
+                x += rng.binomial(k0, p1)
+            if n - k0 > 0:
+                x += rng.binomial(n - k0, p0)
+            if x > best:
+                best = x
+        out[r] = best
+
+
+def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: float = 0.0,
+                        theta0: float | None = None, y0: str = "random", reps: int = 100_000,
+                        seed: int | None = 0) -> np.ndarray:
+    """``reps`` Monte Carlo draws of ``max_j X_j`` from the hierarchical model (Figure 7).
+
+    ``theta_dist_or_thetas`` is a ``P(theta)`` (then ``m`` classifiers draw
+    fresh ``theta_j`` in every replication) or an array ``Theta`` (then ``m``
+    must be None or ``len(Theta)``).  Binomial counts are drawn directly.
+    The replications run in 8 chunks, each seeded from
+    ``np.random.SeedSequence(seed).spawn(8)``, on Numba's threads (the result
+    does not depend on the number of threads).
+    """
+    n = check_int("n", n, low=1)
+    rho = check_real("rho", rho, low=-1.0, high=1.0)
+    y0 = check_choice("y0", y0, ("random", "fixed"))
+    reps = check_int("reps", reps, low=1)
+    empty = np.zeros(1)
+    if isinstance(theta_dist_or_thetas, (Uniform, PointMass, Empirical, float, int, np.floating)) and not isinstance(
+            theta_dist_or_thetas, bool):
+        dist = _as_dist(theta_dist_or_thetas)
+        m = check_int("m", m, low=1)
+        if theta0 is None:
+            theta0 = default_theta0(dist, m)
+        if isinstance(dist, PointMass):
+            kind, a, b, values, cumw = 1, dist.theta, dist.theta, empty, empty
+        elif isinstance(dist, Uniform):
+            kind, a, b, values, cumw = 1, dist.a, dist.b, empty, empty
+        else:
+            kind, a, b, values, cumw = 2, 0.0, 0.0, dist.values, np.cumsum(dist.weights)
+        support = np.array(dist.support) if not isinstance(dist, Empirical) else dist.values
+    else:
+        values = np.asarray(theta_dist_or_thetas, dtype=float).ravel()
+        if values.size == 0 or np.any((values < 0) | (values > 1)) or not np.all(np.isfinite(values)):
+            raise ValueError("thetas must be a non-empty array of probabilities in [0, 1]")
+        if m is not None and check_int("m", m, low=1) != values.size:
+            raise ValueError(f"m must equal len(thetas) = {values.size}, got {m}")
+        m = values.size
+        if theta0 is None:
+            theta0 = float(values.max())
+        kind, a, b, cumw = 0, 0.0, 0.0, empty
+        support = values
+    theta0 = check_probability("theta0", theta0)
+    if rho != 0.0:
+        check_feasible(support, theta0, rho)
+    fixed_k0 = int(math.floor(n * theta0 + 0.5)) if y0 == "fixed" else -1
+    values = np.ascontiguousarray(values, dtype=float)
+    cumw = np.ascontiguousarray(cumw, dtype=float)
+    out = np.empty(reps, dtype=np.int64)
+    # Fixed chunks, each with its own stream spawned from ``seed``: the result
+    # depends on the seed only, not on how many threads run the chunks.
+    nchunks = min(_MC_CHUNKS, reps)
+    bounds = np.linspace(0, reps, nchunks + 1).astype(np.int64)
+    seeds = np.random.SeedSequence(seed).spawn(nchunks)
+
+    def work(i):
+        rng = np.random.default_rng(seeds[i])
+        _simulate_kernel(rng, n, m, int(bounds[i + 1] - bounds[i]), kind, float(a), float(b), values, cumw,
+                         float(rho), float(theta0), fixed_k0, out[bounds[i]:bounds[i + 1]])
+
+    if nchunks == 1 or numba.get_num_threads() == 1:
+        for i in range(nchunks):
+            work(i)
+    else:
+        with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
+            list(pool.map(work, range(nchunks)))
+    return out
+
+
+def simulate_max(n: int, m: int | None, theta_dist_or_thetas, *, rho: float = 0.0, theta0: float | None = None,
+                 y0: str = "random", reps: int = 100_000, seed: int | None = 0, alpha: float = 0.05) -> Summary:
+    """Monte Carlo summary of ``theta_hat_max`` (mean, sd, interval, standard error, replications).
+
+    The independent check of :func:`max_distribution` and
+    :func:`fixed_max_distribution`; see :func:`simulate_max_counts`.
+    """
+    counts = simulate_max_counts(n, m, theta_dist_or_thetas, rho=rho, theta0=theta0, y0=y0, reps=reps, seed=seed)
+    return Summary.from_samples(counts, alpha, scale=1.0 / n)

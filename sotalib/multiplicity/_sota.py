@@ -1,0 +1,483 @@
+"""Estimating the state of the art from a leaderboard (Section 5).
+
+For a leaderboard ``theta_hat_1, ..., theta_hat_m`` of ``m`` teams on ``n``
+test items (teams at or below chance excluded and counted), the estimators of
+the paper and two beyond it:
+
+1. :func:`naive` -- the sample maximum and its single-classifier exact 95%
+   interval, and how many teams fall inside it;
+2. :func:`observed` -- ``Theta' = Theta_hat``: the distribution of the maximum if
+   the observed scores were the true ones, under the dependent, non-identical
+   model (Section 4.3, ``rho0 = 0.6``, ``theta0 = max Theta'``, classifiers
+   drawn iid from the empirical distribution, those violating Eq. 8 excluded);
+3. :func:`shrink` -- Eq. 9, ``theta'_j = w theta_hat_j + (1 - w)/|classes|``, with
+   ``w`` solved so that ``E max(Theta_hat') = max(Theta_hat)`` (or, with
+   ``target="upper"``, so that the upper 95% bound equals it);
+4. :func:`crop` -- Appendix, Table 4: ``theta'_j = min(theta_hat_j, c)``;
+5. when no weight solves the equation the result says so (``solved=False``
+   with a ``reason``): a result, not a crash (Cassava);
+6. :func:`deconvolve` -- empirical Bayes: the Kiefer-Wolfowitz nonparametric
+   maximum-likelihood estimate of the mixing distribution ``G`` of ``theta``
+   and ``theta_SOTA = E max`` of ``m`` draws from it, with a bootstrap interval;
+7. :func:`abc` -- the approximate Bayesian computation posterior of
+   ``max theta`` sketched in Section 5.3.2.
+
+All distributions of the maximum are exact (:mod:`sotalib._depmax`); only the
+bootstrap and ABC are Monte Carlo, and they report replications and seeds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from scipy.optimize import brentq
+
+from ._depmax import dependent_max_distribution
+from ._noniid import conditional_probs, feasible
+from .._validate import check_choice, check_int, check_probability, check_real
+from ._binomial import clopper_pearson
+from ._maxdist import MaxDistribution
+
+__all__ = ["SotaEstimate", "prepare", "naive", "observed", "observed_distribution", "shrink", "crop",
+           "deconvolve", "npmle", "abc", "shrink_auc", "RHO0"]
+
+#: The paper's correlation with the reference classifier (Section 4.2, from Mania et al.).
+RHO0 = 0.6
+
+
+@dataclass(frozen=True)
+class SotaEstimate:
+    """An estimate of ``theta_SOTA`` from a leaderboard.
+
+    Attributes
+    ----------
+    method : str
+        ``naive``, ``observed``, ``shrink``, ``crop``, ``deconvolve`` or ``abc``.
+    m : int
+        Teams used (above chance).
+    n : int
+        Test-set size.
+    sample_max : float
+        ``max(Theta_hat)``.
+    estimate : float or None
+        The SOTA estimate; None when the method has no solution.
+    weight : float or None
+        The shrinkage weight ``w`` (shrink) or the crop point ``c`` (crop).
+    expected_max : float or None
+        ``E max(Theta_hat')`` under the fitted ``Theta'``.
+    ci_low, ci_high : float or None
+        95% interval of the simulated maximum (naive: of the single
+        classifier; deconvolve: bootstrap; abc: credible interval).
+    teams_above : int or None
+        Teams whose score is above the estimate.
+    below_chance : int
+        Teams at or below chance, excluded.
+    excluded : int
+        Teams excluded by Eq. 8 in the fitted model.
+    solved : bool
+        False when no solution exists; ``reason`` says why.
+    reason : str or None
+    details : dict
+        Method-specific numbers (replications, seed, acceptance rate, ...).
+    """
+
+    method: str
+    m: int
+    n: int
+    sample_max: float
+    estimate: float | None
+    weight: float | None = None
+    expected_max: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    teams_above: int | None = None
+    below_chance: int = 0
+    excluded: int = 0
+    solved: bool = True
+    reason: str | None = None
+    details: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The CLI's JSON keys (plus method, reason and details)."""
+        d = asdict(self)
+        return {k: d[k] for k in ("m", "sample_max", "estimate", "weight", "expected_max", "ci_low", "ci_high",
+                                  "teams_above", "method", "below_chance", "excluded", "reason", "details")}
+
+
+def prepare(scores, n: int, chance: float) -> tuple[np.ndarray, int]:
+    """Scores above chance (as floats) and the number excluded."""
+    s = np.asarray(scores, dtype=float).ravel()
+    if s.size == 0:
+        raise ValueError("scores must hold at least one team, got an empty leaderboard")
+    if not np.all(np.isfinite(s)) or s.min() < 0 or s.max() > 1:
+        raise ValueError("scores must be numbers in [0, 1]")
+    check_int("n", n, low=1)
+    keep = s > chance
+    if not keep.any():
+        raise ValueError(f"no team is above chance ({chance:g})")
+    return s[keep], int((~keep).sum())
+
+
+def _chance(classes: int) -> float:
+    return 1.0 / check_int("classes", classes, low=2)
+
+
+def naive(scores, n: int, *, classes: int = 2, alpha: float = 0.05) -> SotaEstimate:
+    """1. No multiplicity: the sample maximum and its exact (Clopper-Pearson) interval."""
+    s, below = prepare(scores, n, _chance(classes))
+    mx = float(s.max())
+    lo, hi = clopper_pearson(int(round(mx * n)), n, alpha)
+    inside = int(np.sum((s >= lo) & (s <= hi)))
+    return SotaEstimate("naive", s.size, n, mx, mx, ci_low=lo, ci_high=hi, teams_above=0, below_chance=below,
+                        details={"teams_inside_interval": inside})
+
+
+def _fit_dist(values: np.ndarray, n: int, rho: float, y0: str = "random", tail: float = 1e-12):
+    """Exact max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions."""
+    theta0 = float(values.max())
+    ok = feasible(values, theta0, rho)
+    v = values[ok]
+    return dependent_max_distribution(n, v.size, v, rho=rho, theta0=theta0, y0=y0, tail=tail), int((~ok).sum())
+
+
+def observed_distribution(scores, n: int, *, classes: int = 2, rho: float = RHO0) -> MaxDistribution:
+    """Distribution of ``max(Theta_hat')`` with ``Theta' = Theta_hat`` (Section 5.1.1)."""
+    s, _ = prepare(scores, n, _chance(classes))
+    return _fit_dist(s, n, check_probability("rho", rho))[0]
+
+
+def observed(scores, n: int, *, classes: int = 2, rho: float = RHO0, alpha: float = 0.05) -> SotaEstimate:
+    """2. ``Theta' = Theta_hat``: E max and interval if the observed scores were true (Table 2, row 2)."""
+    s, below = prepare(scores, n, _chance(classes))
+    rho = check_probability("rho", rho)
+    d, excl = _fit_dist(s, n, rho)
+    lo, hi = d.interval(alpha)
+    mx = float(s.max())
+    return SotaEstimate("observed", s.size, n, mx, mx, weight=1.0, expected_max=d.mean(), ci_low=lo, ci_high=hi,
+                        teams_above=0, below_chance=below, excluded=excl)
+
+
+def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, rho: float, target: str,
+           alpha: float, what: str, slope: float = 1.0):
+    """Find the parameter where E max (or the upper bound) of the transformed leaderboard equals max(s).
+
+    ``slope`` approximates d max(Theta') / d parameter; it only narrows the
+    first bracket (each evaluation is an exact distribution and costs seconds
+    on a Kaggle-sized leaderboard), never the answer.
+
+    Returns ``(parameter, (distribution, excluded))`` -- the fit at the
+    solution, reused by the caller -- or ``(None, reason)``.
+    """
+    mx = float(s.max())
+    half = 0.5 / n
+    memo: dict = {}
+    fits: dict = {}
+
+    def stat(p):
+        if p not in memo:
+            fits[p] = _fit_dist(transform(p), n, rho)
+            d = fits[p][0]
+            memo[p] = d.mean() if target == "expected" else d.quantile(1 - alpha / 2)
+        return memo[p]
+
+    f_hi = stat(hi_param)
+    f_lo = stat(lo_param)
+    if target == "expected":
+        if f_hi < mx:
+            return None, (f"no {what} solves E max(Theta_hat') = max(Theta_hat): even without shrinking, "
+                          f"E max = {f_hi:.4f} < observed maximum {mx:.4f}; the top score is an outlier, "
+                          "not an effect of multiplicity")
+        if f_lo > mx:
+            return None, (f"no {what} solves E max(Theta_hat') = max(Theta_hat): even at its lowest value, "
+                          f"E max = {f_lo:.4f} > observed maximum {mx:.4f}")
+        a = lo_param
+        guess = hi_param - 1.5 * (f_hi - mx) / slope
+        if lo_param < guess < hi_param and stat(guess) < mx:
+            a = guess
+        p = brentq(lambda p: stat(p) - mx, a, hi_param, xtol=1e-8)
+    else:
+        # the upper bound is a step function of the parameter: find where it first reaches max(s)
+        if f_hi < mx - half:
+            return None, (f"no {what} puts the upper {100 * (1 - alpha):g}% bound at max(Theta_hat): even without "
+                          f"shrinking it is {f_hi:.4f} < {mx:.4f}; the top score is an outlier")
+        if f_lo >= mx - half:
+            return None, f"no {what}: even at its lowest value the upper bound {f_lo:.4f} exceeds {mx:.4f}"
+        # the quantile is a step function; it reaches max(s) exactly when
+        # F(x_max - 1) < 1 - alpha/2, and F(x_max - 1) is continuous and decreasing
+        # in the parameter: solve F(x_max - 1) = 1 - alpha/2 and step just past the root
+        x_max = int(round(mx * n))
+        level = 1 - alpha / 2
+        cmemo: dict = {}
+
+        def cdf_below(p):
+            if p not in cmemo:
+                fits[p] = _fit_dist(transform(p), n, rho)
+                cmemo[p] = float(fits[p][0].cdf_at(x_max - 1))
+            return cmemo[p]
+
+        a = lo_param
+        guess = hi_param - 1.5 * (f_hi - mx) / slope
+        if lo_param < guess < hi_param and cdf_below(guess) > level:
+            a = guess
+        root = brentq(lambda p: cdf_below(p) - level, a, hi_param, xtol=1e-10)
+        p = min(root + 1e-9, hi_param)
+        while cdf_below(p) >= level and p < hi_param:
+            p = min(p + 1e-9, hi_param)
+    return p, fits.get(p)
+
+
+def _finish(method, p, s, n, rho, alpha, below, transform, estimate, target, fit=None):
+    d, excl = fit if fit is not None else _fit_dist(transform(p), n, rho)
+    lo, hi = d.interval(alpha)
+    return SotaEstimate(method, s.size, n, float(s.max()), float(estimate), weight=float(p), expected_max=d.mean(),
+                        ci_low=lo, ci_high=hi, teams_above=int(np.sum(s > estimate)), below_chance=below,
+                        excluded=excl, details={"target": target, "rho": rho, "model": "dependent, exact"})
+
+
+def shrink(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected",
+           alpha: float = 0.05) -> SotaEstimate:
+    """3. Shrinkage toward chance (Eq. 9), ``w`` solved numerically.
+
+    ``theta'_j = w theta_hat_j + (1 - w)/classes``; ``target="expected"`` solves
+    ``E max(Theta_hat') = max(Theta_hat)`` (Table 2, row 3), ``"upper"`` puts
+    the upper ``1 - alpha/2`` quantile there (row 4).  The estimate is
+    ``max(Theta') = w max(Theta_hat) + (1 - w)/classes``.
+    """
+    chance = _chance(classes)
+    s, below = prepare(scores, n, chance)
+    rho = check_probability("rho", rho)
+    target = check_choice("target", target, ("expected", "upper"))
+
+    def transform(w):
+        return w * s + (1 - w) * chance
+
+    w, fit = _solve(transform, 0.0, 1.0, s, n, rho, target, alpha, "shrinkage weight w in [0, 1]",
+                       slope=float(s.max()) - chance)
+    if w is None:
+        return SotaEstimate("shrink", s.size, n, float(s.max()), None, below_chance=below, solved=False,
+                            reason=fit, details={"target": target, "rho": rho})
+    return _finish("shrink", w, s, n, rho, alpha, below, transform, w * s.max() + (1 - w) * chance, target, fit)
+
+
+def crop(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected",
+         alpha: float = 0.05) -> SotaEstimate:
+    """4. Cropping (Appendix, Table 4): ``theta'_j = min(theta_hat_j, c)``, ``c`` solved numerically."""
+    chance = _chance(classes)
+    s, below = prepare(scores, n, chance)
+    rho = check_probability("rho", rho)
+    target = check_choice("target", target, ("expected", "upper"))
+
+    def transform(c):
+        return np.minimum(s, c)
+
+    c, fit = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c")
+    if c is None:
+        return SotaEstimate("crop", s.size, n, float(s.max()), None, below_chance=below, solved=False,
+                            reason=fit.replace("shrinking", "cropping"), details={"target": target, "rho": rho})
+    return _finish("crop", c, s, n, rho, alpha, below, transform, c, target, fit)
+
+
+# ---------------------------------------------------------------- deconvolution
+def npmle(counts, n: int, *, grid_size: int = 400, iters: int = 3000, tol: float = 1e-10):
+    """Kiefer-Wolfowitz NPMLE of ``G`` for ``X_j ~ B(n, theta_j)``, ``theta_j ~ G``, by EM on a grid.
+
+    Returns ``(grid, weights)``.  The grid spans the range of ``X/n`` padded by
+    four binomial standard deviations.  Under the dependent model each
+    ``X_j`` is still ``B(n, theta_j)`` marginally, so this is a composite
+    likelihood there.
+    """
+    from scipy.stats import binom
+
+    x = np.asarray(counts, dtype=np.int64)
+    ux, cnt = np.unique(x, return_counts=True)
+    p_lo, p_hi = ux.min() / n, ux.max() / n
+    pad = 4 * math.sqrt(max(p_hi * (1 - p_hi), 1e-4) / n)
+    grid = np.linspace(max(p_lo - pad, 1e-6), min(p_hi + pad, 1 - 1e-6), grid_size)
+    lik = binom.pmf(ux[:, None], n, grid[None, :])  # (distinct counts, grid)
+    lik /= lik.max(axis=1, keepdims=True)
+    wts = np.full(grid_size, 1.0 / grid_size)
+    frac = cnt / cnt.sum()
+    for _ in range(iters):
+        mix = lik @ wts
+        new = wts * (lik.T @ (frac / mix))
+        if np.abs(new - wts).max() < tol:
+            wts = new
+            break
+        wts = new
+    return grid, wts / wts.sum()
+
+
+def _expected_max_of_draws(grid, wts, m: int) -> float:
+    """``E max`` of ``m`` iid draws from the discrete distribution (grid, wts)."""
+    cdf = np.minimum(np.cumsum(wts), 1.0)
+    prev = np.concatenate([[0.0], cdf[:-1]])
+    pm = np.exp(m * np.log(np.maximum(cdf, 1e-300))) - np.exp(m * np.log(np.maximum(prev, 1e-300)))
+    return float(np.dot(grid, pm))
+
+
+def deconvolve(scores, n: int, *, classes: int = 2, reps: int = 200, seed: int = 0, alpha: float = 0.05,
+               grid_size: int = 400) -> SotaEstimate:
+    """6. Empirical Bayes by deconvolution (beyond the paper).
+
+    Fits the Kiefer-Wolfowitz NPMLE ``G_hat`` (:func:`npmle`) and reports
+    ``theta_SOTA = E max`` of ``m`` draws from ``G_hat``; the interval is the
+    percentile interval of a nonparametric bootstrap over teams (``reps``
+    replications, ``numpy.random.default_rng(seed)``).
+    """
+    s, below = prepare(scores, n, _chance(classes))
+    reps = check_int("reps", reps, low=0)
+    x = np.round(s * n).astype(np.int64)
+    grid, w = npmle(x, n, grid_size=grid_size)
+    est = _expected_max_of_draws(grid, w, s.size)
+    lo = hi = None
+    boots = []
+    if reps >= 2:
+        rng = np.random.default_rng(seed)
+        for _ in range(reps):
+            xb = rng.choice(x, x.size, replace=True)
+            g, wb = npmle(xb, n, grid_size=grid_size, iters=1000)
+            boots.append(_expected_max_of_draws(g, wb, s.size))
+        lo, hi = (float(v) for v in np.quantile(boots, [alpha / 2, 1 - alpha / 2], method="inverted_cdf"))
+    return SotaEstimate("deconvolve", s.size, n, float(s.max()), est, ci_low=lo, ci_high=hi,
+                        teams_above=int(np.sum(s > est)), below_chance=below,
+                        details={"reps": reps, "seed": seed, "grid_size": grid_size,
+                                 "atoms": int(np.sum(w > 1e-6))})
+
+
+# ------------------------------------------------------------------------- ABC
+def abc(scores, n: int, *, classes: int = 2, rho: float = 0.0, proposals: int = 20000, accept: float = 0.01,
+        seed: int = 0, alpha: float = 0.05, top: int = 20) -> SotaEstimate:
+    """7. Approximate Bayesian computation posterior for ``max theta`` (Section 5.3.2).
+
+    Prior (weakly informative, on the logit scale): ``theta_j = expit(mu +
+    sigma z_j)`` with ``mu ~ N(logit(median theta_hat), 1)``, ``sigma ~
+    |N(0, 1)|``.  For each of ``proposals`` draws the leaderboard is simulated
+    (``X_j ~ B(n, theta_j)``, or the dependent model with ``rho > 0``) and
+    compared with the observed one on the summary ``(max, mean of the top
+    ``top`` scores)``; the ``accept`` fraction closest (Euclidean distance,
+    tolerance ``eps`` = that quantile) is kept, and their ``max theta`` form the
+    posterior.  Reports posterior mean, equal-tailed credible interval,
+    ``eps`` and the acceptance rate; seed ``numpy.random.default_rng(seed)``.
+    """
+    s, below = prepare(scores, n, _chance(classes))
+    proposals = check_int("proposals", proposals, low=100)
+    accept = check_real("accept", accept, low=0.0, high=1.0, low_open=True)
+    rng = np.random.default_rng(seed)
+    m = s.size
+    k = min(top, m)
+    obs = np.array([s.max(), np.sort(s)[-k:].mean()])
+    med = float(np.clip(np.median(s), 1e-4, 1 - 1e-4))
+    mu = rng.normal(math.log(med / (1 - med)), 1.0, proposals)
+    sig = np.abs(rng.normal(0.0, 1.0, proposals))
+    tmax = np.empty(proposals)
+    summ = np.empty((proposals, 2))
+    for i in range(proposals):
+        th = 1.0 / (1.0 + np.exp(-(mu[i] + sig[i] * rng.standard_normal(m))))
+        if rho > 0:
+            t0 = th.max()
+            p1, p0 = conditional_probs(th, t0, rho)
+            p1, p0 = np.clip(p1, 0, 1), np.clip(p0, 0, 1)
+            kk = rng.binomial(n, t0)
+            x = rng.binomial(kk, p1) + rng.binomial(n - kk, p0)
+        else:
+            x = rng.binomial(n, th)
+        xs = np.sort(x)[-k:] / n
+        summ[i] = (xs[-1], xs.mean())
+        tmax[i] = th.max()
+    dist = np.sqrt(((summ - obs) ** 2).sum(axis=1))
+    eps = float(np.quantile(dist, accept))
+    keep = dist <= eps
+    post = tmax[keep]
+    est = float(post.mean())
+    lo, hi = (float(v) for v in np.quantile(post, [alpha / 2, 1 - alpha / 2], method="inverted_cdf"))
+    return SotaEstimate("abc", m, n, float(s.max()), est, ci_low=lo, ci_high=hi,
+                        teams_above=int(np.sum(s > est)), below_chance=below,
+                        details={"proposals": proposals, "accepted": int(keep.sum()),
+                                 "acceptance_rate": float(keep.mean()), "eps": eps, "seed": seed, "rho": rho})
+
+
+# ------------------------------------------------------------------------- AUC
+def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str = "expected", reps: int = 200,
+               seed: int = 0, alpha: float = 0.05) -> SotaEstimate:
+    """6. Shrinkage for an AUC leaderboard (Section 5.2.3): toward 0.5.
+
+    ``AUC'_j = w AUC_hat_j + (1 - w)/2`` with ``w`` solved so that the
+    expected maximum empirical AUC (or, with ``target="upper"``, its upper
+    ``1 - alpha/2`` quantile) equals the observed maximum.  The distribution
+    of the maximum AUC is the AUC chapter's Monte Carlo
+    (:func:`sotalib.multiplicity._auc.expected_max_auc`, binormal scores, ``round(n pi)``
+    positives) with ``reps`` replications and common random numbers from
+    ``seed``, so the equation is a deterministic function of ``w``; its
+    Monte Carlo standard error is reported in ``details``.
+    """
+    from ._auc import expected_max_auc
+
+    s, below = prepare(aucs, n, 0.5)
+    prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
+    target = check_choice("target", target, ("expected", "upper"))
+    reps = check_int("reps", reps, low=10)
+    mx = float(s.max())
+    memo: dict = {}
+
+    def summ(w):
+        if w not in memo:
+            memo[w] = expected_max_auc(w * s + (1 - w) * 0.5, n, prevalence, reps=reps, seed=seed, alpha=alpha,
+                                       rho=rho)
+        return memo[w]
+
+    def stat(w):
+        r = summ(w)
+        return r.mean if target == "expected" else r.ci_high
+
+    details = {"target": target, "rho": rho, "reps": reps, "seed": seed, "metric": "auc", "prevalence": prevalence}
+    f_hi = stat(1.0)
+    what = "expected maximum AUC" if target == "expected" else f"upper {100 * (1 - alpha):g}% bound of the maximum AUC"
+    if f_hi < mx:
+        return SotaEstimate("shrink", s.size, n, mx, None, below_chance=below, solved=False, details=details,
+                            reason=f"no shrinkage weight w in [0, 1] makes the {what} reach the observed maximum "
+                                   f"{mx:.4f}: even without shrinking it is {f_hi:.4f}; the top score is an outlier, "
+                                   "not an effect of multiplicity")
+    a = 0.0
+    guess = 1.0 - 1.5 * (f_hi - mx) / (mx - 0.5)
+    if 0.0 < guess < 1.0 and stat(guess) < mx:
+        a = guess
+    elif stat(0.0) > mx:
+        return SotaEstimate("shrink", s.size, n, mx, None, below_chance=below, solved=False, details=details,
+                            reason=f"no shrinkage weight w in [0, 1]: even at AUC 0.5 the {what} exceeds {mx:.4f}")
+    w = brentq(lambda w: stat(w) - mx, a, 1.0, xtol=1e-6)
+    r = summ(w)
+    est = w * mx + (1 - w) * 0.5
+    details["se_mean"] = r.se_mean
+    return SotaEstimate("shrink", s.size, n, mx, float(est), weight=float(w), expected_max=r.mean, ci_low=r.ci_low,
+                        ci_high=r.ci_high, teams_above=int(np.sum(s > est)), below_chance=below, details=details)
+
+
+def simulate_leaderboard(thetas, n: int, *, rho: float = RHO0, theta0: float | None = None,
+                         seed: int | None = 0) -> tuple[np.ndarray, int]:
+    """One simulated leaderboard of classifiers with true accuracies ``thetas`` (Figures 8b, 8d, 9b).
+
+    The dependent model of Section 4.3 with a random reference classifier:
+    ``K_0 ~ B(n, theta0)`` correct predictions of the reference, then for each
+    classifier ``X_j = B(K_0, p1_j) + B(n - K_0, p0_j)`` (Eqs. 6-7).  As in the
+    estimators, ``theta0`` defaults to ``max(thetas)`` and classifiers that
+    violate Eq. 8 are left out.
+
+    Returns
+    -------
+    accuracies : ndarray
+        The simulated accuracies ``X_j / n`` of the feasible classifiers.
+    excluded : int
+        Number of classifiers left out by Eq. 8.
+    """
+    th = np.asarray(thetas, dtype=float).ravel()
+    n = check_int("n", n, low=1)
+    rho = check_probability("rho", rho)
+    theta0 = float(th.max()) if theta0 is None else check_probability("theta0", theta0)
+    ok = feasible(th, theta0, rho)
+    p1, p0 = conditional_probs(th[ok], theta0, rho)
+    rng = np.random.default_rng(seed)
+    k0 = int(rng.binomial(n, theta0))
+    x = rng.binomial(k0, np.clip(p1, 0, 1)) + rng.binomial(n - k0, np.clip(p0, 0, 1))
+    return x / n, int((~ok).sum())

@@ -1,0 +1,82 @@
+"""The book builds from scratch with every notebook executed and no warning,
+and the rendered pages print the papers' numbers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sotalib.book.build import build
+
+# Numbers the papers print that each page must show (from executed code, via glue).
+PAGE_NUMBERS = {
+    "notebooks/01_coin_flip": ["0.02069", "0.01479", "0.00020", "0.8765", "0.1823"],
+    "notebooks/02_sample_maximum": ["0.9173", "0.001817", "0.9213", "0.8887", "0.9105", "0.0996", "0.0190",
+                                    "0.0161", "0.9135", "0.9196", "0.9294", "0.9096", "0.8707", "0.9624",
+                                    "0.9163", "0.001923"],
+    "notebooks/03_noniid": ["0.9101", "0.9173", "0.9207", "0.9140", "0.9177", "0.001485", "0.003655", "0.593"],
+    # computed on the reconstructions: Table 2 row 2 and the Cassava interval
+    "notebooks/04_real_challenges": ["0.9159", "0.9128", "0.9191", "0.9086", "0.9177", "0.9082", "0.9050"],
+    "notebooks/05_auc": ["0.9562", "0.004459", "0.9486", "0.9662", "0.9490"],
+    "notebooks/06_consistency": ["0.6820", "0.6821", "673", "918", "1468", "0.8290", "0.8280", "0.9447",
+                                 "0.9139", "0.9733", "2,616,607", "421,821", "5,492,313,581,364",
+                                 "acc 0.8280 → 0.8290"],
+    "notebooks/07_judging": ["10,000", "9,900"],
+}
+
+
+def toc_files(root: Path) -> list[str]:
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    files = [toc["root"]]
+    for part in toc.get("parts", []):
+        files += [c["file"] for c in part["chapters"]]
+    return files
+
+
+def page_text(html: Path) -> str:
+    return re.sub(r"<[^>]+>", " ", html.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def built(root):
+    code = build(root)
+    assert code == 0, "the book build failed (warnings are errors): see the output above"
+    return root / "_build" / "html"
+
+
+@pytest.mark.book
+def test_every_page_is_built(built, root):
+    for f in toc_files(root):
+        assert (built / f"{f}.html").exists(), f
+
+
+@pytest.mark.book
+def test_no_error_output_in_any_page(built, root):
+    for f in toc_files(root):
+        text = (built / f"{f}.html").read_text(encoding="utf-8")
+        assert "Traceback (most recent call last)" not in text, f
+        assert "output traceback" not in text and "output stderr" not in text, f
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", sorted(PAGE_NUMBERS))
+def test_pages_print_the_papers_numbers(built, page):
+    text = page_text(built / f"{page}.html")
+    missing = [v for v in PAGE_NUMBERS[page] if v not in text]
+    assert not missing, f"{page} does not print {missing}"
+
+
+@pytest.mark.book
+def test_figures_are_images_numbered_and_referenced(built, root):
+    for f in toc_files(root):
+        html = (built / f"{f}.html").read_text(encoding="utf-8")
+        n_fig = len(re.findall(r'<figure class="align-default" id="fig-', html))
+        n_img = len(re.findall(r"<img[^>]+(?:data:image/png|\.png)", html))
+        assert n_img >= n_fig, f"{f}: {n_fig} figures but {n_img} images (a figure rendered as text?)"
+        assert "&lt;Figure size" not in html, f"{f}: a matplotlib figure rendered as text"
+    text = page_text(built / "notebooks/02_sample_maximum.html")
+    for k in (1, 2, 3):
+        assert re.search(rf"Figure\s+2\.{k}", text), f"Figure 2.{k} missing"
