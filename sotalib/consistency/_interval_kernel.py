@@ -30,6 +30,8 @@ import math
 import numba as nb
 import numpy as np
 
+from .._numba import njit
+
 # score ids follow sotalib.consistency._scores.SCORES
 ACC, SENS, SPEC, PPV, NPV, FBP, FBN, UPM, GM, FM, MK, BM, MCC, LRP, LRN, PT, DOR, JI, BACC, KAPPA = range(20)
 
@@ -40,7 +42,7 @@ ACC, SENS, SPEC, PPV, NPV, FBP, FBN, UPM, GM, FM, MK, BM, MCC, LRP, LRN, PT, DOR
 MARGIN = 1e-11
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _fval(sid, tp, tn, p, n, b2, ext):
     """Float value of score ``sid`` (NaN if undefined); ``ext``: continuous extension of pt."""
     fp = n - tn
@@ -107,7 +109,7 @@ def _fval(sid, tp, tn, p, n, b2, ext):
     return np.nan
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _gval(sid, tp, tn, p, n, b2, c):
     """Level-set polynomial G (zero where f = c, degree <= 2 in tp and in tn)."""
     fp = n - tn
@@ -165,14 +167,14 @@ def _gval(sid, tp, tn, p, n, b2, c):
     return np.nan
 
 
-@nb.njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _pair(axis, t, x):
     if axis == 0:
         return t, x
     return x, t
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _root(sid, axis, t, X, p, n, b2, c, direction):
     """Estimated real x with f(t, x) = c from the quadratic through G(0), G(X/2), G(X); NaN if none."""
     h = 0.5 * X
@@ -234,7 +236,7 @@ def _root(sid, axis, t, X, p, n, b2, c, direction):
     return r2
 
 
-@nb.njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _status(v, lo, hi):
     """+1 surely inside [lo, hi], -1 surely outside (or undefined), 0 too close to decide."""
     if not math.isfinite(v):
@@ -248,7 +250,7 @@ def _status(v, lo, hi):
 
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _clearly_outside(sid, axis, tf, t, p, n, b2, lo, hi, below):
     """Certify that the score at count ``t`` of the column fails by more than the margin:
     below ``lo`` if ``below``, else above ``hi``.  Not finite (undefined) is not certified."""
@@ -260,7 +262,7 @@ def _clearly_outside(sid, axis, tf, t, p, n, b2, lo, hi, below):
     return v < lo - m if below else v > hi + m
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _ends(sid, axis, tf, a, b, p, n, b2, lo, hi, d):
     """Score ``sid`` on the window [a, b] of a column, from its values at the ends.
 
@@ -282,7 +284,7 @@ def _ends(sid, axis, tf, a, b, p, n, b2, lo, hi, d):
     return 0
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _column_extreme(sid, axis, t, d, p, n, b2, X, want_max):
     """Largest (``want_max``) or smallest value of the score on column t, by monotonicity in x."""
     x = float(X) if (d >= 0) == want_max else 0.0
@@ -290,7 +292,7 @@ def _column_extreme(sid, axis, t, d, p, n, b2, X, want_max):
     return _fval(sid, a, b, p, n, b2, True)
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _t_range(sid, axis, d, dt, p, n, b2, lo, hi, T, X):
     """Columns [ta, tb] outside which the score certainly misses [lo, hi].
 
@@ -326,7 +328,7 @@ def _t_range(sid, axis, d, dt, p, n, b2, lo, hi, T, X):
     return ta, tb
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _bisect_window(sid, axis, tf, d, p, n, b2, lo, hi, X):
     """Window [wa, wb] of column tf by bisection on certified values (the fallback).
 
@@ -354,7 +356,7 @@ def _bisect_window(sid, axis, tf, d, p, n, b2, lo, hi, X):
     return wa, wb
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
     """Certified windows [A, B] of x for every t (intersection over the scores), and a bit mask M
     per column of the scores proven surely inside on the whole window by the endpoint test
@@ -464,7 +466,7 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
     return A, B, M, nfall
 
 
-@nb.njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead
+@njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead
 def _state(sids, lo, hi, b2s, axis, t, x, p, n, mask):
     """+1 every score surely inside, -1 some score surely outside (or undefined), 0 undecided;
     scores whose bit is set in ``mask`` are known to be inside and are not evaluated."""
@@ -481,7 +483,7 @@ def _state(sids, lo, hi, b2s, axis, t, x, p, n, mask):
     return state
 
 
-@nb.njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead
+@njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead
 def _record(state, axis, t, x, sol, nsol, amb, namb):
     ia, ib = _pair(axis, t, x)
     if state == 1:
@@ -497,7 +499,7 @@ def _record(state, axis, t, x, sol, nsol, amb, namb):
     return nsol, namb
 
 
-@nb.njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy")
 def _pt_hole(has_pt, axis, t, p, n):
     """The x of column t where pt is undefined (tp * n == fp * p), or -1 if none."""
     if not has_pt:
@@ -514,7 +516,7 @@ def _pt_hole(has_pt, axis, t, p, n):
     return (fp * ip) // i_n
 
 
-@nb.njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline="always")
 def _scan_column(sids, lo, hi, b2s, axis, t, a, b, m, p, n, has_pt, sol, nsol, amb, namb):
     """Screen the window [a, b] of column t (see :func:`_scan`); returns (nsol, namb).
     Points are stored while ``sol`` / ``amb`` have room: empty arrays only count."""
@@ -554,7 +556,7 @@ def _scan_column(sids, lo, hi, b2s, axis, t, a, b, m, p, n, has_pt, sol, nsol, a
     return nsol, namb
 
 
-@nb.njit(cache=True, error_model="numpy", parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True)
 def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
     """Screen every candidate of the windows: sure solutions counted (first ``max_store`` kept),
     undecided ones returned for the exact check.

@@ -53,6 +53,7 @@ import numpy as np
 from scipy import fft as sfft
 from scipy.special import ndtr, ndtri, owens_t
 
+from .._numba import njit
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._maxdist import TAIL, MaxDistribution
 from ._summary import Summary
@@ -150,7 +151,7 @@ def n_positives(n: int, prevalence: float) -> tuple[int, int]:
 # --------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _mann_whitney_u2(scores, labels):
     """Twice the Mann-Whitney U (an integer): pairs ranked right count 2, ties 1."""
     order = np.argsort(scores, kind="mergesort")
@@ -284,7 +285,7 @@ def delong_variance(scores, labels) -> float:
 # --------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _binom_inv(u, n, p, logfact):
     """Smallest ``k`` with ``P(Bin(n, p) <= k) >= u``: the binomial quantile function.
 
@@ -321,12 +322,12 @@ def _binom_inv(u, n, p, logfact):
     return k
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _phi(x):
     return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _sorted_q(z, mu, sigma_pos, buf, qs):
     """Sort the positives' noise ``z`` into ``buf``; ``qs[i] = Phi(mu + sigma_pos buf[i])``.
 
@@ -349,7 +350,7 @@ def _sorted_q(z, mu, sigma_pos, buf, qs):
         qs[i] = _phi(mu + sigma_pos * buf[i])
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _u_from_q(qs, uu, n_neg, logfact):
     """Mann-Whitney ``U`` given the sorted ``qs`` (exact in distribution).
 
@@ -378,7 +379,7 @@ def _u_from_q(qs, uu, n_neg, logfact):
     return u
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _u_from_draws(z, uu, mu, sigma_pos, n_neg, logfact, buf, qs):
     """``U`` of one classifier from ``n_pos`` standard normals ``z`` and ``n_pos`` uniforms ``uu``.
 
@@ -389,7 +390,7 @@ def _u_from_draws(z, uu, mu, sigma_pos, n_neg, logfact, buf, qs):
     return _u_from_q(qs, uu, n_neg, logfact)
 
 
-@nb.njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True)
 def _u_batch(z, uu, mus, sigma_pos, n_neg, logfact):
     """``U`` for a batch of classifiers: ``z``, ``uu`` (k, n_pos); ``mus`` (k,)."""
     k, n_pos = z.shape
@@ -401,14 +402,14 @@ def _u_batch(z, uu, mus, sigma_pos, n_neg, logfact):
     return out
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _bernstein_margin(n_neg, var, log_inv_tol):
     """``t`` with ``exp(-n t^2 / (2 (var + t / 3))) = tol``: Bernstein's bound for a mean of ``n`` [0, 1] terms."""
     a = 2.0 * log_inv_tol / 3.0
     return (a + math.sqrt(a * a + 8.0 * n_neg * log_inv_tol * var)) / (2.0 * n_neg)
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _conditional_var(qs):
     """Variance of ``K / n_pos`` for one negative, given the positives (sorted ``qs``).
 
@@ -428,7 +429,7 @@ def _conditional_var(qs):
     return max(m2 - m1 * m1, 0.0)
 
 
-@nb.njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True)
 def _max_u_batch(z, uu, mus, sigma_pos, n_neg, logfact, log_inv_tol):
     """Per replication, the maximum ``U`` over classifiers: ``z``, ``uu`` (reps, m, n_pos).
 
@@ -481,7 +482,7 @@ def _logfact(n: int) -> np.ndarray:
     return gammaln(np.arange(n + 1, dtype=float) + 1.0)
 
 
-@nb.njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True)
 def _max_u_correlated(z0, w0, e_pos, e_neg, mus, sigma_pos, rho):
     """Maximum ``U`` over classifiers correlated with a hidden reference (one replication).
 

@@ -26,6 +26,7 @@ import math
 import numba as nb
 import numpy as np
 
+from .._numba import njit
 from ._maxdist import TAIL, MaxDistribution
 from ._noniid import conditional_probs
 
@@ -33,7 +34,7 @@ from ._noniid import conditional_probs
 _WIDTH = 8.0
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _binom_logpmf(k, n, p):
     if p <= 0.0:
         return 0.0 if k == 0 else -np.inf
@@ -43,7 +44,7 @@ def _binom_logpmf(k, n, p):
             + k * math.log(p) + (n - k) * math.log1p(-p))
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _window(n, p):
     mu = n * p
     sd = math.sqrt(n * p * (1.0 - p))
@@ -52,7 +53,7 @@ def _window(n, p):
     return lo, hi
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _binom_pmf_window(n, p, lo, hi):
     out = np.empty(hi - lo + 1)
     for k in range(lo, hi + 1):
@@ -60,7 +61,7 @@ def _binom_pmf_window(n, p, lo, hi):
     return out
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _remove_bernoulli(f, p, g):
     """g such that f = g * (1 - p + p z): the pmf of S - Y with Y ~ Bernoulli(p) independent."""
     L = f.size
@@ -80,14 +81,14 @@ def _remove_bernoulli(f, p, g):
             g[k - 1] = nxt
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _add_bernoulli(g, p, f):
     f[0] = (1.0 - p) * g[0]
     for k in range(1, g.size):
         f[k] = (1.0 - p) * g[k] + p * g[k - 1]
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def _accumulate(sf, i, x0, nx, top, n, ks, p1, p0, w):
     """Add w_i P(S_iK > x) to sf[K, x] for every K of ks and x of the window."""
     nk = ks.size
@@ -133,7 +134,7 @@ def _accumulate(sf, i, x0, nx, top, n, ks, p1, p0, w):
 
 
 
-@nb.njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True)
 def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w, nthreads=1):
     """log P(max_j X_j <= x) for x = x0, ..., x0 + nx - 1 (see module docstring).
 

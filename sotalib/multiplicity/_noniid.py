@@ -67,6 +67,7 @@ import numba
 import numpy as np
 from scipy import stats
 
+from .._numba import njit
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._maxdist import TAIL, MaxDistribution
 from ._summary import Summary
@@ -371,7 +372,7 @@ def rho_from_similarity(similarity, theta):
 # ---------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _binom_window(k, p, eps, out):
     """pmf of B(k, p) on the window where it exceeds ``eps`` times its mode.
 
@@ -421,7 +422,7 @@ def _binom_window(k, p, eps, out):
     return lo, L
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _conv_cdf_sf(x, upper, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
     """cdf and sf at ``x`` of A + B from the windows of A and B.
 
@@ -449,7 +450,7 @@ def _conv_cdf_sf(x, upper, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
     return acc, 1.0 - acc
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _log_factor(x, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
     """``m log G(x)`` (mixture, ``m_or_zero = m``) or ``sum_i w_i log P_i(x)`` (product, 0)."""
     if m_or_zero > 0:
@@ -478,7 +479,7 @@ def _log_factor(x, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf
     return tot
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _prepare(n, k0, nq, p1, p0, eps, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
     """Windows, prefix/suffix sums for A ~ B(k0, p1_i), B ~ B(n-k0, p0_i); returns the joint support."""
     smin = n
@@ -517,7 +518,7 @@ def _prepare(n, k0, nq, p1, p0, eps, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf
     return smin, smax
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _pred(kind, x, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
     lf = _log_factor(x, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b)
     if kind == 0:
@@ -525,7 +526,7 @@ def _pred(kind, x, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, bl
     return -math.expm1(lf) <= math.exp(log_feps)
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _search(kind, hint, lo, hi, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
     """Smallest x in (lo, hi] with the monotone predicate true (true at hi, false at lo).
 
@@ -559,7 +560,7 @@ def _search(kind, hint, lo, hi, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre
     return b_
 
 
-@numba.njit(cache=True)
+@njit(cache=True)
 def _scratch(nq, maxlen):
     """Per-thread work arrays of :func:`_prepare` for ``nq`` quadrature nodes."""
     return (np.empty(nq, np.int64), np.empty(nq, np.int64), np.empty(nq, np.int64), np.empty(nq, np.int64),
@@ -567,7 +568,7 @@ def _scratch(nq, maxlen):
             np.empty((nq, maxlen)), np.empty((nq, maxlen)))
 
 
-@numba.njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True)
 def _max_kernel(n, m_or_zero, k0s, pk0, p1s, p0s, w, eps, feps, maxlen, nblocks):
     """F(x) and 1 - F(x) of the maximum, summed over k0 (see the module docstring).
 
@@ -795,7 +796,7 @@ def fixed_max_distribution(n: int, thetas, *, rho: float = 0.0, theta0: float | 
 # ---------------------------------------------------------------------------
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _simulate_kernel(rng, n, m, reps, kind, a, b, values, cumw, rho, theta0, fixed_k0, out):
     """Hierarchical model: draw Theta, then K_0 (or fix it), then each X_j as two binomials."""
     c = 0.0
