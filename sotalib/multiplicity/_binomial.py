@@ -6,14 +6,21 @@ are the single-classifier building blocks of the book (Section 3 of
 Møllersen & Holsbø): tail probabilities that keep their digits in both tails,
 the exact (Clopper--Pearson) confidence interval, and the conversion between
 accuracies and counts.
+
+The binomial cdf and survival function are computed with NumPy alone (no
+SciPy, so that the command line starts quickly): the pmf on a window around
+the mode by the ratio recurrence ``f(k+1)/f(k) = (n-k)/(k+1) * theta/(1-theta)``
+summed in log space, normalised by its sum, and accumulated from both ends,
+so that ``P(X <= x)`` and ``P(X > x)`` each keep their relative precision
+wherever they are small.  SciPy is imported only by :func:`clopper_pearson`.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
-from scipy import stats
 
 from .._validate import check_int, check_probability
 
@@ -25,6 +32,56 @@ __all__ = [
     "clopper_pearson",
 ]
 
+#: The pmf is tabulated where ``log f(k) - log f(mode)`` is above this; beyond
+#: it ``f(k) < 1e-326``, below the smallest double.
+_LOG_CUTOFF = -750.0
+
+
+@lru_cache(maxsize=8)
+def _table(n: int, theta: float) -> tuple[int, np.ndarray, np.ndarray]:
+    """``(start, cdf, sf)``: ``P(X <= x)`` and ``P(X > x)`` for ``x = start, start + 1, ...``.
+
+    Outside the window the probabilities are below the smallest double:
+    ``P(X <= x) = 0`` left of it, ``P(X > x) = 0`` right of it.
+    """
+    if theta == 0.0 or theta == 1.0:
+        k = 0 if theta == 0.0 else n
+        return k, np.ones(1), np.zeros(1)
+    mode = min(n, int(math.floor((n + 1) * theta)))
+    c = math.log(theta) - math.log1p(-theta)  # log(theta / (1 - theta))
+    w = int(math.ceil(40.0 * math.sqrt(n * theta * (1.0 - theta)))) + 64
+    while True:
+        lo, hi = max(0, mode - w), min(n, mode + w)
+        # log f(k+1) - log f(k) for k = lo, ..., hi - 1
+        k = np.arange(lo, hi, dtype=float)
+        step = np.log((n - k) / (k + 1.0)) + c
+        up = np.cumsum(step[mode - lo:])  # log f(mode + j) - log f(mode), j = 1, ..., hi - mode
+        down = -np.cumsum(step[: mode - lo][::-1])  # log f(mode - j) - log f(mode), j = 1, ..., mode - lo
+        done_lo = lo == 0 or down.size == 0 or down[-1] < _LOG_CUTOFF
+        done_hi = hi == n or up.size == 0 or up[-1] < _LOG_CUTOFF
+        if done_lo and done_hi:
+            break
+        w *= 2
+    logf = np.concatenate([down[::-1], [0.0], up])
+    f = np.exp(logf)
+    total = math.fsum(f)
+    cdf = np.cumsum(f) / total
+    sf = np.empty_like(cdf)
+    sf[-1] = 0.0
+    sf[:-1] = np.cumsum(f[:0:-1])[::-1] / total  # P(X > x) = sum of f beyond x, summed from the right
+    return lo, np.minimum(cdf, 1.0), np.minimum(sf, 1.0)
+
+
+def _cdf_sf(x, n: int, theta: float) -> tuple[np.ndarray, np.ndarray]:
+    """``P(X <= x)`` and ``P(X > x)`` for ``X ~ B(n, theta)`` at (floored) ``x``."""
+    x = np.floor(np.asarray(x, dtype=float))
+    start, cdf, sf = _table(int(n), float(theta))
+    idx = np.clip(x - start, 0, cdf.size - 1).astype(np.int64)
+    below, above = x < start, x >= start + cdf.size
+    c = np.where(below, 0.0, np.where(above, 1.0, cdf[idx]))
+    s = np.where(below, 1.0, np.where(above, 0.0, sf[idx]))
+    return c, s
+
 
 def log_cdf(x, n: int, theta: float) -> np.ndarray:
     """``log P(X <= x)`` for ``X ~ B(n, theta)``, accurate in both tails.
@@ -33,18 +90,14 @@ def log_cdf(x, n: int, theta: float) -> np.ndarray:
     ``log1p(-P(X > x))`` so that, raised to a power ``m`` as in Eq. 2, the
     result keeps its digits (``P(X <= x)**m = exp(m * log_cdf)``).
     """
-    x = np.asarray(x, dtype=float)
-    cdf = stats.binom.cdf(x, n, theta)
-    sf = stats.binom.sf(x, n, theta)
+    cdf, sf = _cdf_sf(x, n, theta)
     with np.errstate(divide="ignore"):
         return np.where(cdf < 0.5, np.log(cdf), np.log1p(-sf))
 
 
 def log_sf(x, n: int, theta: float) -> np.ndarray:
     """``log P(X > x)`` for ``X ~ B(n, theta)``, accurate in both tails."""
-    x = np.asarray(x, dtype=float)
-    cdf = stats.binom.cdf(x, n, theta)
-    sf = stats.binom.sf(x, n, theta)
+    cdf, sf = _cdf_sf(x, n, theta)
     with np.errstate(divide="ignore"):
         return np.where(sf < 0.5, np.log(sf), np.log1p(-cdf))
 
@@ -79,7 +132,7 @@ def prob_at_least(t: float, n: int, theta: float) -> float:
     n = check_int("n", n, low=1)
     theta = check_probability("theta", theta)
     k = count_at_least(float(t), n)
-    return float(stats.binom.sf(k - 1, n, theta))
+    return float(_cdf_sf(k - 1, n, theta)[1])
 
 
 def clopper_pearson(x: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
@@ -95,6 +148,8 @@ def clopper_pearson(x: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     n = check_int("n", n, low=1)
     x = check_int("x", x, low=0, high=n)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    from scipy import stats  # here only: the rest of the module needs NumPy alone
+
     lo = 0.0 if x == 0 else float(stats.beta.ppf(alpha / 2, x, n - x + 1))
     hi = 1.0 if x == n else float(stats.beta.ppf(1 - alpha / 2, x + 1, n - x))
     return lo, hi
