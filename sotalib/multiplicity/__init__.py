@@ -14,19 +14,23 @@ iid_max_distribution    -- exact distribution for m identical independent classi
 max_distribution        -- exact distribution for non-identical and dependent classifiers (Eqs. 6-8)
 fixed_max_distribution  -- the same for given accuracies theta_1, ..., theta_m
 simulate_max            -- Monte Carlo of the same models (an independent check)
-MaxDistribution, Summary -- the result types
+MaxSummary, MaxDistribution, Summary -- the result types
 
 The ROC AUC
 -----------
 expected_max_auc        -- distribution of the best empirical AUC (the ``auc-max`` command)
 auc_distribution        -- exact distribution of one classifier's empirical AUC
+MaxAUCSummary          -- its result type
 simulate_max_auc, empirical_auc, binormal_auc, delong_variance, ...
 
 The state of the art from a leaderboard
 ---------------------------------------
 estimate_sota           -- every estimator and target, accuracy or AUC (the ``sota`` command)
 shrink, crop, deconvolve, abc, shrink_auc, naive, observed -- the estimators themselves
-read_leaderboard        -- every leaderboard format the command line reads
+SotaEstimate            -- their result type
+simulate_leaderboard    -- one simulated leaderboard of the dependent model (Figures 8b, 8d, 9b)
+read_leaderboard        -- a leaderboard file as the command line reads it (scores in [0, 1])
+read_kaggle_leaderboard, read_meta_kaggle -- Kaggle's leaderboard CSV and Meta Kaggle, as they are
 """
 
 from .._lazy import attach
@@ -37,11 +41,12 @@ __getattr__, __dir__, __all__ = attach(
         "._auc": [
             "AUCDistribution", "SKIP_TOL", "auc_distribution", "auc_variance", "binormal_auc", "binormal_mu_pos",
             "binormal_roc", "delong_variance", "empirical_auc", "expected_max_auc", "hanley_mcneil_variance",
-            "n_positives", "roc_curve_points", "simulate_auc", "simulate_auc_leaderboard", "simulate_max_auc",
+            "MaxAUCSummary", "n_positives", "roc_curve_points", "simulate_auc", "simulate_auc_leaderboard", "simulate_max_auc",
             "simulate_scores",
         ],
         "._binomial": ["clopper_pearson", "count_at_least", "log_cdf", "log_sf", "prob_at_least"],
-        "._leaderboard": ["Leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
+        "._leaderboard": ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
+        "._max_summary": ["MaxSummary", "max_summary"],
         "._maxdist": [
             "TAIL", "MaxDistribution", "iid_max_distribution", "max_cdf", "max_log_cdf", "max_pmf", "max_sf",
             "prob_any_at_least",
@@ -53,8 +58,8 @@ __getattr__, __dir__, __all__ = attach(
         ],
         "._simulate": ["simulate_coin_flip_leaderboard", "simulate_iid_max", "simulate_iid_max_counts"],
         "._sota": [
-            "RHO0", "SotaEstimate", "abc", "crop", "deconvolve", "naive", "npmle", "observed",
-            "observed_distribution", "prepare", "shrink", "shrink_auc",
+            "RHO0", "SotaEstimate", "abc", "crop", "deconvolve", "estimate_sota", "naive", "npmle", "observed",
+            "observed_distribution", "prepare", "shrink", "shrink_auc", "simulate_leaderboard",
         ],
         "._summary": ["Summary"],
     },

@@ -26,7 +26,7 @@ negative in interval ``i - 1`` (just below ``s_(i)``) is outscored by the
 positives and then the multinomial (as ``n_pos`` conditional binomials)
 therefore gives ``U`` *exactly in distribution*, at a cost of ``O(n_pos)``
 binomials instead of ``O(n log n)``.  The binomials are drawn by inversion of
-their cdf from one uniform each, so that with a fixed seed the draws are
+their cdf from one uniform each, so that with a fixed int ``rng`` the draws are
 common random numbers: the simulated maximum is a deterministic and (in all
 our checks) monotone function of the classifiers' AUCs (needed by the shrinkage estimators of
 Section 5.2.3).
@@ -54,8 +54,10 @@ from scipy import fft as sfft
 from scipy.special import ndtr, ndtri, owens_t
 
 from .._numba import njit
+from .._rng import as_generator
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._maxdist import TAIL, MaxDistribution
+from ._random import seed_record
 from ._summary import Summary
 
 __all__ = [
@@ -69,6 +71,7 @@ __all__ = [
     "simulate_auc",
     "simulate_max_auc",
     "expected_max_auc",
+    "MaxAUCSummary",
     "SKIP_TOL",
     "AUCDistribution",
     "auc_distribution",
@@ -560,7 +563,7 @@ def simulate_auc(
     n: int,
     prevalence: float,
     reps: int,
-    seed: int | None = 0,
+    rng=None,
     *,
     positives: str = "fixed",
     sigma_pos: float = 1.0,
@@ -582,8 +585,9 @@ def simulate_auc(
         Share of positives ``pi``, in ``(0, 1)``.
     reps : int
         Number of test sets.
-    seed : int or None
-        Seed of ``numpy.random.default_rng``.
+    rng : int, numpy.random.Generator or None
+        Source of randomness: an int seed (``numpy.random.default_rng(rng)``),
+        a Generator (drawn from directly) or None (fresh entropy).
     positives : {"fixed", "binomial"}
         Number of positives ``round(n pi)`` (as in the paper) or ``Bin(n, pi)``
         per test set (conditioned on both classes present).
@@ -597,7 +601,7 @@ def simulate_auc(
     auc = check_probability("auc", auc, open_low=True, open_high=True)
     reps = check_int("reps", reps, low=1)
     mus, sp = _standardized(auc, sigma_pos, sigma_neg)
-    rng = np.random.default_rng(seed)
+    rng = as_generator(rng)
     ks = _draw_positive_counts(rng, n, prevalence, reps, positives)
     out = np.empty(reps)
     for k in np.unique(ks):
@@ -655,7 +659,7 @@ def simulate_max_auc(
     m: int,
     prevalence: float,
     reps: int,
-    seed: int | None = 0,
+    rng=None,
     *,
     rho: float = 0.0,
     positives: str = "fixed",
@@ -680,8 +684,9 @@ def simulate_max_auc(
         Number of classifiers.
     reps : int
         Number of simulated challenges.
-    seed : int or None
-        Seed of ``numpy.random.default_rng``.
+    rng : int, numpy.random.Generator or None
+        Source of randomness: an int seed (``numpy.random.default_rng(rng)``),
+        a Generator (drawn from directly) or None (fresh entropy).
     rho : float
         Within-class correlation of each classifier's scores with the
         reference classifier's, in ``[0, 1]``.
@@ -695,76 +700,163 @@ def simulate_max_auc(
     reps = check_int("reps", reps, low=1)
     rho = _check_rho(rho)
     mus, sp = _standardized(auc, sigma_pos, sigma_neg)
-    rng = np.random.default_rng(seed)
+    rng = as_generator(rng)
     return _simulate_max_u(np.full(m, mus[0]), sp, n, prevalence, reps, rng, rho, positives)
 
 
+@dataclass(frozen=True)
+class MaxAUCSummary:
+    """The distribution of the best empirical AUC of ``m`` classifiers (simulated).
+
+    Returned by :func:`expected_max_auc`.
+
+    Attributes
+    ----------
+    mean, sd : float
+        Expected value and standard deviation of the maximum empirical AUC.
+    ci_low, ci_high : float
+        Its ``alpha/2`` and ``1 - alpha/2`` quantiles (the book's convention:
+        smallest value whose empirical cdf reaches the level).
+    reps : int
+        Simulated challenges.
+    se_mean : float
+        Monte Carlo standard error of ``mean``, ``sd / sqrt(reps)``.
+    n_pos, n_neg : int
+        Positives (``round(n pi)``) and negatives of the test set.
+    m, n : int
+        Number of classifiers and test-set size.
+    prevalence, rho, alpha : float
+        The model's prevalence and correlation, and the interval's level ``1 - alpha``.
+    seed : int or None
+        The int seed given as ``rng`` (None for a Generator or fresh entropy).
+    method : str
+        Always ``"mc"``.
+    """
+
+    mean: float
+    sd: float
+    ci_low: float
+    ci_high: float
+    reps: int
+    se_mean: float
+    n_pos: int
+    n_neg: int
+    m: int
+    n: int
+    prevalence: float
+    rho: float
+    alpha: float
+    seed: int | None
+    method: str = "mc"
+
+    def to_dict(self) -> dict:
+        """The keys of ``sotalib auc-max --json`` (JSON-safe: finite numbers, ints or None)."""
+        return {"mean": self.mean, "sd": self.sd, "ci_low": self.ci_low, "ci_high": self.ci_high,
+                "reps": self.reps, "se_mean": self.se_mean, "n_pos": self.n_pos, "n_neg": self.n_neg,
+                "seed": self.seed}
+
+    def summary(self) -> Summary:
+        """The same numbers as a :class:`~sotalib.multiplicity.Summary` (``method="mc"``)."""
+        return Summary(self.mean, self.sd, self.ci_low, self.ci_high, method="mc", reps=self.reps,
+                       se_mean=self.se_mean, alpha=self.alpha)
+
+
 def expected_max_auc(
-    aucs,
+    auc,
     n: int,
     prevalence: float,
     *,
-    reps: int,
-    seed: int | None,
-    alpha: float = 0.05,
+    m: int | None = None,
     rho: float = 0.0,
-) -> Summary:
-    """Distribution of the best empirical AUC of classifiers with given true AUCs.
+    reps: int = 1000,
+    rng=0,
+    alpha: float = 0.05,
+) -> MaxAUCSummary:
+    """Distribution of the best empirical AUC of ``m`` classifiers (the ``sotalib auc-max`` command).
 
-    The AUC analogue of the shrinkage estimators' inner step (Section 5.2.3):
-    classifier ``j`` has binormal scores (Eq. 10, ``sigma+ = sigma- = 1``)
-    with true AUC ``aucs[j]``; all are scored on one test set of ``n`` items
-    with ``round(n pi)`` positives; the maximum empirical AUC is simulated
-    ``reps`` times.
+    Classifier ``j`` has binormal scores with equal variances (Eq. 10,
+    ``sigma+ = sigma- = 1``) and true AUC ``A_j``; all are scored on one test
+    set of ``n`` items with ``round(n pi)`` positives (Section 5.2); the
+    maximum empirical AUC is simulated ``reps`` times, each AUC drawn exactly
+    in distribution (module docstring).  This is also the inner step of the
+    AUC shrinkage estimator (Section 5.2.3).
 
-    Common random numbers: the random draws depend only on ``seed``,
-    ``reps``, ``n``, ``prevalence`` and ``len(aucs)``, never on the values of
-    ``aucs``, so with a fixed seed the result is a deterministic function of
-    the AUCs that moves in small steps when they change (suitable for a root
-    finder over a shrinkage weight).
+    Common random numbers: with an int ``rng`` the random draws depend only
+    on ``rng``, ``reps``, ``n``, ``prevalence`` and ``m``, never on the
+    AUCs, so the result is a deterministic function of the AUCs that moves
+    in small steps when they change (suitable for a root finder over a
+    shrinkage weight).
 
     Parameters
     ----------
-    aucs : array of float
-        True AUC of each classifier (one entry per team, ``m = len(aucs)``),
-        each in ``(0, 1)``.
+    auc : float or array of float
+        The true AUC of every classifier (a number, with ``m``) or of each
+        classifier (one entry per team, ``m = len(auc)``); each in ``(0, 1)``.
     n : int
-        Test-set size.
+        Test-set size (``n >= 2``; ``round(n pi)`` must leave at least one
+        positive and one negative).
     prevalence : float
-        Share of positives, in ``(0, 1)``.
-    reps : int
-        Number of simulated challenges.
-    seed : int or None
-        Seed of ``numpy.random.default_rng``.
-    alpha : float
-        The interval is the equal-tailed ``1 - alpha`` interval.
+        Share of positives ``pi``, in ``(0, 1)``.
+    m : int, optional
+        Number of classifiers (``m >= 1``); required with a scalar ``auc``,
+        and must equal ``len(auc)`` if given with an array.
     rho : float
-        Within-class correlation with a hidden reference classifier
-        (``0``: independent classifiers).  ``rho > 0`` draws all scores and is
-        much slower.
+        Within-class correlation of each classifier's scores with a hidden
+        reference classifier's, in ``[0, 1]`` (``0``: independent
+        classifiers).  ``rho > 0`` draws all scores and is much slower.
+    reps : int
+        Number of simulated challenges (``>= 2``).
+    rng : int, numpy.random.Generator or None
+        Source of randomness: an int seed (``numpy.random.default_rng(rng)``,
+        default 0 as on the command line), a Generator (drawn from directly)
+        or None (fresh entropy).
+    alpha : float
+        The interval is the equal-tailed ``1 - alpha`` interval, ``alpha`` in ``(0, 1)``.
 
     Returns
     -------
-    Summary
-        Mean, sd and interval of the maximum AUC, ``method="mc"``, with
-        ``reps`` and the standard error of the mean.
+    MaxAUCSummary
+        Mean, sd and interval of the maximum AUC, with ``reps``, the Monte
+        Carlo standard error of the mean and the test set's ``n_pos, n_neg``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
 
     Examples
     --------
-    >>> s = expected_max_auc([0.9] * 1000, 3000, 0.017, reps=200, seed=1)
+    The paper's Figure 10c setting, 1,000 classifiers with AUC 0.9:
+
+    >>> s = expected_max_auc(0.9, 3000, 0.017, m=1000, reps=200, rng=1)
     >>> abs(s.mean - 0.9562) < 4 * s.se_mean
     True
     """
-    a = np.asarray(aucs, dtype=float)
-    if a.ndim != 1 or a.size < 1:
-        raise ValueError(f"aucs must be a non-empty 1-d array, got shape {a.shape}")
+    a = np.asarray(auc, dtype=float)
+    if a.ndim == 0:
+        if m is None:
+            raise ValueError("m must be given (an integer >= 1) when auc is a single number")
+        m = check_int("m", m, low=1)
+        check_probability("auc", float(a), open_low=True, open_high=True)
+        a = np.full(m, float(a))
+    elif a.ndim != 1 or a.size < 1:
+        raise ValueError(f"auc must be a number or a non-empty 1-d array, got shape {a.shape}")
+    elif m is not None and check_int("m", m, low=1) != a.size:
+        raise ValueError(f"m must equal len(auc) = {a.size}, got {m}")
+    n = check_int("n", n, low=2)
+    prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
+    n_pos, n_neg = n_positives(n, prevalence)
     reps = check_int("reps", reps, low=2)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     rho = _check_rho(rho)
+    seed = seed_record(rng)
+    gen = as_generator(rng)
     mus, sp = _standardized(a, 1.0, 1.0)
-    rng = np.random.default_rng(seed)
-    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, "fixed")
-    return Summary.from_samples(maxima, alpha)
+    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed")
+    s = Summary.from_samples(maxima, alpha)
+    return MaxAUCSummary(mean=s.mean, sd=s.sd, ci_low=s.ci_low, ci_high=s.ci_high, reps=s.reps, se_mean=s.se_mean,
+                         n_pos=n_pos, n_neg=n_neg, m=int(a.size), n=n, prevalence=prevalence, rho=rho, alpha=alpha,
+                         seed=seed)
 
 
 # --------------------------------------------------------------------------
@@ -807,7 +899,7 @@ class AUCDistribution:
     draws : int
         Number of simulated negative samples averaged over.
     seed : int or None
-        Seed used.
+        The int seed given as ``rng`` (None for a Generator or fresh entropy).
     auc, var_true : float
         The true AUC and the exact variance of the empirical AUC
         (:func:`auc_variance`): the expectations of the control variates.
@@ -904,7 +996,7 @@ def auc_distribution(
     prevalence: float,
     *,
     draws: int = 1000,
-    seed: int | None = 0,
+    rng=None,
     batches: int = 10,
     sigma_pos: float = 1.0,
     sigma_neg: float = 1.0,
@@ -926,8 +1018,9 @@ def auc_distribution(
         As in :func:`simulate_auc` (the number of positives is ``round(n pi)``).
     draws : int
         Number of simulated negative samples (a multiple of ``batches``).
-    seed : int or None
-        Seed of ``numpy.random.default_rng``.
+    rng : int, numpy.random.Generator or None
+        Source of randomness: an int seed (``numpy.random.default_rng(rng)``),
+        a Generator (drawn from directly) or None (fresh entropy).
     batches : int
         Independent batches kept for the Monte Carlo error (>= 2).
     """
@@ -946,7 +1039,8 @@ def auc_distribution(
     mu = float(mus[0])
     size = n_pos * n_neg + 1
     nfft = sfft.next_fast_len(size, real=True)
-    rng = np.random.default_rng(seed)
+    seed = seed_record(rng)
+    rng = as_generator(rng)
     per_batch = draws // batches
     block = max(1, min(per_batch, 2**24 // nfft))
     batch_pmfs = np.zeros((batches, size))
@@ -971,16 +1065,19 @@ def auc_distribution(
 # --------------------------------------------------------------------------
 
 
-def simulate_scores(auc: float, n_pos: int, n_neg: int, m: int, seed: int | None = 0, *,
+def simulate_scores(auc: float, n_pos: int, n_neg: int, m: int, rng=None, *,
                     sigma_pos: float = 1.0, sigma_neg: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """Scores of ``m`` independent binormal classifiers: positives (m, n_pos), negatives (m, n_neg)."""
+    """Scores of ``m`` independent binormal classifiers: positives (m, n_pos), negatives (m, n_neg).
+
+    ``rng`` is an int seed, a :class:`numpy.random.Generator` or None.
+    """
     auc = check_probability("auc", auc, open_low=True, open_high=True)
     n_pos = check_int("n_pos", n_pos, low=1)
     n_neg = check_int("n_neg", n_neg, low=1)
     m = check_int("m", m, low=1)
     sp, sn = _check_sigmas(sigma_pos, sigma_neg)
     mu = binormal_mu_pos(auc, 0.0, sp, sn)
-    rng = np.random.default_rng(seed)
+    rng = as_generator(rng)
     return mu + sp * rng.standard_normal((m, n_pos)), sn * rng.standard_normal((m, n_neg))
 
 
@@ -1027,19 +1124,20 @@ def binormal_roc(fpr, auc: float, sigma_pos: float = 1.0, sigma_neg: float = 1.0
         return ndtr((mu - sn * ndtri(1.0 - f)) / sp)
 
 
-def simulate_auc_leaderboard(aucs, n: int, prevalence: float, seed: int | None = 0) -> np.ndarray:
+def simulate_auc_leaderboard(aucs, n: int, prevalence: float, rng=None) -> np.ndarray:
     """One simulated leaderboard: an empirical AUC for each classifier with true AUC ``aucs[j]``.
 
     Independent binormal classifiers (Eq. 10, equal variances) on one test set
     of ``n`` items with ``round(n pi)`` positives, each AUC drawn exactly in
-    distribution by the multinomial method.
+    distribution by the multinomial method.  ``rng`` is an int seed, a
+    :class:`numpy.random.Generator` or None.
     """
     a = np.asarray(aucs, dtype=float)
     if a.ndim != 1 or a.size < 1:
         raise ValueError(f"aucs must be a non-empty 1-d array, got shape {a.shape}")
     mus, sp = _standardized(a, 1.0, 1.0)
     n_pos, n_neg = n_positives(n, prevalence)
-    rng = np.random.default_rng(seed)
+    rng = as_generator(rng)
     z = rng.standard_normal((a.size, n_pos))
     uu = rng.random((a.size, n_pos))
     return _u_batch(z, uu, mus, sp, n_neg, _logfact(n_neg)) / (n_pos * n_neg)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"]
+__all__ = ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,6 +122,44 @@ def read_kaggle_leaderboard(path: str | Path, score_column: str | None = None) -
     if not scores:
         raise ValueError(f"{path}: no scores in column {score_column!r}")
     return Leaderboard(scores=np.asarray(scores), teams=tuple(teams), source=str(path), dropped=dropped)
+
+
+def read_leaderboard(path: str | Path, score_column: str | None = None) -> Leaderboard:
+    """Read a leaderboard file for :func:`~sotalib.multiplicity.estimate_sota` (the ``sotalib sota`` command).
+
+    The file is a Kaggle leaderboard CSV (:func:`read_kaggle_leaderboard`:
+    ``TeamId, TeamName, SubmissionDate, Score``); every score must be an
+    accuracy or an AUC, i.e. in ``[0, 1]``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file.
+    score_column : str, optional
+        Column holding the scores; default ``"Score"``, else the only column
+        whose name contains "score".
+
+    Returns
+    -------
+    Leaderboard
+        Scores in file order; rows without a score are dropped and counted
+        in ``dropped``.
+
+    Raises
+    ------
+    ValueError
+        If the file cannot be read, the score column is missing or
+        ambiguous, a score is not a number (the message names file, row and
+        column), or a score lies outside ``[0, 1]``.
+    """
+    lb = read_kaggle_leaderboard(path, score_column)
+    s = lb.scores
+    outside = np.flatnonzero((s < 0) | (s > 1))
+    if outside.size:
+        i = int(outside[0])
+        raise ValueError(f"{lb.source}: scores must be in [0, 1] (accuracies or AUCs), got {s[i]:g} "
+                         f"({outside.size} such scores; the first is team {i + 1} with a score)")
+    return lb
 
 
 def read_meta_kaggle(directory: str | Path, slug: str, *, chunksize: int = 1_000_000,

@@ -70,6 +70,7 @@ from scipy import stats
 from .._numba import njit
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._maxdist import TAIL, MaxDistribution
+from ._random import spawn
 from ._summary import Summary
 
 __all__ = [
@@ -840,15 +841,18 @@ def _simulate_kernel(rng, n, m, reps, kind, a, b, values, cumw, rho, theta0, fix
 
 def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: float = 0.0,
                         theta0: float | None = None, y0: str = "random", reps: int = 100_000,
-                        seed: int | None = 0) -> np.ndarray:
+                        rng=None) -> np.ndarray:
     """``reps`` Monte Carlo draws of ``max_j X_j`` from the hierarchical model (Figure 7).
 
     ``theta_dist_or_thetas`` is a ``P(theta)`` (then ``m`` classifiers draw
     fresh ``theta_j`` in every replication) or an array ``Theta`` (then ``m``
     must be None or ``len(Theta)``).  Binomial counts are drawn directly.
-    The replications run in 8 chunks, each seeded from
-    ``np.random.SeedSequence(seed).spawn(8)``, on Numba's threads (the result
-    does not depend on the number of threads).
+    The replications run in 8 chunks, each with its own stream, on Numba's
+    threads (the result does not depend on the number of threads).
+
+    ``rng`` is an int seed (the chunks' streams are
+    ``np.random.SeedSequence(rng).spawn(8)``), a :class:`numpy.random.Generator`
+    (the chunks use ``rng.spawn(8)``) or None (fresh entropy).
     """
     n = check_int("n", n, low=1)
     rho = check_real("rho", rho, low=-1.0, high=1.0)
@@ -886,15 +890,15 @@ def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: flo
     values = np.ascontiguousarray(values, dtype=float)
     cumw = np.ascontiguousarray(cumw, dtype=float)
     out = np.empty(reps, dtype=np.int64)
-    # Fixed chunks, each with its own stream spawned from ``seed``: the result
-    # depends on the seed only, not on how many threads run the chunks.
+    # Fixed chunks, each with its own stream spawned from ``rng``: the result
+    # depends on ``rng`` only, not on how many threads run the chunks.
     nchunks = min(_MC_CHUNKS, reps)
     bounds = np.linspace(0, reps, nchunks + 1).astype(np.int64)
-    seeds = np.random.SeedSequence(seed).spawn(nchunks)
+    seeds = spawn(rng, nchunks)
 
     def work(i):
-        rng = np.random.default_rng(seeds[i])
-        _simulate_kernel(rng, n, m, int(bounds[i + 1] - bounds[i]), kind, float(a), float(b), values, cumw,
+        gen = np.random.default_rng(seeds[i])
+        _simulate_kernel(gen, n, m, int(bounds[i + 1] - bounds[i]), kind, float(a), float(b), values, cumw,
                          float(rho), float(theta0), fixed_k0, out[bounds[i]:bounds[i + 1]])
 
     if nchunks == 1 or numba.get_num_threads() == 1:
@@ -907,11 +911,12 @@ def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: flo
 
 
 def simulate_max(n: int, m: int | None, theta_dist_or_thetas, *, rho: float = 0.0, theta0: float | None = None,
-                 y0: str = "random", reps: int = 100_000, seed: int | None = 0, alpha: float = 0.05) -> Summary:
+                 y0: str = "random", reps: int = 100_000, rng=None, alpha: float = 0.05) -> Summary:
     """Monte Carlo summary of ``theta_hat_max`` (mean, sd, interval, standard error, replications).
 
     The independent check of :func:`max_distribution` and
-    :func:`fixed_max_distribution`; see :func:`simulate_max_counts`.
+    :func:`fixed_max_distribution`; see :func:`simulate_max_counts`.  ``rng``
+    is an int seed, a :class:`numpy.random.Generator` or None.
     """
-    counts = simulate_max_counts(n, m, theta_dist_or_thetas, rho=rho, theta0=theta0, y0=y0, reps=reps, seed=seed)
+    counts = simulate_max_counts(n, m, theta_dist_or_thetas, rho=rho, theta0=theta0, y0=y0, reps=reps, rng=rng)
     return Summary.from_samples(counts, alpha, scale=1.0 / n)

@@ -23,7 +23,8 @@ the paper and two beyond it:
    ``max theta`` sketched in Section 5.3.2.
 
 All distributions of the maximum are exact (:mod:`sotalib._depmax`); only the
-bootstrap and ABC are Monte Carlo, and they report replications and seeds.
+bootstrap, ABC and the AUC's maximum are Monte Carlo; they take ``rng`` (an int
+seed, a :class:`numpy.random.Generator` or None) and report replications and seeds.
 """
 
 from __future__ import annotations
@@ -36,12 +37,14 @@ from scipy.optimize import brentq
 
 from ._depmax import dependent_max_distribution
 from ._noniid import conditional_probs, feasible
+from .._rng import as_generator
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
 from ._maxdist import MaxDistribution
+from ._random import fixed_seed, seed_record
 
-__all__ = ["SotaEstimate", "prepare", "naive", "observed", "observed_distribution", "shrink", "crop",
-           "deconvolve", "npmle", "abc", "shrink_auc", "RHO0"]
+__all__ = ["SotaEstimate", "estimate_sota", "prepare", "naive", "observed", "observed_distribution", "shrink", "crop",
+           "deconvolve", "npmle", "abc", "shrink_auc", "simulate_leaderboard", "RHO0"]
 
 #: The paper's correlation with the reference classifier (Section 4.2, from Mania et al.).
 RHO0 = 0.6
@@ -317,14 +320,16 @@ def _expected_max_of_draws(grid, wts, m: int) -> float:
     return float(np.dot(grid, pm))
 
 
-def deconvolve(scores, n: int, *, classes: int = 2, reps: int = 200, seed: int = 0, alpha: float = 0.05,
+def deconvolve(scores, n: int, *, classes: int = 2, reps: int = 200, rng=None, alpha: float = 0.05,
                grid_size: int = 400) -> SotaEstimate:
     """6. Empirical Bayes by deconvolution (beyond the paper).
 
     Fits the Kiefer-Wolfowitz NPMLE ``G_hat`` (:func:`npmle`) and reports
     ``theta_SOTA = E max`` of ``m`` draws from ``G_hat``; the interval is the
     percentile interval of a nonparametric bootstrap over teams (``reps``
-    replications, ``numpy.random.default_rng(seed)``).
+    replications drawn from ``rng``: an int seed, a
+    :class:`numpy.random.Generator` or None; ``details["seed"]`` records an
+    int seed).
     """
     s, below = prepare(scores, n, _chance(classes))
     reps = check_int("reps", reps, low=0)
@@ -333,8 +338,9 @@ def deconvolve(scores, n: int, *, classes: int = 2, reps: int = 200, seed: int =
     est = _expected_max_of_draws(grid, w, s.size)
     lo = hi = None
     boots = []
+    seed = seed_record(rng)
+    rng = as_generator(rng)
     if reps >= 2:
-        rng = np.random.default_rng(seed)
         for _ in range(reps):
             xb = rng.choice(x, x.size, replace=True)
             g, wb = npmle(xb, n, grid_size=grid_size, iters=1000)
@@ -348,7 +354,7 @@ def deconvolve(scores, n: int, *, classes: int = 2, reps: int = 200, seed: int =
 
 # ------------------------------------------------------------------------- ABC
 def abc(scores, n: int, *, classes: int = 2, rho: float = 0.0, proposals: int = 20000, accept: float = 0.01,
-        seed: int = 0, alpha: float = 0.05, top: int = 20) -> SotaEstimate:
+        rng=None, alpha: float = 0.05, top: int = 20) -> SotaEstimate:
     """7. Approximate Bayesian computation posterior for ``max theta`` (Section 5.3.2).
 
     Prior (weakly informative, on the logit scale): ``theta_j = expit(mu +
@@ -359,12 +365,15 @@ def abc(scores, n: int, *, classes: int = 2, rho: float = 0.0, proposals: int = 
     ``top`` scores)``; the ``accept`` fraction closest (Euclidean distance,
     tolerance ``eps`` = that quantile) is kept, and their ``max theta`` form the
     posterior.  Reports posterior mean, equal-tailed credible interval,
-    ``eps`` and the acceptance rate; seed ``numpy.random.default_rng(seed)``.
+    ``eps`` and the acceptance rate.  ``rng`` is an int seed
+    (``numpy.random.default_rng(rng)``), a :class:`numpy.random.Generator` or
+    None; ``details["seed"]`` records an int seed.
     """
     s, below = prepare(scores, n, _chance(classes))
     proposals = check_int("proposals", proposals, low=100)
     accept = check_real("accept", accept, low=0.0, high=1.0, low_open=True)
-    rng = np.random.default_rng(seed)
+    seed = seed_record(rng)
+    rng = as_generator(rng)
     m = s.size
     k = min(top, m)
     obs = np.array([s.max(), np.sort(s)[-k:].mean()])
@@ -400,7 +409,7 @@ def abc(scores, n: int, *, classes: int = 2, rho: float = 0.0, proposals: int = 
 
 # ------------------------------------------------------------------------- AUC
 def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str = "expected", reps: int = 200,
-               seed: int = 0, alpha: float = 0.05) -> SotaEstimate:
+               rng=None, alpha: float = 0.05) -> SotaEstimate:
     """6. Shrinkage for an AUC leaderboard (Section 5.2.3): toward 0.5.
 
     ``AUC'_j = w AUC_hat_j + (1 - w)/2`` with ``w`` solved so that the
@@ -408,9 +417,11 @@ def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str
     ``1 - alpha/2`` quantile) equals the observed maximum.  The distribution
     of the maximum AUC is the AUC chapter's Monte Carlo
     (:func:`sotalib.multiplicity._auc.expected_max_auc`, binormal scores, ``round(n pi)``
-    positives) with ``reps`` replications and common random numbers from
-    ``seed``, so the equation is a deterministic function of ``w``; its
-    Monte Carlo standard error is reported in ``details``.
+    positives) with ``reps`` replications and common random numbers: every
+    evaluation uses the same int seed (``rng`` itself if it is an int; one
+    draw from it if it is a :class:`numpy.random.Generator`; fresh entropy
+    for None), so the equation is a deterministic function of ``w``; the
+    seed and the Monte Carlo standard error are reported in ``details``.
     """
     from ._auc import expected_max_auc
 
@@ -418,12 +429,13 @@ def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str
     prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
     target = check_choice("target", target, ("expected", "upper"))
     reps = check_int("reps", reps, low=10)
+    seed = fixed_seed(rng)
     mx = float(s.max())
     memo: dict = {}
 
     def summ(w):
         if w not in memo:
-            memo[w] = expected_max_auc(w * s + (1 - w) * 0.5, n, prevalence, reps=reps, seed=seed, alpha=alpha,
+            memo[w] = expected_max_auc(w * s + (1 - w) * 0.5, n, prevalence, reps=reps, rng=seed, alpha=alpha,
                                        rho=rho)
         return memo[w]
 
@@ -455,14 +467,15 @@ def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str
 
 
 def simulate_leaderboard(thetas, n: int, *, rho: float = RHO0, theta0: float | None = None,
-                         seed: int | None = 0) -> tuple[np.ndarray, int]:
+                         rng=None) -> tuple[np.ndarray, int]:
     """One simulated leaderboard of classifiers with true accuracies ``thetas`` (Figures 8b, 8d, 9b).
 
     The dependent model of Section 4.3 with a random reference classifier:
     ``K_0 ~ B(n, theta0)`` correct predictions of the reference, then for each
     classifier ``X_j = B(K_0, p1_j) + B(n - K_0, p0_j)`` (Eqs. 6-7).  As in the
     estimators, ``theta0`` defaults to ``max(thetas)`` and classifiers that
-    violate Eq. 8 are left out.
+    violate Eq. 8 are left out.  ``rng`` is an int seed, a
+    :class:`numpy.random.Generator` or None.
 
     Returns
     -------
@@ -477,7 +490,109 @@ def simulate_leaderboard(thetas, n: int, *, rho: float = RHO0, theta0: float | N
     theta0 = float(th.max()) if theta0 is None else check_probability("theta0", theta0)
     ok = feasible(th, theta0, rho)
     p1, p0 = conditional_probs(th[ok], theta0, rho)
-    rng = np.random.default_rng(seed)
+    rng = as_generator(rng)
     k0 = int(rng.binomial(n, theta0))
     x = rng.binomial(k0, np.clip(p1, 0, 1)) + rng.binomial(n - k0, np.clip(p0, 0, 1))
     return x / n, int((~ok).sum())
+
+
+# ------------------------------------------------------------- the front door
+#: Estimators :func:`estimate_sota` offers for each metric.
+METHODS = {"accuracy": ("shrink", "crop", "deconvolve", "abc"), "auc": ("shrink",)}
+
+
+def estimate_sota(scores, n: int, *, metric: str = "accuracy", classes: int = 2, prevalence: float | None = None,
+                  rho: float = RHO0, method: str = "shrink", target: str = "expected", alpha: float = 0.05,
+                  rng=0) -> SotaEstimate:
+    """Estimate the state of the art behind a leaderboard (Section 5; the ``sotalib sota`` command).
+
+    The sample maximum of ``m`` teams overestimates the best true score
+    ``theta_SOTA``.  The estimators:
+
+    * ``"shrink"`` -- Eq. 9, ``theta'_j = w theta_hat_j + (1 - w)/classes``
+      with ``w`` solved so that the expected maximum under the dependent,
+      non-identical model (Eqs. 6-8) equals the observed maximum
+      (``target="expected"``, Table 2 row 3) or its upper ``1 - alpha/2``
+      bound does (``"upper"``, row 4); for ``metric="auc"`` toward 0.5 with
+      the simulated maximum AUC (Section 5.2.3, :func:`shrink_auc`);
+    * ``"crop"`` -- the Appendix's ``theta'_j = min(theta_hat_j, c)`` (Table 4);
+    * ``"deconvolve"`` -- empirical Bayes: ``E max`` of ``m`` draws from the
+      nonparametric maximum-likelihood mixing distribution, with a
+      bootstrap interval (beyond the paper; it uses the marginal binomial
+      likelihood, which is the same for every ``rho``, so ``rho`` is not used);
+    * ``"abc"`` -- approximate Bayesian computation (Section 5.3.2), simulating
+      the dependent model with ``rho``.
+
+    Parameters
+    ----------
+    scores : array of float
+        One score per team (accuracy or AUC), each in ``[0, 1]``; teams at or
+        below chance (``1/classes``, or 0.5 for the AUC) are left out and counted.
+    n : int
+        Test-set size (``>= 1``).
+    metric : {"accuracy", "auc"}
+        The leaderboard's metric.
+    classes : int
+        Number of classes (``>= 2``; chance accuracy is ``1/classes``).
+    prevalence : float, optional
+        Share of positives in ``(0, 1)``; required for ``metric="auc"``.
+    rho : float
+        Correlation ``rho_0`` with the reference classifier, in ``[0, 1]``;
+        default 0.6 as in the paper.
+    method : {"shrink", "crop", "deconvolve", "abc"}
+        The estimator; only ``"shrink"`` for the AUC.
+    target : {"expected", "upper"}
+        What the shrink and crop equations match to the observed maximum;
+        ``deconvolve`` and ``abc`` estimate ``E max`` directly and accept only
+        ``"expected"``.
+    alpha : float
+        Intervals are ``1 - alpha``, ``alpha`` in ``(0, 1)``.
+    rng : int, numpy.random.Generator or None
+        Randomness of the Monte Carlo estimators (deconvolve, abc, the AUC):
+        an int seed (default 0, as on the command line), a Generator or None
+        (fresh entropy).  The exact estimators ignore it.
+
+    Returns
+    -------
+    SotaEstimate
+        With ``solved=False`` and a ``reason`` when no shrinkage weight or
+        crop point solves the equation (an answer, not an error).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range or the combination is not available
+        (the message names the parameter).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> board = np.random.default_rng(0).binomial(3000, 0.9, 200) / 3000
+    >>> est = estimate_sota(board, 3000, rho=0.0)
+    >>> est.solved and est.estimate < est.sample_max
+    True
+    """
+    metric = check_choice("metric", metric, ("accuracy", "auc"))
+    n = check_int("n", n, low=1)
+    classes = check_int("classes", classes, low=2)
+    rho = check_probability("rho", rho)
+    method = check_choice("method", method, METHODS["accuracy"])
+    target = check_choice("target", target, ("expected", "upper"))
+    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    if metric == "auc":
+        if prevalence is None:
+            raise ValueError("prevalence must be given for metric='auc' (the share of positives, in (0, 1))")
+        prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
+        if method not in METHODS["auc"]:
+            raise ValueError(f"method {method!r} is not available for metric='auc' (use 'shrink')")
+        return shrink_auc(scores, n, prevalence, rho=rho, target=target, rng=rng, alpha=alpha)
+    if method in ("deconvolve", "abc") and target != "expected":
+        raise ValueError(f"target {target!r} is not supported by method {method!r}, which estimates the expected "
+                         "maximum itself; use target='expected' (or method 'shrink' or 'crop')")
+    if method == "shrink":
+        return shrink(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
+    if method == "crop":
+        return crop(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
+    if method == "deconvolve":
+        return deconvolve(scores, n, classes=classes, rng=rng, alpha=alpha)
+    return abc(scores, n, classes=classes, rho=rho, rng=rng, alpha=alpha)
