@@ -35,6 +35,6 @@ CASES = [
     Case("noniid: n=10^5, m=1,000, rho0=0.6, random Y0 (exact)",
          lambda: max_distribution(10**5, 1000, THETA, rho=0.6).summary(), target=20.0, repeat=1,
          note="about 1,900 values of k0, each a convolution of two binomials"),
-    Case("noniid: Table 1 row 4.3 Monte Carlo, 10^5 reps", lambda: simulate_max(N, M, U, rho=0.6, reps=100_000, seed=1),
+    Case("noniid: Table 1 row 4.3 Monte Carlo, 10^5 reps", lambda: simulate_max(N, M, U, rho=0.6, reps=100_000, rng=1),
          target=None, repeat=1, note="2 x 10^8 binomial draws; the independent check"),
 ]

@@ -55,7 +55,7 @@ def plot_realisations(observed, results: dict, n: int, *, classes: int, rho: flo
     m_line = (mx, r"$\max(\hat\Theta)$", COLORS["maximum"], ":")
     leaderboard_panel(axes[0, 0], s, lines=[m_line], lo=lo,
                       interval=(nv["ci_low"], nv["ci_high"], r"95% CI of $\hat\theta_{\max}$ alone", COLORS["maximum"]))
-    real, _ = simulate_leaderboard(s, n, rho=rho, seed=seed)
+    real, _ = simulate_leaderboard(s, n, rho=rho, rng=seed)
     leaderboard_panel(axes[0, 1], s, real, lo=lo, values_label=r"realisation, $\Theta' = \hat\Theta$",
                       lines=[m_line, (ob["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["single"], "--")],
                       interval=(ob["ci_low"], ob["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["single"]))
@@ -65,7 +65,7 @@ def plot_realisations(observed, results: dict, n: int, *, classes: int, rho: flo
         theta_p = w * s + (1 - w) / classes
         leaderboard_panel(axes[1, 0], s, theta_p, lo=lo, values_label=r"shrunk $\Theta'$",
                           lines=[m_line, (sh["estimate"], r"$\max(\Theta')$", COLORS["sota"], "--")])
-        real2, _ = simulate_leaderboard(theta_p, n, rho=rho, seed=seed + 1)
+        real2, _ = simulate_leaderboard(theta_p, n, rho=rho, rng=seed + 1)
         leaderboard_panel(axes[1, 1], s, real2, lo=lo, values_label=r"realisation of shrunk $\Theta'$",
                           lines=[m_line, (sh["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["better"], "--")],
                           interval=(sh["ci_low"], sh["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["better"]))

@@ -27,7 +27,7 @@ def challenge_results(name: str) -> dict:
     f = FACTS[name]
     s = load_challenge(name).scores
     if f.metric == "auc":
-        out = {"shrink_expected": sota.shrink_auc(s, f.n, f.prevalence, reps=200, seed=SEED).to_dict()}
+        out = {"shrink_expected": sota.shrink_auc(s, f.n, f.prevalence, reps=200, rng=SEED).to_dict()}
         if "shrink_estimate" in f.paper:
             out["paper_weight"] = paper_weight_check(name)
         return out
@@ -70,8 +70,8 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
         prev, upper = count, thr
     ext += [upper] * (f.m - prev)
     ext = np.asarray(ext)
-    on_board = expected_max_auc(w * s + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, seed=seed)
-    bound = expected_max_auc(w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, seed=seed)
+    on_board = expected_max_auc(w * s + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed)
+    bound = expected_max_auc(w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed)
     return {"estimate": est, "weight": w, "reps": reps, "seed": seed,
             "on_board": on_board.mean, "on_board_se": on_board.se_mean,
             "bound": bound.mean, "bound_se": bound.se_mean, "bound_m": int(ext.size)}
@@ -86,8 +86,8 @@ def groundtruth_results(boards: int = GT_BOARDS, seed: int = SEED) -> dict:
         r = {"board": b, "truth": truth, "sample_max": float(s.max())}
         for name, est in (("shrink", sota.shrink(s, gt.block, rho=sota.RHO0)),
                           ("shrink_rho0", sota.shrink(s, gt.block, rho=0.0)),
-                          ("deconvolve", sota.deconvolve(s, gt.block, reps=50, seed=seed + b)),
-                          ("abc", sota.abc(s, gt.block, proposals=4000, accept=0.02, seed=seed + b))):
+                          ("deconvolve", sota.deconvolve(s, gt.block, reps=50, rng=seed + b)),
+                          ("abc", sota.abc(s, gt.block, proposals=4000, accept=0.02, rng=seed + b))):
             r[name] = est.estimate
             r[name + "_ci"] = [est.ci_low, est.ci_high]
         r["naive_ci"] = list(sota.naive(s, gt.block).to_dict()[k] for k in ("ci_low", "ci_high"))

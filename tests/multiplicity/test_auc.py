@@ -96,7 +96,7 @@ def test_binomial_inversion_is_exact():
 def test_single_auc_mean_and_variance():
     # mean equals the true AUC; variance equals the exact binormal U-statistic variance
     reps = 40000
-    x = A.simulate_auc(0.9, 3000, 0.017, reps, seed=11)
+    x = A.simulate_auc(0.9, 3000, 0.017, reps, rng=11)
     var = A.auc_variance(0.9, 51, 2949)
     assert abs(x.mean() - 0.9) < 4 * math.sqrt(var / reps)
     # sd of the sample variance ~ var * sqrt(2 / reps) (near-normal)
@@ -106,7 +106,7 @@ def test_single_auc_mean_and_variance():
 def test_multinomial_method_matches_full_simulation():
     # the exact-in-distribution shortcut against brute force (all n scores, sklearn)
     n, pi, auc, reps = 400, 0.05, 0.8, 3000
-    fast = A.simulate_auc(auc, n, pi, reps, seed=1)
+    fast = A.simulate_auc(auc, n, pi, reps, rng=1)
     rng = np.random.default_rng(2)
     k, mu = 20, A.binormal_mu_pos(auc)
     y = np.r_[np.ones(k, bool), np.zeros(n - k, bool)]
@@ -118,8 +118,8 @@ def test_multinomial_method_matches_full_simulation():
 
 def test_max_of_one_equals_single_classifier():
     # m = 1: the maximum is the single classifier's AUC (same draws give the same numbers)
-    one = A.simulate_max_auc(0.85, 1000, 1, 0.05, 3000, seed=4)
-    single = A.simulate_auc(0.85, 1000, 0.05, 3000, seed=5)
+    one = A.simulate_max_auc(0.85, 1000, 1, 0.05, 3000, rng=4)
+    single = A.simulate_auc(0.85, 1000, 0.05, 3000, rng=5)
     assert stats.ks_2samp(one, single).pvalue > 1e-3
 
 
@@ -135,7 +135,7 @@ def test_paper_numbers_within_four_standard_errors():
     # Section 5.2.2: E max = 0.9562, sd 0.004459, 95% CI (0.9486, 0.9662) from 10,000 repetitions;
     # here 1,000 repetitions, tolerance 4 combined standard errors plus the paper's rounding
     reps = 1000
-    x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, reps, seed=2024)
+    x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, reps, rng=2024)
     s = A.Summary.from_samples(x)
     paper_se_mean = 0.004459 / 100
     assert abs(s.mean - 0.9562) < 4 * math.hypot(s.se_mean, paper_se_mean) + 5e-5
@@ -145,17 +145,17 @@ def test_paper_numbers_within_four_standard_errors():
         se = _quantile_se(x, q)
         assert abs(est - paper) < 4 * math.hypot(se, se / math.sqrt(10)) + 5e-5
     # the library's summary of the same engine
-    e = A.expected_max_auc(np.full(1000, 0.9), 3000, 0.017, reps=200, seed=5)
+    e = A.expected_max_auc(np.full(1000, 0.9), 3000, 0.017, reps=200, rng=5)
     assert e.reps == 200 and abs(e.mean - s.mean) < 4 * math.hypot(e.se_mean, s.se_mean)
 
 
 def test_expected_max_auc_common_random_numbers():
     a = np.linspace(0.6, 0.9, 300)
-    f = [A.expected_max_auc(0.5 + w * (a - 0.5), 2000, 0.02, reps=50, seed=7).mean for w in (0.9, 0.9005, 0.901)]
+    f = [A.expected_max_auc(0.5 + w * (a - 0.5), 2000, 0.02, reps=50, rng=7).mean for w in (0.9, 0.9005, 0.901)]
     assert f[0] <= f[1] <= f[2]
     assert f[2] - f[0] < 0.002
-    g = A.expected_max_auc(a, 2000, 0.02, reps=50, seed=7)
-    assert g == A.expected_max_auc(a, 2000, 0.02, reps=50, seed=7)
+    g = A.expected_max_auc(a, 2000, 0.02, reps=50, rng=7)
+    assert g == A.expected_max_auc(a, 2000, 0.02, reps=50, rng=7)
 
 
 def test_screening_does_not_change_maxima():
@@ -171,11 +171,11 @@ def test_screening_does_not_change_maxima():
 
 def test_expected_max_auc_bad_input():
     with pytest.raises(ValueError, match="auc"):
-        A.expected_max_auc([0.9, 1.0], 3000, 0.017, reps=10, seed=0)
+        A.expected_max_auc([0.9, 1.0], 3000, 0.017, reps=10, rng=0)
     with pytest.raises(ValueError, match="prevalence"):
-        A.expected_max_auc([0.9], 3000, 1.2, reps=10, seed=0)
+        A.expected_max_auc([0.9], 3000, 1.2, reps=10, rng=0)
     with pytest.raises(ValueError, match="rho"):
-        A.expected_max_auc([0.9], 3000, 0.017, reps=10, seed=0, rho=1.5)
+        A.expected_max_auc([0.9], 3000, 0.017, reps=10, rng=0, rho=1.5)
 
 
 # --------------------------------------------------------------------------- conditional Monte Carlo
@@ -183,7 +183,7 @@ def test_expected_max_auc_bad_input():
 
 def test_auc_distribution_moments_exact():
     # conditional MC: the pmf's mean and variance agree with the exact ones
-    d = A.auc_distribution(0.8, 1000, 0.03, draws=200, seed=3)
+    d = A.auc_distribution(0.8, 1000, 0.03, draws=200, rng=3)
     assert abs(d.pmf.sum() - 1) < 1e-12
     var = A.auc_variance(0.8, 30, 970)
     # the mean's error comes only from the negatives: Var(E[AUC | negatives]) <= var / 5 here
@@ -194,9 +194,9 @@ def test_auc_distribution_moments_exact():
 def test_auc_distribution_against_plain_simulation_small():
     # tiny test set: the cmc pmf against a long plain simulation, cell by cell,
     # with both Monte Carlo errors (multinomial noise and the batches' spread)
-    d = A.auc_distribution(0.75, 12, 0.25, draws=20000, seed=1, batches=20)  # 3 positives, 9 negatives
+    d = A.auc_distribution(0.75, 12, 0.25, draws=20000, rng=1, batches=20)  # 3 positives, 9 negatives
     reps = 200000
-    x = A.simulate_auc(0.75, 12, 0.25, reps, seed=2)
+    x = A.simulate_auc(0.75, 12, 0.25, reps, rng=2)
     obs = np.bincount(np.rint(x * 27).astype(int), minlength=28) / reps
     var = d.pmf * (1 - d.pmf) / reps + d.batch_pmfs.var(axis=0, ddof=1) / d.batch_pmfs.shape[0]
     z = (obs - d.pmf) / np.sqrt(var)
@@ -204,9 +204,9 @@ def test_auc_distribution_against_plain_simulation_small():
 
 
 def test_cmc_max_agrees_with_direct_simulation():
-    d = A.auc_distribution(0.9, 3000, 0.017, draws=200, seed=5)
+    d = A.auc_distribution(0.9, 3000, 0.017, draws=200, rng=5)
     s = d.max_summary(1000)
-    x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, 600, seed=6)
+    x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, 600, rng=6)
     se = math.hypot(s.se_mean, x.std(ddof=1) / math.sqrt(x.size))
     assert abs(s.mean - x.mean()) < 4 * se
     one = d.max_summary(1)
@@ -214,7 +214,7 @@ def test_cmc_max_agrees_with_direct_simulation():
 
 
 def test_roc_staircase_area_is_the_auc():
-    pos, neg = A.simulate_scores(0.8, 20, 300, 3, seed=1)
+    pos, neg = A.simulate_scores(0.8, 20, 300, 3, rng=1)
     fpr, tpr = A.roc_curve_points(pos, neg)
     for j in range(3):
         area = np.sum(np.diff(fpr[j]) * tpr[j, 1:])
@@ -261,14 +261,14 @@ def test_empirical_auc_properties(pairs):
 
 def test_many_positives_and_blocks():
     # > 64 positives (NumPy sort path) and correlated classifiers split into blocks agree with theory
-    x = A.simulate_auc(0.7, 2000, 0.3, 4000, seed=3)
+    x = A.simulate_auc(0.7, 2000, 0.3, 4000, rng=3)
     var = A.auc_variance(0.7, 600, 1400)
     assert abs(x.mean() - 0.7) < 4 * math.sqrt(var / 4000)
     assert x.var(ddof=1) == pytest.approx(var, rel=0.1)
     old = A._CHUNK
     try:
         A._CHUNK = 3 * 500  # three classifiers per block
-        small = A.simulate_max_auc(0.8, 500, 7, 0.1, 40, seed=2, rho=0.5)
+        small = A.simulate_max_auc(0.8, 500, 7, 0.1, 40, rng=2, rho=0.5)
     finally:
         A._CHUNK = old
     assert np.all((small > 0.6) & (small <= 1.0))
@@ -278,7 +278,7 @@ def test_many_positives_and_blocks():
 
 def test_simulate_leaderboard():
     a = np.r_[np.full(3000, 0.8), np.full(3000, 0.6)]
-    x = A.simulate_auc_leaderboard(a, 1000, 0.05, seed=4)
+    x = A.simulate_auc_leaderboard(a, 1000, 0.05, rng=4)
     for lo, hi, auc in ((0, 3000, 0.8), (3000, 6000, 0.6)):
         se = math.sqrt(A.auc_variance(auc, 50, 950) / 3000)
         assert abs(x[lo:hi].mean() - auc) < 4 * se

@@ -60,13 +60,13 @@ def test_iid_leaderboard_shrinkage_and_deconvolution(iid_board):
     sh = sota.shrink(s, 3000, rho=0.0)
     assert sh.solved and 0.9 < sh.estimate < s.max()
     assert sh.expected_max == pytest.approx(s.max(), abs=1e-6)
-    dc = sota.deconvolve(s, 3000, reps=20, seed=1)
+    dc = sota.deconvolve(s, 3000, reps=20, rng=1)
     assert abs(dc.estimate - 0.9) < abs(sh.estimate - 0.9)
     assert dc.ci_low <= dc.estimate <= dc.ci_high
 
 
 def test_abc_posterior_on_iid_board(iid_board):
-    a = sota.abc(iid_board, 3000, proposals=3000, accept=0.02, seed=3)
+    a = sota.abc(iid_board, 3000, proposals=3000, accept=0.02, rng=3)
     assert a.details["accepted"] == pytest.approx(60, abs=2)
     assert a.ci_low < a.estimate < a.ci_high
     assert 0.88 < a.estimate < iid_board.max()
@@ -166,7 +166,7 @@ def test_paper_melanoma_weight_falls_short_on_every_board_matching_the_counts():
     f = FACTS["melanoma"]
     ext = np.r_[0.9490, np.full(426, 0.9489), np.full(2013 - 427, 0.9352), np.full(f.m - 2013, 0.8992)]
     w = (0.8992 - 0.5) / (0.9490 - 0.5)
-    r = expected_max_auc(w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=200, seed=1)
+    r = expected_max_auc(w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=200, rng=1)
     assert r.mean + 4 * r.se_mean < 0.9400
 
 
@@ -297,9 +297,9 @@ def test_auc_shrinkage_on_identical_classifiers():
     from sotalib.multiplicity._auc import expected_max_auc
 
     s = np.full(60, 0.85)
-    emax = expected_max_auc(s, 2000, 0.1, reps=100, seed=9).mean
+    emax = expected_max_auc(s, 2000, 0.1, reps=100, rng=9).mean
     board = np.concatenate([[emax], np.full(59, 0.85)])
-    r = sota.shrink_auc(board, 2000, 0.1, reps=100, seed=9)
+    r = sota.shrink_auc(board, 2000, 0.1, reps=100, rng=9)
     assert r.solved and 0.5 < r.estimate < emax
     assert r.expected_max == pytest.approx(emax, abs=1e-4)
     # shrinkage keeps each score's sampling noise: still above the truth, well below the maximum
@@ -323,9 +323,9 @@ def test_simulated_leaderboards_have_the_exact_maximum():
 
     thetas = np.linspace(0.85, 0.9, 30)
     n, rho = 500, 0.6
-    maxima = np.array([simulate_leaderboard(thetas, n, rho=rho, seed=s)[0].max() for s in range(3000)])
+    maxima = np.array([simulate_leaderboard(thetas, n, rho=rho, rng=s)[0].max() for s in range(3000)])
     exact = fixed_max_distribution(n, thetas, rho=rho, theta0=0.9).mean()
     se = maxima.std(ddof=1) / np.sqrt(maxima.size)
     assert abs(maxima.mean() - exact) < 4 * se
-    acc, excluded = simulate_leaderboard(thetas, n, rho=rho, seed=1)
+    acc, excluded = simulate_leaderboard(thetas, n, rho=rho, rng=1)
     assert excluded == 0 and acc.shape == thetas.shape and np.all((acc >= 0) & (acc <= 1))
