@@ -29,8 +29,6 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from .._validate import check_int, check_probability, check_real
     from ..multiplicity._auc import expected_max_auc, n_positives
     from . import emit
@@ -44,31 +42,20 @@ def run(args: argparse.Namespace) -> int:
     seed = check_int("--seed", args.seed, low=0)
     alpha = check_probability("--alpha", args.alpha, open_low=True, open_high=True)
     try:
-        n_pos, n_neg = n_positives(n, prevalence)
+        n_positives(n, prevalence)
     except ValueError:
         raise ValueError(
             f"--n * --prevalence must round to at least one positive and one negative item, "
             f"got round({n} * {prevalence:g}) = {round(n * prevalence)} positives of {n}"
         ) from None
-    s = expected_max_auc(np.full(m, auc), n, prevalence, reps=reps, seed=seed, alpha=alpha, rho=rho)
-    payload = {
-        "mean": s.mean,
-        "sd": s.sd,
-        "ci_low": s.ci_low,
-        "ci_high": s.ci_high,
-        "reps": s.reps,
-        "se_mean": s.se_mean,
-        "n_pos": n_pos,
-        "n_neg": n_neg,
-        "seed": seed,
-    }
+    s = expected_max_auc(auc, n, prevalence, m=m, rho=rho, reps=reps, rng=seed, alpha=alpha)
     level = f"{100 * (1 - alpha):g}%"
     text = (
-        f"best AUC of m={m} classifiers, AUC={auc:g}, n={n} ({n_pos} positives, {n_neg} negatives), rho={rho:g}\n"
+        f"best AUC of m={m} classifiers, AUC={auc:g}, n={n} ({s.n_pos} positives, {s.n_neg} negatives), rho={rho:g}\n"
         f"  simulated: {reps} challenges, seed {seed}\n"
         f"  mean  {s.mean:.6f}  (Monte Carlo standard error {s.se_mean:.6f})\n"
         f"  sd    {s.sd:.6f}\n"
         f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})"
     )
-    emit(args, payload, text)
+    emit(args, s.to_dict(), text)
     return 0

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import argparse
 
-from .._validate import check_choice, check_int, check_probability, check_real
-from ..multiplicity._maxdist import iid_max_distribution
-
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -44,6 +41,8 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .._validate import check_choice, check_int, check_probability, check_real
+    from ..multiplicity._max_summary import max_summary
     from . import emit
 
     n = check_int("--n", args.n, low=1)
@@ -60,27 +59,13 @@ def run(args: argparse.Namespace) -> int:
     reps = check_int("--reps", args.reps, low=2)
     seed = check_int("--seed", args.seed, low=0)
 
-    plain = rho == 0.0 and spread == 0.0
-    if plain and method == "exact":
-        s = iid_max_distribution(n, m, theta).summary(alpha)
-    else:
-        from ..multiplicity import _noniid as noniid
+    try:
+        s = max_summary(n, m, theta, alpha=alpha, rho=rho, theta0=theta0, y0=y0, spread=spread, method=method,
+                        reps=reps, rng=seed)
+    except ValueError as exc:  # the options are valid; only Eq. 8 can fail, reported against --rho
+        msg = str(exc)
+        raise ValueError("--" + msg if msg.startswith("rho: ") else msg) from None
 
-        dist = noniid.uniform_for_sota(theta, spread, m) if spread > 0 else noniid.PointMass(theta)
-        if rho != 0.0:
-            lo, hi = dist.support
-            try:
-                noniid.check_feasible([lo, hi], theta0, rho)
-            except ValueError as exc:
-                raise ValueError(f"--rho: {exc}") from None
-        if method == "exact":
-            s = noniid.max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary(alpha)
-        else:
-            s = noniid.simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, reps=reps, seed=seed, alpha=alpha)
-
-    payload = {"mean": s.mean, "sd": s.sd, "ci_low": s.ci_low, "ci_high": s.ci_high, "method": s.method}
-    if s.method == "mc":
-        payload.update(reps=s.reps, se_mean=s.se_mean)
     level = f"{100 * (1 - alpha):g}%"
     model = f"theta={theta:g}" if spread == 0 else f"theta_SOTA={theta:g}, theta_j ~ U(a, b) with d={spread:g}"
     if rho != 0.0:
@@ -91,5 +76,5 @@ def run(args: argparse.Namespace) -> int:
         f"  sd    {s.sd:.6f}",
         f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})",
     ]
-    emit(args, payload, "\n".join(lines))
+    emit(args, s.to_dict(), "\n".join(lines))
     return 0

@@ -21,16 +21,16 @@ def register(sub) -> None:
     p.add_argument("--method", choices=("shrink", "crop", "deconvolve", "abc"), default="shrink",
                    help="estimator (default: shrink, as in the paper)")
     p.add_argument("--target", choices=("expected", "upper"), default="expected",
-                   help="solve for the expected maximum or the upper 95%% bound")
-    p.add_argument("--seed", type=int, default=0, help="seed of the Monte Carlo methods (deconvolve, abc)")
+                   help="solve for the expected maximum or the upper 95%% bound (shrink and crop only)")
+    p.add_argument("--seed", type=int, default=0, help="seed (>= 0) of the Monte Carlo methods (deconvolve, abc, --metric auc); default 0")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..multiplicity import _sota as sota
     from .._validate import check_int, check_probability
-    from ..multiplicity._leaderboard import read_kaggle_leaderboard
+    from ..multiplicity._leaderboard import read_leaderboard
+    from ..multiplicity._sota import estimate_sota
     from . import CliError, NoSolution, emit
 
     n = check_int("--n", args.n, low=1)
@@ -42,20 +42,13 @@ def run(args: argparse.Namespace) -> int:
         check_probability("--prevalence", args.prevalence, open_low=True, open_high=True)
         if args.method != "shrink":
             raise CliError(f"--method {args.method} is not available for --metric auc (use shrink)")
-    lb = read_kaggle_leaderboard(args.leaderboard, args.score_column)
-    s = lb.scores
-    if s.min() < 0 or s.max() > 1:
-        raise CliError(f"{args.leaderboard}: scores must be in [0, 1]")
-    if args.metric == "auc":
-        est = sota.shrink_auc(s, n, args.prevalence, rho=rho, target=args.target, seed=args.seed)
-    elif args.method == "shrink":
-        est = sota.shrink(s, n, classes=classes, rho=rho, target=args.target)
-    elif args.method == "crop":
-        est = sota.crop(s, n, classes=classes, rho=rho, target=args.target)
-    elif args.method == "deconvolve":
-        est = sota.deconvolve(s, n, classes=classes, seed=args.seed)
-    else:
-        est = sota.abc(s, n, classes=classes, seed=args.seed)
+    elif args.method in ("deconvolve", "abc") and args.target != "expected":
+        raise CliError(f"--target {args.target} is not supported by --method {args.method}, which estimates the "
+                       "expected maximum itself (use --target expected, or --method shrink or crop)")
+    seed = check_int("--seed", args.seed, low=0)
+    lb = read_leaderboard(args.leaderboard, args.score_column)
+    est = estimate_sota(lb.scores, n, metric=args.metric, classes=classes, prevalence=args.prevalence, rho=rho,
+                        method=args.method, target=args.target, rng=seed)
     payload = est.to_dict()
     payload["dropped"] = lb.dropped
     if not est.solved:
