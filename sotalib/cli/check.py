@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--stratified needs --k")
     if args.folds is None and (args.p is None or args.n is None):
         raise CliError("--p and --n are required (unless --folds is given)")
-    from ..consistency._report import check_report
+    from ..consistency import check_report
 
     scores = _parse_scores(args.score)
     v = check_report(scores, p=args.p, n=args.n, eps=args.eps, decimals=args.decimals,
@@ -98,15 +98,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_batch(args: argparse.Namespace) -> int:
-    import json
-
-    from ..consistency._report import check_batch
+    from ..consistency import check_batch
+    from . import emit
 
     if args.score or args.p is not None or args.n is not None:
         raise CliError("--batch takes everything from the file: drop --score, --p and --n")
-    table = check_batch(args.batch)
-    if args.json:
-        print(json.dumps({"reports": table.to_dict(orient="records")}, allow_nan=False))
-    else:
-        print(table.to_string(index=False))
+    batch = check_batch(args.batch)
+    emit(args, batch.to_dict(), batch.to_frame().to_string(index=False))
     return 0

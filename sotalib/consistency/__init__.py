@@ -8,8 +8,13 @@ inconsistency is a proof that no confusion matrix gives the reported values.
 Reports
 -------
 check_report        -- one report: a test set, or k-fold cross-validation by SoM or MoS (the ``check`` command)
-check_batch         -- every row of a table of reports
-ReportVerdict       -- the result type
+check_batch         -- every row of a table of reports (``check --batch``)
+ReportVerdict, BatchVerdict -- their result types
+
+Every verdict (``ReportVerdict``, ``SingleResult``, ``MosResult``,
+``KFoldMosResult``) has the attributes ``consistent``, ``evidence``,
+``configurations_tested`` and ``details``, and a JSON-safe ``to_dict()``
+starting with the same four keys.
 
 The three tests of the paper
 ----------------------------
@@ -24,7 +29,7 @@ Scores and folds
 SCORES, resolve_score, score_value, all_scores, aggregate_scores -- the 20 scores of Table 2
 score_intervals     -- the interval of true values each reported (rounded) value allows
 stratified_folds, kfold_configurations, count_configurations -- Section 4.3 and Algorithm 2
-power_typo, power_oversampling -- the power of the test (Section 5)
+power_typo, power_oversampling -- the power of the test (Section 5); randomness is one argument, ``rng``
 """
 
 from .._lazy import attach
@@ -36,7 +41,7 @@ __getattr__, __dir__, __all__ = attach(
         "._mos": ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "diagnose_mos", "search_configurations"],
         "._mos_kfold": ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "count_kfold_configurations"],
         "._power": ["PowerPoint", "power_oversampling", "power_typo", "report_scores"],
-        "._report": ["BATCH_COLUMNS", "ReportVerdict", "check_batch", "check_report"],
+        "._report": ["BATCH_COLUMNS", "BatchVerdict", "ReportVerdict", "check_batch", "check_report"],
         "._scores": [
             "ALIASES", "LINEAR_SCORES", "SCORES", "ScoreSpec", "aggregate_scores", "all_scores", "exact_sign",
             "resolve_score", "score_float", "score_range", "score_value",

@@ -35,6 +35,7 @@ import numpy as np
 
 from ._single import ScoreInterval, _check_folds, as_decimal, score_intervals
 from ._scores import LINEAR_SCORES
+from ._verdict import json_safe
 
 __all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "diagnose_mos", "search_configurations"]
 
@@ -48,7 +49,13 @@ class MosResult:
     Attributes
     ----------
     consistent : bool
-        ``status != "infeasible"``.
+        ``status != "infeasible"`` (False is a proof: no per-fold counts give the reported means).
+    evidence : list
+        ``[solution]`` when a verified per-fold solution was found, else empty.
+    configurations_tested : int
+        Always 1: the known fold configuration.
+    details : dict
+        ``status``, ``method`` and ``folds``.
     status : {'feasible', 'infeasible', 'undecided'}
         'feasible' comes with a verified solution; 'infeasible' is certain.
     folds : tuple of (p_i, n_i)
@@ -63,6 +70,27 @@ class MosResult:
     folds: tuple
     solution: tuple | None = None
     method: str = "ilp"
+
+    @property
+    def evidence(self) -> list:
+        """The verified per-fold solution ``((tp_1, tn_1), ...)`` as a one-element list, or ``[]``."""
+        return [self.solution] if self.solution else []
+
+    @property
+    def configurations_tested(self) -> int:
+        """One known fold configuration."""
+        return 1
+
+    @property
+    def details(self) -> dict:
+        """``status``, ``method`` and the ``folds`` tested."""
+        return {"status": self.status, "method": self.method, "folds": [list(f) for f in self.folds]}
+
+    def to_dict(self) -> dict:
+        """JSON-safe form: the four common keys, then ``status``, ``folds``, ``solution``, ``method``."""
+        return json_safe({"consistent": bool(self.consistent), "evidence": self.evidence,
+                          "configurations_tested": 1, "details": self.details, "status": self.status,
+                          "folds": self.folds, "solution": self.solution, "method": self.method})
 
 
 def _coef(base: str, p: int, n: int):

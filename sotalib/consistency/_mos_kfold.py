@@ -65,6 +65,7 @@ from ._folds import _check as _check_pnk
 from ._folds import kfold_configurations
 from ._mos import _coef, _defined, _verify, check_mos_intervals
 from ._scores import LINEAR_SCORES
+from ._verdict import json_safe
 
 __all__ = ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "count_kfold_configurations"]
 
@@ -78,16 +79,20 @@ class KFoldMosResult:
     Attributes
     ----------
     consistent : bool
-        ``status != "infeasible"``.
+        ``status != "infeasible"`` (False is a proof: no fold configurations and counts give the means).
+    evidence : list
+        ``[solution]`` when verified evidence was found, else empty.
+    configurations_tested : int or None
+        Joint fold configurations covered by the verdict: the product over data sets of the
+        number of multisets of ``repeats`` configurations (None when too many to count).
+    details : dict
+        ``status`` and the evidence's fold ``configurations``.
     status : {'feasible', 'infeasible', 'undecided'}
         'feasible' comes with verified evidence; 'infeasible' is certain.
     configurations : tuple or None
         Evidence: one fold configuration ((p_i, n_i), ...) per repetition of every data set.
     solution : tuple or None
         Evidence: per repetition, the per-fold (tp_i, tn_i).
-    configurations_tested : int or None
-        Joint fold configurations covered by the verdict: the product over data sets of the
-        number of multisets of ``repeats`` configurations (None when too many to count).
     """
 
     consistent: bool
@@ -95,6 +100,24 @@ class KFoldMosResult:
     configurations: tuple | None
     solution: tuple | None
     configurations_tested: int | None
+
+    @property
+    def evidence(self) -> list:
+        """The verified solution (per repetition, the per-fold (tp_i, tn_i)) as a one-element list, or ``[]``."""
+        return [self.solution] if self.solution else []
+
+    @property
+    def details(self) -> dict:
+        """``status`` and the fold ``configurations`` of the evidence (None without evidence)."""
+        return {"status": self.status,
+                "configurations": None if self.configurations is None else json_safe(self.configurations)}
+
+    def to_dict(self) -> dict:
+        """JSON-safe form: the four common keys, then ``status``, ``configurations``, ``solution``."""
+        return json_safe({"consistent": bool(self.consistent), "evidence": self.evidence,
+                          "configurations_tested": self.configurations_tested, "details": self.details,
+                          "status": self.status, "configurations": self.configurations,
+                          "solution": self.solution})
 
 
 def _classes(p: int, n: int, k: int):

@@ -13,39 +13,43 @@ import math
 from dataclasses import dataclass, field
 from typing import Mapping
 
-
 from .._validate import check_choice, check_int
 from ._single import check_single, diagnose, score_intervals
 from ._folds import kfold_configurations, parse_folds, repeat_folds, stratified_folds
 from ._mos import check_mos_intervals, diagnose_mos
 from ._mos_kfold import check_mos_kfold_intervals, count_kfold_configurations
 from ._scores import LINEAR_SCORES, resolve_score
+from ._verdict import json_safe
 
-__all__ = ["ReportVerdict", "check_report", "check_batch", "BATCH_COLUMNS"]
+__all__ = ["ReportVerdict", "BatchVerdict", "check_report", "check_batch", "BATCH_COLUMNS"]
 
 AGGREGATIONS = ("som", "mos")
 
 
 @dataclass(frozen=True)
 class ReportVerdict:
-    """The verdict on one report.
+    """The verdict on one report (what ``sotalib check --json`` prints).
 
     Attributes
     ----------
     consistent : bool
         Some tested aggregation fits (an inconsistency is certain).
+    evidence : list
+        Witnesses of consistency (the same list as ``solutions``): [tp, tn] pairs for a test set
+        or Score of Means, per-fold [[tp_i, tn_i], ...] for Mean of Scores; empty when inconsistent.
+    configurations_tested : int or None
+        Fold configurations covered (None: too many to count; the verdict still covers all).
+    details : dict
+        Per aggregation tested ('single', 'som', 'mos'): consistent, n_solutions, solutions,
+        configurations_tested, note (and for MoS the folds of the evidence, ``solution_folds``).
     n_solutions : int
         Single test set / SoM: compatible (tp, tn) pairs; MoS: feasible fold configurations.
     solutions : list
         Up to 100 [tp, tn] pairs, or for MoS per-fold [[tp_i, tn_i], ...] of feasible configurations.
-    configurations_tested : int or None
-        Fold configurations covered (None: too many to count; the verdict still covers all).
     aggregation : str
         'single', 'som', 'mos' or 'som+mos' (both tested).
     fits : list of str
         The aggregations under which the report is consistent.
-    details : dict
-        Per aggregation: consistent, n_solutions, configurations_tested, note.
     suggestions : list
         Typo finder output for an inconsistent report: single test set / SoM, and MoS on
         one known fold configuration (each tagged with its ``aggregation``).
@@ -60,18 +64,58 @@ class ReportVerdict:
     details: dict = field(default_factory=dict)
     suggestions: list = field(default_factory=list)
 
+    @property
+    def evidence(self) -> list:
+        """Witnesses of consistency: the list ``solutions``."""
+        return self.solutions
+
     def to_dict(self) -> dict:
-        return {
+        """JSON-safe form (no NaN): the four common keys, then n_solutions, solutions, aggregation,
+        fits, suggestions -- the keys of ``sotalib check --json``."""
+        return json_safe({
             "consistent": bool(self.consistent),
-            "n_solutions": int(self.n_solutions),
-            "solutions": self.solutions,
+            "evidence": self.solutions,
             "configurations_tested": (None if self.configurations_tested is None
                                       else int(self.configurations_tested)),
+            "details": self.details,
+            "n_solutions": int(self.n_solutions),
+            "solutions": self.solutions,
             "aggregation": self.aggregation,
             "fits": list(self.fits),
-            "details": self.details,
-            "suggestions": [s.__dict__ for s in self.suggestions],
-        }
+            "suggestions": [dict(s.__dict__) for s in self.suggestions],
+        })
+
+
+@dataclass(frozen=True)
+class BatchVerdict:
+    """The verdicts on every row of a table of reports (what ``sotalib check --batch`` prints).
+
+    Attributes
+    ----------
+    reports : tuple of dict
+        One row per report: id, verdict ('consistent', 'INCONSISTENT' or 'error'), fits,
+        n_solutions, configurations_tested, typo, error.
+    """
+
+    reports: tuple
+
+    @property
+    def consistent(self) -> list:
+        """Per report: True, False, or None when the row could not be checked."""
+        return [{"consistent": True, "INCONSISTENT": False}.get(r["verdict"]) for r in self.reports]
+
+    def to_dict(self) -> dict:
+        """``{"reports": [row, ...]}``, JSON-safe (the output of ``sotalib check --batch --json``)."""
+        return json_safe({"reports": [dict(r) for r in self.reports]})
+
+    def to_frame(self) -> "pandas.DataFrame":  # noqa: F821
+        """One row per report as a pandas DataFrame (columns as in :attr:`reports`)."""
+        import pandas as pd
+
+        return pd.DataFrame([dict(r) for r in self.reports], columns=list(BATCH_RESULT_COLUMNS))
+
+    def __len__(self) -> int:
+        return len(self.reports)
 
 
 def _som(p, n, scores, kw, typos):
@@ -258,7 +302,11 @@ def _cell(v):
     return v
 
 
-def check_batch(table) -> "pandas.DataFrame":  # noqa: F821
+#: Columns of a :class:`BatchVerdict` row.
+BATCH_RESULT_COLUMNS = ("id", "verdict", "fits", "n_solutions", "configurations_tested", "typo", "error")
+
+
+def check_batch(table) -> BatchVerdict:
     """Check every row of a table (a pandas DataFrame or a CSV path).
 
     Columns: ``p``, ``n`` and ``decimals`` or ``eps`` (per row), optionally
@@ -268,7 +316,11 @@ def check_batch(table) -> "pandas.DataFrame":  # noqa: F821
     never silently ignored.  Empty cells mean "not reported".  Values are read
     as the decimals written in the file.
 
-    Returns a DataFrame with one verdict per row.
+    Returns
+    -------
+    BatchVerdict
+        One row per report; ``to_dict()`` is what ``sotalib check --batch --json`` prints and
+        ``to_frame()`` the table it prints without ``--json``.
     """
     import pandas as pd
 
@@ -311,4 +363,4 @@ def check_batch(table) -> "pandas.DataFrame":  # noqa: F821
         except ValueError as exc:
             rows.append({"id": label, "verdict": "error", "fits": "-", "n_solutions": 0,
                          "configurations_tested": 0, "typo": "", "error": str(exc)})
-    return pd.DataFrame(rows)
+    return BatchVerdict(tuple(rows))

@@ -47,6 +47,7 @@ import numpy as np
 
 from .._validate import check_choice, check_int, check_real
 from ._scores import SCORES, ScoreSpec, exact_sign, resolve_score, score_float, score_range
+from ._verdict import json_safe
 
 __all__ = [
     "ROUNDINGS", "ScoreInterval", "SingleResult", "Suggestion", "score_intervals", "check_single",
@@ -161,7 +162,13 @@ class SingleResult:
     Attributes
     ----------
     consistent : bool
-        Some integer (tp, tn) reproduces every reported score.
+        Some integer (tp, tn) reproduces every reported score (False is a proof of the contrary).
+    evidence : list of (tp, tn)
+        The compatible pairs found (``solutions`` as tuples; empty when inconsistent).
+    configurations_tested : int
+        Always 1: one test set (for Score of Means, the totals over the folds).
+    details : dict
+        ``p``, ``n``, ``n_solutions`` (exact count), ``fallbacks``.
     n_solutions : int
         Number of compatible (tp, tn) pairs (exact count).
     solutions : ndarray of shape (k, 2)
@@ -180,6 +187,30 @@ class SingleResult:
     n: int
     intervals: tuple[ScoreInterval, ...] = field(repr=False, default=())
     fallbacks: int = 0
+
+    @property
+    def evidence(self) -> list:
+        """The compatible (tp, tn) pairs found, as tuples of ints."""
+        return [(int(a), int(b)) for a, b in np.asarray(self.solutions).reshape(-1, 2)]
+
+    @property
+    def configurations_tested(self) -> int:
+        """One test set."""
+        return 1
+
+    @property
+    def details(self) -> dict:
+        """``p``, ``n``, the exact number of solutions and the kernel's fallbacks."""
+        return {"p": int(self.p), "n": int(self.n), "n_solutions": int(self.n_solutions),
+                "fallbacks": int(self.fallbacks)}
+
+    def to_dict(self) -> dict:
+        """JSON-safe form: the four common keys, then ``n_solutions``, ``solutions``, ``p``, ``n``, ``fallbacks``."""
+        ev = [list(e) for e in self.evidence]
+        return json_safe({"consistent": bool(self.consistent), "evidence": ev,
+                          "configurations_tested": 1, "details": self.details,
+                          "n_solutions": int(self.n_solutions), "solutions": ev,
+                          "p": int(self.p), "n": int(self.n), "fallbacks": int(self.fallbacks)})
 
 
 #: relative cost of a score in the kernel: constant-in-a-count scores decide whole columns;
