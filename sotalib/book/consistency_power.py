@@ -3,30 +3,39 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
-from ..consistency._power import PowerPoint, power_oversampling
+from ..consistency import PowerPoint, power_oversampling
 from .style import COLORS
 
-__all__ = ["FIG3_REPS", "FIG3_SEED", "FIG3_DECIMALS", "fig3_power", "plot_power"]
+__all__ = ["FIG3_REPS", "FIG3_SEED", "FIG3_DECIMALS", "FILE", "fig3_power", "plot_power"]
 
 #: Replications and seed of the cached Figure 3 simulation (``data/ch6_fig3_power.json``).
 FIG3_REPS, FIG3_SEED, FIG3_DECIMALS = 200, 20240607, (2, 3, 4)
 
 
-def fig3_power(path=None, recompute: bool = False) -> list[PowerPoint]:
+FILE = "ch6_fig3_power.json"
+
+
+def fig3_power(path=None, *, out=None) -> list[PowerPoint]:
     """Figure 3: power against oversampling before 5-fold CV at 2, 3 and 4 decimals (cached).
 
-    The simulation (``FIG3_REPS`` replications per point, seed ``FIG3_SEED``)
-    takes minutes, so its result ships as ``sotalib/data/ch6_fig3_power.json``;
-    ``recompute=True`` reruns it and rewrites the file.
+    The simulation (``FIG3_REPS`` replications per point, ``rng=FIG3_SEED + decimals``)
+    takes minutes, so its result ships as ``sotalib/book/data/ch6_fig3_power.json``
+    (or ``path``) and is read from there.  With ``out`` (a folder) it is rerun and
+    written to ``out / FILE`` (``python -m sotalib.book.cache ch6_fig3_power --out ...``).
     """
-    path = Path(path) if path else Path(__file__).parent / "data" / "ch6_fig3_power.json"
-    if path.exists() and not recompute:
-        return [PowerPoint(**d) for d in json.loads(path.read_text())]
-    pts = [power_oversampling(d, reps=FIG3_REPS, seed=FIG3_SEED + d) for d in FIG3_DECIMALS]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps([pt.__dict__ for pt in pts], indent=1))
+    if out is None:
+        if path is None:
+            text = resources.files("sotalib.book").joinpath("data", FILE).read_text()
+        else:
+            text = Path(path).read_text()
+        return [PowerPoint(**d) for d in json.loads(text)]
+    pts = [power_oversampling(d, reps=FIG3_REPS, rng=FIG3_SEED + d) for d in FIG3_DECIMALS]
+    target = Path(out) / FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps([pt.to_dict() for pt in pts], indent=1))
     return pts
 
 

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import ListedColormap
 
-from ..judging._ranking import condorcet_winner, pairwise_wins
+from ..judging import condorcet_winner, pairwise_wins
 from .style import COLORS
 
 __all__ = ["plot_condorcet_graph", "plot_cv_bootstrap_schema", "plot_public_private", "plot_rank_granularity", "plot_stability"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -47,6 +48,7 @@ __all__ = [
     "N_SAVED_SETS",
     "GroundTruth",
     "make_world",
+    "master_seed",
     "sample_items",
     "classifier_specs",
     "build_groundtruth",
@@ -101,8 +103,25 @@ class World:
         return 1.0 / (1.0 + np.exp(-self.logit(x)))
 
 
-def make_world(seed: int = SEED) -> World:
-    """The fixed synthetic task of the ground-truth challenge."""
+def master_seed(rng) -> int:
+    """The int master seed behind ``rng`` (SPEC 7): an int is itself (checked >= 0); a
+    :class:`numpy.random.Generator` draws one; None draws fresh entropy.
+
+    Every stream of the challenge is derived from it (``default_rng([seed, part, ...])``),
+    so an int ``rng`` gives exactly the numbers the former ``seed=int`` gave.
+    """
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
+        return check_int("rng", rng, low=0)
+    if rng is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(rng, np.random.Generator):
+        return int(rng.integers(0, 2**63 - 1))
+    raise ValueError(f"rng must be an integer seed, a numpy.random.Generator or None, got {type(rng).__name__}")
+
+
+def make_world(rng=SEED) -> World:
+    """The fixed synthetic task of the ground-truth challenge (``rng``: see :func:`master_seed`)."""
+    seed = master_seed(rng)
     rng = np.random.default_rng([seed, 0])
     d = N_FEATURES
     beta = np.zeros(d)
@@ -126,12 +145,14 @@ _FAMILIES = ("logistic", "naive_bayes", "discriminant", "tree", "random_forest",
              "extra_trees", "boosting", "mlp")
 
 
-def classifier_specs(count: int = N_CLASSIFIERS, seed: int = SEED) -> list[dict]:
+def classifier_specs(count: int = N_CLASSIFIERS, rng=SEED) -> list[dict]:
     """Family, hyperparameters, seed and feature subset of each classifier.
 
-    The ``k``-th spec depends only on ``(seed, k)``, so a shorter list is a
-    prefix of a longer one (used by the reduced-size regeneration test).
+    The ``k``-th spec depends only on ``(seed, k)``, where ``seed`` is
+    :func:`master_seed` of ``rng``, so a shorter list is a prefix of a longer
+    one (used by the reduced-size regeneration test).
     """
+    seed = master_seed(rng)
     specs = []
     for k in range(count):
         rng = np.random.default_rng([seed, 1, k])
@@ -273,12 +294,12 @@ class GroundTruth:
         return float(self.true_accuracy.max())
 
 
-def build_groundtruth(n_classifiers: int = N_CLASSIFIERS, n_blocks: int = N_BLOCKS, *, seed: int = SEED,
+def build_groundtruth(n_classifiers: int = N_CLASSIFIERS, n_blocks: int = N_BLOCKS, *, rng=SEED,
                       n_saved_sets: int = N_SAVED_SETS, verbose: bool = False) -> GroundTruth:
     """Train the classifiers and score them on the fresh stream (deterministic).
 
     The world, the training set, each classifier (through its spec) and each
-    chunk of the stream have their own seeds derived from ``seed``, so a
+    chunk of the stream have their own seeds derived from the master seed, so a
     reduced build (fewer classifiers, fewer blocks) reproduces a prefix of the
     full one.
 
@@ -288,14 +309,15 @@ def build_groundtruth(n_classifiers: int = N_CLASSIFIERS, n_blocks: int = N_BLOC
         Number of classifiers (``>= 1``).
     n_blocks : int
         Number of test sets of ``BLOCK`` items (``>= 1``).
-    seed : int
-        Master seed.
+    rng : int, numpy.random.Generator or None
+        The master seed (see :func:`master_seed`); default ``SEED``, the book's challenge.
     n_saved_sets : int
         Test sets kept item by item (at most ``n_blocks``).
     """
     n_classifiers = check_int("n_classifiers", n_classifiers, low=1)
     n_blocks = check_int("n_blocks", n_blocks, low=1)
     n_saved_sets = check_int("n_saved_sets", n_saved_sets, low=0, high=n_blocks)
+    seed = master_seed(rng)
     world = make_world(seed)
     x_train, y_train = sample_items(world, N_TRAIN, np.random.default_rng([seed, 2]))
     specs = classifier_specs(n_classifiers, seed)
@@ -378,14 +400,14 @@ def _load(path: str) -> GroundTruth:
                      bayes_accuracy=float(meta["bayes_accuracy"]), seed=int(meta["seed"]))
     if _checksum(gt) != meta["sha256"]:
         raise ValueError(f"groundtruth cache {path} is corrupt (checksum mismatch); regenerate it with "
-                         "python -m sotalib.groundtruth")
+                         "python -m sotalib.book.cache groundtruth --out sotalib/book/data")
     return gt
 
 
 def load_groundtruth(path: str | Path | None = None) -> GroundTruth:
     """Load the cached ground-truth challenge (arrays are read-only).
 
-    Regenerate the cache with ``python -m sotalib.groundtruth`` (a few minutes).
+    Regenerate the cache with ``python -m sotalib.book.cache groundtruth --out sotalib/book/data`` (a few minutes).
     """
     return _load(str(Path(path) if path is not None else DATA_PATH))
 
@@ -394,7 +416,7 @@ if __name__ == "__main__":  # pragma: no cover
     import time
 
     t0 = time.perf_counter()
-    g = build_groundtruth(verbose=True)
+    g = build_groundtruth(rng=SEED, verbose=True)
     out = save_groundtruth(g)
     print(f"wrote {out} ({out.stat().st_size / 1e3:.0f} kB) in {time.perf_counter() - t0:.0f} s; "
           f"m={g.m}, n_items={g.n_items}, best theta={g.true_best:.4f}, bayes={g.bayes_accuracy:.4f}")

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .groundtruth import master_seed
+
 __all__ = ["CLASSIFIERS", "N_TASKS", "N_TEST", "N_TRAIN", "SEED", "TASKS", "TaskPredictions",
            "build_task_predictions", "load_task_predictions"]
 
@@ -81,10 +83,16 @@ class TaskPredictions:
         return self.correct.mean(axis=2)
 
 
-def build_task_predictions(n_train: int = N_TRAIN, n_test: int = N_TEST, seed: int = SEED) -> TaskPredictions:
-    """Train every classifier on every task and record per-item correctness (deterministic)."""
+def build_task_predictions(n_train: int = N_TRAIN, n_test: int = N_TEST, rng=SEED) -> TaskPredictions:
+    """Train every classifier on every task and record per-item correctness (deterministic for an int ``rng``).
+
+    ``rng`` (SPEC 7) gives the master ``seed`` (see
+    :func:`sotalib.book.groundtruth.master_seed`); task ``t`` is drawn and its
+    models seeded with ``seed + t``.  The default, ``SEED``, gives the cached predictions.
+    """
     from sklearn.datasets import make_classification
 
+    seed = master_seed(rng)
     out = np.zeros((N_TASKS, len(CLASSIFIERS), n_test), dtype=bool)
     for t, (_name, informative, sep, flip) in enumerate(TASKS):
         X, y = make_classification(n_samples=n_train + n_test, n_features=12, n_informative=informative,
@@ -104,7 +112,7 @@ def save_task_predictions(tp: TaskPredictions, path: str | Path) -> None:
 
 @lru_cache(maxsize=1)
 def load_task_predictions() -> TaskPredictions:
-    """The cached per-item correctness (regenerate with ``python -m sotalib.judging_data``)."""
+    """The cached per-item correctness (regenerate with ``python -m sotalib.book.cache judging_tasks --out sotalib/book/data``)."""
     with resources.files("sotalib.book").joinpath("data", FILE).open("rb") as fh:
         d = np.load(fh)
         correct = np.unpackbits(d["bits"], axis=-1, count=int(d["n_items"])).astype(bool)
@@ -112,4 +120,4 @@ def load_task_predictions() -> TaskPredictions:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    save_task_predictions(build_task_predictions(), Path(__file__).parent / "data" / FILE)
+    save_task_predictions(build_task_predictions(rng=SEED), Path(__file__).parent / "data" / FILE)

@@ -7,12 +7,14 @@ from importlib import resources
 
 import numpy as np
 
-from ..judging._properties import Counterexample, SearchResult, property_table
+from ..judging import Counterexample, SearchResult, property_table
 
-__all__ = ["TABLE_FILE", "save_property_table", "load_property_table"]
+__all__ = ["SEED", "TABLE_FILE", "TRIALS", "save_property_table", "load_property_table"]
 
-#: File (in sotalib/data) holding the full-size search behind the book's Table 4.
+#: File (in sotalib/book/data) holding the full-size search behind the book's Table 4.
 TABLE_FILE = "ranking_properties.json"
+#: Trials per cell and seed (``property_table(TRIALS, rng=SEED)``) of the shipped table.
+TRIALS, SEED = 6000, 2024
 
 
 def _ce_to_dict(ce: Counterexample | None):
@@ -32,7 +34,7 @@ def _ce_from_dict(f, p, d) -> Counterexample | None:
 
 
 def save_property_table(table: dict, path, trials: int, seed: int) -> None:
-    """Write a :func:`property_table` result as JSON."""
+    """Write a :func:`property_table` result as JSON (``seed``: the int ``rng`` it was run with)."""
     out = {"trials": trials, "seed": seed, "cells": [
         {"function": f, "property": p, "trials": r.trials, "tested": r.tested,
          "counterexample": _ce_to_dict(r.counterexample)} for (f, p), r in table.items()]}
@@ -43,7 +45,8 @@ def save_property_table(table: dict, path, trials: int, seed: int) -> None:
 def load_property_table(path=None) -> tuple[dict, int, int]:
     """The cached full-size search: ``({(function, property): SearchResult}, trials, seed)``.
 
-    Regenerate with ``python -m sotalib.ranking_properties`` (about ten minutes on two cores).
+    Regenerate with ``python -m sotalib.book.cache ranking_properties --out sotalib/book/data``
+    (about ten minutes on two cores).
     """
     if path is None:
         text = resources.files("sotalib.book").joinpath("data", TABLE_FILE).read_text()
@@ -62,7 +65,7 @@ if __name__ == "__main__":  # pragma: no cover - regenerates the cached table
     import sys
     from pathlib import Path
 
-    trials = int(sys.argv[1]) if len(sys.argv) > 1 else 6000  # the shipped table: 6,000 trials per cell
-    seed = 2024
-    table = property_table(trials, seed)
+    trials = int(sys.argv[1]) if len(sys.argv) > 1 else TRIALS
+    seed = SEED
+    table = property_table(trials, rng=seed)
     save_property_table(table, Path(__file__).parent / "data" / TABLE_FILE, trials, seed)

@@ -8,10 +8,12 @@ is estimated here by Monte Carlo with :class:`numpy.random.Generator`.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
+from .._rng import as_generator
 from .._validate import check_int
 from ._single import check_single
 from ._folds import kfold_configurations, stratified_folds
@@ -23,13 +25,27 @@ __all__ = ["PowerPoint", "power_typo", "power_oversampling", "report_scores"]
 
 @dataclass(frozen=True)
 class PowerPoint:
-    """Estimated power at one number of decimals: ``power`` +- ``se`` from ``reps`` replications."""
+    """Estimated power at one number of decimals: ``power`` +- ``se`` from ``reps`` replications.
+
+    ``seed`` is the int seed the simulation was given as ``rng`` (None for a
+    Generator or fresh entropy): with it, ``rng=seed`` reproduces the point.
+    """
 
     decimals: int
     power: float
     se: float
     reps: int
-    seed: int
+    seed: int | None
+
+    def to_dict(self) -> dict:
+        """JSON-safe form (the keys of the cached simulations)."""
+        return {"decimals": int(self.decimals), "power": float(self.power), "se": float(self.se),
+                "reps": int(self.reps), "seed": None if self.seed is None else int(self.seed)}
+
+
+def _seed_of(rng) -> int | None:
+    """The int seed behind ``rng``, if it is one (recorded in :class:`PowerPoint`)."""
+    return int(rng) if isinstance(rng, numbers.Integral) and not isinstance(rng, bool) else None
 
 
 def _fmt(x: float, d: int) -> str:
@@ -41,7 +57,7 @@ def report_scores(values: dict[str, float], decimals: int) -> dict[str, str]:
     return {k: _fmt(v, decimals) for k, v in values.items()}
 
 
-def power_typo(p: int, n: int, decimals: int, reps: int = 1000, seed: int = 0,
+def power_typo(p: int, n: int, decimals: int, reps: int = 1000, rng=None,
                theta_range: tuple[float, float] = (0.6, 0.95)) -> PowerPoint:
     """Power against the smallest typo: the last digit of accuracy off by one (Fig. 5 style).
 
@@ -49,10 +65,14 @@ def power_typo(p: int, n: int, decimals: int, reps: int = 1000, seed: int = 0,
     ``theta_range``, a confusion matrix tp ~ B(p, sens), tn ~ B(n, spec),
     reports acc, sens and spec rounded to ``decimals``, adds +-10^-decimals
     (random sign) to the accuracy and runs the single-test-set check.
+
+    ``rng`` is an int seed, a :class:`numpy.random.Generator` or None (fresh
+    entropy); an int gives the same numbers as ``numpy.random.default_rng(int)``.
     """
     p, n = check_int("p", p, low=1), check_int("n", n, low=1)
     d = check_int("decimals", decimals, low=1, high=8)
-    rng = np.random.default_rng(seed)
+    seed = _seed_of(rng)
+    rng = as_generator(rng)
     hits = 0
     for _ in range(check_int("reps", reps, low=1)):
         se_, sp_ = rng.uniform(*theta_range, size=2)
@@ -65,7 +85,7 @@ def power_typo(p: int, n: int, decimals: int, reps: int = 1000, seed: int = 0,
     return PowerPoint(d, pw, math.sqrt(pw * (1 - pw) / reps), reps, seed)
 
 
-def power_oversampling(decimals: int, reps: int = 200, seed: int = 0, p: int = 38, n: int = 262,
+def power_oversampling(decimals: int, reps: int = 200, rng=None, p: int = 38, n: int = 262,
                        p_oversampled: int = 262, k: int = 5, sens: float = 0.9139, spec: float = 0.9733,
                        solver: str = "highs") -> PowerPoint:
     """Power against minority oversampling before k-fold CV (Section 5.2, Fig. 3).
@@ -78,9 +98,12 @@ def power_oversampling(decimals: int, reps: int = 200, seed: int = 0, p: int = 3
     Algorithm 2, positives in every fold).  Detected = inconsistent with all.
     ``solver='highs'`` uses SciPy's in-process HiGHS for speed (every
     solution still verified exactly; 'cbc' gives the same verdicts, slower).
+    ``rng`` is an int seed, a :class:`numpy.random.Generator` or None (fresh
+    entropy); an int gives the same numbers as ``numpy.random.default_rng(int)``.
     """
     d = check_int("decimals", decimals, low=1, high=8)
-    rng = np.random.default_rng(seed)
+    seed = _seed_of(rng)
+    rng = as_generator(rng)
     folds_os = stratified_folds(p_oversampled, n, k)
     configs = list(kfold_configurations(p, n, k, positives_in_every_fold=True, negatives_in_every_fold=True))
     hits = 0
@@ -95,7 +118,3 @@ def power_oversampling(decimals: int, reps: int = 200, seed: int = 0, p: int = 3
         hits += not consistent
     pw = hits / reps
     return PowerPoint(d, pw, math.sqrt(pw * (1 - pw) / reps), reps, seed)
-
-
-
-

@@ -29,6 +29,7 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
+from .._rng import as_generator
 from .._validate import check_choice, check_int, check_probability, check_real
 
 __all__ = [
@@ -158,13 +159,15 @@ def bootstrap_interval(metric: Callable[..., float], *arrays, method: str = "BCa
     method : {"percentile", "BCa"}
     alpha : float in (0, 1)
     n_resamples : int
-    rng : Generator or seed
+    rng : int, numpy.random.Generator or None
+        Randomness (SPEC 7): an int seed gives the numbers of ``numpy.random.default_rng(int)``;
+        None draws fresh entropy.
     """
     method = check_choice("method", method, ("percentile", "BCa"))
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     n_resamples = check_int("n_resamples", n_resamples, low=10)
     data = _samples(arrays)
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     res, lo, hi = _run_bootstrap(data, metric, paired=True, vectorized=vectorized, method=method,
                                  confidence_level=1 - alpha, n_resamples=n_resamples, random_state=rng)
     est = float(metric(*data))
@@ -229,7 +232,7 @@ def paired_bootstrap(metric: Callable[..., float], y_true, pred_a, pred_b, *, me
 
     res, lo, hi = _run_bootstrap((y, a, b), diff, paired=True, vectorized=vectorized, method=method,
                                  confidence_level=1 - alpha, n_resamples=n_resamples,
-                                 random_state=np.random.default_rng(rng))
+                                 random_state=as_generator(rng))
     dist = sign * np.asarray(res.bootstrap_distribution)
     p = float(np.mean(dist > 0) + 0.5 * np.mean(dist == 0))
     return PairedComparison(float(diff(y, a, b)), lo, hi, p, method, n_resamples, alpha)
@@ -259,7 +262,7 @@ def bootstrap_coverage(theta: float, n: int, *, method: str = "BCa", alpha: floa
     n = check_int("n", n, low=2)
     reps = check_int("reps", reps, low=1)
     method = check_choice("method", method, ("percentile", "BCa"))
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     hits, widths = 0, []
     for _ in range(reps):
         x = (rng.random(n) < theta).astype(float)
@@ -287,7 +290,7 @@ def cv_bootstrap_schema(n: int, k: int, n_boot: int, rng: np.random.Generator | 
     n = check_int("n", n, low=2)
     k = check_int("k", k, low=2, high=n)
     n_boot = check_int("n_boot", n_boot, low=1)
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     perm = rng.permutation(n)
     folds = np.zeros((k, n), dtype=bool)
     for i, part in enumerate(np.array_split(perm, k)):
@@ -436,13 +439,15 @@ def ranking_stability(correct, sizes, trials: int = 500, rng: np.random.Generato
         Per-item correctness of each candidate.
     sizes : sequence of int
     trials : int
-    rng : Generator or seed
+    rng : int, numpy.random.Generator or None
+        Randomness (SPEC 7): an int seed gives the numbers of ``numpy.random.default_rng(int)``;
+        None draws fresh entropy.
     """
     C = np.asarray(correct, dtype=float)
     if C.ndim != 2 or C.shape[0] < 2 or C.shape[1] < 1:
         raise ValueError("correct must be a (candidates x items) array with >= 2 candidates")
     trials = check_int("trials", trials, low=2)
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     N = C.shape[1]
     out = []
     for s in sizes:
@@ -482,7 +487,7 @@ def rank_sd_by_granularity(correct, reps: int = 200, rng: np.random.Generator | 
     if C.ndim != 3 or C.shape[0] < 2 or C.shape[1] < 2:
         raise ValueError("correct must be a (tasks x candidates x items) array with >= 2 tasks and candidates")
     reps = check_int("reps", reps, low=2)
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     T, J, N = C.shape
     acc_items = np.zeros((reps, J))
     for t in range(T):

@@ -53,11 +53,13 @@ clone-proof
 from __future__ import annotations
 
 import itertools
+import numbers
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
+from .._rng import as_generator
 from .._validate import check_choice, check_int
 from ._ranking import _preference, rank_candidates, condorcet_winner, rank
 
@@ -451,7 +453,7 @@ def _shrink(f, prop, inst, ce):
 
 
 def search_counterexample(function: str, prop: str, trials: int = 2000,
-                          rng: np.random.Generator | int | None = 0,
+                          rng: np.random.Generator | int | None = None,
                           max_candidates: int = 5, max_judges: int = 9, shrink: bool = True) -> SearchResult:
     """Randomized search for a violation of property ``prop`` by ranking function ``function``.
 
@@ -461,7 +463,9 @@ def search_counterexample(function: str, prop: str, trials: int = 2000,
     prop : one of :data:`PROPERTIES`
     trials : int
         Random instances to draw; the search stops at the first counterexample.
-    rng : Generator or seed
+    rng : int, numpy.random.Generator or None
+        Randomness (SPEC 7): an int seed gives the numbers of ``numpy.random.default_rng(int)``;
+        None draws fresh entropy.
     max_candidates, max_judges : int
         Instances have 3..``max_candidates`` candidates and up to ``max_judges``
         judges (twice as many for participation and clone-proofness); early
@@ -474,7 +478,7 @@ def search_counterexample(function: str, prop: str, trials: int = 2000,
     trials = check_int("trials", trials, low=1)
     max_candidates = check_int("max_candidates", max_candidates, low=3, high=6)
     max_judges = check_int("max_judges", max_judges, low=2)
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     make, verify = _MAKERS[prop], _VERIFIERS[prop]
     tested = 0
     lo = 1 if prop == "condorcet" else 2
@@ -501,17 +505,27 @@ def search_counterexample(function: str, prop: str, trials: int = 2000,
     return SearchResult(function, prop, trials, tested, None)
 
 
-def property_table(trials: int = 2000, seed: int = 0, functions=FUNCTIONS, properties=PROPERTIES):
+def property_table(trials: int = 2000, rng: np.random.Generator | int | None = None, functions=FUNCTIONS,
+                   properties=PROPERTIES):
     """Run :func:`search_counterexample` for every function and property.
 
-    Returns ``{(function, property): SearchResult}``; the search of each cell
-    uses its own generator seeded from ``seed`` and the cell's position.
+    Returns ``{(function, property): SearchResult}``.  The search of cell
+    ``(i, j)`` (function ``i``, property ``j``) uses its own generator
+    ``numpy.random.default_rng([seed, i, j])``, where ``seed`` is ``rng`` when
+    it is an int; a Generator ``rng`` draws ``seed`` from itself, None from
+    fresh entropy.
     """
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
+        as_generator(rng)  # raises ValueError on a negative seed
+        seed = int(rng)
+    elif rng is None:
+        seed = int(np.random.SeedSequence().entropy)
+    else:
+        seed = int(as_generator(rng).integers(0, 2**63 - 1))
     out = {}
     for i, f in enumerate(functions):
         for j, p in enumerate(properties):
-            rng = np.random.default_rng([seed, i, j])
-            out[f, p] = search_counterexample(f, p, trials, rng)
+            out[f, p] = search_counterexample(f, p, trials, np.random.default_rng([seed, i, j]))
     return out
 
 

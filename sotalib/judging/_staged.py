@@ -14,7 +14,7 @@ Section 3.3 of {pavao2024judge}.  Three simulations:
   participants who beat the organisers' baseline in the development phase,
   or to the top ``k``: the true accuracy of the winner.
 
-Every function takes a :class:`numpy.random.Generator` (or seed).
+Every function takes ``rng``: an int seed, a :class:`numpy.random.Generator` or None (SPEC 7).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._rng import as_generator
 from .._validate import check_choice, check_int, check_probability, check_real
 
 __all__ = ["FinalPhase", "PublicPrivate", "boosting_attack", "ladder", "simulate_final_phase", "winner_distribution_exact",
@@ -98,7 +99,7 @@ def simulate_public_private(teams: int = 300, n_public: int = 1000, n_private: i
     mechanism = check_choice("mechanism", mechanism, ("kaggle", "ladder"))
     lo, hi = (check_probability("theta_range", t) for t in theta_range)
     eta = 1.0 / math.sqrt(n_public) if eta is None else check_real("eta", eta, low=0.0, low_open=True)
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     skill = rng.uniform(lo, hi, size=teams)
     S = np.floor(np.exp(rng.uniform(0, math.log(max_submissions + 1), size=teams))).astype(int)
     S = np.clip(S, 1, max_submissions)
@@ -138,7 +139,7 @@ def boosting_attack(n_public: int = 4000, n_private: int = 4000, k: int = 700, m
     k = check_int("k", k, low=1)
     mechanism = check_choice("mechanism", mechanism, ("kaggle", "ladder"))
     eta = 1.0 / math.sqrt(n_public) if eta is None else check_real("eta", eta, low=0.0, low_open=True)
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     n = n_public + n_private
     y = rng.integers(0, 2, size=n).astype(bool)
     U = rng.integers(0, 2, size=(k, n)).astype(bool)
@@ -202,7 +203,7 @@ def simulate_final_phase(thetas, n_dev: int, n_final: int, *, rule: str = "all",
     n_final = check_int("n_final", n_final, low=1)
     rule = check_choice("rule", rule, ("all", "baseline", "top-k"))
     reps = check_int("reps", reps, low=1)
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     m = th.size
     dev = rng.binomial(n_dev, th, size=(reps, m)) + rng.random((reps, m))  # random tie-break
     fin = rng.binomial(n_final, th, size=(reps, m)) + rng.random((reps, m))

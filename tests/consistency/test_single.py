@@ -200,7 +200,7 @@ def test_fig3_power_simulation_reduced_and_cached():
     from sotalib.consistency._power import power_oversampling
     from sotalib.book.consistency_power import fig3_power
 
-    pt = power_oversampling(4, reps=25, seed=FIG3_SEED + 4)
+    pt = power_oversampling(4, reps=25, rng=FIG3_SEED + 4)
     rng = np.random.default_rng(FIG3_SEED + 4)
     from sotalib.consistency._folds import stratified_folds
 
@@ -214,6 +214,6 @@ def test_fig3_power_simulation_reduced_and_cached():
         no_integer += math.floor(300 * (v + 5e-5)) < math.ceil(300 * (v - 5e-5))
     assert pt.power * 25 >= no_integer >= 20
     # two decimals: nothing is detected, as in the cache
-    assert power_oversampling(2, reps=5, seed=FIG3_SEED + 2).power == 0.0
+    assert power_oversampling(2, reps=5, rng=FIG3_SEED + 2).power == 0.0
     cached = {p.decimals: p.power for p in fig3_power()}
     assert cached[2] == 0.0 and cached[4] >= 0.97
