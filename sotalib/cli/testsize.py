@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
-
-from .._validate import check_real
-from ..judging._errorbars import guyon_size, rule_of_thumb_size
 
 
 def register(sub) -> None:
@@ -25,25 +21,15 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _items(n: float) -> int:
-    return int(math.ceil(n * (1 - 1e-12)))
-
-
 def run(args: argparse.Namespace) -> int:
+    from ..judging import test_size
     from . import emit
 
-    e = check_real("--error", args.error, low=0.0, low_open=True)
-    if args.sd is None and e > 1:
-        raise ValueError(f"--error must be in (0, 1] without --sd (an error rate), got {e:g}")
-    sd = math.sqrt(e * (1 - e)) if args.sd is None else check_real("--sd", args.sd, low=0.0)
-    k = check_real("--confidence", args.confidence, low=0.0, low_open=True)
-    v = check_real("--precision", args.precision, low=-10, high=10)
-    n_guyon = guyon_size(e, sd, k, v)
-    n_rule = rule_of_thumb_size(e) if e <= 1 else None
-    payload = {"error": e, "sd": sd, "confidence": k, "precision": v,
-               "rule_of_thumb": None if n_rule is None else _items(n_rule), "guyon": _items(n_guyon)}
-    text = (f"test-set size for error {e:g} (sd {sd:.6g}), confidence k={k:g}, precision nu={v:g}\n"
-            f"  rule of thumb n = 100/p:                {'-' if n_rule is None else format(_items(n_rule), ',')}\n"
-            f"  Guyon n = (sd/E)^2 k^2 10^(2 nu):       {_items(n_guyon):,}")
-    emit(args, payload, text)
+    r = test_size(args.error, sd=args.sd, confidence=args.confidence, precision=args.precision)
+    text = (f"test-set size for error {r.error:g} (sd {r.sd:.6g}), confidence k={r.confidence:g}, "
+            f"precision nu={r.precision:g}\n"
+            f"  rule of thumb n = 100/p:                "
+            f"{'-' if r.rule_of_thumb is None else format(r.rule_of_thumb, ',')}\n"
+            f"  Guyon n = (sd/E)^2 k^2 10^(2 nu):       {r.guyon:,}")
+    emit(args, r.to_dict(), text)
     return 0

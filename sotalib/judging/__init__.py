@@ -10,6 +10,7 @@ variance_decomposition, ranking_stability, rank_sd_by_granularity, kendall_w
 Rankings
 --------
 rank_candidates     -- fuse a candidates x judges score matrix into one ranking (the ``rank`` command)
+read_scores         -- a score matrix from a CSV file (as ``sotalib rank --scores`` reads it)
 mean_score, median_score, average_rank, weighted_average_rank, copeland, relative_difference,
 random_dictator, kemeny_young -- the ranking functions of the paper's Section 3
 condorcet_winner, pairwise_wins, kendall_tau_distance, kemeny_objective
@@ -18,6 +19,10 @@ property_table, search_counterexample -- which properties of social choice each 
 Staged evaluation
 -----------------
 ladder, simulate_public_private, boosting_attack, simulate_final_phase, winner_distribution_exact
+
+Randomness is one argument, ``rng``: an int seed (the numbers of
+``numpy.random.default_rng(int)``), a :class:`numpy.random.Generator`, or None.
+Results of the front-door functions are frozen and have a JSON-safe ``to_dict()``.
 """
 
 from .._lazy import attach
@@ -38,11 +43,13 @@ __getattr__, __dir__, __all__ = attach(
         "._ranking": [
             "Aggregation", "KemenyResult", "METHODS", "TIE_RTOL", "average_rank", "condorcet_winner", "copeland",
             "kemeny_objective", "kemeny_young", "kendall_tau_distance", "mean_score", "median_score", "pairwise_wins",
-            "random_dictator", "rank", "rank_candidates", "relative_difference", "weighted_average_rank",
+            "random_dictator", "rank", "rank_candidates", "read_scores", "relative_difference", "ScoreFile",
+            "weighted_average_rank",
         ],
         "._staged": [
             "FinalPhase", "PublicPrivate", "boosting_attack", "ladder", "simulate_final_phase",
             "simulate_public_private", "winner_distribution_exact",
         ],
+        "._testsize": ["TestSize", "test_size"],
     },
 )

@@ -15,7 +15,7 @@ Conventions
   of decimal scores that are equal on paper (``0.6 + 0.9 + 0.4 + 0.5`` and
   ``0.4 + 0.7 + 0.8 + 0.5``) tie as they do on paper.
 * ``lower_is_better=True`` turns every method around (errors, losses, times).
-* :func:`aggregate` returns the aggregate values in the orientation natural
+* :func:`rank_candidates` returns the aggregate values in the orientation natural
   to each method (``higher_is_better`` says which): means and medians keep the
   scores' orientation, average ranks and Kemeny positions are lower-is-better,
   Copeland and relative-difference scores are higher-is-better.
@@ -26,9 +26,11 @@ from __future__ import annotations
 import itertools
 import warnings
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
+from .._rng import as_generator
 from .._validate import check_choice, check_int
 
 __all__ = [
@@ -37,6 +39,8 @@ __all__ = [
     "Aggregation",
     "KemenyResult",
     "rank_candidates",
+    "read_scores",
+    "ScoreFile",
     "average_rank",
     "condorcet_winner",
     "copeland",
@@ -55,7 +59,7 @@ __all__ = [
 #: Relative tolerance under which two aggregate values count as a tie.
 TIE_RTOL = 1e-9
 
-#: The ranking functions of :func:`aggregate` (names as on the command line).
+#: The ranking functions of :func:`rank_candidates` (names as on the command line).
 METHODS = ("random-dictator", "mean", "median", "average-rank", "weighted-average-rank",
            "copeland", "relative-difference", "kemeny")
 
@@ -193,7 +197,7 @@ def random_dictator(M, rng: np.random.Generator | int | None = None) -> tuple[np
     Returns the chosen judge's scores and its column index.
     """
     A = _matrix(M)
-    rng = np.random.default_rng(rng)
+    rng = as_generator(rng)
     k = int(rng.integers(A.shape[1]))
     return A[:, k].copy(), k
 
@@ -388,7 +392,7 @@ def kemeny_young(M, lower_is_better: bool = False, method: str = "auto",
 
 @dataclass(frozen=True)
 class Aggregation:
-    """The result of a ranking function.
+    """The result of a ranking function (what ``sotalib rank --json`` prints, via :meth:`to_dict`).
 
     Attributes
     ----------
@@ -405,6 +409,10 @@ class Aggregation:
         E.g. which judge the random dictator drew, or how Kemeny-Young was solved.
     judge : int or None
         The column the random dictator drew (0-based).
+    candidates : tuple of str
+        Candidate names (``C1``, ``C2``, ... unless given).
+    judges : tuple of str or None
+        Judge names, if given.
     """
 
     method: str
@@ -414,24 +422,77 @@ class Aggregation:
     order: np.ndarray
     note: str = ""
     judge: int | None = None
+    candidates: tuple = ()
+    judges: tuple | None = None
+
+    @property
+    def ranking(self) -> list[str]:
+        """Candidate names, best first."""
+        return [self._name(i) for i in self.order]
+
+    def _name(self, i) -> str:
+        return self.candidates[i] if self.candidates else f"C{int(i) + 1}"
+
+    def to_dict(self) -> dict:
+        """JSON-safe form: ranking, scores and ranks by candidate (best first), method,
+        higher_is_better, note -- the output of ``sotalib rank --json``."""
+        def num(x):
+            x = float(x)
+            return x if np.isfinite(x) else None
+
+        return {
+            "ranking": self.ranking,
+            "scores": {self._name(i): num(self.scores[i]) for i in self.order},
+            "ranks": {self._name(i): num(self.ranks[i]) for i in self.order},
+            "method": self.method,
+            "higher_is_better": bool(self.higher_is_better),
+            "note": self.note,
+        }
+
+
+def _labels(given, default, count: int, what: str) -> tuple | None:
+    if given is None:
+        return default
+    names = tuple(str(x) for x in given)
+    if len(names) != count:
+        raise ValueError(f"{what} must name each of the {count} {'rows' if what == 'candidates' else 'columns'}, "
+                         f"got {len(names)} names")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{what} names must be unique")
+    return names
 
 
 def rank_candidates(M, method: str, lower_is_better: bool = False, *, weights=None,
-              rng: np.random.Generator | int | None = None) -> Aggregation:
+                    rng: np.random.Generator | int | None = None, candidates=None, judges=None) -> Aggregation:
     """Rank the candidates (rows of ``M``) with one of the chapter's ranking functions.
+
+    The front door of ``sotalib rank``: ``rank_candidates(...).to_dict()`` is
+    what the command prints with ``--json``.
 
     Parameters
     ----------
-    M : array_like, shape (n, m)
-        Score matrix: candidates x judges.
+    M : array_like, shape (n, m), or pandas.DataFrame
+        Score matrix: candidates x judges.  A DataFrame's index names the
+        candidates and its columns name the judges.
     method : str
         One of :data:`METHODS`.
     lower_is_better : bool
         The judges' scores are losses (smaller is better).
     weights : array_like, optional
         Judge weights for ``"weighted-average-rank"``.
-    rng : Generator or seed
-        For ``"random-dictator"``.
+    rng : int, numpy.random.Generator or None
+        For ``"random-dictator"`` (SPEC 7): an int seed gives the numbers of
+        ``numpy.random.default_rng(int)``; None draws fresh entropy.
+    candidates, judges : sequence of str, optional
+        Names of the rows and columns (override a DataFrame's index and columns).
+        Candidates default to ``C1, C2, ...``; with judge names, the random
+        dictator's note names the judge drawn.
+
+    Raises
+    ------
+    ValueError
+        ``M`` not a finite non-empty 2-d matrix, an unknown ``method``, missing or
+        bad ``weights``, names of the wrong number or not unique.
 
     Notes
     -----
@@ -439,8 +500,14 @@ def rank_candidates(M, method: str, lower_is_better: bool = False, *, weights=No
     candidates they are averaged over *all* optimal orderings, so candidates
     that trade places between co-optimal orderings tie.
     """
+    if hasattr(M, "columns") and hasattr(M, "index") and hasattr(M, "to_numpy"):  # a pandas DataFrame
+        candidates = list(M.index) if candidates is None else candidates
+        judges = list(M.columns) if judges is None else judges
+        M = M.to_numpy(dtype=float)
     A = _matrix(M)
     method = check_choice("method", method, METHODS)
+    cand_names = _labels(candidates, (), A.shape[0], "candidates")
+    judge_names = _labels(judges, None, A.shape[1], "judges")
     note, judge = "", None
     if method == "mean":
         s, hib = mean_score(A), not lower_is_better
@@ -459,7 +526,8 @@ def rank_candidates(M, method: str, lower_is_better: bool = False, *, weights=No
     elif method == "random-dictator":
         s, judge = random_dictator(A, rng)
         hib = not lower_is_better
-        note = f"judge {judge + 1} of {A.shape[1]} drawn"
+        note = (f"judge {judge + 1} of {A.shape[1]} drawn" if judge_names is None
+                else f"judge {judge_names[judge]!r} drawn")
     else:
         res = kemeny_young(A, lower_is_better)
         s, hib = res.positions(), False
@@ -468,7 +536,56 @@ def rank_candidates(M, method: str, lower_is_better: bool = False, *, weights=No
             note += f"; {len(res.optimal_orders)} co-optimal orderings, positions averaged"
     r = rank(s, lower_is_better=not hib)
     order = np.lexsort((np.arange(len(r)), r))
-    return Aggregation(method, np.asarray(s, dtype=float), hib, r, order, note, judge)
+    return Aggregation(method, np.asarray(s, dtype=float), hib, r, order, note, judge, cand_names, judge_names)
+
+
+class ScoreFile(NamedTuple):
+    """A score matrix read by :func:`read_scores`."""
+
+    candidates: list
+    judges: list
+    scores: np.ndarray
+
+
+def read_scores(path) -> ScoreFile:
+    """Read a score matrix from a CSV file: ``(candidates, judges, scores)``.
+
+    The first row is a header (its first cell is ignored, the others name the
+    judges); each further row is a candidate: its name, then one finite number
+    per judge.  Blank lines are skipped.
+
+    Raises
+    ------
+    ValueError
+        On malformed input (the message names the file and the line).
+    OSError
+        If the file cannot be read.
+    """
+    import csv
+    import math
+
+    with open(path, newline="") as fh:
+        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
+    if len(rows) < 2:
+        raise ValueError(f"{path}: need a header row and at least one candidate row")
+    header = [c.strip() for c in rows[0]]
+    if len(header) < 2:
+        raise ValueError(f"{path}: need a name column and at least one judge column")
+    names, values = [], []
+    for i, r in enumerate(rows[1:], start=2):
+        if len(r) != len(header):
+            raise ValueError(f"{path}: line {i} has {len(r)} fields, the header has {len(header)}")
+        names.append(r[0].strip())
+        try:
+            vals = [float(c) for c in r[1:]]
+        except ValueError:
+            raise ValueError(f"{path}: line {i}: scores must be numbers") from None
+        if not all(math.isfinite(v) for v in vals):
+            raise ValueError(f"{path}: line {i}: scores must be finite")
+        values.append(vals)
+    if len(set(names)) != len(names):
+        raise ValueError(f"{path}: candidate names must be unique")
+    return ScoreFile(names, header[1:], np.array(values, dtype=float))
 
 
 # --------------------------------------------------------------- Condorcet graphs

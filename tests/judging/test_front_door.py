@@ -1,0 +1,161 @@
+"""The front door of the judging subpackage: rank_candidates, read_scores, test_size; one rng argument."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import sotalib
+from sotalib.cli import main
+from sotalib.judging import (bootstrap_interval, property_table, rank_candidates, read_scores,
+                             search_counterexample, simulate_final_phase, simulate_public_private, test_size)
+
+TABLE3 = np.array([[0.8, 0.5, 0.7, 0.5], [0.6, 0.9, 0.4, 0.5], [0.4, 0.7, 0.8, 0.5]])
+CSV = "candidate,judge 1,judge 2,judge 3,judge 4\nC1,0.8,0.5,0.7,0.5\nC2,0.6,0.9,0.4,0.5\nC3,0.4,0.7,0.8,0.5\n"
+CLI_METHODS = ("mean", "median", "average-rank", "copeland", "relative-difference", "kemeny", "random-dictator")
+
+
+def test_front_door_names():
+    assert sotalib.rank_candidates is rank_candidates and sotalib.test_size is test_size
+
+
+@pytest.fixture
+def table3(tmp_path):
+    p = tmp_path / "table3.csv"
+    p.write_text(CSV)
+    return str(p)
+
+
+# ------------------------------------------------------------------ rank_candidates
+@pytest.mark.parametrize("method", CLI_METHODS)
+def test_rank_to_dict_equals_cli_json(table3, capsys, method):
+    assert main(["rank", "--scores", table3, "--method", method, "--seed", "3", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    t = read_scores(table3)
+    res = rank_candidates(t.scores, method, rng=3, candidates=t.candidates, judges=t.judges)
+    d = res.to_dict()
+    assert json.loads(json.dumps(d, allow_nan=False)) == d == cli
+    assert list(d) == ["ranking", "scores", "ranks", "method", "higher_is_better", "note"]
+
+
+def test_rank_dataframe_names_candidates_and_judges():
+    import pandas as pd
+
+    df = pd.DataFrame(TABLE3, index=["a", "b", "c"], columns=["j1", "j2", "j3", "j4"])
+    res = rank_candidates(df, "mean")
+    assert res.ranking == ["a", "b", "c"] and res.candidates == ("a", "b", "c") and res.judges == ("j1", "j2", "j3", "j4")
+    assert res.to_dict()["scores"] == pytest.approx({"a": 0.625, "b": 0.6, "c": 0.6})
+    rd = rank_candidates(df, "random-dictator", rng=0)
+    assert rd.note == f"judge {rd.judges[rd.judge]!r} drawn"
+    # an array without names: C1, C2, ... and the judge by number, as before
+    plain = rank_candidates(TABLE3, "random-dictator", rng=0)
+    assert plain.ranking[0].startswith("C") and plain.note.endswith(f"of {TABLE3.shape[1]} drawn")
+    with pytest.raises(AttributeError):
+        plain.method = "mean"  # frozen
+
+
+def test_rank_rng_int_equals_generator():
+    for seed in range(5):
+        a = rank_candidates(TABLE3, "random-dictator", rng=seed)
+        b = rank_candidates(TABLE3, "random-dictator", rng=np.random.default_rng(seed))
+        assert a.judge == b.judge and a.to_dict() == b.to_dict()
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(method="borda"), "method"),
+    (dict(method="mean", candidates=["a", "b"]), "candidates"),
+    (dict(method="mean", candidates=["a", "a", "b"]), "candidates"),
+    (dict(method="mean", judges=["x"]), "judges"),
+    (dict(method="weighted-average-rank"), "weights"),
+    (dict(method="random-dictator", rng=-1), "rng"),
+])
+def test_rank_bad_input_names_the_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        rank_candidates(TABLE3, **kwargs)
+
+
+def test_rank_bad_matrix():
+    with pytest.raises(ValueError, match="M must"):
+        rank_candidates([[1.0, np.nan]], "mean")
+
+
+def test_read_scores(table3, tmp_path):
+    t = read_scores(table3)
+    assert t.candidates == ["C1", "C2", "C3"] and t.judges == ["judge 1", "judge 2", "judge 3", "judge 4"]
+    np.testing.assert_array_equal(t.scores, TABLE3)
+    names, judges, M = t  # unpacks like the command line's former reader
+    bad = tmp_path / "bad.csv"
+    bad.write_text("n,j\nA,x\n")
+    with pytest.raises(ValueError, match="line 2"):
+        read_scores(bad)
+
+
+# ------------------------------------------------------------------ test_size
+@pytest.mark.parametrize("error", [0.01, 0.05, 0.1, 0.3])
+def test_test_size_by_hand(error):
+    r = test_size(error)
+    sd = math.sqrt(error * (1 - error))
+    assert r.sd == sd and r.confidence == 1.96 and r.precision == 1.0
+    assert r.rule_of_thumb == math.ceil(100 / error - 1e-9)  # whole items: 100/p rounded up
+    guyon = (sd / error) ** 2 * 1.96**2 * 10.0**2
+    assert r.guyon == math.ceil(guyon - 1e-9)
+    assert r.guyon == math.ceil((1 - error) / error * 1.96**2 * 100 - 1e-9)  # (1 - p)/p k^2 10^(2 nu)
+
+
+def test_test_size_worked_values_and_cli(capsys):
+    r = test_size(0.01, confidence=1, precision=1)
+    assert (r.rule_of_thumb, r.guyon) == (10_000, 9_900)
+    assert test_size(0.01, confidence=1, precision=2).guyon == 990_000
+    r = test_size(0.1, sd=0.3, confidence=2)
+    assert r.guyon == 3_600 and r.sd == 0.3
+    r = test_size(2.5, sd=5)
+    assert r.rule_of_thumb is None and r.guyon == math.ceil(4 * 1.96**2 * 100)
+    d = r.to_dict()
+    assert list(d) == ["error", "sd", "confidence", "precision", "rule_of_thumb", "guyon"]
+    assert json.loads(json.dumps(d, allow_nan=False)) == d
+    assert main(["testsize", "--error", "2.5", "--sd", "5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == d
+    with pytest.raises(AttributeError):
+        r.guyon = 1  # frozen
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(error=0), "error"), (dict(error=1.5), "error"), (dict(error=float("nan")), "error"),
+    (dict(error=0.1, sd=-1), "sd"), (dict(error=0.1, confidence=0), "confidence"),
+    (dict(error=0.1, precision=11), "precision"),
+])
+def test_test_size_bad_input_names_the_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        test_size(**kwargs)
+
+
+# ------------------------------------------------------------------ one rng argument
+def test_rng_int_equals_generator_across_judging():
+    a = search_counterexample("median", "majority", trials=50, rng=3)
+    b = search_counterexample("median", "majority", trials=50, rng=np.random.default_rng(3))
+    assert a.tested == b.tested and (a.counterexample is None) == (b.counterexample is None)
+    if a.counterexample is not None:
+        np.testing.assert_array_equal(a.counterexample.M, b.counterexample.M)
+    t1 = property_table(20, rng=7, functions=("mean",), properties=("majority", "iia"))
+    t2 = property_table(20, rng=7, functions=("mean",), properties=("majority", "iia"))
+    assert {k: v.tested for k, v in t1.items()} == {k: v.tested for k, v in t2.items()}
+    # cell (i, j) of the table uses default_rng([seed, i, j]), as the cached table did
+    c = search_counterexample("mean", "iia", 20, np.random.default_rng([7, 0, 1]))
+    assert c.tested == t1["mean", "iia"].tested
+    x = simulate_public_private(teams=30, rng=4)
+    y = simulate_public_private(teams=30, rng=np.random.default_rng(4))
+    np.testing.assert_array_equal(x.public, y.public)
+    f1 = simulate_final_phase([0.7, 0.72], 100, 100, reps=50, rng=2)
+    f2 = simulate_final_phase([0.7, 0.72], 100, 100, reps=50, rng=np.random.default_rng(2))
+    assert f1 == f2
+    data = np.arange(20.0)
+    i1 = bootstrap_interval(np.mean, data, n_resamples=200, rng=1)
+    i2 = bootstrap_interval(np.mean, data, n_resamples=200, rng=np.random.default_rng(1))
+    assert (i1.ci_low, i1.ci_high, i1.se) == (i2.ci_low, i2.ci_high, i2.se)
+
+
+@pytest.mark.parametrize("rng", [-1, True, "seed", [1, 2]])
+def test_bad_rng_names_the_parameter(rng):
+    with pytest.raises(ValueError, match="rng"):
+        simulate_public_private(teams=5, rng=rng)
