@@ -14,11 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sotalib.consistency._single import check_single
-from sotalib.consistency._folds import kfold_configurations
-from sotalib.consistency._mos import search_configurations
-from sotalib.consistency._mos_kfold import check_mos_kfold
-from sotalib.consistency._scores import all_scores
+from sotalib.consistency import all_scores, check_mos_kfold, check_single, kfold_configurations, search_configurations
 
 from ._harness import Case
 
@@ -121,7 +117,7 @@ def _ours_all_pairs():
     """Every one of the 190 pairs of the 20 scores, one after the other."""
     import itertools
 
-    from sotalib.consistency._scores import SCORES
+    from sotalib.consistency import SCORES
 
     reports = [{s: round(_S[s], 4) for s in pair} for pair in itertools.combinations(SCORES, 2)]
 
@@ -135,7 +131,7 @@ def _ours_random_sets(count=40, seed=0):
     """Median over ``count`` random sets of 2-4 of the 20 scores (the same sets every run)."""
     import numpy as np
 
-    from sotalib.consistency._scores import SCORES
+    from sotalib.consistency import SCORES
 
     rng = np.random.default_rng(seed)
     sets = [list(rng.choice(SCORES, size=int(rng.integers(2, 5)), replace=False)) for _ in range(count)]
@@ -159,7 +155,7 @@ _MSC_NAME = {"fbp": "f1p", "fbn": "f1n"}
 def _random_reports(count=2000, seed=4):
     import numpy as np
 
-    from sotalib.consistency._scores import SCORES, score_range, score_value
+    from sotalib.consistency import SCORES, score_range, score_value
 
     rng = np.random.default_rng(seed)
     out = []

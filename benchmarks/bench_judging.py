@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sotalib.judging._ranking import rank_candidates, kemeny_young
+from sotalib.judging import kemeny_young, rank_candidates
 
 from ._harness import Case
 

@@ -270,7 +270,7 @@ def check_mos_intervals(folds, intervals: tuple[ScoreInterval, ...],
             return MosResult(False, "infeasible", folds, None, "integer-total")
     state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit, solver)
     if state == "infeasible" and solver == "highs":
-        # HiGHS (SciPy 1.17) has called feasible programs infeasible (sotalib.mos_kfold):
+        # HiGHS (SciPy 1.17) has called feasible programs infeasible (sotalib.consistency.check_mos_kfold):
         # only CBC's verdict of infeasibility is used
         state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit, "cbc")
     if state == "infeasible":
@@ -296,7 +296,7 @@ def check_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None, r
     scores : mapping
         acc, sens, spec, bacc (or synonyms, complements) -> reported mean.
     eps, decimals, rounding
-        Numerical uncertainty, as in :func:`sotalib.consistency._single.score_intervals`.
+        Numerical uncertainty, as in :func:`sotalib.consistency.score_intervals`.
     fold_min, fold_max : mapping, optional
         Reported minimum and maximum over the folds of a score (Eq. 10); give both.
 
@@ -404,7 +404,7 @@ def diagnose_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None
     reported value given the other scores is found by two integer programs
     (minimise / maximise the score's mean); written with the report's decimals,
     each proposal is verified by :func:`check_mos` on the corrected report.
-    Returns :class:`sotalib.consistency._single.Suggestion` objects (``example`` holds
+    Returns :class:`sotalib.consistency.Suggestion` objects (``example`` holds
     the per-fold (tp_i, tn_i); ``n_solutions`` is 1), sorted by the size of the change.
     """
     from ._single import Suggestion, _n_decimals, _quantize

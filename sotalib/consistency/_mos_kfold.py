@@ -41,7 +41,7 @@ one by one; otherwise the status is ``undecided``, counted as consistent.
 
 Certainty.  A solution is turned into explicit folds and per-fold (tp, tn)
 and verified in exact rational arithmetic (with the same check as
-:func:`sotalib.consistency._mos.check_mos`).  Rows keep integer coefficients when the
+:func:`sotalib.consistency.check_mos`).  Rows keep integer coefficients when the
 common denominator allows (accuracy), with exactly rounded integer bounds;
 otherwise (sensitivity over folds with many different p_f) their bounds are
 widened by 1e-6 relative, more than the solver's feasibility tolerance, so an
@@ -160,7 +160,7 @@ def count_kfold_configurations(p: int, n: int, k: int, *, positives_in_every_fol
                                max_work: int = 50_000_000) -> int | None:
     """Number of fold configurations of Algorithm 2, counted without enumerating them.
 
-    Equals ``sotalib.consistency._folds.count_configurations`` (the tests check it); the work grows
+    Equals ``sotalib.consistency.count_configurations`` (the tests check it); the work grows
     like k * p * (p + n) / k, and None is returned when it would exceed ``max_work``.
     """
     p, n, k = _check_pnk(p, n, k)
@@ -418,7 +418,7 @@ def check_mos_kfold(p: int, n: int, k: int, scores: Mapping[str, object], *, rep
     4.4.3 of Fazekas & Kovacs); all of them, jointly over the repetitions, are
     decided by one integer program (see the module docstring).  For a single
     repetition this is equivalent to testing every configuration with
-    :func:`sotalib.consistency._mos.check_mos`, without enumerating them.
+    :func:`sotalib.consistency.check_mos`, without enumerating them.
 
     Parameters
     ----------
@@ -431,7 +431,7 @@ def check_mos_kfold(p: int, n: int, k: int, scores: Mapping[str, object], *, rep
     repeats : int
         Repetitions of the k-fold, each with its own (unknown) configuration.
     eps, decimals, rounding
-        Numerical uncertainty, as in :func:`sotalib.consistency._single.score_intervals`.
+        Numerical uncertainty, as in :func:`sotalib.consistency.score_intervals`.
     time_limit : float
         Seconds for each solver call; if no solver decides, the status is 'undecided'.
 

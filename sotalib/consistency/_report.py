@@ -163,7 +163,7 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
     p, n : int, optional
         Positives and negatives of the dataset (required unless ``folds`` is given).
     eps, decimals, rounding
-        Numerical uncertainty (see :func:`sotalib.consistency._single.score_intervals`).
+        Numerical uncertainty (see :func:`sotalib.consistency.score_intervals`).
     folds : sequence of (p_i, n_i) or str ``"p1:n1,..."``, optional
         Explicit evaluation sets (all folds of all repetitions and datasets).
     k : int, optional
@@ -173,7 +173,7 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
         Repetitions of the k-fold (or of the explicit folds).  Without
         ``stratified`` every repetition may have its own configuration: MoS
         is then decided by one joint integer program
-        (:func:`sotalib.consistency._mos_kfold.check_mos_kfold`).
+        (:func:`sotalib.consistency.check_mos_kfold`).
     aggregation : {'som', 'mos'} or None
         None with folds: test both and report which fits (Section 4.4.4).
     max_configurations : int
@@ -183,6 +183,17 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
     typos : bool
         Run the typo finder on an inconsistent report (single test set, SoM, and MoS
         with one known fold configuration).
+
+    Returns
+    -------
+    ReportVerdict
+        Frozen; ``to_dict()`` is what ``sotalib check --json`` prints.
+
+    Raises
+    ------
+    ValueError
+        Bad input: the message names the parameter (``p``, ``k``, ``repeats``,
+        ``aggregation``, a score name, ...) and its allowed range.
     """
     kw = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals = score_intervals(scores, **kw)
@@ -267,7 +278,7 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
 
 
 def _mos_joint(dataset, intervals):
-    """Every fold configuration of every repetition at once (sotalib.mos_kfold)."""
+    """Every fold configuration of every repetition at once (sotalib.consistency.check_mos_kfold)."""
     p, n, k, repeats = dataset
     r = check_mos_kfold_intervals([(p, n, k, repeats)], intervals)
     tested = r.configurations_tested

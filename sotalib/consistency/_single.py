@@ -12,7 +12,7 @@ reproduces every reported score within its numerical uncertainty (Eq. 1).
   ever missed;
 * every candidate is then decided: in float64 when it is farther than a safe
   margin (1e-9 relative) from the ends of the intervals, otherwise exactly, in
-  rational arithmetic (:func:`sotalib.consistency._scores.exact_sign`).
+  rational arithmetic (:func:`sotalib.consistency.exact_sign`).
 
 The verdict and the solution set therefore equal those of the brute-force
 search over all (p + 1)(n + 1) pairs (:func:`brute_force`), which the tests

@@ -118,3 +118,26 @@ def test_console_script(table3):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
     out = subprocess.run([str(exe), "testsize", "--error", "0.05", "--json"], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout)["rule_of_thumb"] == 2000
+
+
+def test_check_rank_testsize_modules_import_nothing_heavy():
+    code = ("import sys, sotalib.cli.check, sotalib.cli.rank, sotalib.cli.testsize; "
+            "print(','.join(m for m in ('numpy', 'scipy', 'numba', 'pandas') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_rank_json_is_rank_candidates_to_dict(table3, capsys):
+    from sotalib.judging import rank_candidates, read_scores
+
+    t = read_scores(table3)
+    for method in ("copeland", "random-dictator"):
+        out = run_json(capsys, ["rank", "--scores", table3, "--method", method, "--seed", "5"])
+        assert out == rank_candidates(t.scores, method, rng=5, candidates=t.candidates, judges=t.judges).to_dict()
+
+
+def test_testsize_json_is_test_size_to_dict(capsys):
+    from sotalib.judging import test_size as size
+
+    out = run_json(capsys, ["testsize", "--error", "0.02", "--confidence", "2.5", "--precision", "1.5"])
+    assert out == size(0.02, confidence=2.5, precision=1.5).to_dict()
