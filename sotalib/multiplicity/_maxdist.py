@@ -124,7 +124,7 @@ class MaxDistribution:
     method: str = "exact"
 
     @classmethod
-    def from_log_cdf(cls, n: int, lo: int, log_cdf_values, method: str = "exact") -> "MaxDistribution":
+    def from_log_cdf(cls, n: int, lo: int, log_cdf_values, method: str = "exact") -> MaxDistribution:
         """Build from ``log F(x)`` on the window starting at ``lo``."""
         lf = np.asarray(log_cdf_values, dtype=float)
         return cls(n=n, lo=lo, cdf=np.exp(lf), sf=-np.expm1(lf), method=method)

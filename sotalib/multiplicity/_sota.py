@@ -35,12 +35,12 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.optimize import brentq
 
-from ._depmax import dependent_max_distribution
-from ._noniid import conditional_probs, feasible
 from .._rng import as_generator
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
+from ._depmax import dependent_max_distribution
 from ._maxdist import MaxDistribution
+from ._noniid import conditional_probs, feasible
 from ._random import fixed_seed, seed_record
 
 __all__ = ["SotaEstimate", "estimate_sota", "prepare", "naive", "observed", "observed_distribution", "shrink", "crop",

@@ -57,7 +57,7 @@ class Summary:
         return d
 
     @classmethod
-    def from_samples(cls, samples, alpha: float = 0.05, *, scale: float = 1.0) -> "Summary":
+    def from_samples(cls, samples, alpha: float = 0.05, *, scale: float = 1.0) -> Summary:
         """Summary of Monte Carlo draws (multiplied by ``scale``).
 
         Quantiles follow the book's convention (smallest value whose empirical

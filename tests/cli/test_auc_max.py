@@ -68,3 +68,13 @@ def test_console_script():
     r = subprocess.run([str(exe), "auc-max", "--auc", "1.2", "--n", "3000", "--m", "50",
                         "--prevalence", "0.017"], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--auc" in r.stderr
+
+
+def test_json_is_the_front_door_to_dict(capsys):
+    from sotalib.multiplicity import expected_max_auc
+
+    assert main(["auc-max", "--auc", "0.85", "--n", "1000", "--m", "20", "--prevalence", "0.05",
+                 "--reps", "100", "--seed", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"mean", "sd", "ci_low", "ci_high", "reps", "se_mean", "n_pos", "n_neg", "seed"}
+    assert out == expected_max_auc(0.85, 1000, 0.05, m=20, reps=100, rng=3).to_dict()

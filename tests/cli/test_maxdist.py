@@ -57,3 +57,24 @@ def test_console_script_in_a_subprocess():
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip() == "sotalib maxdist: error: --n must be an integer >= 1, got -3"
+
+
+def test_iid_maxdist_loads_neither_scipy_numba_nor_pandas():
+    """The exact iid path is NumPy only, so the command starts about as fast as ``import numpy``."""
+    argv = ["maxdist", "--n", "3000", "--m", "1000", "--theta", "0.9", "--json"]
+    code = ("import sys, sotalib.cli as c; c.main(" + repr(argv) + "); "
+            "print(sorted(m for m in ('scipy', 'numba', 'pandas') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lines = r.stdout.strip().splitlines()
+    assert lines[-1] == "[]", r.stdout
+    d = json.loads(lines[0])
+    ref = {"mean": 0.9173130830485142, "sd": 0.0018171225004568253, "ci_low": 0.9143333333333333,
+           "ci_high": 0.9213333333333333}
+    assert d["method"] == "exact" and all(abs(d[k] - v) < 1e-12 for k, v in ref.items())
+
+
+def test_json_is_the_front_door_to_dict(capsys):
+    from sotalib.multiplicity import max_summary
+
+    code, out, _ = run(capsys, "maxdist", "--n", "500", "--m", "30", "--theta", "0.7", "--alpha", "0.1", "--json")
+    assert code == 0 and json.loads(out) == max_summary(500, 30, 0.7, alpha=0.1).to_dict()

@@ -1,17 +1,12 @@
 """SOTA estimators (Section 5), leaderboards, reconstructions and the sota CLI."""
 
-import json
-import subprocess
-import sysconfig
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from sotalib.book.reconstructions import FACTS, reconstruct
 from sotalib.multiplicity import _sota as sota
 from sotalib.multiplicity._depmax import dependent_max_distribution
-from sotalib.cli import main
-from sotalib.book.reconstructions import FACTS, reconstruct
 from sotalib.multiplicity._leaderboard import read_kaggle_leaderboard, read_meta_kaggle
 from sotalib.multiplicity._maxdist import iid_max_distribution
 
@@ -234,50 +229,6 @@ def test_meta_kaggle_in_chunks(tmp_path):
         read_meta_kaggle(tmp_path, "my-comp")
 
 
-# ------------------------------------------------------------------------- CLI
-def _board_file(tmp_path, scores):
-    rows = "\n".join(f"{i},t{i},{s:.6f}" for i, s in enumerate(scores))
-    return _write(tmp_path, "TeamId,TeamName,Score\n" + rows + "\n")
-
-
-def test_cli_json_keys(tmp_path, capsys, iid_board):
-    p = _board_file(tmp_path, iid_board)
-    code = main(["sota", "--leaderboard", str(p), "--n", "3000", "--rho", "0", "--json"])
-    out = json.loads(capsys.readouterr().out)
-    assert code == 0
-    for key in ("m", "sample_max", "estimate", "weight", "expected_max", "ci_low", "ci_high", "teams_above"):
-        assert key in out
-    assert out["m"] == 1000 and 0.9 < out["estimate"] < out["sample_max"]
-
-
-def test_cli_no_solution_exit_3(tmp_path, capsys):
-    rng = np.random.default_rng(5)
-    p = _board_file(tmp_path, np.concatenate([[0.95], rng.binomial(2000, 0.80, 300) / 2000]))
-    code = main(["sota", "--leaderboard", str(p), "--n", "2000", "--json"])
-    cap = capsys.readouterr()
-    assert code == 3
-    out = json.loads(cap.out)
-    assert out["estimate"] is None and "outlier" in out["reason"]
-    assert len(cap.err.strip().splitlines()) == 1
-
-
-def test_cli_bad_input_exit_2(tmp_path, capsys):
-    p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,zz\n")
-    assert main(["sota", "--leaderboard", str(p), "--n", "100"]) == 2
-    err = capsys.readouterr().err
-    assert "row 1" in err and len(err.strip().splitlines()) == 1
-    assert main(["sota", "--leaderboard", str(tmp_path / "no.csv"), "--n", "100"]) == 2
-    assert main(["sota", "--leaderboard", str(p), "--n", "0"]) == 2
-    capsys.readouterr()
-
-
-def test_console_script(tmp_path):
-    exe = Path(sysconfig.get_path("scripts")) / "sotalib"  # the running interpreter's console scripts
-    p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,nan-ish\n")
-    r = subprocess.run([str(exe), "sota", "--leaderboard", str(p), "--n", "10"], capture_output=True, text=True)
-    assert r.returncode == 2 and "Traceback" not in r.stderr
-
-
 def test_engine_agrees_with_noniid_chapter_engine():
     # the specialised fast path against the general engine of the non-iid chapter
     from sotalib.multiplicity import _noniid as noniid
@@ -304,16 +255,6 @@ def test_auc_shrinkage_on_identical_classifiers():
     assert r.expected_max == pytest.approx(emax, abs=1e-4)
     # shrinkage keeps each score's sampling noise: still above the truth, well below the maximum
     assert 0.85 < r.estimate < emax - 0.003
-
-
-def test_auc_cli(tmp_path, capsys):
-    board = np.concatenate([[0.93], np.full(40, 0.85)])
-    p = _board_file(tmp_path, board)
-    assert main(["sota", "--leaderboard", str(p), "--n", "2000", "--metric", "auc"]) == 2  # no --prevalence
-    assert "--prevalence" in capsys.readouterr().err
-    code = main(["sota", "--leaderboard", str(p), "--n", "2000", "--metric", "auc", "--prevalence", "0.1", "--json"])
-    out = json.loads(capsys.readouterr().out)
-    assert code == 0 and 0.85 < out["estimate"] < 0.93 and out["m"] == 41
 
 
 def test_simulated_leaderboards_have_the_exact_maximum():

@@ -1,0 +1,105 @@
+"""``sotalib sota``: JSON keys, no-solution exit 3, bad input exit 2, the AUC, the console script."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sotalib.cli import main
+from sotalib.multiplicity import estimate_sota, read_leaderboard
+
+
+@pytest.fixture(scope="module")
+def iid_board():
+    rng = np.random.default_rng(2024)
+    return rng.binomial(3000, 0.9, 1000) / 3000
+
+
+def _write(tmp_path, text, name="lb.csv"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def _board_file(tmp_path, scores):
+    rows = "\n".join(f"{i},t{i},{s:.6f}" for i, s in enumerate(scores))
+    return _write(tmp_path, "TeamId,TeamName,Score\n" + rows + "\n")
+
+
+def test_cli_json_keys(tmp_path, capsys, iid_board):
+    p = _board_file(tmp_path, iid_board)
+    code = main(["sota", "--leaderboard", str(p), "--n", "3000", "--rho", "0", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    for key in ("m", "sample_max", "estimate", "weight", "expected_max", "ci_low", "ci_high", "teams_above"):
+        assert key in out
+    assert out["m"] == 1000 and 0.9 < out["estimate"] < out["sample_max"]
+
+
+def test_cli_no_solution_exit_3(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    p = _board_file(tmp_path, np.concatenate([[0.95], rng.binomial(2000, 0.80, 300) / 2000]))
+    code = main(["sota", "--leaderboard", str(p), "--n", "2000", "--json"])
+    cap = capsys.readouterr()
+    assert code == 3
+    out = json.loads(cap.out)
+    assert out["estimate"] is None and "outlier" in out["reason"]
+    assert len(cap.err.strip().splitlines()) == 1
+
+
+def test_cli_bad_input_exit_2(tmp_path, capsys):
+    p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,zz\n")
+    assert main(["sota", "--leaderboard", str(p), "--n", "100"]) == 2
+    err = capsys.readouterr().err
+    assert "row 1" in err and len(err.strip().splitlines()) == 1
+    assert main(["sota", "--leaderboard", str(tmp_path / "no.csv"), "--n", "100"]) == 2
+    assert main(["sota", "--leaderboard", str(p), "--n", "0"]) == 2
+    capsys.readouterr()
+
+
+def test_console_script(tmp_path):
+    exe = Path(sysconfig.get_path("scripts")) / "sotalib"  # the running interpreter's console scripts
+    p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,nan-ish\n")
+    r = subprocess.run([str(exe), "sota", "--leaderboard", str(p), "--n", "10"], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_auc_cli(tmp_path, capsys):
+    board = np.concatenate([[0.93], np.full(40, 0.85)])
+    p = _board_file(tmp_path, board)
+    assert main(["sota", "--leaderboard", str(p), "--n", "2000", "--metric", "auc"]) == 2  # no --prevalence
+    assert "--prevalence" in capsys.readouterr().err
+    code = main(["sota", "--leaderboard", str(p), "--n", "2000", "--metric", "auc", "--prevalence", "0.1", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and 0.85 < out["estimate"] < 0.93 and out["m"] == 41
+
+
+
+
+def test_cli_prints_the_front_door_result(tmp_path, capsys, iid_board):
+    p = _board_file(tmp_path, iid_board[:200])
+    for method in ("shrink", "crop", "deconvolve"):
+        assert main(["sota", "--leaderboard", str(p), "--n", "3000", "--rho", "0", "--method", method,
+                     "--seed", "4", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        est = estimate_sota(read_leaderboard(p).scores, 3000, rho=0.0, method=method, rng=4)
+        assert out == json.loads(json.dumps({**est.to_dict(), "dropped": 0}))
+
+
+def test_cli_target_for_monte_carlo_methods_is_an_error_not_ignored(tmp_path, capsys, iid_board):
+    p = _board_file(tmp_path, iid_board[:50])
+    assert main(["sota", "--leaderboard", str(p), "--n", "3000", "--method", "abc", "--target", "upper"]) == 2
+    err = capsys.readouterr().err
+    assert "--target upper is not supported by --method abc" in err and err.count("\n") == 1
+
+
+def test_cli_scores_outside_the_unit_interval(tmp_path, capsys):
+    p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,91.5\n2,b,88\n")
+    assert main(["sota", "--leaderboard", str(p), "--n", "100"]) == 2
+    err = capsys.readouterr().err
+    assert "scores must be in [0, 1]" in err and err.count("\n") == 1
