@@ -1,7 +1,7 @@
 """Chapter 4: the shrinkage fit on an obesity-sized leaderboard (m = 3,558, n = 13,840)."""
 
 from sotalib.book.reconstructions import reconstruct
-from sotalib.multiplicity._sota import shrink
+from sotalib.multiplicity import shrink
 
 from ._harness import Case
 

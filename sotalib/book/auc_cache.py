@@ -1,4 +1,4 @@
-"""Regenerate the cached simulations of Chapter 5: ``python -m sotalib._auc_cache [direct|rho]``.
+"""Regenerate the cached simulations of Chapter 5: ``python -m sotalib.book.auc_cache [direct|rho]``.
 
 The chapter reads these small files instead of re-running minutes of
 simulation every time the book builds:
@@ -20,8 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..multiplicity._auc import simulate_max_auc
-from ..multiplicity._summary import Summary
+from ..multiplicity import Summary, simulate_max_auc
 
 DATA = Path(__file__).parent / "data"
 DIRECT = dict(auc=0.9, n=3000, m=1000, prevalence=0.017, reps=10_000, seed=20240510)

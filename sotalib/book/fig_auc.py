@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.collections import LineCollection
 from scipy import stats
 
-from ..multiplicity._auc import binormal_mu_pos, binormal_roc, roc_curve_points
+from ..multiplicity import binormal_mu_pos, binormal_roc, roc_curve_points
 from .style import COLORS
 
 __all__ = ["plot_figure10", "plot_same_auc", "plot_rho", "plot_figure11"]

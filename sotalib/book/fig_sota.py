@@ -5,8 +5,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..multiplicity import simulate_leaderboard
 from .style import COLORS, vline
-from ..multiplicity._sota import simulate_leaderboard
 
 __all__ = ["leaderboard_panel", "plot_realisations"]
 
@@ -43,7 +43,7 @@ def plot_realisations(observed, results: dict, n: int, *, classes: int, rho: flo
 
     ``results`` holds the cached estimates of the chapter (``naive``, ``observed`` and,
     for Figure 8, ``shrink_expected``).  Realisations are one simulated leaderboard
-    each (:func:`sotalib.multiplicity._sota.simulate_leaderboard`, seeds ``seed`` and ``seed + 1``).
+    each (:func:`sotalib.multiplicity.simulate_leaderboard`, seeds ``seed`` and ``seed + 1``).
     """
     observed = np.asarray(observed)
     s = observed[observed > 1.0 / classes]

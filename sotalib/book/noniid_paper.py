@@ -1,8 +1,8 @@
 """Section 4 of Møllersen & Holsbø, reproduced exactly: Table 1 and Figures 5--6.
 
 The paper computes these by Monte Carlo; here the numbers come from
-:func:`sotalib.multiplicity._noniid.max_distribution`, with the project's own Monte Carlo
-(:func:`sotalib.multiplicity._noniid.simulate_max`) as the independent check.  Results that
+:func:`sotalib.multiplicity.max_distribution`, with the project's own Monte Carlo
+(:func:`sotalib.multiplicity.simulate_max`) as the independent check.  Results that
 take minutes (the Monte Carlo table at ``10**5`` replications, the grid of
 Figure 5) are cached as small JSON files in ``sotalib/data`` together with the
 parameters that produced them; :func:`load_or_compute` recomputes when the
@@ -19,8 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..multiplicity._noniid import feasible_interval, max_distribution, simulate_max, uniform_for_sota
-from ..multiplicity._summary import Summary
+from ..multiplicity import Summary, feasible_interval, max_distribution, simulate_max, uniform_for_sota
 
 __all__ = [
     "N",

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..multiplicity._leaderboard import Leaderboard, read_kaggle_leaderboard
+from ..multiplicity import Leaderboard, read_kaggle_leaderboard
 
 __all__ = ["ChallengeFacts", "FACTS", "MELANOMA_KNOTS", "reconstruct", "load_challenge"]
 

@@ -1,6 +1,6 @@
 """Cached results of chapter 4 (the fits are minutes long; the book reads this cache).
 
-``python -m sotalib.sota_results`` recomputes ``sotalib/data/sota_results.json``:
+``python -m sotalib.book.sota_results`` recomputes ``sotalib/data/sota_results.json``:
 the Table 2 / Table 4 estimators on the reconstructed (or real, see
 :func:`sotalib.book.reconstructions.load_challenge`) leaderboards, and the comparison
 of estimators on the ground-truth challenge.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..multiplicity import _sota as sota
+from .. import multiplicity as sota
 from .groundtruth import load_groundtruth
 from .reconstructions import FACTS, load_challenge
 
@@ -48,7 +48,7 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
 
     The paper's state of the art ``est`` fixes its weight ``w = (est - 0.5) /
     (max - 0.5)``.  For that ``w`` this returns the expected maximum AUC
-    (:func:`sotalib.multiplicity._auc.expected_max_auc`, ``reps`` simulated challenges,
+    (:func:`sotalib.multiplicity.expected_max_auc`, ``reps`` simulated challenges,
     ``seed``) on the leaderboard, and on the board that puts every team at
     the upper end of its published bracket (the winner at ``top``, the teams
     above each published threshold just below the next one up, everyone
@@ -57,7 +57,7 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
     reproduce the published counts; if it is below the winner, no such
     leaderboard gives the paper's estimate under this simulation model.
     """
-    from ..multiplicity._auc import expected_max_auc
+    from ..multiplicity import expected_max_auc
 
     f = FACTS[name]
     s = load_challenge(name).scores

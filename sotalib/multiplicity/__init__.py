@@ -11,6 +11,7 @@ Distributions of the best accuracy
 ----------------------------------
 max_summary             -- mean, sd and interval of the best accuracy (the ``maxdist`` command)
 iid_max_distribution    -- exact distribution for m identical independent classifiers (Eq. 3)
+iid_bias_sd             -- its bias and sd over a grid of n, m, theta (Figure 4)
 max_distribution        -- exact distribution for non-identical and dependent classifiers (Eqs. 6-8)
 fixed_max_distribution  -- the same for given accuracies theta_1, ..., theta_m
 simulate_max            -- Monte Carlo of the same models (an independent check)
@@ -48,8 +49,8 @@ __getattr__, __dir__, __all__ = attach(
         "._leaderboard": ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
         "._max_summary": ["MaxSummary", "max_summary"],
         "._maxdist": [
-            "TAIL", "MaxDistribution", "iid_max_distribution", "max_cdf", "max_log_cdf", "max_pmf", "max_sf",
-            "prob_any_at_least",
+            "TAIL", "MaxDistribution", "iid_bias_sd", "iid_max_distribution", "max_cdf", "max_log_cdf", "max_pmf",
+            "max_sf", "prob_any_at_least",
         ],
         "._noniid": [
             "DEFAULT_NODES", "Empirical", "PointMass", "Uniform", "check_feasible", "conditional_probs",

@@ -35,6 +35,7 @@ __all__ = [
     "max_sf",
     "max_pmf",
     "prob_any_at_least",
+    "iid_bias_sd",
 ]
 
 #: Probability left outside a distribution's window, below and above.  Far
