@@ -1,38 +1,72 @@
 # "What is the state of the art?" -- build the book, run the tests.
-#   make book    create .venv if missing, install, execute every notebook, HTML in _build/html
-#   make test    install the test extra and run pytest (which also builds the book)
-#   make bench   print a table of timings
+#   make book    create .venv if missing, install (pinned by requirements.lock), execute every
+#                notebook, HTML in _build/html
+#   make test    what CI runs: lint, every test, a full build of the book, and the library
+#                installed alone (no extras) running its command line
+#   make check   the quick loop: every test except the book build and those marked slow
+#   make lint    ruff: lint and formatting check      make format   ruff: format in place
+#   make bench   print a table of timings, each beside its reference
 #   make lab     open the chapters as notebooks in JupyterLab (Jupytext pairing)
+#   make lock    refresh requirements.lock from pyproject.toml
+#   make cache NAME=...   recompute one cached experiment of the book (see sotalib/book/cache.py)
 #   make clean   remove build products (keeps .venv)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+LOCK   := requirements.lock
 export NUMBA_CACHE_DIR := $(CURDIR)/_build/numba-cache
 export PYTHONHASHSEED := 0
 
-.PHONY: book test bench bench-venv lab clean distclean
+.PHONY: book test check lint format bench bench-venv lab lock cache core-smoke clean distclean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.book-installed: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[book]'
+$(VENV)/.book-installed: pyproject.toml $(LOCK) | $(PY)
+	$(PY) -m pip install --quiet -c $(LOCK) -e '.[book]'
 	@touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+$(VENV)/.test-installed: pyproject.toml $(LOCK) | $(PY)
+	$(PY) -m pip install --quiet -c $(LOCK) -e '.[test]'
 	@touch $@ $(VENV)/.book-installed
 
 book: $(VENV)/.book-installed
 	$(PY) -m sotalib.book.build
 
-test: $(VENV)/.test-installed
+test: $(VENV)/.test-installed lint core-smoke
 	$(PY) -m pytest
 
-lab: | $(PY)
-	$(PY) -m pip install --quiet -e '.[lab]'
+check: $(VENV)/.test-installed
+	$(PY) -m pytest -m "not book and not slow"
+
+lint: $(VENV)/.test-installed
+	$(VENV)/bin/ruff check sotalib tests benchmarks
+	$(VENV)/bin/ruff format --check sotalib tests benchmarks
+
+format: $(VENV)/.test-installed
+	$(VENV)/bin/ruff check --fix sotalib tests benchmarks
+	$(VENV)/bin/ruff format sotalib tests benchmarks
+
+# The library alone: `pip install .` without extras, then its command line and the front door.
+CORE := _build/core-venv
+core-smoke: | $(PY)
+	rm -rf $(CORE) && $(PYTHON) -m venv $(CORE)
+	$(CORE)/bin/python -m pip install --quiet -c $(LOCK) .
+	$(CORE)/bin/python tests/core_smoke.py
+
+lab: $(VENV)/.test-installed
+	$(PY) -m pip install --quiet -c $(LOCK) -e '.[lab]'
 	$(VENV)/bin/jupyter lab notebooks/
+
+lock: | $(PY)
+	$(PY) -m pip install --quiet uv
+	@echo "# The exact versions that 'make book' and 'make test' install (as constraints), so that the" > $(LOCK)
+	@echo "# committed cached results and the book's numbers reproduce.  All extras.  Refresh: make lock" >> $(LOCK)
+	$(VENV)/bin/uv pip compile pyproject.toml --all-extras --python-version 3.11 --no-header --quiet >> $(LOCK)
+
+cache: $(VENV)/.test-installed
+	$(PY) -m sotalib.book.cache $(NAME) --out sotalib/book/data
 
 bench: $(VENV)/.test-installed bench-venv
 	$(PY) -m benchmarks

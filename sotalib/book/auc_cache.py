@@ -1,4 +1,4 @@
-"""Regenerate the cached simulations of Chapter 5: ``python -m sotalib.book.auc_cache [direct|rho]``.
+"""The cached simulations of Chapter 5 (regenerate: ``python -m sotalib.book.cache auc_max_direct auc_rho --out DIR``).
 
 The chapter reads these small files instead of re-running minutes of
 simulation every time the book builds:
@@ -22,22 +22,23 @@ import numpy as np
 
 from ..multiplicity import Summary, simulate_max_auc
 
-DATA = Path(__file__).parent / "data"
 DIRECT = dict(auc=0.9, n=3000, m=1000, prevalence=0.017, reps=10_000, seed=20240510)
 RHOS = (0.0, 0.2, 0.4, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
 RHO_REPS = 400
 
 
-def direct() -> None:
+def direct(out: str | Path) -> None:
+    """Figure 10c's 10,000 simulated maxima, written to ``out/auc_max_direct.npz``."""
     t = time.perf_counter()
     p = DIRECT
     x = simulate_max_auc(p["auc"], p["n"], p["m"], p["prevalence"], p["reps"], p["seed"])
     u = np.rint(x * 51 * 2949).astype(np.int64)
-    np.savez_compressed(DATA / "auc_max_direct.npz", u=u, denom=51 * 2949, **{k: v for k, v in p.items()})
+    np.savez_compressed(Path(out) / "auc_max_direct.npz", u=u, denom=51 * 2949, **{k: v for k, v in p.items()})
     print(f"direct: {time.perf_counter() - t:.1f} s", file=sys.stderr)
 
 
-def rho() -> None:
+def rho(out: str | Path) -> None:
+    """The best AUC against rho (400 replications each), written to ``out/auc_rho.json``."""
     rows = []
     for i, r in enumerate(RHOS):
         t = time.perf_counter()
@@ -46,10 +47,4 @@ def rho() -> None:
         rows.append({"rho": r, "seed": 1000 + i, **s.to_dict()})
         print(f"rho={r}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
     out = {"auc": 0.9, "n": 3000, "m": 1000, "prevalence": 0.017, "reps": RHO_REPS, "rows": rows}
-    (DATA / "auc_rho.json").write_text(json.dumps(out, indent=1) + "\n")
-
-
-if __name__ == "__main__":
-    what = sys.argv[1:] or ["direct", "rho"]
-    for w in what:
-        {"direct": direct, "rho": rho}[w]()
+    (Path(out) / "auc_rho.json").write_text(json.dumps(out, indent=1) + "\n")

@@ -21,7 +21,7 @@ label, bit-packed), for chapters that need per-item outcomes (judging a
 competition, consistency of rankings).
 
 Everything is regenerated deterministically by :func:`build_groundtruth` (a
-few minutes on two cores) and cached in ``sotalib/data/groundtruth.npz``;
+few minutes on two cores) and cached in ``sotalib/book/data/groundtruth.npz``;
 :func:`load_groundtruth` reads the cache.
 """
 
@@ -365,7 +365,7 @@ def _checksum(gt: GroundTruth) -> str:
     return h.hexdigest()
 
 
-def save_groundtruth(gt: GroundTruth, path: str | Path = DATA_PATH) -> Path:
+def save_groundtruth(gt: GroundTruth, path: str | Path) -> Path:
     """Write the cache: counts as uint16, per-item correctness and labels bit-packed."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -410,13 +410,3 @@ def load_groundtruth(path: str | Path | None = None) -> GroundTruth:
     Regenerate the cache with ``python -m sotalib.book.cache groundtruth --out sotalib/book/data`` (a few minutes).
     """
     return _load(str(Path(path) if path is not None else DATA_PATH))
-
-
-if __name__ == "__main__":  # pragma: no cover
-    import time
-
-    t0 = time.perf_counter()
-    g = build_groundtruth(rng=SEED, verbose=True)
-    out = save_groundtruth(g)
-    print(f"wrote {out} ({out.stat().st_size / 1e3:.0f} kB) in {time.perf_counter() - t0:.0f} s; "
-          f"m={g.m}, n_items={g.n_items}, best theta={g.true_best:.4f}, bayes={g.bayes_accuracy:.4f}")

@@ -10,7 +10,7 @@ fresh test items each classifier gets right.
 
 :func:`build_task_predictions` regenerates everything deterministically
 (about a minute on two cores); :func:`load_task_predictions` reads the cached
-result shipped in ``sotalib/data/judging_tasks.npz`` (bit-packed).
+result shipped in ``sotalib/book/data/judging_tasks.npz`` (bit-packed).
 """
 
 from __future__ import annotations
@@ -117,7 +117,3 @@ def load_task_predictions() -> TaskPredictions:
         d = np.load(fh)
         correct = np.unpackbits(d["bits"], axis=-1, count=int(d["n_items"])).astype(bool)
         return TaskPredictions(correct, tuple(str(c) for c in d["classifiers"]), tuple(str(t) for t in d["tasks"]))
-
-
-if __name__ == "__main__":  # pragma: no cover
-    save_task_predictions(build_task_predictions(rng=SEED), Path(__file__).parent / "data" / FILE)

@@ -4,7 +4,7 @@ The paper computes these by Monte Carlo; here the numbers come from
 :func:`sotalib.multiplicity.max_distribution`, with the project's own Monte Carlo
 (:func:`sotalib.multiplicity.simulate_max`) as the independent check.  Results that
 take minutes (the Monte Carlo table at ``10**5`` replications, the grid of
-Figure 5) are cached as small JSON files in ``sotalib/data`` together with the
+Figure 5) are cached as small JSON files in ``sotalib/book/data`` together with the
 parameters that produced them; :func:`load_or_compute` recomputes when the
 parameters differ, and the tests recompute cached points.
 """
@@ -173,37 +173,44 @@ def _data_path(name: str) -> Path:
     return Path(str(resources.files("sotalib.book").joinpath("data", name)))
 
 
-def load_or_compute(name: str, params: dict, compute, *, write: bool = False) -> dict:
-    """Cached result ``sotalib/data/<name>`` if its ``params`` match, else ``compute()``.
+def load_or_compute(name: str, params: dict, compute, *, out: str | Path | None = None) -> dict:
+    """Cached result ``sotalib/book/data/<name>`` if its ``params`` match, else ``compute()``.
 
-    With ``write=True`` a fresh result is stored (used to refresh the cache).
+    Nothing is written unless ``out`` names a folder: then the result is computed
+    afresh and stored there (``python -m sotalib.book.cache NAME --out FOLDER``).
     """
     path = _data_path(name)
-    if path.exists() and not write:
+    if path.exists() and out is None:
         cached = json.loads(path.read_text())
         if cached.get("params") == json.loads(json.dumps(params)):
             return cached
     result = compute()
     result["params"] = json.loads(json.dumps(params))
-    if write:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(result, indent=1) + "\n")
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / name).write_text(json.dumps(result, indent=1) + "\n")
     return result
 
 
-def table1_mc_cached(reps: int = 100_000, seed: int = 2025, *, write: bool = False) -> list[Summary]:
-    """:func:`table1_monte_carlo` from the cache ``sotalib/data/noniid_table1_mc.json``."""
+def table1_mc_cached(reps: int = 100_000, seed: int = 2025, *, out: str | Path | None = None) -> list[Summary]:
+    """:func:`table1_monte_carlo` from the cache ``noniid_table1_mc.json`` (row ``i`` uses ``rng = seed + i``).
+
+    Regenerate: ``python -m sotalib.book.cache noniid_table1_mc --out sotalib/book/data``.
+    """
     params = {"reps": reps, "seed": seed, "rows": [r.label for r in TABLE1], "n": N, "m": M}
     data = load_or_compute("noniid_table1_mc.json", params,
-                           lambda: {"rows": [s.to_dict() for s in table1_monte_carlo(reps, seed)]}, write=write)
+                           lambda: {"rows": [s.to_dict() for s in table1_monte_carlo(reps, seed)]}, out=out)
     return [Summary(**row) for row in data["rows"]]
 
 
-def figure5_cached(*, write: bool = False) -> dict:
-    """:func:`figure5_data` from the cache ``sotalib/data/noniid_figure5.json``."""
+def figure5_cached(*, out: str | Path | None = None) -> dict:
+    """:func:`figure5_data` from the cache ``noniid_figure5.json`` (exact).
+
+    Regenerate: ``python -m sotalib.book.cache noniid_figure5 --out sotalib/book/data``.
+    """
     params = {"n": N, "m": M, "theta_sota": THETA_SOTA, "theta0": THETA_SOTA, "ds": list(map(float, FIG5_DS)),
               "rho_ds": list(map(float, FIG5_RHO_DS)), "rhos": list(map(float, FIG5_RHOS))}
-    return load_or_compute("noniid_figure5.json", params, figure5_data, write=write)
+    return load_or_compute("noniid_figure5.json", params, figure5_data, out=out)
 
 
 def plot_figure5(data: dict, exact_rows=None):

@@ -59,13 +59,3 @@ def load_property_table(path=None) -> tuple[dict, int, int]:
         f, p = c["function"], c["property"]
         table[f, p] = SearchResult(f, p, c["trials"], c["tested"], _ce_from_dict(f, p, c["counterexample"]))
     return table, d["trials"], d["seed"]
-
-
-if __name__ == "__main__":  # pragma: no cover - regenerates the cached table
-    import sys
-    from pathlib import Path
-
-    trials = int(sys.argv[1]) if len(sys.argv) > 1 else TRIALS
-    seed = SEED
-    table = property_table(trials, rng=seed)
-    save_property_table(table, Path(__file__).parent / "data" / TABLE_FILE, trials, seed)

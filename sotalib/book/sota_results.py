@@ -1,6 +1,6 @@
 """Cached results of chapter 4 (the fits are minutes long; the book reads this cache).
 
-``python -m sotalib.book.sota_results`` recomputes ``sotalib/data/sota_results.json``:
+``python -m sotalib.book.cache sota_results --out sotalib/book/data`` recomputes ``sota_results.json``:
 the Table 2 / Table 4 estimators on the reconstructed (or real, see
 :func:`sotalib.book.reconstructions.load_challenge`) leaderboards, and the comparison
 of estimators on the ground-truth challenge.
@@ -112,12 +112,11 @@ def load_results(path: Path = PATH) -> dict:
     return json.loads(Path(path).read_text())
 
 
-if __name__ == "__main__":  # pragma: no cover
-    import sys
-
-    res = load_results() if PATH.exists() else {}
-    parts = sys.argv[1:] or ["obesity", "cassava", "melanoma", "groundtruth"]
+def regenerate(path: str | Path, parts=("obesity", "cassava", "melanoma", "groundtruth")) -> dict:
+    """Recompute the cached results and write them to ``path`` (``python -m sotalib.book.cache sota_results``)."""
+    path = Path(path)
+    res = load_results(path) if path.exists() else load_results()
     for part in parts:
         res[part] = groundtruth_results() if part == "groundtruth" else challenge_results(part)
-        PATH.write_text(json.dumps(res, indent=1, allow_nan=False))
-        print("done", part, flush=True)
+        path.write_text(json.dumps(res, indent=1, allow_nan=False))
+    return res

@@ -71,11 +71,26 @@ def emit(args: argparse.Namespace, payload: dict, text: str) -> None:
         print(text)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+class _Version(argparse.Action):
+    """``--version``: reads the installed version only when asked (start-up stays fast)."""
 
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .._version import __version__
+
+        parser.exit(0, f"sotalib {__version__}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``sotalib`` argument parser; each command module registers its subparser.
+
+    Command modules import only the standard library at module level, so that
+    ``sotalib --help`` loads neither NumPy, SciPy, Numba nor pandas.
+    """
     parser = _Parser(prog="sotalib", description="What is the state of the art? Tools for reading leaderboards honestly.")
-    parser.add_argument("--version", action="version", version=f"sotalib {__version__}")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(f"{__name__}.{name.replace('-', '_')}").register(sub)
