@@ -170,18 +170,20 @@ def run_cases(cases: list[Case]) -> list[dict]:
             except Exception as exc:  # the reference may be unavailable; say so
                 ref = None
                 case = Case(**{**case.__dict__, "note": f"{case.note} (reference failed: {exc})".strip()})
-        rows.append({
-            "benchmark": case.name,
-            "time": ours,
-            "target": case.target,
-            "ratio_target": None,
-            "met": None if case.target is None else ours <= case.target,
-            "reference": case.reference_name if case.reference is not None else "",
-            "ref_time": ref,
-            "ratio": None if ref is None else ref / ours,
-            "ours_over_ref": None,
-            "note": case.note,
-        })
+        rows.append(
+            {
+                "benchmark": case.name,
+                "time": ours,
+                "target": case.target,
+                "ratio_target": None,
+                "met": None if case.target is None else ours <= case.target,
+                "reference": case.reference_name if case.reference is not None else "",
+                "ref_time": ref,
+                "ratio": None if ref is None else ref / ours,
+                "ours_over_ref": None,
+                "note": case.note,
+            }
+        )
     return rows
 
 
@@ -211,9 +213,12 @@ def print_table(rows: list[dict]) -> None:
     body = []
     for r in rows:
         cells = [
-            r["benchmark"], fmt_seconds(r["time"]), fmt_target(r),
+            r["benchmark"],
+            fmt_seconds(r["time"]),
+            fmt_target(r),
             "-" if r["met"] is None else ("yes" if r["met"] else "NO"),
-            r["reference"] or "-", fmt_seconds(r["ref_time"]),
+            r["reference"] or "-",
+            fmt_seconds(r["ref_time"]),
             "-" if r["ratio"] is None else f"{r['ratio']:.1f}x",
         ]
         if paired:

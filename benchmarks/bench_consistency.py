@@ -28,7 +28,7 @@ ACC_SENS_SPEC = {k: round(_S[k], 4) for k in ("acc", "sens", "spec")}
 F1_MCC = {"f1": round(_S["fbp"], 4), "mcc": round(_S["mcc"], 4)}
 TPEHG = {"acc": 0.9447, "sens": 0.9139, "spec": 0.9733}
 
-_WORKER = r'''
+_WORKER = r"""
 import json, logging, os, sys, time
 # commands and replies use the original stdin/stdout; solver subprocesses (CBC) get /dev/null
 commands = os.fdopen(os.dup(0), "r")
@@ -64,7 +64,7 @@ for line in commands:
     except Exception as exc:
         out = {"error": f"{type(exc).__name__}: {exc}"}
     print(json.dumps(out), file=replies, flush=True)
-'''
+"""
 
 
 class _Reference:
@@ -78,8 +78,13 @@ class _Reference:
             self.error = "mlscorecheck not installed (.bench-venv missing; run make bench-venv)"
             return
         try:
-            self.proc = subprocess.Popen([str(BENCH_PY), "-c", _WORKER], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            self.proc = subprocess.Popen(
+                [str(BENCH_PY), "-c", _WORKER],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
             line = self.proc.stdout.readline()
             self.version = json.loads(line)["ready"]
         except Exception as exc:  # not importable: say so in the table
@@ -124,6 +129,7 @@ def _ours_all_pairs():
     def run():
         for sc in reports:
             check_single(P, N, sc, eps=1e-4, max_solutions=100)
+
     return run
 
 
@@ -140,12 +146,14 @@ def _ours_random_sets(count=40, seed=0):
     def run():
         for sc in reports:
             check_single(P, N, sc, eps=1e-4, max_solutions=100)
+
     return run
 
 
 def _ours_tpehg():
-    return lambda: search_configurations(kfold_configurations(38, 262, 5, positives_in_every_fold=True),
-                                         TPEHG, eps=1e-4)
+    return lambda: search_configurations(
+        kfold_configurations(38, 262, 5, positives_in_every_fold=True), TPEHG, eps=1e-4
+    )
 
 
 # ---- the claims about the reference: random small reports, verdicts against brute force
@@ -188,18 +196,23 @@ def _claims() -> str:
     if _REF.proc is None:
         return "claims not checked: " + (_REF.error or "")
     ours = _ours_many()  # equals brute force (tests)
-    theirs = _REF.call(kind="many", reports=[(p, n, {_MSC_NAME.get(k, k): v for k, v in sc.items()}, eps)
-                                             for p, n, sc, eps in REPORTS])
+    theirs = _REF.call(
+        kind="many", reports=[(p, n, {_MSC_NAME.get(k, k): v for k, v in sc.items()}, eps) for p, n, sc, eps in REPORTS]
+    )
     crashed = sum(isinstance(t, str) for t in theirs)
     incons = [i for i, o in enumerate(ours) if o]
     missed = sum(1 for i in incons if theirs[i] is False)
     false_alarm = sum(1 for i, o in enumerate(ours) if not o and theirs[i] is True)
-    pk = _REF.call(kind="many", reports=[(30, 50, {"pt": 0.4, "kappa": 0.3}, 1e-3),
-                                         (30, 50, {"acc": 0.5, "foo": 0.3, "auc": 2.0}, 1e-3)])
-    return (f"on {len(REPORTS)} random small reports (3 scores, 3 decimals): {len(incons)} inconsistent "
-            f"(brute force); mlscorecheck missed {missed} ({100 * missed / max(len(incons), 1):.1f}%), "
-            f"false alarms {false_alarm}, crashed on {crashed}; pt+kappa -> {pk[0]!r}; "
-            f"unknown names foo/auc -> inconsistency={pk[1]!r}")
+    pk = _REF.call(
+        kind="many",
+        reports=[(30, 50, {"pt": 0.4, "kappa": 0.3}, 1e-3), (30, 50, {"acc": 0.5, "foo": 0.3, "auc": 2.0}, 1e-3)],
+    )
+    return (
+        f"on {len(REPORTS)} random small reports (3 scores, 3 decimals): {len(incons)} inconsistent "
+        f"(brute force); mlscorecheck missed {missed} ({100 * missed / max(len(incons), 1):.1f}%), "
+        f"false alarms {false_alarm}, crashed on {crashed}; pt+kappa -> {pk[0]!r}; "
+        f"unknown names foo/auc -> inconsistency={pk[1]!r}"
+    )
 
 
 CLAIMS = _claims()
@@ -208,33 +221,86 @@ print("mlscorecheck claims:", CLAIMS, file=sys.stderr)
 _NOTE = f"vs mlscorecheck {_REF.version}" if _REF.version else (_REF.error or "")
 
 CASES = [
-    Case("consistency: DRIVE p=577,649 n=3,960,494, acc/sens/spec", _ours_single(ACC_SENS_SPEC), target=0.05,
-         repeat=5, reference=_ref(kind="single", p=P, n=N, scores=ACC_SENS_SPEC, eps=1e-4),
-         reference_name="mlscorecheck", note=_NOTE),
-    Case("consistency: DRIVE p=577,649 n=3,960,494, f1/mcc", _ours_single(F1_MCC), target=0.05, repeat=3,
-         reference=_ref(kind="single", p=P, n=N, scores={"f1p": F1_MCC["f1"], "mcc": F1_MCC["mcc"]}, eps=1e-4),
-         reference_name="mlscorecheck", note=_NOTE),
-    Case("consistency: DRIVE, all 190 pairs of scores (total)", _ours_all_pairs(), target=190 * 0.05,
-         repeat=1, note="target: 50 ms per pair on average"),
-    Case("consistency: DRIVE, 40 random sets of 2-4 scores (total)", _ours_random_sets(), target=40 * 0.05,
-         repeat=3, note="target: 50 ms per set on average"),
-    *[Case(f"consistency: DRIVE, {label} (one of the slowest pairs)",
-           _ours_single({s: round(_S[s], 4) for s in names}), target=0.05, repeat=3,
-           note="slowest of the 190 pairs")
-      for label, names in WORST.items()],
-    Case("consistency: TPEHG MoS, all 918 fold configurations", _ours_tpehg(), target=1.0, repeat=3,
-         reference=_ref(kind="mos", p=38, n=262, k=5, scores=TPEHG, eps=1e-4),
-         reference_name="mlscorecheck", note=_NOTE),
-    Case("consistency: TPEHG MoS, 5 repetitions, all 5.5e12 joint configurations (one program)",
-         lambda: check_mos_kfold(38, 262, 5, TPEHG, eps=1e-4, repeats=5), target=1.0, repeat=3,
-         note="no reference: mlscorecheck enumerates repetitions"),
-    Case("consistency: oversampled TPEHG (p'=244) MoS, all 2,616,607 configurations (one program)",
-         lambda: check_mos_kfold(244, 262, 5, TPEHG, eps=1e-4), target=None, repeat=3),
-    Case("consistency: 2,000 random small reports (claims, see note)", _ours_many, target=None, repeat=1,
-         reference=(lambda: _REF.call(kind="many", reports=[(p, n, {_MSC_NAME.get(k, k): v for k, v in sc.items()},
-                                                                 eps) for p, n, sc, eps in REPORTS]))
-         if _REF.proc is not None else None,
-         reference_name="mlscorecheck", note=CLAIMS),
+    Case(
+        "consistency: DRIVE p=577,649 n=3,960,494, acc/sens/spec",
+        _ours_single(ACC_SENS_SPEC),
+        target=0.05,
+        repeat=5,
+        reference=_ref(kind="single", p=P, n=N, scores=ACC_SENS_SPEC, eps=1e-4),
+        reference_name="mlscorecheck",
+        note=_NOTE,
+    ),
+    Case(
+        "consistency: DRIVE p=577,649 n=3,960,494, f1/mcc",
+        _ours_single(F1_MCC),
+        target=0.05,
+        repeat=3,
+        reference=_ref(kind="single", p=P, n=N, scores={"f1p": F1_MCC["f1"], "mcc": F1_MCC["mcc"]}, eps=1e-4),
+        reference_name="mlscorecheck",
+        note=_NOTE,
+    ),
+    Case(
+        "consistency: DRIVE, all 190 pairs of scores (total)",
+        _ours_all_pairs(),
+        target=190 * 0.05,
+        repeat=1,
+        note="target: 50 ms per pair on average",
+    ),
+    Case(
+        "consistency: DRIVE, 40 random sets of 2-4 scores (total)",
+        _ours_random_sets(),
+        target=40 * 0.05,
+        repeat=3,
+        note="target: 50 ms per set on average",
+    ),
+    *[
+        Case(
+            f"consistency: DRIVE, {label} (one of the slowest pairs)",
+            _ours_single({s: round(_S[s], 4) for s in names}),
+            target=0.05,
+            repeat=3,
+            note="slowest of the 190 pairs",
+        )
+        for label, names in WORST.items()
+    ],
+    Case(
+        "consistency: TPEHG MoS, all 918 fold configurations",
+        _ours_tpehg(),
+        target=1.0,
+        repeat=3,
+        reference=_ref(kind="mos", p=38, n=262, k=5, scores=TPEHG, eps=1e-4),
+        reference_name="mlscorecheck",
+        note=_NOTE,
+    ),
+    Case(
+        "consistency: TPEHG MoS, 5 repetitions, all 5.5e12 joint configurations (one program)",
+        lambda: check_mos_kfold(38, 262, 5, TPEHG, eps=1e-4, repeats=5),
+        target=1.0,
+        repeat=3,
+        note="no reference: mlscorecheck enumerates repetitions",
+    ),
+    Case(
+        "consistency: oversampled TPEHG (p'=244) MoS, all 2,616,607 configurations (one program)",
+        lambda: check_mos_kfold(244, 262, 5, TPEHG, eps=1e-4),
+        target=None,
+        repeat=3,
+    ),
+    Case(
+        "consistency: 2,000 random small reports (claims, see note)",
+        _ours_many,
+        target=None,
+        repeat=1,
+        reference=(
+            lambda: _REF.call(
+                kind="many",
+                reports=[(p, n, {_MSC_NAME.get(k, k): v for k, v in sc.items()}, eps) for p, n, sc, eps in REPORTS],
+            )
+        )
+        if _REF.proc is not None
+        else None,
+        reference_name="mlscorecheck",
+        note=CLAIMS,
+    ),
 ]
 
 

@@ -16,17 +16,40 @@ M100 = _rng.normal(np.linspace(0, 1, 100)[:, None], 1.0, size=(100, 50))
 _ilp12 = kemeny_young(M12, method="ilp")
 
 CASES = [
-    Case("Kemeny-Young exact (ILP, CBC): 12 candidates x 50 judges", lambda: kemeny_young(M12, method="ilp"),
-         target=1.0, repeat=3, note=f"objective {_ilp12.objective:g}"),
-    Case("Kemeny-Young exact (ILP, CBC): 12 x 50 pure noise", lambda: kemeny_young(M12_noise, method="ilp"),
-         target=3.0, repeat=3),
-    Case("Kemeny-Young exact (ILP, CBC): 15 candidates x 50 judges", lambda: kemeny_young(M15, method="ilp"),
-         target=3.0, repeat=1),
-    Case("Kemeny-Young heuristic: 12 candidates x 50 judges", lambda: kemeny_young(M12, method="heuristic"),
-         target=0.5, repeat=5,
-         note=f"objective {kemeny_young(M12, method='heuristic').objective:g} (exact {_ilp12.objective:g})"),
-    Case("Kemeny-Young brute force: 8 candidates x 50 judges", lambda: kemeny_young(M12[:8], method="brute-force"),
-         target=2.0, repeat=3),
-    Case("average rank: 100 candidates x 50 judges", lambda: rank_candidates(M100, "average-rank"), target=0.05, repeat=5),
+    Case(
+        "Kemeny-Young exact (ILP, CBC): 12 candidates x 50 judges",
+        lambda: kemeny_young(M12, method="ilp"),
+        target=1.0,
+        repeat=3,
+        note=f"objective {_ilp12.objective:g}",
+    ),
+    Case(
+        "Kemeny-Young exact (ILP, CBC): 12 x 50 pure noise",
+        lambda: kemeny_young(M12_noise, method="ilp"),
+        target=3.0,
+        repeat=3,
+    ),
+    Case(
+        "Kemeny-Young exact (ILP, CBC): 15 candidates x 50 judges",
+        lambda: kemeny_young(M15, method="ilp"),
+        target=3.0,
+        repeat=1,
+    ),
+    Case(
+        "Kemeny-Young heuristic: 12 candidates x 50 judges",
+        lambda: kemeny_young(M12, method="heuristic"),
+        target=0.5,
+        repeat=5,
+        note=f"objective {kemeny_young(M12, method='heuristic').objective:g} (exact {_ilp12.objective:g})",
+    ),
+    Case(
+        "Kemeny-Young brute force: 8 candidates x 50 judges",
+        lambda: kemeny_young(M12[:8], method="brute-force"),
+        target=2.0,
+        repeat=3,
+    ),
+    Case(
+        "average rank: 100 candidates x 50 judges", lambda: rank_candidates(M100, "average-rank"), target=0.05, repeat=5
+    ),
     Case("Copeland: 100 candidates x 50 judges", lambda: rank_candidates(M100, "copeland"), target=0.1, repeat=5),
 ]

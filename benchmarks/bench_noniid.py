@@ -29,12 +29,26 @@ def _row43(**kw):
 
 
 CASES = [
-    Case("noniid: Table 1, all five rows exact", _table1_exact, target=2.0, repeat=3,
-         note="n=3,000 m=1,000 theta_SOTA=0.9, d=0.025, rho0=0.6"),
+    Case(
+        "noniid: Table 1, all five rows exact",
+        _table1_exact,
+        target=2.0,
+        repeat=3,
+        note="n=3,000 m=1,000 theta_SOTA=0.9, d=0.025, rho0=0.6",
+    ),
     Case("noniid: Table 1 row 4.3 exact (dependent non-identical)", _row43(), target=1.5, repeat=3),
-    Case("noniid: n=10^5, m=1,000, rho0=0.6, random Y0 (exact)",
-         lambda: max_distribution(10**5, 1000, THETA, rho=0.6).summary(), target=20.0, repeat=1,
-         note="about 1,900 values of k0, each a convolution of two binomials"),
-    Case("noniid: Table 1 row 4.3 Monte Carlo, 10^5 reps", lambda: simulate_max(N, M, U, rho=0.6, reps=100_000, rng=1),
-         target=None, repeat=1, note="2 x 10^8 binomial draws; the independent check"),
+    Case(
+        "noniid: n=10^5, m=1,000, rho0=0.6, random Y0 (exact)",
+        lambda: max_distribution(10**5, 1000, THETA, rho=0.6).summary(),
+        target=20.0,
+        repeat=1,
+        note="about 1,900 values of k0, each a convolution of two binomials",
+    ),
+    Case(
+        "noniid: Table 1 row 4.3 Monte Carlo, 10^5 reps",
+        lambda: simulate_max(N, M, U, rho=0.6, reps=100_000, rng=1),
+        target=None,
+        repeat=1,
+        note="2 x 10^8 binomial draws; the independent check",
+    ),
 ]

@@ -12,6 +12,11 @@ def _shrink_obesity():
 
 
 CASES = [
-    Case("sota shrink: obesity reconstruction m=3,558 n=13,840 (Table 2 row 3)", _shrink_obesity, target=60.0,
-         repeat=1, warmup=False),
+    Case(
+        "sota shrink: obesity reconstruction m=3,558 n=13,840 (Table 2 row 3)",
+        _shrink_obesity,
+        target=60.0,
+        repeat=1,
+        warmup=False,
+    ),
 ]

@@ -53,8 +53,11 @@ def check_real(
     ok = ok and (value > low if low_open else value >= low)
     ok = ok and (value < high if high_open else value <= high)
     if not ok:
-        raise ValueError(f"{name} must be in {interval}, got {value:g}" if not math.isnan(value)
-                         else f"{name} must be in {interval}, got nan")
+        raise ValueError(
+            f"{name} must be in {interval}, got {value:g}"
+            if not math.isnan(value)
+            else f"{name} must be in {interval}, got nan"
+        )
     return value
 
 

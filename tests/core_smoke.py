@@ -29,8 +29,15 @@ def main() -> None:
         r = subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True)
         assert r.returncode != 0, f"{mod} is installed without the book extra"
     out = subprocess.run(
-        [sys.executable, "-c", "import sotalib, sys; sotalib.check_report; sotalib.estimate_sota; "
-         "print('matplotlib' in sys.modules)"], capture_output=True, text=True, check=True).stdout.strip()
+        [
+            sys.executable,
+            "-c",
+            "import sotalib, sys; sotalib.check_report; sotalib.estimate_sota; print('matplotlib' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert out == "False", out
     with tempfile.TemporaryDirectory() as tmp:
         board = Path(tmp, "board.csv")
@@ -40,13 +47,13 @@ def main() -> None:
         scores.write_text("candidate,t1,t2,t3\nA,0.9,0.8,0.7\nB,0.8,0.9,0.6\nC,0.7,0.7,0.9\n")
         results = {
             "maxdist": run("maxdist", "--n", "3000", "--m", "1000", "--theta", "0.9"),
-            "check": run("check", "--p", "38", "--n", "262", "--score", "acc=0.9447", "--score", "sens=0.7632",
-                         "--decimals", "4"),
+            "check": run(
+                "check", "--p", "38", "--n", "262", "--score", "acc=0.9447", "--score", "sens=0.7632", "--decimals", "4"
+            ),
             "sota": run("sota", "--leaderboard", str(board), "--n", "2000"),
             "rank": run("rank", "--scores", str(scores), "--method", "mean"),
             "testsize": run("testsize", "--error", "0.1"),
-            "auc-max": run("auc-max", "--auc", "0.8", "--n", "200", "--m", "5", "--prevalence", "0.3",
-                           "--reps", "50"),
+            "auc-max": run("auc-max", "--auc", "0.8", "--n", "200", "--m", "5", "--prevalence", "0.3", "--reps", "50"),
         }
     assert abs(results["maxdist"]["mean"] - 0.9173130830485142) < 1e-12, results["maxdist"]
     assert results["rank"]["ranking"][0] in ("A", "B", "C")

@@ -13,8 +13,13 @@ def binom_pmf(k: int, n: int, theta) -> mp.mpf:
         return mp.mpf(1) if k == 0 else mp.mpf(0)
     if theta == 1:
         return mp.mpf(1) if k == n else mp.mpf(0)
-    return mp.exp(mp.loggamma(n + 1) - mp.loggamma(k + 1) - mp.loggamma(n - k + 1)
-                  + k * mp.log(theta) + (n - k) * mp.log1p(-theta))
+    return mp.exp(
+        mp.loggamma(n + 1)
+        - mp.loggamma(k + 1)
+        - mp.loggamma(n - k + 1)
+        + k * mp.log(theta)
+        + (n - k) * mp.log1p(-theta)
+    )
 
 
 def binom_sf(x: int, n: int, theta) -> mp.mpf:

@@ -50,8 +50,12 @@ def _library_files():
 
 
 def test_the_library_never_imports_the_book():
-    offenders = [f"{p.relative_to(PKG)}: {name}" for p in _library_files() for name in _imports(p)
-                 if name == "sotalib.book" or name.startswith("sotalib.book.")]
+    offenders = [
+        f"{p.relative_to(PKG)}: {name}"
+        for p in _library_files()
+        for name in _imports(p)
+        if name == "sotalib.book" or name.startswith("sotalib.book.")
+    ]
     assert not offenders
 
 
@@ -72,8 +76,16 @@ def test_every_public_name_resolves_and_private_modules_are_re_exported():
 
 
 def test_front_door_names():
-    for name in ("max_summary", "estimate_sota", "expected_max_auc", "check_report", "check_batch",
-                 "rank_candidates", "test_size", "read_leaderboard"):
+    for name in (
+        "max_summary",
+        "estimate_sota",
+        "expected_max_auc",
+        "check_report",
+        "check_batch",
+        "rank_candidates",
+        "test_size",
+        "read_leaderboard",
+    ):
         assert callable(getattr(sotalib, name)), name
     assert "book" not in sotalib.__all__
 
@@ -85,9 +97,13 @@ def test_no_name_is_defined_twice_in_a_subpackage():
 
 
 def _modules_after(code: str) -> list[str]:
-    probe = "; ".join([code, "import sys",
-                       "print(sorted(m for m in ('numpy', 'scipy', 'numba', 'pandas', 'matplotlib') "
-                       "if m in sys.modules))"])
+    probe = "; ".join(
+        [
+            code,
+            "import sys",
+            "print(sorted(m for m in ('numpy', 'scipy', 'numba', 'pandas', 'matplotlib') if m in sys.modules))",
+        ]
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1].replace("'", '"'))
 
@@ -97,10 +113,13 @@ def test_import_sotalib_loads_nothing_heavy():
 
 
 def test_help_and_version_load_neither_numpy_scipy_numba_nor_pandas():
-    calls = [["--help"], ["--version"]] + [[c, "--help"] for c in ("maxdist", "sota", "auc-max", "check", "rank",
-                                                                   "testsize")]
-    code = ("import contextlib, io\nfrom sotalib.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
-            + "".join(f"    assert main({c!r}) == 0\n" for c in calls))
+    calls = [["--help"], ["--version"]] + [
+        [c, "--help"] for c in ("maxdist", "sota", "auc-max", "check", "rank", "testsize")
+    ]
+    code = (
+        "import contextlib, io\nfrom sotalib.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+        + "".join(f"    assert main({c!r}) == 0\n" for c in calls)
+    )
     assert _modules_after(f"exec({code!r})") == []
 
 

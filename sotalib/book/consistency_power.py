@@ -48,8 +48,9 @@ def plot_power(points_by_label: dict, ax=None, reference: dict | None = None):
     colors = [COLORS["single"], COLORS["better"], COLORS["sota"], COLORS["maximum"]]
     for (label, pts), c in zip(points_by_label.items(), colors):
         d = [pt.decimals for pt in pts]
-        ax.errorbar(d, [pt.power for pt in pts], yerr=[2 * pt.se for pt in pts], marker="o", color=c,
-                    label=label, capsize=3)
+        ax.errorbar(
+            d, [pt.power for pt in pts], yerr=[2 * pt.se for pt in pts], marker="o", color=c, label=label, capsize=3
+        )
     for label, (d, v) in (reference or {}).items():
         ax.plot(d, v, ls="none", marker="x", ms=9, color=COLORS["reference"], label=label)
     ax.set_xlabel("decimals reported")
@@ -58,4 +59,3 @@ def plot_power(points_by_label: dict, ax=None, reference: dict | None = None):
     ax.set_xticks(sorted({pt.decimals for pts in points_by_label.values() for pt in pts}))
     ax.legend(loc="lower right")
     return ax
-

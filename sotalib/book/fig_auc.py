@@ -71,8 +71,9 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
         # bin the fine-grid pmf to a density on 0.0005-wide bins for display
         edges = np.arange(g[0], g[-1] + 0.0005, 0.0005)
         dens, _ = np.histogram(g, bins=edges, weights=p)
-        ax_c.plot(0.5 * (edges[1:] + edges[:-1]), dens / 0.0005, color=COLORS["maximum"],
-                  label=r"$F^m$ (conditional MC)")
+        ax_c.plot(
+            0.5 * (edges[1:] + edges[:-1]), dens / 0.0005, color=COLORS["maximum"], label=r"$F^m$ (conditional MC)"
+        )
         del width
     ax_c.axvline(auc, color=COLORS["single"], ls="--", lw=1, label=f"AUC = {auc:g}")
     ax_c.set_xlim(auc - 0.005, float(np.max(maxima)) + 0.01)
@@ -140,9 +141,19 @@ def plot_rho(rows, auc, single_sd, fig=None):
     lo = np.array([x["ci_low"] for x in rows])
     hi = np.array([x["ci_high"] for x in rows])
     sd = np.array([x["sd"] for x in rows])
-    ax_b.fill_between(r, lo - auc, hi - auc, color=COLORS["maximum"], alpha=0.2, lw=0, label="95% interval of the maximum")
-    ax_b.errorbar(r, mean - auc, yerr=2 * se, color=COLORS["maximum"], marker="o", ms=3, capsize=2,
-                  label=r"bias $\mathrm{E}\max_j \widehat{AUC}_j - AUC$ ($\pm 2$ se)")
+    ax_b.fill_between(
+        r, lo - auc, hi - auc, color=COLORS["maximum"], alpha=0.2, lw=0, label="95% interval of the maximum"
+    )
+    ax_b.errorbar(
+        r,
+        mean - auc,
+        yerr=2 * se,
+        color=COLORS["maximum"],
+        marker="o",
+        ms=3,
+        capsize=2,
+        label=r"bias $\mathrm{E}\max_j \widehat{AUC}_j - AUC$ ($\pm 2$ se)",
+    )
     ax_b.axhline(0, color=COLORS["reference"], lw=0.6)
     ax_b.set_xlabel(r"correlation with the reference classifier $\rho$")
     ax_b.set_ylabel("bias of the maximum AUC")
@@ -178,8 +189,13 @@ def plot_figure11(observed, shrunk, sample, estimate, expected_max, ci, fig=None
     bins = np.arange(0.6, 0.9625, 0.0025)
     for ax in (ax_a, ax_b):
         ax.hist(observed, bins=bins, color=COLORS["observed"], alpha=0.5, label="leaderboard")
-        ax.axvline(float(np.max(observed)), color=COLORS["maximum"], ls=":", lw=1.2,
-                   label=f"observed maximum {np.max(observed):.4f}")
+        ax.axvline(
+            float(np.max(observed)),
+            color=COLORS["maximum"],
+            ls=":",
+            lw=1.2,
+            label=f"observed maximum {np.max(observed):.4f}",
+        )
     ax_a.hist(shrunk, bins=bins, histtype="step", color=COLORS["reference"], lw=1.2, label="shrunk AUC$'$")
     ax_a.axvline(estimate, color=COLORS["sota"], lw=1.5, label=f"SOTA estimate max AUC$'$ = {estimate:.4f}")
     ax_b.hist(sample, bins=bins, histtype="step", color=COLORS["reference"], lw=1.2, label="one simulated leaderboard")

@@ -12,7 +12,13 @@ from matplotlib.colors import ListedColormap
 from ..judging import condorcet_winner, pairwise_wins
 from .style import COLORS
 
-__all__ = ["plot_condorcet_graph", "plot_cv_bootstrap_schema", "plot_public_private", "plot_rank_granularity", "plot_stability"]
+__all__ = [
+    "plot_condorcet_graph",
+    "plot_cv_bootstrap_schema",
+    "plot_public_private",
+    "plot_rank_granularity",
+    "plot_stability",
+]
 
 
 def plot_cv_bootstrap_schema(folds: np.ndarray, counts: np.ndarray, axes=None):
@@ -27,8 +33,14 @@ def plot_cv_bootstrap_schema(folds: np.ndarray, counts: np.ndarray, axes=None):
     top = max(3, int(counts.max()))
     colors = ["white", "#C6DBEF", "#6BAED6", "#2171B5", "#08306B"][: top + 1]
     bs_cmap = ListedColormap(colors)
-    im = axes[1].imshow(np.minimum(counts, len(colors) - 1), aspect="auto", cmap=bs_cmap, vmin=-0.5,
-                        vmax=len(colors) - 0.5, interpolation="nearest")
+    im = axes[1].imshow(
+        np.minimum(counts, len(colors) - 1),
+        aspect="auto",
+        cmap=bs_cmap,
+        vmin=-0.5,
+        vmax=len(colors) - 0.5,
+        interpolation="nearest",
+    )
     axes[1].set_title("bootstrap of the test set: times each item is drawn", fontsize=10)
     axes[1].set_ylabel("bootstrap sample (same model)")
     cb = plt.colorbar(im, ax=axes[1], ticks=range(len(colors)), fraction=0.05)
@@ -46,10 +58,24 @@ def plot_rank_granularity(g, names, ax=None):
         _, ax = plt.subplots(figsize=(8, 3.6))
     order = np.argsort(g.mean_items)
     x = np.arange(len(order))
-    ax.errorbar(x - 0.12, g.mean_items[order], yerr=g.sd_items[order], fmt="o", color=COLORS["single"],
-                capsize=3, label="bootstrap of test items (high granularity)")
-    ax.errorbar(x + 0.12, g.mean_tasks[order], yerr=g.sd_tasks[order], fmt="s", color=COLORS["better"],
-                capsize=3, label="bootstrap of tasks (low granularity)")
+    ax.errorbar(
+        x - 0.12,
+        g.mean_items[order],
+        yerr=g.sd_items[order],
+        fmt="o",
+        color=COLORS["single"],
+        capsize=3,
+        label="bootstrap of test items (high granularity)",
+    )
+    ax.errorbar(
+        x + 0.12,
+        g.mean_tasks[order],
+        yerr=g.sd_tasks[order],
+        fmt="s",
+        color=COLORS["better"],
+        capsize=3,
+        label="bootstrap of tasks (low granularity)",
+    )
     ax.set_xticks(x)
     ax.set_xticklabels([names[i] for i in order], rotation=45, ha="right")
     ax.set_ylabel("rank (1 = best), mean $\\pm$ sd")
@@ -122,12 +148,24 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
                 continue
             bold = (u == winner) or cyc[u, v]
             color = COLORS["sota"] if u == winner else (COLORS["better"] if cyc[u, v] else COLORS["observed"])
-            ax.annotate("", xy=xy[v], xytext=xy[u],
-                        arrowprops=dict(arrowstyle="-|>", lw=2.6 if bold else 1.0, color=color,
-                                        shrinkA=22, shrinkB=22, mutation_scale=16))
+            ax.annotate(
+                "",
+                xy=xy[v],
+                xytext=xy[u],
+                arrowprops=dict(
+                    arrowstyle="-|>", lw=2.6 if bold else 1.0, color=color, shrinkA=22, shrinkB=22, mutation_scale=16
+                ),
+            )
             mid = xy[u] + 0.4 * (xy[v] - xy[u])  # off-centre, so that crossing edges keep their labels apart
-            ax.text(mid[0], mid[1], f"{W[u, v]}:{W[v, u]}", fontsize=8, ha="center", va="center",
-                    bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none"))
+            ax.text(
+                mid[0],
+                mid[1],
+                f"{W[u, v]}:{W[v, u]}",
+                fontsize=8,
+                ha="center",
+                va="center",
+                bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none"),
+            )
     for i in range(n):
         ax.scatter(*xy[i], s=900, color=COLORS["sota"] if i == winner else COLORS["single"], zorder=3)
         ax.text(*xy[i], str(i), color="white", ha="center", va="center", fontsize=12, zorder=4, weight="bold")
@@ -140,4 +178,3 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
     ax.set_aspect("equal")
     ax.axis("off")
     return ax
-

@@ -11,8 +11,18 @@ from .style import COLORS, vline
 __all__ = ["leaderboard_panel", "plot_realisations"]
 
 
-def leaderboard_panel(ax, observed, values=None, *, lines=(), interval=None, lo: float = 0.88,
-                      hi: float | None = None, binwidth: float = 0.0005, values_label: str | None = None):
+def leaderboard_panel(
+    ax,
+    observed,
+    values=None,
+    *,
+    lines=(),
+    interval=None,
+    lo: float = 0.88,
+    hi: float | None = None,
+    binwidth: float = 0.0005,
+    values_label: str | None = None,
+):
     """One panel: the observed leaderboard (grey), optionally other values (black), lines and an interval.
 
     ``lines`` are ``(x, label, color, linestyle)``; ``interval`` is ``(low, high, label, color)``,
@@ -37,8 +47,17 @@ def leaderboard_panel(ax, observed, values=None, *, lines=(), interval=None, lo:
     return ax
 
 
-def plot_realisations(observed, results: dict, n: int, *, classes: int, rho: float = 0.6, seed: int = 0,
-                      lo: float = 0.88, shrunk: bool = True):
+def plot_realisations(
+    observed,
+    results: dict,
+    n: int,
+    *,
+    classes: int,
+    rho: float = 0.6,
+    seed: int = 0,
+    lo: float = 0.88,
+    shrunk: bool = True,
+):
     """Figure 8 (``shrunk=True``: panels a-d) or Figure 9 (``shrunk=False``: panels a-b).
 
     ``results`` holds the cached estimates of the chapter (``naive``, ``observed`` and,
@@ -53,22 +72,45 @@ def plot_realisations(observed, results: dict, n: int, *, classes: int, rho: flo
     nrows = 2 if shrunk else 1
     fig, axes = plt.subplots(nrows, ncols, figsize=(10, 3.3 * nrows), sharex=True, squeeze=False)
     m_line = (mx, r"$\max(\hat\Theta)$", COLORS["maximum"], ":")
-    leaderboard_panel(axes[0, 0], s, lines=[m_line], lo=lo,
-                      interval=(nv["ci_low"], nv["ci_high"], r"95% CI of $\hat\theta_{\max}$ alone", COLORS["maximum"]))
+    leaderboard_panel(
+        axes[0, 0],
+        s,
+        lines=[m_line],
+        lo=lo,
+        interval=(nv["ci_low"], nv["ci_high"], r"95% CI of $\hat\theta_{\max}$ alone", COLORS["maximum"]),
+    )
     real, _ = simulate_leaderboard(s, n, rho=rho, rng=seed)
-    leaderboard_panel(axes[0, 1], s, real, lo=lo, values_label=r"realisation, $\Theta' = \hat\Theta$",
-                      lines=[m_line, (ob["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["single"], "--")],
-                      interval=(ob["ci_low"], ob["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["single"]))
+    leaderboard_panel(
+        axes[0, 1],
+        s,
+        real,
+        lo=lo,
+        values_label=r"realisation, $\Theta' = \hat\Theta$",
+        lines=[m_line, (ob["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["single"], "--")],
+        interval=(ob["ci_low"], ob["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["single"]),
+    )
     if shrunk:
         sh = results["shrink_expected"]
         w = sh["weight"]
         theta_p = w * s + (1 - w) / classes
-        leaderboard_panel(axes[1, 0], s, theta_p, lo=lo, values_label=r"shrunk $\Theta'$",
-                          lines=[m_line, (sh["estimate"], r"$\max(\Theta')$", COLORS["sota"], "--")])
+        leaderboard_panel(
+            axes[1, 0],
+            s,
+            theta_p,
+            lo=lo,
+            values_label=r"shrunk $\Theta'$",
+            lines=[m_line, (sh["estimate"], r"$\max(\Theta')$", COLORS["sota"], "--")],
+        )
         real2, _ = simulate_leaderboard(theta_p, n, rho=rho, rng=seed + 1)
-        leaderboard_panel(axes[1, 1], s, real2, lo=lo, values_label=r"realisation of shrunk $\Theta'$",
-                          lines=[m_line, (sh["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["better"], "--")],
-                          interval=(sh["ci_low"], sh["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["better"]))
+        leaderboard_panel(
+            axes[1, 1],
+            s,
+            real2,
+            lo=lo,
+            values_label=r"realisation of shrunk $\Theta'$",
+            lines=[m_line, (sh["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["better"], "--")],
+            interval=(sh["ci_low"], sh["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["better"]),
+        )
     for ax, tag in zip(axes.ravel(), "abcd"):
         ax.set_title(f"({tag})", loc="left")
     return fig

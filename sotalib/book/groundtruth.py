@@ -141,8 +141,7 @@ def sample_items(world: World, size: int, rng: np.random.Generator) -> tuple[np.
 
 
 # ----------------------------------------------------------------------- classifiers
-_FAMILIES = ("logistic", "naive_bayes", "discriminant", "tree", "random_forest",
-             "extra_trees", "boosting", "mlp")
+_FAMILIES = ("logistic", "naive_bayes", "discriminant", "tree", "random_forest", "extra_trees", "boosting", "mlp")
 
 
 def classifier_specs(count: int = N_CLASSIFIERS, rng=SEED) -> list[dict]:
@@ -170,11 +169,17 @@ def classifier_specs(count: int = N_CLASSIFIERS, rng=SEED) -> list[dict]:
         elif family == "tree":
             params = {"max_depth": int(rng.integers(3, 16)), "min_samples_leaf": int(rng.integers(1, 40))}
         elif family in ("random_forest", "extra_trees"):
-            params = {"n_estimators": int(rng.integers(5, 21)), "max_depth": int(rng.integers(4, 11)),
-                      "max_features": float(rng.uniform(0.2, 0.8))}
+            params = {
+                "n_estimators": int(rng.integers(5, 21)),
+                "max_depth": int(rng.integers(4, 11)),
+                "max_features": float(rng.uniform(0.2, 0.8)),
+            }
         elif family == "boosting":
-            params = {"max_iter": int(rng.integers(10, 61)), "learning_rate": float(10 ** rng.uniform(-1.3, -0.5)),
-                      "max_depth": int(rng.integers(2, 5))}
+            params = {
+                "max_iter": int(rng.integers(10, 61)),
+                "learning_rate": float(10 ** rng.uniform(-1.3, -0.5)),
+                "max_depth": int(rng.integers(2, 5)),
+            }
         else:  # mlp
             params = {"hidden": int(rng.integers(4, 17)), "alpha": float(10 ** rng.uniform(-5, -1))}
         name = f"{family}-{k:03d}"
@@ -205,16 +210,33 @@ def _make_model(spec: dict):
     if fam == "tree":
         return DecisionTreeClassifier(max_depth=p["max_depth"], min_samples_leaf=p["min_samples_leaf"], random_state=s)
     if fam == "random_forest":
-        return RandomForestClassifier(n_estimators=p["n_estimators"], max_depth=p["max_depth"],
-                                      max_features=p["max_features"], random_state=s, n_jobs=1)
+        return RandomForestClassifier(
+            n_estimators=p["n_estimators"],
+            max_depth=p["max_depth"],
+            max_features=p["max_features"],
+            random_state=s,
+            n_jobs=1,
+        )
     if fam == "extra_trees":
-        return ExtraTreesClassifier(n_estimators=p["n_estimators"], max_depth=p["max_depth"],
-                                    max_features=p["max_features"], random_state=s, n_jobs=1)
+        return ExtraTreesClassifier(
+            n_estimators=p["n_estimators"],
+            max_depth=p["max_depth"],
+            max_features=p["max_features"],
+            random_state=s,
+            n_jobs=1,
+        )
     if fam == "boosting":
-        return GradientBoostingClassifier(n_estimators=p["max_iter"], learning_rate=p["learning_rate"],
-                                          max_depth=p["max_depth"], subsample=0.8, random_state=s)
-    return make_pipeline(StandardScaler(), MLPClassifier(hidden_layer_sizes=(p["hidden"],), alpha=p["alpha"],
-                                                         max_iter=200, random_state=s))
+        return GradientBoostingClassifier(
+            n_estimators=p["max_iter"],
+            learning_rate=p["learning_rate"],
+            max_depth=p["max_depth"],
+            subsample=0.8,
+            random_state=s,
+        )
+    return make_pipeline(
+        StandardScaler(),
+        MLPClassifier(hidden_layer_sizes=(p["hidden"],), alpha=p["alpha"], max_iter=200, random_state=s),
+    )
 
 
 # ---------------------------------------------------------------------- the result
@@ -294,8 +316,14 @@ class GroundTruth:
         return float(self.true_accuracy.max())
 
 
-def build_groundtruth(n_classifiers: int = N_CLASSIFIERS, n_blocks: int = N_BLOCKS, *, rng=SEED,
-                      n_saved_sets: int = N_SAVED_SETS, verbose: bool = False) -> GroundTruth:
+def build_groundtruth(
+    n_classifiers: int = N_CLASSIFIERS,
+    n_blocks: int = N_BLOCKS,
+    *,
+    rng=SEED,
+    n_saved_sets: int = N_SAVED_SETS,
+    verbose: bool = False,
+) -> GroundTruth:
     """Train the classifiers and score them on the fresh stream (deterministic).
 
     The world, the training set, each classifier (through its spec) and each
@@ -343,18 +371,26 @@ def build_groundtruth(n_classifiers: int = N_CLASSIFIERS, n_blocks: int = N_BLOC
         bayes += int(np.sum((world.logit(x) > 0) == (y == 1)))
         for j, (spec, model) in enumerate(zip(specs, models)):
             ok = model.predict(x[:, spec["features"]]) == y
-            counts[c0:c0 + nb, j] = ok.reshape(nb, BLOCK).sum(axis=1)
+            counts[c0 : c0 + nb, j] = ok.reshape(nb, BLOCK).sum(axis=1)
             for s in range(c0, min(c0 + nb, n_saved_sets)):
-                correct[s, j] = ok[(s - c0) * BLOCK:(s - c0 + 1) * BLOCK]
+                correct[s, j] = ok[(s - c0) * BLOCK : (s - c0 + 1) * BLOCK]
         for s in range(c0, min(c0 + nb, n_saved_sets)):
-            labels[s] = y[(s - c0) * BLOCK:(s - c0 + 1) * BLOCK]
+            labels[s] = y[(s - c0) * BLOCK : (s - c0 + 1) * BLOCK]
         if verbose:
             print("scored chunk", c0 // CHUNK_BLOCKS, flush=True)
     n_items = n_blocks * BLOCK
     return GroundTruth(
-        names=tuple(s["name"] for s in specs), families=tuple(s["family"] for s in specs), specs=tuple(specs),
-        block=BLOCK, n_items=n_items, counts=counts, true_correct=counts.sum(axis=0).astype(np.int64),
-        correct=correct, labels=labels, bayes_accuracy=bayes / n_items, seed=seed,
+        names=tuple(s["name"] for s in specs),
+        families=tuple(s["family"] for s in specs),
+        specs=tuple(specs),
+        block=BLOCK,
+        n_items=n_items,
+        counts=counts,
+        true_correct=counts.sum(axis=0).astype(np.int64),
+        correct=correct,
+        labels=labels,
+        bayes_accuracy=bayes / n_items,
+        seed=seed,
     )
 
 
@@ -369,8 +405,16 @@ def save_groundtruth(gt: GroundTruth, path: str | Path) -> Path:
     """Write the cache: counts as uint16, per-item correctness and labels bit-packed."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    meta = {"names": list(gt.names), "families": list(gt.families), "specs": list(gt.specs), "block": gt.block,
-            "n_items": gt.n_items, "bayes_accuracy": gt.bayes_accuracy, "seed": gt.seed, "sha256": _checksum(gt)}
+    meta = {
+        "names": list(gt.names),
+        "families": list(gt.families),
+        "specs": list(gt.specs),
+        "block": gt.block,
+        "n_items": gt.n_items,
+        "bayes_accuracy": gt.bayes_accuracy,
+        "seed": gt.seed,
+        "sha256": _checksum(gt),
+    }
     np.savez_compressed(
         path,
         meta=np.array(json.dumps(meta)),
@@ -394,13 +438,24 @@ def _load(path: str) -> GroundTruth:
         a.setflags(write=False)
     true_correct = counts.sum(axis=0).astype(np.int64)
     true_correct.setflags(write=False)
-    gt = GroundTruth(names=tuple(meta["names"]), families=tuple(meta["families"]), specs=tuple(meta["specs"]),
-                     block=int(meta["block"]), n_items=int(meta["n_items"]), counts=counts,
-                     true_correct=true_correct, correct=correct, labels=labels,
-                     bayes_accuracy=float(meta["bayes_accuracy"]), seed=int(meta["seed"]))
+    gt = GroundTruth(
+        names=tuple(meta["names"]),
+        families=tuple(meta["families"]),
+        specs=tuple(meta["specs"]),
+        block=int(meta["block"]),
+        n_items=int(meta["n_items"]),
+        counts=counts,
+        true_correct=true_correct,
+        correct=correct,
+        labels=labels,
+        bayes_accuracy=float(meta["bayes_accuracy"]),
+        seed=int(meta["seed"]),
+    )
     if _checksum(gt) != meta["sha256"]:
-        raise ValueError(f"groundtruth cache {path} is corrupt (checksum mismatch); regenerate it with "
-                         "python -m sotalib.book.cache groundtruth --out sotalib/book/data")
+        raise ValueError(
+            f"groundtruth cache {path} is corrupt (checksum mismatch); regenerate it with "
+            "python -m sotalib.book.cache groundtruth --out sotalib/book/data"
+        )
     return gt
 
 

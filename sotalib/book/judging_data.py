@@ -25,8 +25,17 @@ import numpy as np
 
 from .groundtruth import master_seed
 
-__all__ = ["CLASSIFIERS", "N_TASKS", "N_TEST", "N_TRAIN", "SEED", "TASKS", "TaskPredictions",
-           "build_task_predictions", "load_task_predictions"]
+__all__ = [
+    "CLASSIFIERS",
+    "N_TASKS",
+    "N_TEST",
+    "N_TRAIN",
+    "SEED",
+    "TASKS",
+    "TaskPredictions",
+    "build_task_predictions",
+    "load_task_predictions",
+]
 
 SEED = 20240707
 N_TRAIN = 1000
@@ -41,8 +50,21 @@ TASKS = (
 )
 N_TASKS = len(TASKS)
 #: Names of the classifiers ("candidates").
-CLASSIFIERS = ("logistic C=0.01", "logistic C=1", "LDA", "QDA", "naive Bayes", "5-NN", "25-NN",
-               "tree depth 3", "tree depth 8", "random forest", "gradient boosting", "RBF SVM", "MLP")
+CLASSIFIERS = (
+    "logistic C=0.01",
+    "logistic C=1",
+    "LDA",
+    "QDA",
+    "naive Bayes",
+    "5-NN",
+    "25-NN",
+    "tree depth 3",
+    "tree depth 8",
+    "random forest",
+    "gradient boosting",
+    "RBF SVM",
+    "MLP",
+)
 FILE = "judging_tasks.npz"
 
 
@@ -60,12 +82,18 @@ def _models(seed: int):
 
     scaled = lambda est: make_pipeline(StandardScaler(), est)
     return [
-        scaled(LogisticRegression(C=0.01)), scaled(LogisticRegression(C=1.0)),
-        LinearDiscriminantAnalysis(), QuadraticDiscriminantAnalysis(reg_param=0.1), GaussianNB(),
-        scaled(KNeighborsClassifier(5)), scaled(KNeighborsClassifier(25)),
-        DecisionTreeClassifier(max_depth=3, random_state=seed), DecisionTreeClassifier(max_depth=8, random_state=seed),
+        scaled(LogisticRegression(C=0.01)),
+        scaled(LogisticRegression(C=1.0)),
+        LinearDiscriminantAnalysis(),
+        QuadraticDiscriminantAnalysis(reg_param=0.1),
+        GaussianNB(),
+        scaled(KNeighborsClassifier(5)),
+        scaled(KNeighborsClassifier(25)),
+        DecisionTreeClassifier(max_depth=3, random_state=seed),
+        DecisionTreeClassifier(max_depth=8, random_state=seed),
         RandomForestClassifier(100, random_state=seed, n_jobs=1),
-        GradientBoostingClassifier(random_state=seed), scaled(SVC()),
+        GradientBoostingClassifier(random_state=seed),
+        scaled(SVC()),
         scaled(MLPClassifier((32,), max_iter=500, random_state=seed)),
     ]
 
@@ -95,8 +123,15 @@ def build_task_predictions(n_train: int = N_TRAIN, n_test: int = N_TEST, rng=SEE
     seed = master_seed(rng)
     out = np.zeros((N_TASKS, len(CLASSIFIERS), n_test), dtype=bool)
     for t, (_name, informative, sep, flip) in enumerate(TASKS):
-        X, y = make_classification(n_samples=n_train + n_test, n_features=12, n_informative=informative,
-                                   n_redundant=2, class_sep=sep, flip_y=flip, random_state=seed + t)
+        X, y = make_classification(
+            n_samples=n_train + n_test,
+            n_features=12,
+            n_informative=informative,
+            n_redundant=2,
+            class_sep=sep,
+            flip_y=flip,
+            random_state=seed + t,
+        )
         for j, model in enumerate(_models(seed + t)):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -106,8 +141,13 @@ def build_task_predictions(n_train: int = N_TRAIN, n_test: int = N_TEST, rng=SEE
 
 
 def save_task_predictions(tp: TaskPredictions, path: str | Path) -> None:
-    np.savez_compressed(path, bits=np.packbits(tp.correct, axis=-1), n_items=tp.correct.shape[-1],
-                        classifiers=np.array(tp.classifiers), tasks=np.array(tp.tasks))
+    np.savez_compressed(
+        path,
+        bits=np.packbits(tp.correct, axis=-1),
+        n_items=tp.correct.shape[-1],
+        classifiers=np.array(tp.classifiers),
+        tasks=np.array(tp.tasks),
+    )
 
 
 @lru_cache(maxsize=1)

@@ -112,8 +112,9 @@ def bias_sd_vs_spread(ds, *, n: int = N, m: int = M, theta_sota: float = THETA_S
     return np.array([o.mean() - theta_sota for o in out]), np.array([o.sd() for o in out])
 
 
-def bias_sd_vs_rho(rhos, d: float, *, n: int = N, m: int = M, theta_sota: float = THETA_SOTA,
-                   theta0: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def bias_sd_vs_rho(
+    rhos, d: float, *, n: int = N, m: int = M, theta_sota: float = THETA_SOTA, theta0: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Bias and sd against ``rho_0`` for ``theta_j ~ U(a, b)`` of width ``d`` (Figures 5b, 5c).
 
     ``theta0`` defaults to ``theta_SOTA``.  Values of ``rho`` beyond
@@ -159,11 +160,22 @@ def figure5_data(ds=FIG5_DS, rho_ds=FIG5_RHO_DS, rhos=FIG5_RHOS) -> dict:
             rs += [r for r in (0.97, 0.98, 0.99, 0.995, 0.999) if r > rs[-1]]
         rs += [rmax]
         bias, sd = bias_sd_vs_rho(rs, d)
-        curves[repr(float(d))] = {"rho": [float(r) for r in rs], "bias": bias.tolist(), "sd": sd.tolist(),
-                                  "rho_max": rmax}
+        curves[repr(float(d))] = {
+            "rho": [float(r) for r in rs],
+            "bias": bias.tolist(),
+            "sd": sd.tolist(),
+            "rho_max": rmax,
+        }
     return {
-        "params": {"n": N, "m": M, "theta_sota": THETA_SOTA, "theta0": THETA_SOTA, "ds": list(map(float, ds)),
-                   "rho_ds": list(map(float, rho_ds)), "rhos": list(map(float, rhos))},
+        "params": {
+            "n": N,
+            "m": M,
+            "theta_sota": THETA_SOTA,
+            "theta0": THETA_SOTA,
+            "ds": list(map(float, ds)),
+            "rho_ds": list(map(float, rho_ds)),
+            "rhos": list(map(float, rhos)),
+        },
         "spread": {"d": list(map(float, ds)), "bias": bias_d.tolist(), "sd": sd_d.tolist()},
         "rho": curves,
     }
@@ -198,8 +210,12 @@ def table1_mc_cached(reps: int = 100_000, seed: int = 2025, *, out: str | Path |
     Regenerate: ``python -m sotalib.book.cache noniid_table1_mc --out sotalib/book/data``.
     """
     params = {"reps": reps, "seed": seed, "rows": [r.label for r in TABLE1], "n": N, "m": M}
-    data = load_or_compute("noniid_table1_mc.json", params,
-                           lambda: {"rows": [s.to_dict() for s in table1_monte_carlo(reps, seed)]}, out=out)
+    data = load_or_compute(
+        "noniid_table1_mc.json",
+        params,
+        lambda: {"rows": [s.to_dict() for s in table1_monte_carlo(reps, seed)]},
+        out=out,
+    )
     return [Summary(**row) for row in data["rows"]]
 
 
@@ -208,8 +224,15 @@ def figure5_cached(*, out: str | Path | None = None) -> dict:
 
     Regenerate: ``python -m sotalib.book.cache noniid_figure5 --out sotalib/book/data``.
     """
-    params = {"n": N, "m": M, "theta_sota": THETA_SOTA, "theta0": THETA_SOTA, "ds": list(map(float, FIG5_DS)),
-              "rho_ds": list(map(float, FIG5_RHO_DS)), "rhos": list(map(float, FIG5_RHOS))}
+    params = {
+        "n": N,
+        "m": M,
+        "theta_sota": THETA_SOTA,
+        "theta0": THETA_SOTA,
+        "ds": list(map(float, FIG5_DS)),
+        "rho_ds": list(map(float, FIG5_RHO_DS)),
+        "rhos": list(map(float, FIG5_RHOS)),
+    }
     return load_or_compute("noniid_figure5.json", params, figure5_data, out=out)
 
 
@@ -235,8 +258,11 @@ def plot_figure5(data: dict, exact_rows=None):
     styles = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1))]
     for i, (key, cur) in enumerate(data["rho"].items()):
         d = float(key)
-        kw = dict(color=COLORS["better"] if d == 0 else COLORS["reference"], ls="-" if d in (0.0, D) else styles[i % 5],
-                  label=("identical, $d = 0$" if d == 0 else f"$d = {d:g}$"))
+        kw = dict(
+            color=COLORS["better"] if d == 0 else COLORS["reference"],
+            ls="-" if d in (0.0, D) else styles[i % 5],
+            label=("identical, $d = 0$" if d == 0 else f"$d = {d:g}$"),
+        )
         ax_b.plot(cur["rho"], cur["bias"], **kw)
         ax_c.plot(cur["rho"], cur["sd"], **kw)
         if cur["rho_max"] < 1:

@@ -52,44 +52,80 @@ class ChallengeFacts:
 
 FACTS = {
     "obesity": ChallengeFacts(
-        name="Multi-Class Prediction of Obesity Risk", slug="playground-series-s4e2", metric="accuracy",
-        n=13840, m=3558, classes=7, top=(0.9116,),
+        name="Multi-Class Prediction of Obesity Risk",
+        slug="playground-series-s4e2",
+        metric="accuracy",
+        n=13840,
+        m=3558,
+        classes=7,
+        top=(0.9116,),
         above=((0.9070, 841), (0.9063, 1134), (0.9036, 1726), (0.9026, 1844)),
         interval=(0.9067, 0.9162, 921),
-        paper={"observed_expected_max": 0.9159, "observed_ci": (0.9128, 0.9191),
-               "shrink_estimate": 0.9070, "shrink_ci": (0.9084, 0.9148), "shrink_teams_above": 841,
-               "shrink_upper_estimate": 0.9036, "shrink_upper_expected_max": 0.9082,
-               "shrink_upper_ci_low": 0.9050, "shrink_upper_teams_above": 1726,
-               "crop_estimate": 0.9063, "crop_teams_above": 1134, "crop_ci": (0.9084, 0.9148),
-               "crop_upper_estimate": 0.9026, "crop_upper_expected_max": 0.9083,
-               "crop_upper_ci_low": 0.9050, "crop_upper_teams_above": 1844},
-        note="Section 5.1.1, Table 2 and Table 4; m counts teams above chance (1/7)."),
+        paper={
+            "observed_expected_max": 0.9159,
+            "observed_ci": (0.9128, 0.9191),
+            "shrink_estimate": 0.9070,
+            "shrink_ci": (0.9084, 0.9148),
+            "shrink_teams_above": 841,
+            "shrink_upper_estimate": 0.9036,
+            "shrink_upper_expected_max": 0.9082,
+            "shrink_upper_ci_low": 0.9050,
+            "shrink_upper_teams_above": 1726,
+            "crop_estimate": 0.9063,
+            "crop_teams_above": 1134,
+            "crop_ci": (0.9084, 0.9148),
+            "crop_upper_estimate": 0.9026,
+            "crop_upper_expected_max": 0.9083,
+            "crop_upper_ci_low": 0.9050,
+            "crop_upper_teams_above": 1844,
+        },
+        note="Section 5.1.1, Table 2 and Table 4; m counts teams above chance (1/7).",
+    ),
     "cassava": ChallengeFacts(
-        name="Cassava Leaf Disease Classification", slug="cassava-leaf-disease-classification",
-        metric="accuracy", n=15000, m=3752, classes=5, top=(0.9132, 0.9043, 0.9028),
+        name="Cassava Leaf Disease Classification",
+        slug="cassava-leaf-disease-classification",
+        metric="accuracy",
+        n=15000,
+        m=3752,
+        classes=5,
+        top=(0.9132, 0.9043, 0.9028),
         interval=(0.9086, 0.9177, 1),
         paper={"shrink_solution": None},
-        note="Section 5.1.2; the paper gives n as 'approximately 15,000'. The interval holds no team but the winner."),
+        note="Section 5.1.2; the paper gives n as 'approximately 15,000'. The interval holds no team but the winner.",
+    ),
     "melanoma": ChallengeFacts(
-        name="SIIM-ISIC Melanoma Classification", slug="siim-isic-melanoma-classification", metric="auc",
-        n=7687, m=3050, classes=2, top=(0.9490,), above=((0.9352, 427), (0.8992, 2013)),
+        name="SIIM-ISIC Melanoma Classification",
+        slug="siim-isic-melanoma-classification",
+        metric="auc",
+        n=7687,
+        m=3050,
+        classes=2,
+        top=(0.9490,),
+        above=((0.9352, 427), (0.8992, 2013)),
         prevalence=584 / 33126,
-        paper={"shrink_estimate": 0.8992, "shrink_teams_above": 2013,
-               "shrink_share_above": "almost two thirds", "shrink_share_bounds": (0.60, 2 / 3)},
+        paper={
+            "shrink_estimate": 0.8992,
+            "shrink_teams_above": 2013,
+            "shrink_share_above": "almost two thirds",
+            "shrink_share_bounds": (0.60, 2 / 3),
+        },
         note="Section 5.2.3; prevalence from the training set (584 of 33,126). The paper does not state m. "
-             "'2013 teams' above 0.8992 being 'almost two thirds of the classifiers' puts m just above "
-             "2013 / (2/3) = 3,020; m = 3,050 (2013/3050 = 66.0%) is the choice here. Kaggle lists 3,308 "
-             "teams (the second version: '880th out of 3300' on the public leaderboard); the difference, "
-             "about 260 teams, is read as teams at or below chance (AUC <= 0.5), which the analysis, like "
-             "Obesity's, does not count -- an assumption.",
-        sources={"top": "JMLR Section 5.2.3: 'achieving an AUC of 0.9490'",
-                 "above 0.9352": "second version (arXiv v2), Section 5: 'there are 427 teams with AUC > 0.9352'",
-                 "above 0.8992": "JMLR Section 5.2.3: 'There are 2013 teams with performance above the new "
-                                 "SOTA candidate' (0.8992)",
-                 "m": "JMLR Section 5.2.3: 'Almost two thirds of the classifiers have performances above the "
-                      "new SOTA estimate'",
-                 "n": "JMLR Section 5.2.3: test set (7,687)",
-                 "prevalence": "JMLR Section 5.2.3: training (33,126), 584 melanomas (Rotemberg et al. 2021)"}),
+        "'2013 teams' above 0.8992 being 'almost two thirds of the classifiers' puts m just above "
+        "2013 / (2/3) = 3,020; m = 3,050 (2013/3050 = 66.0%) is the choice here. Kaggle lists 3,308 "
+        "teams (the second version: '880th out of 3300' on the public leaderboard); the difference, "
+        "about 260 teams, is read as teams at or below chance (AUC <= 0.5), which the analysis, like "
+        "Obesity's, does not count -- an assumption.",
+        sources={
+            "top": "JMLR Section 5.2.3: 'achieving an AUC of 0.9490'",
+            "above 0.9352": "second version (arXiv v2), Section 5: 'there are 427 teams with AUC > 0.9352'",
+            "above 0.8992": "JMLR Section 5.2.3: 'There are 2013 teams with performance above the new "
+            "SOTA candidate' (0.8992)",
+            "m": "JMLR Section 5.2.3: 'Almost two thirds of the classifiers have performances above the "
+            "new SOTA estimate'",
+            "n": "JMLR Section 5.2.3: test set (7,687)",
+            "prevalence": "JMLR Section 5.2.3: training (33,126), 584 melanomas (Rotemberg et al. 2021)",
+        },
+    ),
 }
 
 
@@ -161,21 +197,25 @@ def reconstruct(name: str) -> Leaderboard:
     if name == "obesity":
         top = round(f.top[0] * n) / n  # 12617 / 13840
         # anchors: (threshold, teams strictly above); 921 teams at or above the interval's lower end
-        parts = [np.array([top]),
-                 _spread(0.9070, 0.91135, 840, n, power=2.2),         # 841 above 0.9070 (with the top)
-                 _spread(0.90669, 0.9070, 921 - 841, n),              # 921 inside (0.9067, 0.9162)
-                 _spread(0.9063, 0.90669, 1134 - 921, n),             # 1134 above 0.9063
-                 _spread(0.9036, 0.9063, 1726 - 1134, n),             # 1726 above 0.9036
-                 _spread(0.9026, 0.9036, 1844 - 1726, n),             # 1844 above 0.9026
-                 _spread(0.88, 0.9026, 1000, n, power=0.5),           # invented below this line
-                 _spread(0.80, 0.88, 500, n, power=0.5),
-                 _spread(1 / 7, 0.80, f.m - 1844 - 1500, n, power=0.5)]
+        parts = [
+            np.array([top]),
+            _spread(0.9070, 0.91135, 840, n, power=2.2),  # 841 above 0.9070 (with the top)
+            _spread(0.90669, 0.9070, 921 - 841, n),  # 921 inside (0.9067, 0.9162)
+            _spread(0.9063, 0.90669, 1134 - 921, n),  # 1134 above 0.9063
+            _spread(0.9036, 0.9063, 1726 - 1134, n),  # 1726 above 0.9036
+            _spread(0.9026, 0.9036, 1844 - 1726, n),  # 1844 above 0.9026
+            _spread(0.88, 0.9026, 1000, n, power=0.5),  # invented below this line
+            _spread(0.80, 0.88, 500, n, power=0.5),
+            _spread(1 / 7, 0.80, f.m - 1844 - 1500, n, power=0.5),
+        ]
     elif name == "cassava":
-        parts = [np.array([round(t * n) / n for t in f.top]),
-                 _spread(0.899, 0.9027, 300, n, power=1.5),           # invented below the top three
-                 _spread(0.885, 0.899, 1500, n, power=0.7),
-                 _spread(0.80, 0.885, 1200, n, power=0.5),
-                 _spread(0.2, 0.80, f.m - 3 - 3000, n, power=0.5)]
+        parts = [
+            np.array([round(t * n) / n for t in f.top]),
+            _spread(0.899, 0.9027, 300, n, power=1.5),  # invented below the top three
+            _spread(0.885, 0.899, 1500, n, power=0.7),
+            _spread(0.80, 0.885, 1200, n, power=0.5),
+            _spread(0.2, 0.80, f.m - 3 - 3000, n, power=0.5),
+        ]
     else:  # melanoma
         parts = [_melanoma(f)]
     scores = np.sort(np.concatenate(parts))[::-1]
@@ -190,4 +230,3 @@ def load_challenge(name: str) -> Leaderboard:
     if path:
         return read_kaggle_leaderboard(path)
     return reconstruct(name)
-

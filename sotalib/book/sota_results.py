@@ -72,9 +72,17 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
     ext = np.asarray(ext)
     on_board = expected_max_auc(w * s + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed)
     bound = expected_max_auc(w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed)
-    return {"estimate": est, "weight": w, "reps": reps, "seed": seed,
-            "on_board": on_board.mean, "on_board_se": on_board.se_mean,
-            "bound": bound.mean, "bound_se": bound.se_mean, "bound_m": int(ext.size)}
+    return {
+        "estimate": est,
+        "weight": w,
+        "reps": reps,
+        "seed": seed,
+        "on_board": on_board.mean,
+        "on_board_se": on_board.se_mean,
+        "bound": bound.mean,
+        "bound_se": bound.se_mean,
+        "bound_m": int(ext.size),
+    }
 
 
 def groundtruth_results(boards: int = GT_BOARDS, seed: int = SEED) -> dict:
@@ -84,10 +92,12 @@ def groundtruth_results(boards: int = GT_BOARDS, seed: int = SEED) -> dict:
         s = gt.leaderboard(b)
         truth = float(gt.true_accuracy_excluding(b).max())
         r = {"board": b, "truth": truth, "sample_max": float(s.max())}
-        for name, est in (("shrink", sota.shrink(s, gt.block, rho=sota.RHO0)),
-                          ("shrink_rho0", sota.shrink(s, gt.block, rho=0.0)),
-                          ("deconvolve", sota.deconvolve(s, gt.block, reps=50, rng=seed + b)),
-                          ("abc", sota.abc(s, gt.block, proposals=4000, accept=0.02, rng=seed + b))):
+        for name, est in (
+            ("shrink", sota.shrink(s, gt.block, rho=sota.RHO0)),
+            ("shrink_rho0", sota.shrink(s, gt.block, rho=0.0)),
+            ("deconvolve", sota.deconvolve(s, gt.block, reps=50, rng=seed + b)),
+            ("abc", sota.abc(s, gt.block, proposals=4000, accept=0.02, rng=seed + b)),
+        ):
             r[name] = est.estimate
             r[name + "_ci"] = [est.ci_low, est.ci_high]
         r["naive_ci"] = list(sota.naive(s, gt.block).to_dict()[k] for k in ("ci_low", "ci_high"))
@@ -100,12 +110,23 @@ def groundtruth_results(boards: int = GT_BOARDS, seed: int = SEED) -> dict:
     ct = np.corrcoef(c[top])
     it = np.triu_indices(top.size, 1)
     agree = (c[:, None, :] == c[None, :, :]).mean(axis=2)
-    sim = {"similarity_all": float(agree[iu].mean()), "rho_jk_all": float(np.nanmean(corr[iu])),
-           "similarity_top30": float(agree[np.ix_(top, top)][it].mean()), "rho_jk_top30": float(np.nanmean(ct[it]))}
+    sim = {
+        "similarity_all": float(agree[iu].mean()),
+        "rho_jk_all": float(np.nanmean(corr[iu])),
+        "similarity_top30": float(agree[np.ix_(top, top)][it].mean()),
+        "rho_jk_top30": float(np.nanmean(ct[it])),
+    }
     sim["rho0_top30"] = float(np.sqrt(max(sim["rho_jk_top30"], 0.0)))
     sim["rho0_all"] = float(np.sqrt(max(sim["rho_jk_all"], 0.0)))
-    return {"rows": rows, "similarity": sim, "boards": boards, "seed": seed,
-            "block": gt.block, "m": gt.m, "true_best": gt.true_best}
+    return {
+        "rows": rows,
+        "similarity": sim,
+        "boards": boards,
+        "seed": seed,
+        "block": gt.block,
+        "m": gt.m,
+        "true_best": gt.true_best,
+    }
 
 
 def load_results(path: Path = PATH) -> dict:

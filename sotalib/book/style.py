@@ -23,12 +23,12 @@ STYLE = str(resources.files("sotalib.book").joinpath("sotalib.mplstyle"))
 
 #: Semantic colours used by every chapter (colour-blind safe palette).
 COLORS = {
-    "single": "#0173B2",     # one classifier (theta)
-    "better": "#D55E00",     # a better classifier (theta_{1-alpha/2})
-    "maximum": "#CC78BC",    # the sample maximum (theta_hat_max)
-    "observed": "#949494",   # an observed leaderboard
-    "sota": "#029E73",       # a state-of-the-art estimate
-    "shade": "#029E73",      # shaded probabilities
+    "single": "#0173B2",  # one classifier (theta)
+    "better": "#D55E00",  # a better classifier (theta_{1-alpha/2})
+    "maximum": "#CC78BC",  # the sample maximum (theta_hat_max)
+    "observed": "#949494",  # an observed leaderboard
+    "sota": "#029E73",  # a state-of-the-art estimate
+    "shade": "#029E73",  # shaded probabilities
     "reference": "#000000",  # reference lines
     "accent": "#DE8F05",
 }
@@ -54,8 +54,7 @@ def shade_tail(ax, x, y, start, color: str | None = None, alpha: float = 0.35, *
     y = np.asarray(y)
     sel = x >= start
     width = np.min(np.diff(x)) if x.size > 1 else 1.0
-    return ax.bar(x[sel], y[sel], width=width, color=color or COLORS["shade"], alpha=alpha,
-                  linewidth=0, **kwargs)
+    return ax.bar(x[sel], y[sel], width=width, color=color or COLORS["shade"], alpha=alpha, linewidth=0, **kwargs)
 
 
 def vline(ax, x: float, label: str | None = None, color: str | None = None, ls: str = "--", **kwargs):
@@ -95,20 +94,40 @@ def plot_beating_the_ensemble(n: int, theta: float, theta_better: float, dist, a
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.6))
-    x = np.arange(int(n * min(theta, theta_better) - 6 * np.sqrt(n * theta * (1 - theta))),
-                  int(n * max(theta, theta_better) + 6 * np.sqrt(n * theta * (1 - theta))) + 1)
+    x = np.arange(
+        int(n * min(theta, theta_better) - 6 * np.sqrt(n * theta * (1 - theta))),
+        int(n * max(theta, theta_better) + 6 * np.sqrt(n * theta * (1 - theta))) + 1,
+    )
     p_single = stats.binom.pmf(x, n, theta)
     p_better = stats.binom.pmf(x, n, theta_better)
     mean_max = dist.mean()
     hi_max = dist.interval(alpha)[1]
     ax.plot(x / n, p_single, color=COLORS["single"], label=rf"$\hat\theta$, $\theta = {theta:g}$")
-    ax.plot(x / n, p_better, color=COLORS["better"], label=rf"$\hat\theta_{{m+1}}$, $\theta_{{m+1}} = \theta_{{1-\alpha/2}} = {theta_better:.4f}$")
+    ax.plot(
+        x / n,
+        p_better,
+        color=COLORS["better"],
+        label=rf"$\hat\theta_{{m+1}}$, $\theta_{{m+1}} = \theta_{{1-\alpha/2}} = {theta_better:.4f}$",
+    )
     sel_mean = x / n >= mean_max - 1e-12
     sel_hi = x / n >= hi_max - 1e-12
-    ax.fill_between(x[sel_mean] / n, p_better[sel_mean], step=None, color=COLORS["shade"], alpha=0.25, lw=0,
-                    label=r"$P(\hat\theta_{m+1} \geq \mathrm{E}\,\hat\theta_{\max})$")
-    ax.fill_between(x[sel_hi] / n, p_better[sel_hi], color=COLORS["shade"], alpha=0.55, lw=0,
-                    label=r"$P(\hat\theta_{m+1} \geq \theta^m_{1-\alpha/2})$")
+    ax.fill_between(
+        x[sel_mean] / n,
+        p_better[sel_mean],
+        step=None,
+        color=COLORS["shade"],
+        alpha=0.25,
+        lw=0,
+        label=r"$P(\hat\theta_{m+1} \geq \mathrm{E}\,\hat\theta_{\max})$",
+    )
+    ax.fill_between(
+        x[sel_hi] / n,
+        p_better[sel_hi],
+        color=COLORS["shade"],
+        alpha=0.55,
+        lw=0,
+        label=r"$P(\hat\theta_{m+1} \geq \theta^m_{1-\alpha/2})$",
+    )
     ax.axvline(theta_better, color=COLORS["better"], ls=":", lw=1)
     vline(ax, mean_max, color=COLORS["maximum"], ls="--", label=r"$\mathrm{E}\,\hat\theta_{\max}$")
     vline(ax, hi_max, color=COLORS["maximum"], ls="-.", label=r"$\theta^m_{1-\alpha/2}$")
@@ -135,8 +154,10 @@ def plot_bias_sd(values, curves: dict, ax_bias, ax_sd, xlabel: str, logx: bool =
         kw = dict(color=colors[i % len(colors)], ls=styles[i % len(styles)], label=label)
         ax_bias.plot(values, bias, **kw)
         ax_sd.plot(values, sd, **kw)
-    for ax, ylabel in ((ax_bias, r"bias $\mathrm{E}\,\hat\theta_{\max} - \theta$"),
-                       (ax_sd, r"standard deviation of $\hat\theta_{\max}$")):
+    for ax, ylabel in (
+        (ax_bias, r"bias $\mathrm{E}\,\hat\theta_{\max} - \theta$"),
+        (ax_sd, r"standard deviation of $\hat\theta_{\max}$"),
+    ):
         for v in marks:
             ax.axvline(v, color="0.6", lw=0.8, zorder=0)
         ax.set_xlabel(xlabel)

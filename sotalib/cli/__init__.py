@@ -89,7 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     Command modules import only the standard library at module level, so that
     ``sotalib --help`` loads neither NumPy, SciPy, Numba nor pandas.
     """
-    parser = _Parser(prog="sotalib", description="What is the state of the art? Tools for reading leaderboards honestly.")
+    parser = _Parser(
+        prog="sotalib", description="What is the state of the art? Tools for reading leaderboards honestly."
+    )
     parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:

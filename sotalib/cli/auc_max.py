@@ -20,10 +20,17 @@ def register(sub) -> None:
     p.add_argument("--n", type=int, required=True, help="test-set size (>= 2)")
     p.add_argument("--m", type=int, required=True, help="number of classifiers (>= 1)")
     p.add_argument("--prevalence", type=float, required=True, help="share of positives, in (0, 1)")
-    p.add_argument("--rho", type=float, default=0.0, help="within-class correlation with a reference classifier, in [0, 1]; default 0")
+    p.add_argument(
+        "--rho",
+        type=float,
+        default=0.0,
+        help="within-class correlation with a reference classifier, in [0, 1]; default 0",
+    )
     p.add_argument("--reps", type=int, default=1000, help="simulated challenges (>= 2); default 1000")
     p.add_argument("--seed", type=int, default=0, help="random seed (>= 0); default 0")
-    p.add_argument("--alpha", type=float, default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05")
+    p.add_argument(
+        "--alpha", type=float, default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 

@@ -12,23 +12,36 @@ def register(sub) -> None:
         "check",
         help="consistency of reported scores with the experiment (Fazekas & Kovacs)",
         description="Decide with certainty whether reported scores can come from a test set of P positives "
-                    "and N negatives, or from k-fold cross-validation aggregated by Score of Means (som) or "
-                    "Mean of Scores (mos).  Without --aggregation both are tested.",
+        "and N negatives, or from k-fold cross-validation aggregated by Score of Means (som) or "
+        "Mean of Scores (mos).  Without --aggregation both are tested.",
     )
     p.add_argument("--p", type=int, help="number of positives (>= 1)")
     p.add_argument("--n", type=int, help="number of negatives (>= 1)")
-    p.add_argument("--score", action="append", default=[], metavar="NAME=VALUE",
-                   help="a reported score, e.g. acc=0.9447 (repeatable; Table 2 names, synonyms, complements)")
+    p.add_argument(
+        "--score",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a reported score, e.g. acc=0.9447 (repeatable; Table 2 names, synonyms, complements)",
+    )
     p.add_argument("--eps", type=str, help="numerical uncertainty: true value in [v - eps, v + eps]")
     p.add_argument("--decimals", type=int, help="number of decimals reported (0-15)")
-    p.add_argument("--rounding", choices=("round", "floor", "ceil", "any"), default=None,
-                   help="how values were shortened (default round); needs --decimals")
+    p.add_argument(
+        "--rounding",
+        choices=("round", "floor", "ceil", "any"),
+        default=None,
+        help="how values were shortened (default round); needs --decimals",
+    )
     p.add_argument("--folds", type=str, help='explicit folds "p1:n1,p2:n2,..."')
     p.add_argument("--k", type=int, help="k-fold cross-validation of (P, N)")
     p.add_argument("--stratified", action="store_true", help="stratified k-fold (scikit-learn, Table 6)")
-    p.add_argument("--repeats", type=int, default=1,
-                   help="repetitions of the k-fold or of the --folds (>= 1; default 1); without "
-                        "--stratified every repetition may have its own fold configuration")
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        help="repetitions of the k-fold or of the --folds (>= 1; default 1); without "
+        "--stratified every repetition may have its own fold configuration",
+    )
     p.add_argument("--aggregation", choices=("som", "mos"), help="Score of Means or Mean of Scores")
     p.add_argument("--batch", type=str, metavar="FILE.csv", help="check every row of a CSV file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -68,31 +81,47 @@ def run(args: argparse.Namespace) -> int:
     from ..consistency import check_report
 
     scores = _parse_scores(args.score)
-    v = check_report(scores, p=args.p, n=args.n, eps=args.eps, decimals=args.decimals,
-                     rounding=args.rounding or "round", folds=args.folds, k=args.k,
-                     stratified=args.stratified, repeats=args.repeats, aggregation=args.aggregation)
+    v = check_report(
+        scores,
+        p=args.p,
+        n=args.n,
+        eps=args.eps,
+        decimals=args.decimals,
+        rounding=args.rounding or "round",
+        folds=args.folds,
+        k=args.k,
+        stratified=args.stratified,
+        repeats=args.repeats,
+        aggregation=args.aggregation,
+    )
     payload = v.to_dict()
     verdict = "CONSISTENT" if v.consistent else "INCONSISTENT"
     lines = [f"{verdict}: " + ", ".join(f"{k}={val}" for k, val in scores.items())]
     for agg, d in v.details.items():
         state = {True: "consistent", False: "inconsistent", None: "not tested"}[d["consistent"]]
         tested = d["configurations_tested"]
-        lines.append(f"  {agg}: {state}; {d['note']}; solutions {d['n_solutions']}"
-                     + ("" if d.get("n_solutions_counted", True) else " (at least)")
-                     + f", configurations tested {'not counted' if tested is None else f'{tested:,}'}")
+        lines.append(
+            f"  {agg}: {state}; {d['note']}; solutions {d['n_solutions']}"
+            + ("" if d.get("n_solutions_counted", True) else " (at least)")
+            + f", configurations tested {'not counted' if tested is None else f'{tested:,}'}"
+        )
     if v.solutions:
         shown = v.solutions[:5]
         lines.append(f"  evidence (tp, tn): {shown}{' ...' if len(v.solutions) > 5 else ''}")
-        folds = next((d.get("solution_folds") for d in v.details.values()
-                      if d["consistent"] and d.get("solution_folds")), None)
-        if folds and v.solutions == next(d["solutions"] for d in v.details.values()
-                                         if d.get("solution_folds") == folds):
+        folds = next(
+            (d.get("solution_folds") for d in v.details.values() if d["consistent"] and d.get("solution_folds")), None
+        )
+        if folds and v.solutions == next(
+            d["solutions"] for d in v.details.values() if d.get("solution_folds") == folds
+        ):
             lines.append(f"  on folds (p_i, n_i): {folds[0]}")
     for s in v.suggestions[:3]:
         what = "(tp, tn)" if s.aggregation == "single" else "per-fold (tp, tn)"
-        lines.append(f"  typo? {s.score} {s.reported:g} -> {s.suggested:g} (change {s.change:+g}) "
-                     f"makes it consistent{' under mos' if s.aggregation == 'mos' else ''}, "
-                     f"e.g. {what} = {s.example}")
+        lines.append(
+            f"  typo? {s.score} {s.reported:g} -> {s.suggested:g} (change {s.change:+g}) "
+            f"makes it consistent{' under mos' if s.aggregation == 'mos' else ''}, "
+            f"e.g. {what} = {s.example}"
+        )
     emit(args, payload, "\n".join(lines))
     return 0
 

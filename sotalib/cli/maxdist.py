@@ -22,18 +22,43 @@ def register(sub) -> None:
     )
     p.add_argument("--n", type=int, required=True, help="test-set size (>= 1)")
     p.add_argument("--m", type=int, required=True, help="number of classifiers (>= 1)")
-    p.add_argument("--theta", type=float, required=True,
-                   help="probability of success, in [0, 1]; with --spread, theta_SOTA = E max theta_j")
-    p.add_argument("--alpha", type=float, default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05")
-    p.add_argument("--rho", type=float, default=0.0,
-                   help="correlation rho_0 of each classifier with the reference classifier Y_0, in [-1, 1]; default 0")
-    p.add_argument("--theta0", type=float, default=None,
-                   help="P(Y_0 = 1) of the reference classifier, in (0, 1); default: the value of --theta")
-    p.add_argument("--y0", choices=("random", "fixed"), default="random",
-                   help="reference classifier random (K_0 ~ B(n, theta0)) or fixed (round(n theta0) correct); default random")
-    p.add_argument("--spread", type=float, default=0.0, metavar="D",
-                   help="width d of the uniform U(a, b) the theta_j are drawn from, b = theta + d/(m+1), a = b - d; default 0")
-    p.add_argument("--method", choices=("exact", "mc"), default="exact", help="exact computation or Monte Carlo; default exact")
+    p.add_argument(
+        "--theta",
+        type=float,
+        required=True,
+        help="probability of success, in [0, 1]; with --spread, theta_SOTA = E max theta_j",
+    )
+    p.add_argument(
+        "--alpha", type=float, default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05"
+    )
+    p.add_argument(
+        "--rho",
+        type=float,
+        default=0.0,
+        help="correlation rho_0 of each classifier with the reference classifier Y_0, in [-1, 1]; default 0",
+    )
+    p.add_argument(
+        "--theta0",
+        type=float,
+        default=None,
+        help="P(Y_0 = 1) of the reference classifier, in (0, 1); default: the value of --theta",
+    )
+    p.add_argument(
+        "--y0",
+        choices=("random", "fixed"),
+        default="random",
+        help="reference classifier random (K_0 ~ B(n, theta0)) or fixed (round(n theta0) correct); default random",
+    )
+    p.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        metavar="D",
+        help="width d of the uniform U(a, b) the theta_j are drawn from, b = theta + d/(m+1), a = b - d; default 0",
+    )
+    p.add_argument(
+        "--method", choices=("exact", "mc"), default="exact", help="exact computation or Monte Carlo; default exact"
+    )
     p.add_argument("--reps", type=int, default=100_000, help="Monte Carlo replications (>= 2); default 100000")
     p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (>= 0); default 0")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -60,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
     seed = check_int("--seed", args.seed, low=0)
 
     try:
-        s = max_summary(n, m, theta, alpha=alpha, rho=rho, theta0=theta0, y0=y0, spread=spread, method=method,
-                        reps=reps, rng=seed)
+        s = max_summary(
+            n, m, theta, alpha=alpha, rho=rho, theta0=theta0, y0=y0, spread=spread, method=method, reps=reps, rng=seed
+        )
     except ValueError as exc:  # the options are valid; only Eq. 8 can fail, reported against --rho
         msg = str(exc)
         raise ValueError("--" + msg if msg.startswith("rho: ") else msg) from None
@@ -72,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
         model += f", rho0={rho:g} to a {y0} reference classifier with theta0={theta0:g}"
     lines = [
         f"best accuracy of m={m} classifiers, {model}, n={n} ({s.method})",
-        f"  mean  {s.mean:.6f}" + (f"  (se {s.se_mean:.2g}, {s.reps} replications, seed {seed})" if s.method == "mc" else ""),
+        f"  mean  {s.mean:.6f}"
+        + (f"  (se {s.se_mean:.2g}, {s.reps} replications, seed {seed})" if s.method == "mc" else ""),
         f"  sd    {s.sd:.6f}",
         f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})",
     ]

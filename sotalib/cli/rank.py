@@ -13,7 +13,7 @@ def register(sub) -> None:
         "rank",
         help="rank candidates from a candidates x judges score matrix",
         description="Rank candidates from a CSV score matrix: the first column names the candidates, "
-                    "each further column is a judge (task, metric, run); the first row is a header.",
+        "each further column is a judge (task, metric, run); the first row is a header.",
     )
     p.add_argument("--scores", required=True, metavar="FILE.csv", help="score matrix (CSV with a header row)")
     p.add_argument("--method", required=True, choices=CLI_METHODS, help="ranking function")
@@ -30,13 +30,16 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is not None and args.seed < 0:
         raise ValueError("--seed must be a non-negative integer")
     table = read_scores(args.scores)
-    res = rank_candidates(table.scores, args.method, args.lower_is_better, rng=args.seed,
-                          candidates=table.candidates, judges=table.judges)
+    res = rank_candidates(
+        table.scores, args.method, args.lower_is_better, rng=args.seed, candidates=table.candidates, judges=table.judges
+    )
     payload = res.to_dict()
     note = payload["note"]
-    lines = [f"{args.method} ranking of {len(table.candidates)} candidates by {len(table.judges)} judges"
-             + (f" ({note})" if note else "")
-             + f"; score: {'higher' if res.higher_is_better else 'lower'} is better"]
+    lines = [
+        f"{args.method} ranking of {len(table.candidates)} candidates by {len(table.judges)} judges"
+        + (f" ({note})" if note else "")
+        + f"; score: {'higher' if res.higher_is_better else 'lower'} is better"
+    ]
     w = max(len(n) for n in table.candidates)
     for i in res.order:
         lines.append(f"  {res.ranks[i]:>4g}  {table.candidates[i].ljust(w)}  {res.scores[i]:.6g}")

@@ -18,11 +18,24 @@ def register(sub) -> None:
     p.add_argument("--classes", type=int, default=2, help="number of classes (chance = 1/classes); default 2")
     p.add_argument("--prevalence", type=float, default=None, help="share of positives (AUC only)")
     p.add_argument("--rho", type=float, default=0.6, help="correlation with the reference classifier; default 0.6")
-    p.add_argument("--method", choices=("shrink", "crop", "deconvolve", "abc"), default="shrink",
-                   help="estimator (default: shrink, as in the paper)")
-    p.add_argument("--target", choices=("expected", "upper"), default="expected",
-                   help="solve for the expected maximum or the upper 95%% bound (shrink and crop only)")
-    p.add_argument("--seed", type=int, default=0, help="seed (>= 0) of the Monte Carlo methods (deconvolve, abc, --metric auc); default 0")
+    p.add_argument(
+        "--method",
+        choices=("shrink", "crop", "deconvolve", "abc"),
+        default="shrink",
+        help="estimator (default: shrink, as in the paper)",
+    )
+    p.add_argument(
+        "--target",
+        choices=("expected", "upper"),
+        default="expected",
+        help="solve for the expected maximum or the upper 95%% bound (shrink and crop only)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed (>= 0) of the Monte Carlo methods (deconvolve, abc, --metric auc); default 0",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -43,12 +56,23 @@ def run(args: argparse.Namespace) -> int:
         if args.method != "shrink":
             raise CliError(f"--method {args.method} is not available for --metric auc (use shrink)")
     elif args.method in ("deconvolve", "abc") and args.target != "expected":
-        raise CliError(f"--target {args.target} is not supported by --method {args.method}, which estimates the "
-                       "expected maximum itself (use --target expected, or --method shrink or crop)")
+        raise CliError(
+            f"--target {args.target} is not supported by --method {args.method}, which estimates the "
+            "expected maximum itself (use --target expected, or --method shrink or crop)"
+        )
     seed = check_int("--seed", args.seed, low=0)
     lb = read_leaderboard(args.leaderboard, args.score_column)
-    est = estimate_sota(lb.scores, n, metric=args.metric, classes=classes, prevalence=args.prevalence, rho=rho,
-                        method=args.method, target=args.target, rng=seed)
+    est = estimate_sota(
+        lb.scores,
+        n,
+        metric=args.metric,
+        classes=classes,
+        prevalence=args.prevalence,
+        rho=rho,
+        method=args.method,
+        target=args.target,
+        rng=seed,
+    )
     payload = est.to_dict()
     payload["dropped"] = lb.dropped
     if not est.solved:

@@ -10,11 +10,15 @@ def register(sub) -> None:
         "testsize",
         help="test-set size: the rule of thumb n = 100/p and Guyon's formula",
         description="Test-set size for an error rate (or mean loss) E: the rule of thumb n = 100/E "
-                    "and Guyon's n = (S^2/E^2) K^2 10^(2V).",
+        "and Guyon's n = (S^2/E^2) K^2 10^(2V).",
     )
     p.add_argument("--error", type=float, required=True, help="error rate (or mean loss) E > 0")
-    p.add_argument("--sd", type=float, default=None,
-                   help="standard deviation S of the per-item errors; default sqrt(E(1-E)) (0/1 errors)")
+    p.add_argument(
+        "--sd",
+        type=float,
+        default=None,
+        help="standard deviation S of the per-item errors; default sqrt(E(1-E)) (0/1 errors)",
+    )
     p.add_argument("--confidence", type=float, default=1.96, help="confidence K in standard errors, > 0; default 1.96")
     p.add_argument("--precision", type=float, default=1.0, help="precision V in significant digits; default 1")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -26,10 +30,12 @@ def run(args: argparse.Namespace) -> int:
     from . import emit
 
     r = test_size(args.error, sd=args.sd, confidence=args.confidence, precision=args.precision)
-    text = (f"test-set size for error {r.error:g} (sd {r.sd:.6g}), confidence k={r.confidence:g}, "
-            f"precision nu={r.precision:g}\n"
-            f"  rule of thumb n = 100/p:                "
-            f"{'-' if r.rule_of_thumb is None else format(r.rule_of_thumb, ',')}\n"
-            f"  Guyon n = (sd/E)^2 k^2 10^(2 nu):       {r.guyon:,}")
+    text = (
+        f"test-set size for error {r.error:g} (sd {r.sd:.6g}), confidence k={r.confidence:g}, "
+        f"precision nu={r.precision:g}\n"
+        f"  rule of thumb n = 100/p:                "
+        f"{'-' if r.rule_of_thumb is None else format(r.rule_of_thumb, ',')}\n"
+        f"  Guyon n = (sd/E)^2 k^2 10^(2 nu):       {r.guyon:,}"
+    )
     emit(args, r.to_dict(), text)
     return 0

@@ -10,12 +10,11 @@ floor((p+n)/k) + 1 and at least two folds holding each class is possible
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from .._validate import check_int
 
-__all__ = ["stratified_folds", "kfold_configurations", "count_configurations", "repeat_folds",
-           "parse_folds"]
+__all__ = ["stratified_folds", "kfold_configurations", "count_configurations", "repeat_folds", "parse_folds"]
 
 Folds = tuple[tuple[int, int], ...]
 
@@ -61,8 +60,9 @@ def _partitions(q: int, k: int, qmax: int, smallest: int = 0) -> Iterator[tuple[
             yield (first,) + rest
 
 
-def kfold_configurations(p: int, n: int, k: int, *, positives_in_every_fold: bool = False,
-                         negatives_in_every_fold: bool = False) -> Iterator[Folds]:
+def kfold_configurations(
+    p: int, n: int, k: int, *, positives_in_every_fold: bool = False, negatives_in_every_fold: bool = False
+) -> Iterator[Folds]:
     """Every k-fold configuration (Algorithm 2 of Fazekas & Kovacs).
 
     Folds have c^a = floor((p+n)/k) + 1 items (k^a = (p+n) mod k of them) or
@@ -116,9 +116,7 @@ def parse_folds(text: str) -> Folds:
             a, b = item.strip().split(":")
             out.append((int(a), int(b)))
         except ValueError:
-            raise ValueError(f"folds must look like 'p1:n1,p2:n2,...', got {item.strip()!r} "
-                             f"as fold {i + 1}") from None
+            raise ValueError(f"folds must look like 'p1:n1,p2:n2,...', got {item.strip()!r} as fold {i + 1}") from None
         if out[-1][0] < 0 or out[-1][1] < 0 or sum(out[-1]) == 0:
-            raise ValueError(f"folds must hold non-negative counts and at least one item, "
-                             f"got {item.strip()!r}")
+            raise ValueError(f"folds must hold non-negative counts and at least one item, got {item.strip()!r}")
     return tuple(out)

@@ -249,7 +249,6 @@ def _status(v, lo, hi):
     return 0
 
 
-
 @njit(cache=True, error_model="numpy")
 def _clearly_outside(sid, axis, tf, t, p, n, b2, lo, hi, below):
     """Certify that the score at count ``t`` of the column fails by more than the margin:
@@ -425,8 +424,7 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
             if math.isfinite(ra):
                 c0 = int(math.ceil(max(min(ra, 1e18), -1e18)))
                 wa = max(0, min(X + 1, c0))
-                if wa - 1 >= 0 and not _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j],
-                                                        d > 0):
+                if wa - 1 >= 0 and not _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0):
                     wa = max(0, min(X + 1, c0 - slack))
                     if wa - 1 >= 0:
                         ok = _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0)
@@ -435,8 +433,11 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
             if math.isfinite(rb):
                 c1 = int(math.floor(max(min(rb, 1e18), -1e18)))
                 wb = min(X, max(-1, c1))
-                if ok and wb + 1 <= X and not _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j],
-                                                               hi[j], d <= 0):
+                if (
+                    ok
+                    and wb + 1 <= X
+                    and not _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
+                ):
                     wb = min(X, max(-1, c1 + slack))
                     if wb + 1 <= X:
                         ok = _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
@@ -449,8 +450,9 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
                 a, b = _pair(axis, tf, float(X))
                 vX = _fval(sid, a, b, p, n, b2s[j], True)
                 vmin, vmax = (v0, vX) if d > 0 else (vX, v0)
-                if (math.isfinite(vmax) and vmax < lo[j] - MARGIN * max(1.0, abs(vmax))) or \
-                        (math.isfinite(vmin) and vmin > hi[j] + MARGIN * max(1.0, abs(vmin))):
+                if (math.isfinite(vmax) and vmax < lo[j] - MARGIN * max(1.0, abs(vmax))) or (
+                    math.isfinite(vmin) and vmin > hi[j] + MARGIN * max(1.0, abs(vmin))
+                ):
                     wa = X + 1
                     wb = -1
                 else:
@@ -581,8 +583,7 @@ def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
     ca = np.zeros(T, dtype=np.int64)
     for t in nb.prange(T):
         if A[t] <= B[t]:
-            cs[t], ca[t] = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt,
-                                        none, 0, none, 0)
+            cs[t], ca[t] = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt, none, 0, none, 0)
     # storing pass, in order, over the columns that have something to store
     sol = np.empty((max_store, 2), dtype=np.int64)
     amb = np.empty((max_amb, 2), dtype=np.int64)
@@ -590,9 +591,8 @@ def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
     namb = 0
     for t in range(T):
         if (cs[t] > 0 and nsol < max_store) or (ca[t] > 0 and namb < max_amb):
-            nsol, namb = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt,
-                                      sol, nsol, amb, namb)
+            nsol, namb = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt, sol, nsol, amb, namb)
         else:
             nsol += cs[t]
             namb += ca[t]
-    return nsol, sol[:min(nsol, max_store)], namb, amb[:min(namb, max_amb)]
+    return nsol, sol[: min(nsol, max_store)], namb, amb[: min(namb, max_amb)]

@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Mapping
 
 import numpy as np
 
-from ._single import ScoreInterval, _check_folds, as_decimal, score_intervals
 from ._scores import LINEAR_SCORES
+from ._single import ScoreInterval, _check_folds, as_decimal, score_intervals
 from ._verdict import json_safe
 
 __all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "diagnose_mos", "search_configurations"]
@@ -88,9 +88,18 @@ class MosResult:
 
     def to_dict(self) -> dict:
         """JSON-safe form: the four common keys, then ``status``, ``folds``, ``solution``, ``method``."""
-        return json_safe({"consistent": bool(self.consistent), "evidence": self.evidence,
-                          "configurations_tested": 1, "details": self.details, "status": self.status,
-                          "folds": self.folds, "solution": self.solution, "method": self.method})
+        return json_safe(
+            {
+                "consistent": bool(self.consistent),
+                "evidence": self.evidence,
+                "configurations_tested": 1,
+                "details": self.details,
+                "status": self.status,
+                "folds": self.folds,
+                "solution": self.solution,
+                "method": self.method,
+            }
+        )
 
 
 def _coef(base: str, p: int, n: int):
@@ -190,9 +199,13 @@ def _solve_highs(folds, intervals, bounds, time_limit: float):
     if any(lo > hi for lo, hi in zip(lbs, ubs)):
         return "infeasible", None
     caps = [p for p, _ in folds] + [n for _, n in folds]
-    res = milp(c=np.zeros(2 * N), constraints=LinearConstraint(np.array(rows, float), lbs, ubs),
-               integrality=np.ones(2 * N), bounds=Bounds(0, caps),
-               options={"time_limit": time_limit, "presolve": False})  # see sotalib.consistency._mos_kfold._highs
+    res = milp(
+        c=np.zeros(2 * N),
+        constraints=LinearConstraint(np.array(rows, float), lbs, ubs),
+        integrality=np.ones(2 * N),
+        bounds=Bounds(0, caps),
+        options={"time_limit": time_limit, "presolve": False},
+    )  # see sotalib.consistency._mos_kfold._highs
     if res.status == 2:
         return "infeasible", None
     if res.status != 0 or res.x is None:
@@ -253,15 +266,21 @@ def _solve_cbc(folds, intervals, bounds, shift: float, time_limit: float):
     return "solution", tuple((int(round(t.value())), int(round(u.value()))) for t, u in zip(tps, tns))
 
 
-def check_mos_intervals(folds, intervals: tuple[ScoreInterval, ...],
-                        bounds: tuple[tuple[ScoreInterval, ScoreInterval], ...] = (),
-                        time_limit: float = 20.0, solver: str = "cbc") -> MosResult:
+def check_mos_intervals(
+    folds,
+    intervals: tuple[ScoreInterval, ...],
+    bounds: tuple[tuple[ScoreInterval, ScoreInterval], ...] = (),
+    time_limit: float = 20.0,
+    solver: str = "cbc",
+) -> MosResult:
     """:func:`check_mos` for resolved intervals; ``bounds`` pairs (min, max) intervals of Eq. 10."""
     folds = tuple(_check_folds(folds))
     for iv in intervals:
         if iv.base not in LINEAR_SCORES:
-            raise ValueError(f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} "
-                             f"(Eq. 9) and their synonyms, got {iv.spec.name!r}")
+            raise ValueError(
+                f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} "
+                f"(Eq. 9) and their synonyms, got {iv.spec.name!r}"
+            )
     for iv in list(intervals) + [b for pair in bounds for b in pair]:
         if not all(_defined(iv.base, p, n) for p, n in folds):
             return MosResult(False, "infeasible", folds, None, "undefined")
@@ -284,9 +303,16 @@ def check_mos_intervals(folds, intervals: tuple[ScoreInterval, ...],
     return MosResult(True, "undecided", folds, None, "ilp")
 
 
-def check_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None, rounding: str = "round",
-              fold_min: Mapping[str, object] | None = None,
-              fold_max: Mapping[str, object] | None = None) -> MosResult:
+def check_mos(
+    folds,
+    scores: Mapping[str, object],
+    *,
+    eps=None,
+    decimals=None,
+    rounding: str = "round",
+    fold_min: Mapping[str, object] | None = None,
+    fold_max: Mapping[str, object] | None = None,
+) -> MosResult:
     """Are mean-of-folds scores consistent with the folds (Eq. 9, optionally Eq. 10)?
 
     Parameters
@@ -341,9 +367,16 @@ class MosSearch:
     methods: dict = field(default_factory=dict)
 
 
-def search_configurations(configurations: Iterable, scores: Mapping[str, object], *, eps=None,
-                          decimals=None, rounding: str = "round", stop_at_first: bool = False,
-                          keep: int = 100) -> MosSearch:
+def search_configurations(
+    configurations: Iterable,
+    scores: Mapping[str, object],
+    *,
+    eps=None,
+    decimals=None,
+    rounding: str = "round",
+    stop_at_first: bool = False,
+    keep: int = 100,
+) -> MosSearch:
     """Run :func:`check_mos` on every configuration (e.g. from Algorithm 2)."""
     intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
     tested, nfeas, found, methods = 0, 0, [], {}
@@ -390,13 +423,11 @@ def _nearest_mean(folds, others, base, target: Fraction, up: bool, time_limit: f
         status = pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))]
     if status != "Optimal" or any(v.value() is None for v in tps + tns):
         return None
-    value = sum(a * int(round(tps[i].value())) + b * int(round(tns[i].value()))
-                for i, (a, b) in enumerate(coefs))
+    value = sum(a * int(round(tps[i].value())) + b * int(round(tns[i].value())) for i, (a, b) in enumerate(coefs))
     return Fraction(value, N * L)
 
 
-def diagnose_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None,
-                 rounding: str = "round") -> list:
+def diagnose_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None, rounding: str = "round") -> list:
     """A typo finder for Mean of Scores: which single reported mean, changed by how much,
     makes the report consistent with the folds (Eq. 9)?
 

@@ -54,17 +54,17 @@ verdict with the enumeration of all (pairs of) configurations.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 import numpy as np
 
 from .._validate import check_int
-from ._single import ScoreInterval, score_intervals
 from ._folds import _check as _check_pnk
 from ._folds import kfold_configurations
 from ._mos import _coef, _defined, _verify, check_mos_intervals
 from ._scores import LINEAR_SCORES
+from ._single import ScoreInterval, score_intervals
 from ._verdict import json_safe
 
 __all__ = ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "count_kfold_configurations"]
@@ -109,15 +109,24 @@ class KFoldMosResult:
     @property
     def details(self) -> dict:
         """``status`` and the fold ``configurations`` of the evidence (None without evidence)."""
-        return {"status": self.status,
-                "configurations": None if self.configurations is None else json_safe(self.configurations)}
+        return {
+            "status": self.status,
+            "configurations": None if self.configurations is None else json_safe(self.configurations),
+        }
 
     def to_dict(self) -> dict:
         """JSON-safe form: the four common keys, then ``status``, ``configurations``, ``solution``."""
-        return json_safe({"consistent": bool(self.consistent), "evidence": self.evidence,
-                          "configurations_tested": self.configurations_tested, "details": self.details,
-                          "status": self.status, "configurations": self.configurations,
-                          "solution": self.solution})
+        return json_safe(
+            {
+                "consistent": bool(self.consistent),
+                "evidence": self.evidence,
+                "configurations_tested": self.configurations_tested,
+                "details": self.details,
+                "status": self.status,
+                "configurations": self.configurations,
+                "solution": self.solution,
+            }
+        )
 
 
 def _classes(p: int, n: int, k: int):
@@ -155,9 +164,15 @@ def _count_multisets(K: int, c: int, q: int):
     return out
 
 
-def count_kfold_configurations(p: int, n: int, k: int, *, positives_in_every_fold: bool = False,
-                               negatives_in_every_fold: bool = False,
-                               max_work: int = 50_000_000) -> int | None:
+def count_kfold_configurations(
+    p: int,
+    n: int,
+    k: int,
+    *,
+    positives_in_every_fold: bool = False,
+    negatives_in_every_fold: bool = False,
+    max_work: int = 50_000_000,
+) -> int | None:
     """Number of fold configurations of Algorithm 2, counted without enumerating them.
 
     Equals ``sotalib.consistency.count_configurations`` (the tests check it); the work grows
@@ -202,7 +217,7 @@ def _model(blocks, intervals, shift):
     ub, xs = [], []
     for b in blocks:
         x = {}
-        for K, s, ts in b["classes"]:
+        for K, _s, ts in b["classes"]:
             for t in ts:
                 x[t] = len(ub)
                 ub.append(K)
@@ -224,28 +239,34 @@ def _model(blocks, intervals, shift):
         ubs.append(hi)
 
     for b, x in zip(blocks, xs):
-        for K, s, ts in b["classes"]:
-            add([(x[t], 1) for t in ts], K, K)                       # k^a folds of c^a, k^b of c^b
-        add([(j, t[0]) for t, j in x.items()], b["p"], b["p"])       # all positives, once
-        add([(j, 1) for t, j in x.items() if t[0] > 0], 2, np.inf)   # Algorithm 2: two folds with
-        add([(j, 1) for t, j in x.items() if t[1] > 0], 2, np.inf)   # positives and with negatives
+        for K, _s, ts in b["classes"]:
+            add([(x[t], 1) for t in ts], K, K)  # k^a folds of c^a, k^b of c^b
+        add([(j, t[0]) for t, j in x.items()], b["p"], b["p"])  # all positives, once
+        add([(j, 1) for t, j in x.items() if t[0] > 0], 2, np.inf)  # Algorithm 2: two folds with
+        add([(j, 1) for t, j in x.items() if t[1] > 0], 2, np.inf)  # positives and with negatives
     for i, t in enumerate(types):
         js = [x[t] for x in xs if t in x]
-        add([(T0 + i, 1)] + [(j, -t[0]) for j in js], -np.inf, 0)   # T_f <= p_f m_f
-        add([(U0 + i, 1)] + [(j, -t[1]) for j in js], -np.inf, 0)   # U_f <= n_f m_f
+        add([(T0 + i, 1)] + [(j, -t[0]) for j in js], -np.inf, 0)  # T_f <= p_f m_f
+        add([(U0 + i, 1)] + [(j, -t[1]) for j in js], -np.inf, 0)  # U_f <= n_f m_f
     for iv in intervals:
         coefs = [_coef(iv.base, *t) for t in types]
         L = math.lcm(*[c.denominator for pair in coefs for c in pair])
         lo, hi = iv.lo * Nf, iv.hi * Nf
         if L * sum(a * t[0] + b * t[1] for (a, b), t in zip(coefs, types)) * Nf < 2**50:
             # integer row: its value is an integer, so ceil/floor of the bounds is exact
-            add([(T0 + i, int(a * L)) for i, (a, _) in enumerate(coefs)]
+            add(
+                [(T0 + i, int(a * L)) for i, (a, _) in enumerate(coefs)]
                 + [(U0 + i, int(b * L)) for i, (_, b) in enumerate(coefs)],
-                math.ceil(lo * L), math.floor(hi * L))
+                math.ceil(lo * L),
+                math.floor(hi * L),
+            )
         else:
-            add([(T0 + i, float(a)) for i, (a, _) in enumerate(coefs)]
+            add(
+                [(T0 + i, float(a)) for i, (a, _) in enumerate(coefs)]
                 + [(U0 + i, float(b)) for i, (_, b) in enumerate(coefs)],
-                float(lo) - shift * max(1.0, abs(float(lo))), float(hi) + shift * max(1.0, abs(float(hi))))
+                float(lo) - shift * max(1.0, abs(float(lo))),
+                float(hi) + shift * max(1.0, abs(float(hi))),
+            )
     A = coo_matrix((vals, (rows, cols)), shape=(len(lbs), len(ub))).tocsr()
     return dict(A=A, lbs=lbs, ubs=ubs, ub=ub, xs=xs, types=types, T0=T0, U0=U0)
 
@@ -260,9 +281,13 @@ def _highs(model, time_limit):
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     nv = len(model["ub"])
-    res = milp(c=np.zeros(nv), constraints=LinearConstraint(model["A"], model["lbs"], model["ubs"]),
-               integrality=np.ones(nv), bounds=Bounds(0, model["ub"]),
-               options={"time_limit": time_limit, "presolve": False})
+    res = milp(
+        c=np.zeros(nv),
+        constraints=LinearConstraint(model["A"], model["lbs"], model["ubs"]),
+        integrality=np.ones(nv),
+        bounds=Bounds(0, model["ub"]),
+        options={"time_limit": time_limit, "presolve": False},
+    )
     if res.status == 2:
         return "infeasible", None
     if res.status != 0 or res.x is None:
@@ -312,7 +337,7 @@ def _evidence(blocks, xval, tot):
     configs = []
     for b, x in zip(blocks, xval):
         folds = []
-        for K, s, ts in b["classes"]:
+        for _K, _s, ts in b["classes"]:
             for t in ts:
                 folds.extend([t] * x.get(t, 0))
         configs.append(tuple(sorted(folds)))
@@ -332,9 +357,13 @@ def _evidence(blocks, xval, tot):
     return tuple(configs), tuple(sols)
 
 
-def check_mos_kfold_intervals(datasets: Sequence[tuple[int, int, int, int]],
-                              intervals: tuple[ScoreInterval, ...], *,
-                              time_limit: float = 20.0, enumerate_limit: int = 20_000) -> KFoldMosResult:
+def check_mos_kfold_intervals(
+    datasets: Sequence[tuple[int, int, int, int]],
+    intervals: tuple[ScoreInterval, ...],
+    *,
+    time_limit: float = 20.0,
+    enumerate_limit: int = 20_000,
+) -> KFoldMosResult:
     """:func:`check_mos_kfold` for resolved intervals and several data sets.
 
     ``datasets`` holds (p, n, k, repeats) per data set; the mean is over all
@@ -345,8 +374,10 @@ def check_mos_kfold_intervals(datasets: Sequence[tuple[int, int, int, int]],
     """
     for iv in intervals:
         if iv.base not in LINEAR_SCORES:
-            raise ValueError(f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} "
-                             f"(Eq. 9) and their synonyms, got {iv.spec.name!r}")
+            raise ValueError(
+                f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} "
+                f"(Eq. 9) and their synonyms, got {iv.spec.name!r}"
+            )
     bases = {iv.base for iv in intervals}
     pos_every = bool(bases & {"sens", "bacc"})
     neg_every = bool(bases & {"spec", "bacc"})
@@ -362,20 +393,20 @@ def check_mos_kfold_intervals(datasets: Sequence[tuple[int, int, int, int]],
         repeats = check_int("repeats", repeats, low=1)
         classes = [(K, s, _types(p, n, s, pos_every, neg_every)) for K, s in _classes(p, n, k)]
         blocks.extend({"p": p, "n": n, "k": k, "classes": classes} for _ in range(repeats))
-        count = count_kfold_configurations(p, n, k, positives_in_every_fold=pos_every,
-                                           negatives_in_every_fold=neg_every)
+        count = count_kfold_configurations(
+            p, n, k, positives_in_every_fold=pos_every, negatives_in_every_fold=neg_every
+        )
         if count == 0:
             return KFoldMosResult(False, "infeasible", None, None, 0)
-        tested = None if (tested is None or count is None) else tested * math.comb(count + repeats - 1,
-                                                                                      repeats)
+        tested = None if (tested is None or count is None) else tested * math.comb(count + repeats - 1, repeats)
+
     def verified(model, values):
         configs, sols = _evidence(blocks, *_decode(model, values))
         if configs is None:
             return None
         flat_f = [f for c in configs for f in c]
         flat_s = [s for c in sols for s in c]
-        if all(_defined(iv.base, *f) for iv in intervals for f in flat_f) and \
-                _verify(flat_f, flat_s, intervals, ()):
+        if all(_defined(iv.base, *f) for iv in intervals for f in flat_f) and _verify(flat_f, flat_s, intervals, ()):
             return KFoldMosResult(True, "feasible", configs, sols, tested)
         return None
 
@@ -398,8 +429,9 @@ def check_mos_kfold_intervals(datasets: Sequence[tuple[int, int, int, int]],
     if len(datasets) == 1 and datasets[0][3] == 1 and count is not None and count <= enumerate_limit:
         # one repetition: fall back on the configuration-by-configuration test
         p, n, k, _ = datasets[0]
-        for folds in kfold_configurations(p, n, k, positives_in_every_fold=pos_every,
-                                          negatives_in_every_fold=neg_every):
+        for folds in kfold_configurations(
+            p, n, k, positives_in_every_fold=pos_every, negatives_in_every_fold=neg_every
+        ):
             res = check_mos_intervals(folds, intervals, time_limit=time_limit)
             if res.status == "feasible":
                 return KFoldMosResult(True, "feasible", (folds,), (res.solution,), tested)
@@ -410,8 +442,18 @@ def check_mos_kfold_intervals(datasets: Sequence[tuple[int, int, int, int]],
     return KFoldMosResult(True, "undecided", None, None, tested)
 
 
-def check_mos_kfold(p: int, n: int, k: int, scores: Mapping[str, object], *, repeats: int = 1, eps=None,
-                    decimals=None, rounding: str = "round", time_limit: float = 20.0) -> KFoldMosResult:
+def check_mos_kfold(
+    p: int,
+    n: int,
+    k: int,
+    scores: Mapping[str, object],
+    *,
+    repeats: int = 1,
+    eps=None,
+    decimals=None,
+    rounding: str = "round",
+    time_limit: float = 20.0,
+) -> KFoldMosResult:
     """Are mean-over-folds scores consistent with *some* (repeated) k-fold of (p, n)?
 
     Every repetition may have any fold configuration of Algorithm 2 (Section

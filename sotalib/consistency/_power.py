@@ -15,10 +15,9 @@ import numpy as np
 
 from .._rng import as_generator
 from .._validate import check_int
-from ._single import check_single
 from ._folds import kfold_configurations, stratified_folds
 from ._mos import check_mos_intervals
-from ._single import score_intervals
+from ._single import check_single, score_intervals
 
 __all__ = ["PowerPoint", "power_typo", "power_oversampling", "report_scores"]
 
@@ -39,8 +38,13 @@ class PowerPoint:
 
     def to_dict(self) -> dict:
         """JSON-safe form (the keys of the cached simulations)."""
-        return {"decimals": int(self.decimals), "power": float(self.power), "se": float(self.se),
-                "reps": int(self.reps), "seed": None if self.seed is None else int(self.seed)}
+        return {
+            "decimals": int(self.decimals),
+            "power": float(self.power),
+            "se": float(self.se),
+            "reps": int(self.reps),
+            "seed": None if self.seed is None else int(self.seed),
+        }
 
 
 def _seed_of(rng) -> int | None:
@@ -57,8 +61,9 @@ def report_scores(values: dict[str, float], decimals: int) -> dict[str, str]:
     return {k: _fmt(v, decimals) for k, v in values.items()}
 
 
-def power_typo(p: int, n: int, decimals: int, reps: int = 1000, rng=None,
-               theta_range: tuple[float, float] = (0.6, 0.95)) -> PowerPoint:
+def power_typo(
+    p: int, n: int, decimals: int, reps: int = 1000, rng=None, theta_range: tuple[float, float] = (0.6, 0.95)
+) -> PowerPoint:
     """Power against the smallest typo: the last digit of accuracy off by one (Fig. 5 style).
 
     Each replication draws a true sensitivity and specificity uniformly from
@@ -85,9 +90,18 @@ def power_typo(p: int, n: int, decimals: int, reps: int = 1000, rng=None,
     return PowerPoint(d, pw, math.sqrt(pw * (1 - pw) / reps), reps, seed)
 
 
-def power_oversampling(decimals: int, reps: int = 200, rng=None, p: int = 38, n: int = 262,
-                       p_oversampled: int = 262, k: int = 5, sens: float = 0.9139, spec: float = 0.9733,
-                       solver: str = "highs") -> PowerPoint:
+def power_oversampling(
+    decimals: int,
+    reps: int = 200,
+    rng=None,
+    p: int = 38,
+    n: int = 262,
+    p_oversampled: int = 262,
+    k: int = 5,
+    sens: float = 0.9139,
+    spec: float = 0.9733,
+    solver: str = "highs",
+) -> PowerPoint:
     """Power against minority oversampling before k-fold CV (Section 5.2, Fig. 3).
 
     Each replication evaluates on the oversampled data (``p_oversampled``
@@ -110,9 +124,11 @@ def power_oversampling(decimals: int, reps: int = 200, rng=None, p: int = 38, n:
     for _ in range(check_int("reps", reps, low=1)):
         tps = [int(rng.binomial(a, sens)) for a, _ in folds_os]
         tns = [int(rng.binomial(b, spec)) for _, b in folds_os]
-        vals = {"acc": float(np.mean([(t + u) / (a + b) for (a, b), t, u in zip(folds_os, tps, tns)])),
-                "sens": float(np.mean([t / a for (a, _), t in zip(folds_os, tps)])),
-                "spec": float(np.mean([u / b for (_, b), u in zip(folds_os, tns)]))}
+        vals = {
+            "acc": float(np.mean([(t + u) / (a + b) for (a, b), t, u in zip(folds_os, tps, tns)])),
+            "sens": float(np.mean([t / a for (a, _), t in zip(folds_os, tps)])),
+            "spec": float(np.mean([u / b for (_, b), u in zip(folds_os, tns)])),
+        }
         ivs = score_intervals(report_scores(vals, d), decimals=d)
         consistent = any(check_mos_intervals(c, ivs, solver=solver).consistent for c in configs)
         hits += not consistent

@@ -10,15 +10,15 @@ fits.  :func:`check_batch` runs it on every row of a table.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from .._validate import check_choice, check_int
-from ._single import check_single, diagnose, score_intervals
 from ._folds import kfold_configurations, parse_folds, repeat_folds, stratified_folds
 from ._mos import check_mos_intervals, diagnose_mos
 from ._mos_kfold import check_mos_kfold_intervals, count_kfold_configurations
 from ._scores import LINEAR_SCORES, resolve_score
+from ._single import check_single, diagnose, score_intervals
 from ._verdict import json_safe
 
 __all__ = ["ReportVerdict", "BatchVerdict", "check_report", "check_batch", "BATCH_COLUMNS"]
@@ -72,18 +72,21 @@ class ReportVerdict:
     def to_dict(self) -> dict:
         """JSON-safe form (no NaN): the four common keys, then n_solutions, solutions, aggregation,
         fits, suggestions -- the keys of ``sotalib check --json``."""
-        return json_safe({
-            "consistent": bool(self.consistent),
-            "evidence": self.solutions,
-            "configurations_tested": (None if self.configurations_tested is None
-                                      else int(self.configurations_tested)),
-            "details": self.details,
-            "n_solutions": int(self.n_solutions),
-            "solutions": self.solutions,
-            "aggregation": self.aggregation,
-            "fits": list(self.fits),
-            "suggestions": [dict(s.__dict__) for s in self.suggestions],
-        })
+        return json_safe(
+            {
+                "consistent": bool(self.consistent),
+                "evidence": self.solutions,
+                "configurations_tested": (
+                    None if self.configurations_tested is None else int(self.configurations_tested)
+                ),
+                "details": self.details,
+                "n_solutions": int(self.n_solutions),
+                "solutions": self.solutions,
+                "aggregation": self.aggregation,
+                "fits": list(self.fits),
+                "suggestions": [dict(s.__dict__) for s in self.suggestions],
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ class BatchVerdict:
         """``{"reports": [row, ...]}``, JSON-safe (the output of ``sotalib check --batch --json``)."""
         return json_safe({"reports": [dict(r) for r in self.reports]})
 
-    def to_frame(self) -> "pandas.DataFrame":  # noqa: F821
+    def to_frame(self) -> pandas.DataFrame:  # noqa: F821
         """One row per report as a pandas DataFrame (columns as in :attr:`reports`)."""
         import pandas as pd
 
@@ -121,18 +124,27 @@ class BatchVerdict:
 def _som(p, n, scores, kw, typos):
     r = check_single(p, n, scores, **kw, max_solutions=100)
     sug = diagnose(p, n, scores, **kw) if (typos and not r.consistent) else []
-    return {"consistent": r.consistent, "n_solutions": r.n_solutions,
-            "solutions": r.solutions[:100].tolist(), "configurations_tested": 1,
-            "note": f"totals p={p}, n={n}"}, sug
+    return {
+        "consistent": r.consistent,
+        "n_solutions": r.n_solutions,
+        "solutions": r.solutions[:100].tolist(),
+        "configurations_tested": 1,
+        "note": f"totals p={p}, n={n}",
+    }, sug
 
 
 def _mos(configs, intervals):
     if isinstance(configs, tuple):
         r = check_mos_intervals(configs, intervals)
         sols = [[list(x) for x in r.solution]] if r.solution else []
-        return {"consistent": r.consistent, "n_solutions": int(r.consistent), "solutions": sols,
-                "solution_folds": [[list(f) for f in configs]] if r.solution else [],
-                "configurations_tested": 1, "note": f"{r.status} ({r.method})"}
+        return {
+            "consistent": r.consistent,
+            "n_solutions": int(r.consistent),
+            "solutions": sols,
+            "solution_folds": [[list(f) for f in configs]] if r.solution else [],
+            "configurations_tested": 1,
+            "note": f"{r.status} ({r.method})",
+        }
     tested, nfeas, sols, folds_of, undecided = 0, 0, [], [], 0
     for folds in configs:
         r = check_mos_intervals(folds, intervals)
@@ -146,14 +158,32 @@ def _mos(configs, intervals):
     note = f"{nfeas} of {tested} fold configurations feasible"
     if undecided:
         note += f" ({undecided} undecided, counted as feasible)"
-    return {"consistent": nfeas > 0, "n_solutions": nfeas, "solutions": sols, "solution_folds": folds_of,
-            "configurations_tested": tested, "note": note}
+    return {
+        "consistent": nfeas > 0,
+        "n_solutions": nfeas,
+        "solutions": sols,
+        "solution_folds": folds_of,
+        "configurations_tested": tested,
+        "note": note,
+    }
 
 
-def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int | None = None,
-                 eps=None, decimals=None, rounding: str = "round", folds=None, k: int | None = None,
-                 stratified: bool = False, repeats: int = 1, aggregation: str | None = None,
-                 max_configurations: int = 200_000, typos: bool = True) -> ReportVerdict:
+def check_report(
+    scores: Mapping[str, object],
+    *,
+    p: int | None = None,
+    n: int | None = None,
+    eps=None,
+    decimals=None,
+    rounding: str = "round",
+    folds=None,
+    k: int | None = None,
+    stratified: bool = False,
+    repeats: int = 1,
+    aggregation: str | None = None,
+    max_configurations: int = 200_000,
+    typos: bool = True,
+) -> ReportVerdict:
     """Check a report against its stated experiment.
 
     Parameters
@@ -214,14 +244,26 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
         if p is None or n is None:
             raise ValueError("p and n are required for a single test set")
         d, sug = _som(p, n, scores, kw, typos)
-        return ReportVerdict(d["consistent"], d["n_solutions"], d["solutions"], 1, "single",
-                             ["single"] if d["consistent"] else [], {"single": d}, sug)
+        return ReportVerdict(
+            d["consistent"],
+            d["n_solutions"],
+            d["solutions"],
+            1,
+            "single",
+            ["single"] if d["consistent"] else [],
+            {"single": d},
+            sug,
+        )
     joint = None  # (p, n, k, repeats) when MoS needs the joint program over unknown folds
     if folds is not None:
         folds = repeat_folds(folds, repeats)
         tp_tot, tn_tot = sum(f[0] for f in folds), sum(f[1] for f in folds)
-        if p is not None and n is not None and (p * repeats, n * repeats) != (tp_tot, tn_tot) \
-                and (p, n) != (tp_tot, tn_tot):
+        if (
+            p is not None
+            and n is not None
+            and (p * repeats, n * repeats) != (tp_tot, tn_tot)
+            and (p, n) != (tp_tot, tn_tot)
+        ):
             raise ValueError(f"folds must add up to p={p}, n={n}, got {tp_tot}, {tn_tot}")
         configs = tuple(tuple(f) for f in folds)
         P, N = tp_tot, tn_tot
@@ -234,8 +276,10 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
             configs = repeat_folds(stratified_folds(p, n, k), repeats)
         else:
             bases = {iv.base for iv in intervals}
-            every = dict(positives_in_every_fold=bool(bases & {"sens", "bacc"}),
-                         negatives_in_every_fold=bool(bases & {"spec", "bacc"}))
+            every = dict(
+                positives_in_every_fold=bool(bases & {"sens", "bacc"}),
+                negatives_in_every_fold=bool(bases & {"spec", "bacc"}),
+            )
             count = count_kfold_configurations(p, n, k, **every)
             if repeats == 1 and count is not None and count <= max_configurations:
                 configs = kfold_configurations(p, n, k, **every)
@@ -250,11 +294,16 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
         nonlin = [iv.spec.name for iv in intervals if iv.base not in LINEAR_SCORES]
         if nonlin:
             if aggregation == "mos":
-                raise ValueError(f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} (Eq. 9), "
-                                 f"got {', '.join(nonlin)}")
-            details["mos"] = {"consistent": None, "n_solutions": 0, "solutions": [],
-                              "configurations_tested": 0,
-                              "note": f"not testable: {', '.join(nonlin)} not linear"}
+                raise ValueError(
+                    f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} (Eq. 9), got {', '.join(nonlin)}"
+                )
+            details["mos"] = {
+                "consistent": None,
+                "n_solutions": 0,
+                "solutions": [],
+                "configurations_tested": 0,
+                "note": f"not testable: {', '.join(nonlin)} not linear",
+            }
             continue
         if joint is not None:
             details["mos"] = _mos_joint(joint, intervals)
@@ -272,9 +321,16 @@ def check_report(scores: Mapping[str, object], *, p: int | None = None, n: int |
     if aggregation is None:
         main = dict(main)
         main["configurations_tested"] = tested
-    return ReportVerdict(bool(fits), main["n_solutions"], main["solutions"], main["configurations_tested"],
-                         agg_name, fits, details,
-                         sorted(sug, key=lambda x: abs(x.change)) if not fits else [])
+    return ReportVerdict(
+        bool(fits),
+        main["n_solutions"],
+        main["solutions"],
+        main["configurations_tested"],
+        agg_name,
+        fits,
+        details,
+        sorted(sug, key=lambda x: abs(x.change)) if not fits else [],
+    )
 
 
 def _mos_joint(dataset, intervals):
@@ -282,8 +338,11 @@ def _mos_joint(dataset, intervals):
     p, n, k, repeats = dataset
     r = check_mos_kfold_intervals([(p, n, k, repeats)], intervals)
     tested = r.configurations_tested
-    space = (f"{tested:,} {'joint ' if repeats > 1 else ''}fold configurations" if tested is not None
-             else "every fold configuration (too many to count)")
+    space = (
+        f"{tested:,} {'joint ' if repeats > 1 else ''}fold configurations"
+        if tested is not None
+        else "every fold configuration (too many to count)"
+    )
     if r.status == "feasible":
         note = f"feasible: one integer program over all {space} (feasible ones not counted)"
     elif r.status == "infeasible":
@@ -292,15 +351,20 @@ def _mos_joint(dataset, intervals):
         note = f"undecided (solver time limit) over all {space}, counted as consistent"
     sols = [[list(x) for rep in r.solution for x in rep]] if r.solution else []
     folds = [[list(f) for rep in r.configurations for f in rep]] if r.configurations else []
-    return {"consistent": r.consistent, "n_solutions": int(r.consistent), "solutions": sols,
-            "solution_folds": folds, "configurations_tested": tested, "n_solutions_counted": False,
-            "note": note}
+    return {
+        "consistent": r.consistent,
+        "n_solutions": int(r.consistent),
+        "solutions": sols,
+        "solution_folds": folds,
+        "configurations_tested": tested,
+        "n_solutions_counted": False,
+        "note": note,
+    }
 
 
 # --------------------------------------------------------------------------- batch
 #: Columns of a batch file that are not scores.
-BATCH_COLUMNS = ("id", "p", "n", "k", "folds", "stratified", "repeats", "aggregation", "decimals", "eps",
-                 "rounding")
+BATCH_COLUMNS = ("id", "p", "n", "k", "folds", "stratified", "repeats", "aggregation", "decimals", "eps", "rounding")
 
 
 def _cell(v):
@@ -335,8 +399,11 @@ def check_batch(table) -> BatchVerdict:
     """
     import pandas as pd
 
-    df = pd.read_csv(table, dtype=str, keep_default_na=False) if not isinstance(table, pd.DataFrame) \
+    df = (
+        pd.read_csv(table, dtype=str, keep_default_na=False)
+        if not isinstance(table, pd.DataFrame)
         else table.astype(str).replace({"nan": "", "None": ""})
+    )
     cols = [c.strip() for c in df.columns]
     df.columns = cols
     score_cols = [c for c in cols if c.lower() not in BATCH_COLUMNS]
@@ -347,8 +414,10 @@ def check_batch(table) -> BatchVerdict:
         except ValueError:
             unknown.append(c)
     if unknown:
-        raise ValueError(f"batch file: unknown column(s) {', '.join(map(repr, unknown))}; columns must be "
-                         f"{', '.join(BATCH_COLUMNS)} or score names")
+        raise ValueError(
+            f"batch file: unknown column(s) {', '.join(map(repr, unknown))}; columns must be "
+            f"{', '.join(BATCH_COLUMNS)} or score names"
+        )
     if "p" not in cols and "folds" not in cols:
         raise ValueError("batch file: needs columns p and n (or folds)")
     rows = []
@@ -359,19 +428,39 @@ def check_batch(table) -> BatchVerdict:
         try:
             v = check_report(
                 scores,
-                p=int(get("p")) if get("p") else None, n=int(get("n")) if get("n") else None,
-                eps=get("eps"), decimals=int(get("decimals")) if get("decimals") else None,
-                rounding=get("rounding") or "round", folds=get("folds"),
+                p=int(get("p")) if get("p") else None,
+                n=int(get("n")) if get("n") else None,
+                eps=get("eps"),
+                decimals=int(get("decimals")) if get("decimals") else None,
+                rounding=get("rounding") or "round",
+                folds=get("folds"),
                 k=int(get("k")) if get("k") else None,
                 stratified=str(get("stratified") or "").lower() in ("1", "true", "yes"),
-                repeats=int(get("repeats") or 1), aggregation=get("aggregation"))
+                repeats=int(get("repeats") or 1),
+                aggregation=get("aggregation"),
+            )
             sug = v.suggestions[0] if v.suggestions else None
-            rows.append({"id": label, "verdict": "consistent" if v.consistent else "INCONSISTENT",
-                         "fits": ",".join(v.fits) or "-", "n_solutions": v.n_solutions,
-                         "configurations_tested": v.configurations_tested,
-                         "typo": (f"{sug.score} {sug.reported:g} -> {sug.suggested:g}" if sug else ""),
-                         "error": ""})
+            rows.append(
+                {
+                    "id": label,
+                    "verdict": "consistent" if v.consistent else "INCONSISTENT",
+                    "fits": ",".join(v.fits) or "-",
+                    "n_solutions": v.n_solutions,
+                    "configurations_tested": v.configurations_tested,
+                    "typo": (f"{sug.score} {sug.reported:g} -> {sug.suggested:g}" if sug else ""),
+                    "error": "",
+                }
+            )
         except ValueError as exc:
-            rows.append({"id": label, "verdict": "error", "fits": "-", "n_solutions": 0,
-                         "configurations_tested": 0, "typo": "", "error": str(exc)})
+            rows.append(
+                {
+                    "id": label,
+                    "verdict": "error",
+                    "fits": "-",
+                    "n_solutions": 0,
+                    "configurations_tested": 0,
+                    "typo": "",
+                    "error": str(exc),
+                }
+            )
     return BatchVerdict(tuple(rows))

@@ -31,13 +31,42 @@ from fractions import Fraction
 import numpy as np
 
 __all__ = [
-    "SCORES", "ALIASES", "LINEAR_SCORES", "ScoreSpec", "resolve_score", "score_value",
-    "score_float", "exact_sign", "score_range", "all_scores", "aggregate_scores",
+    "SCORES",
+    "ALIASES",
+    "LINEAR_SCORES",
+    "ScoreSpec",
+    "resolve_score",
+    "score_value",
+    "score_float",
+    "exact_sign",
+    "score_range",
+    "all_scores",
+    "aggregate_scores",
 ]
 
 #: The 20 base scores of Table 2, in the paper's order.
-SCORES = ("acc", "sens", "spec", "ppv", "npv", "fbp", "fbn", "upm", "gm", "fm", "mk", "bm",
-          "mcc", "lrp", "lrn", "pt", "dor", "ji", "bacc", "kappa")
+SCORES = (
+    "acc",
+    "sens",
+    "spec",
+    "ppv",
+    "npv",
+    "fbp",
+    "fbn",
+    "upm",
+    "gm",
+    "fm",
+    "mk",
+    "bm",
+    "mcc",
+    "lrp",
+    "lrn",
+    "pt",
+    "dor",
+    "ji",
+    "bacc",
+    "kappa",
+)
 
 #: Scores linear in tp and tn: the only ones the Mean-of-Scores ILP (Eq. 9) supports.
 LINEAR_SCORES = ("acc", "sens", "spec", "bacc")
@@ -75,8 +104,7 @@ _alias("lrp", "positive_likelihood_ratio", "lr_plus", "plr")
 _alias("lrn", "negative_likelihood_ratio", "lr_minus", "nlr")
 _alias("pt", "prevalence_threshold")
 _alias("dor", "diagnostic_odds_ratio")
-_alias("ji", "jaccard", "jaccard_index", "threat_score", "critical_success_index", "csi",
-       "tanimoto", "iou")
+_alias("ji", "jaccard", "jaccard_index", "threat_score", "critical_success_index", "csi", "tanimoto", "iou")
 _alias("bacc", "balanced_accuracy", "balanced_acc")
 _alias("kappa", "cohen_kappa", "cohens_kappa", "cohen_s_kappa")
 
@@ -113,8 +141,9 @@ def resolve_score(name: str, beta: float | None = None) -> ScoreSpec:
     """Resolve a score name, synonym or complement; unknown names raise ``ValueError``."""
     key = str(name).strip().lower().replace("-", "_").replace(" ", "_").replace("'", "")
     if key not in ALIASES:
-        raise ValueError(f"score must be one of the names of Table 2 or their synonyms "
-                         f"(e.g. {', '.join(SCORES)}), got {name!r}")
+        raise ValueError(
+            f"score must be one of the names of Table 2 or their synonyms (e.g. {', '.join(SCORES)}), got {name!r}"
+        )
     base, comp = ALIASES[key]
     b = Fraction(_FIXED_BETA.get(key, 1))
     if beta is not None:
@@ -195,8 +224,7 @@ def _rational(base: str, tp: int, tn: int, p: int, n: int, beta: Fraction):
     raise KeyError(base)
 
 
-def exact_sign(base: str, tp: int, tn: int, p: int, n: int, c: Fraction,
-               beta: Fraction = Fraction(1)) -> int | None:
+def exact_sign(base: str, tp: int, tn: int, p: int, n: int, c: Fraction, beta: Fraction = Fraction(1)) -> int | None:
     """Exact sign of ``f_base(tp, tn, p, n) - c`` (``None`` if the score is undefined).
 
     Rational scores are compared as fractions; the four scores with square

@@ -39,9 +39,9 @@ no power.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping
 
 import numpy as np
 
@@ -50,8 +50,17 @@ from ._scores import SCORES, ScoreSpec, exact_sign, resolve_score, score_float, 
 from ._verdict import json_safe
 
 __all__ = [
-    "ROUNDINGS", "ScoreInterval", "SingleResult", "Suggestion", "score_intervals", "check_single",
-    "check_som", "check_intervals", "brute_force", "diagnose", "MAX_COUNT",
+    "ROUNDINGS",
+    "ScoreInterval",
+    "SingleResult",
+    "Suggestion",
+    "score_intervals",
+    "check_single",
+    "check_som",
+    "check_intervals",
+    "brute_force",
+    "diagnose",
+    "MAX_COUNT",
 ]
 
 ROUNDINGS = ("round", "floor", "ceil", "any")
@@ -112,12 +121,12 @@ def _half_widths(eps, decimals, rounding) -> tuple[Fraction, Fraction]:
     d = check_int("decimals", decimals, low=0, high=15)
     rounding = check_choice("rounding", rounding, ROUNDINGS)
     u = Fraction(1, 10**d)
-    return {"round": (u / 2, u / 2), "floor": (Fraction(0), u), "ceil": (u, Fraction(0)),
-            "any": (u, u)}[rounding]
+    return {"round": (u / 2, u / 2), "floor": (Fraction(0), u), "ceil": (u, Fraction(0)), "any": (u, u)}[rounding]
 
 
-def score_intervals(scores: Mapping[str, object], *, eps=None, decimals=None, rounding: str = "round",
-                    beta: float | None = None) -> tuple[ScoreInterval, ...]:
+def score_intervals(
+    scores: Mapping[str, object], *, eps=None, decimals=None, rounding: str = "round", beta: float | None = None
+) -> tuple[ScoreInterval, ...]:
     """Resolve names and turn reported values into exact intervals of the base scores.
 
     Parameters
@@ -201,23 +210,55 @@ class SingleResult:
     @property
     def details(self) -> dict:
         """``p``, ``n``, the exact number of solutions and the kernel's fallbacks."""
-        return {"p": int(self.p), "n": int(self.n), "n_solutions": int(self.n_solutions),
-                "fallbacks": int(self.fallbacks)}
+        return {
+            "p": int(self.p),
+            "n": int(self.n),
+            "n_solutions": int(self.n_solutions),
+            "fallbacks": int(self.fallbacks),
+        }
 
     def to_dict(self) -> dict:
         """JSON-safe form: the four common keys, then ``n_solutions``, ``solutions``, ``p``, ``n``, ``fallbacks``."""
         ev = [list(e) for e in self.evidence]
-        return json_safe({"consistent": bool(self.consistent), "evidence": ev,
-                          "configurations_tested": 1, "details": self.details,
-                          "n_solutions": int(self.n_solutions), "solutions": ev,
-                          "p": int(self.p), "n": int(self.n), "fallbacks": int(self.fallbacks)})
+        return json_safe(
+            {
+                "consistent": bool(self.consistent),
+                "evidence": ev,
+                "configurations_tested": 1,
+                "details": self.details,
+                "n_solutions": int(self.n_solutions),
+                "solutions": ev,
+                "p": int(self.p),
+                "n": int(self.n),
+                "fallbacks": int(self.fallbacks),
+            }
+        )
 
 
 #: relative cost of a score in the kernel: constant-in-a-count scores decide whole columns;
 #: quadratic level sets (upm, mk, mcc, fm) and square roots cost most
-_COST = {"sens": 0, "spec": 0, "acc": 1, "bacc": 1, "ppv": 1, "npv": 1, "fbp": 1, "fbn": 1, "ji": 1,
-         "bm": 1, "lrp": 2, "lrn": 2, "dor": 2, "kappa": 2, "gm": 3, "pt": 3, "fm": 4, "upm": 4,
-         "mk": 4, "mcc": 4}
+_COST = {
+    "sens": 0,
+    "spec": 0,
+    "acc": 1,
+    "bacc": 1,
+    "ppv": 1,
+    "npv": 1,
+    "fbp": 1,
+    "fbn": 1,
+    "ji": 1,
+    "bm": 1,
+    "lrp": 2,
+    "lrn": 2,
+    "dor": 2,
+    "kappa": 2,
+    "gm": 3,
+    "pt": 3,
+    "fm": 4,
+    "upm": 4,
+    "mk": 4,
+    "mcc": 4,
+}
 
 
 def _order_key(iv, axis, p, n, T, X):
@@ -254,8 +295,9 @@ def _check_pn(p, n):
     return p, n
 
 
-def check_intervals(p: int, n: int, intervals: tuple[ScoreInterval, ...], *,
-                    max_solutions: int = 1_000_000) -> SingleResult:
+def check_intervals(
+    p: int, n: int, intervals: tuple[ScoreInterval, ...], *, max_solutions: int = 1_000_000
+) -> SingleResult:
     """:func:`check_single` for already resolved intervals."""
     from ._interval_kernel import _scan, _windows
 
@@ -271,17 +313,16 @@ def check_intervals(p: int, n: int, intervals: tuple[ScoreInterval, ...], *,
     lo = np.array([float(iv.lo) for iv in kernel_ivs])
     hi = np.array([float(iv.hi) for iv in kernel_ivs])
     b2s = np.array([float(iv.spec.beta) ** 2 for iv in kernel_ivs])
-    A, B, M, nfall = _windows(sids, lo, hi, b2s, _dirs(bases, axis), _dirs(bases, 1 - axis), axis,
-                           float(p), float(n), T, X)
+    A, B, M, nfall = _windows(
+        sids, lo, hi, b2s, _dirs(bases, axis), _dirs(bases, 1 - axis), axis, float(p), float(n), T, X
+    )
     max_amb = 100_000
     while True:
-        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M,
-                                     max_solutions, max_amb)
+        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M, max_solutions, max_amb)
         if namb <= max_amb:
             break
         max_amb = namb
-    extra = [(int(a), int(b)) for a, b in amb
-             if all(iv.contains_exact(int(a), int(b), p, n) for iv in intervals)]
+    extra = [(int(a), int(b)) for a, b in amb if all(iv.contains_exact(int(a), int(b), p, n) for iv in intervals)]
     total = int(nsol) + len(extra)
     pairs = np.asarray(sol, dtype=np.int64).reshape(-1, 2)
     if extra:
@@ -291,9 +332,17 @@ def check_intervals(p: int, n: int, intervals: tuple[ScoreInterval, ...], *,
     return SingleResult(total > 0, total, pairs, p, n, intervals, int(nfall))
 
 
-def check_single(p: int, n: int, scores: Mapping[str, object], *, eps=None, decimals=None,
-                 rounding: str = "round", beta: float | None = None,
-                 max_solutions: int = 1_000_000) -> SingleResult:
+def check_single(
+    p: int,
+    n: int,
+    scores: Mapping[str, object],
+    *,
+    eps=None,
+    decimals=None,
+    rounding: str = "round",
+    beta: float | None = None,
+    max_solutions: int = 1_000_000,
+) -> SingleResult:
     """Are the reported scores consistent with a test set of p positives and n negatives?
 
     Section 3 of Fazekas & Kovacs: the report is consistent when some integer
@@ -315,9 +364,12 @@ def check_single(p: int, n: int, scores: Mapping[str, object], *, eps=None, deci
     -------
     SingleResult
     """
-    return check_intervals(p, n, score_intervals(scores, eps=eps, decimals=decimals,
-                                                 rounding=rounding, beta=beta),
-                           max_solutions=max_solutions)
+    return check_intervals(
+        p,
+        n,
+        score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding, beta=beta),
+        max_solutions=max_solutions,
+    )
 
 
 def check_som(folds, scores: Mapping[str, object], **kwargs) -> SingleResult:
@@ -352,8 +404,12 @@ def brute_force(p: int, n: int, intervals: tuple[ScoreInterval, ...]) -> np.ndar
 
     The reference for the tests; O(p n |S|) exact operations, for small p, n only.
     """
-    sols = [(tp, tn) for tp in range(p + 1) for tn in range(n + 1)
-            if all(iv.contains_exact(tp, tn, p, n) for iv in intervals)]
+    sols = [
+        (tp, tn)
+        for tp in range(p + 1)
+        for tn in range(n + 1)
+        if all(iv.contains_exact(tp, tn, p, n) for iv in intervals)
+    ]
     return np.array(sols, dtype=np.int64).reshape(-1, 2)
 
 
@@ -405,8 +461,16 @@ def _quantize(x: float, decimals: int, rounding: str) -> Fraction:
     return Fraction(round(q * scale), scale)
 
 
-def diagnose(p: int, n: int, scores: Mapping[str, object], *, eps=None, decimals=None,
-             rounding: str = "round", beta: float | None = None) -> list[Suggestion]:
+def diagnose(
+    p: int,
+    n: int,
+    scores: Mapping[str, object],
+    *,
+    eps=None,
+    decimals=None,
+    rounding: str = "round",
+    beta: float | None = None,
+) -> list[Suggestion]:
     """A typo finder: which single reported score, changed by how much, restores consistency?
 
     For each reported score s, the others are checked alone; every (tp, tn)
@@ -459,7 +523,6 @@ def diagnose(p: int, n: int, scores: Mapping[str, object], *, eps=None, decimals
                     break
             if found is not None:
                 v, chk = found
-                out.append(Suggestion(name, rep, v, v - rep, chk.n_solutions,
-                                      tuple(int(x) for x in chk.solutions[0])))
+                out.append(Suggestion(name, rep, v, v - rep, chk.n_solutions, tuple(int(x) for x in chk.solutions[0])))
                 break
     return sorted(out, key=lambda s: abs(s.change))

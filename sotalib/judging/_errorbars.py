@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from scipy import stats
@@ -56,6 +56,7 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- error bars
+
 
 @dataclass(frozen=True)
 class ErrorBars:
@@ -96,6 +97,7 @@ def error_bars(x, alpha: float = 0.05) -> ErrorBars:
 
 
 # ------------------------------------------------------------------ bootstrap
+
 
 @dataclass(frozen=True)
 class BootstrapInterval:
@@ -139,9 +141,15 @@ def _samples(arrays) -> tuple[np.ndarray, ...]:
     return out
 
 
-def bootstrap_interval(metric: Callable[..., float], *arrays, method: str = "BCa", alpha: float = 0.05,
-                       n_resamples: int = 2000, rng: np.random.Generator | int | None = None,
-                       vectorized: bool = False) -> BootstrapInterval:
+def bootstrap_interval(
+    metric: Callable[..., float],
+    *arrays,
+    method: str = "BCa",
+    alpha: float = 0.05,
+    n_resamples: int = 2000,
+    rng: np.random.Generator | int | None = None,
+    vectorized: bool = False,
+) -> BootstrapInterval:
     """Bootstrap confidence interval of ``metric(*arrays)`` over test items.
 
     The test items are resampled with replacement, jointly across ``arrays``
@@ -168,8 +176,16 @@ def bootstrap_interval(metric: Callable[..., float], *arrays, method: str = "BCa
     n_resamples = check_int("n_resamples", n_resamples, low=10)
     data = _samples(arrays)
     rng = as_generator(rng)
-    res, lo, hi = _run_bootstrap(data, metric, paired=True, vectorized=vectorized, method=method,
-                                 confidence_level=1 - alpha, n_resamples=n_resamples, random_state=rng)
+    res, lo, hi = _run_bootstrap(
+        data,
+        metric,
+        paired=True,
+        vectorized=vectorized,
+        method=method,
+        confidence_level=1 - alpha,
+        n_resamples=n_resamples,
+        random_state=rng,
+    )
     est = float(metric(*data))
     return BootstrapInterval(est, lo, hi, float(res.standard_error), method, n_resamples, alpha)
 
@@ -197,10 +213,19 @@ class PairedComparison:
     alpha: float
 
 
-def paired_bootstrap(metric: Callable[..., float], y_true, pred_a, pred_b, *, method: str = "BCa",
-                     alpha: float = 0.05, n_resamples: int = 2000,
-                     rng: np.random.Generator | int | None = None,
-                     lower_is_better: bool = False, vectorized: bool = False) -> PairedComparison:
+def paired_bootstrap(
+    metric: Callable[..., float],
+    y_true,
+    pred_a,
+    pred_b,
+    *,
+    method: str = "BCa",
+    alpha: float = 0.05,
+    n_resamples: int = 2000,
+    rng: np.random.Generator | int | None = None,
+    lower_is_better: bool = False,
+    vectorized: bool = False,
+) -> PairedComparison:
     """Paired bootstrap of the difference between two candidates, and P(a really ahead).
 
     Both candidates are scored on the *same* bootstrap test sets, which keeps
@@ -224,15 +249,24 @@ def paired_bootstrap(metric: Callable[..., float], y_true, pred_a, pred_b, *, me
     sign = -1.0 if lower_is_better else 1.0
 
     if vectorized:
+
         def diff(yy, aa, bb, axis=-1):
             return metric(yy, aa, axis=axis) - metric(yy, bb, axis=axis)
     else:
+
         def diff(yy, aa, bb):
             return metric(yy, aa) - metric(yy, bb)
 
-    res, lo, hi = _run_bootstrap((y, a, b), diff, paired=True, vectorized=vectorized, method=method,
-                                 confidence_level=1 - alpha, n_resamples=n_resamples,
-                                 random_state=as_generator(rng))
+    res, lo, hi = _run_bootstrap(
+        (y, a, b),
+        diff,
+        paired=True,
+        vectorized=vectorized,
+        method=method,
+        confidence_level=1 - alpha,
+        n_resamples=n_resamples,
+        random_state=as_generator(rng),
+    )
     dist = sign * np.asarray(res.bootstrap_distribution)
     p = float(np.mean(dist > 0) + 0.5 * np.mean(dist == 0))
     return PairedComparison(float(diff(y, a, b)), lo, hi, p, method, n_resamples, alpha)
@@ -250,8 +284,16 @@ class Coverage:
     mean_width: float
 
 
-def bootstrap_coverage(theta: float, n: int, *, method: str = "BCa", alpha: float = 0.05, reps: int = 1000,
-                       n_resamples: int = 999, rng: np.random.Generator | int | None = None) -> Coverage:
+def bootstrap_coverage(
+    theta: float,
+    n: int,
+    *,
+    method: str = "BCa",
+    alpha: float = 0.05,
+    reps: int = 1000,
+    n_resamples: int = 999,
+    rng: np.random.Generator | int | None = None,
+) -> Coverage:
     """How often the bootstrap interval of an accuracy contains the true accuracy ``theta``.
 
     Each replication draws ``n`` items correct with probability ``theta``
@@ -268,15 +310,28 @@ def bootstrap_coverage(theta: float, n: int, *, method: str = "BCa", alpha: floa
         x = (rng.random(n) < theta).astype(float)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            res = stats.bootstrap((x,), np.mean, vectorized=True, method=method, confidence_level=1 - alpha,
-                                  n_resamples=n_resamples, random_state=rng)
+            res = stats.bootstrap(
+                (x,),
+                np.mean,
+                vectorized=True,
+                method=method,
+                confidence_level=1 - alpha,
+                n_resamples=n_resamples,
+                random_state=rng,
+            )
         lo, hi = res.confidence_interval.low, res.confidence_interval.high
         if np.isfinite(lo) and np.isfinite(hi):
             hits += lo <= theta <= hi
             widths.append(hi - lo)
     rate = float(hits) / reps
-    return Coverage(rate, math.sqrt(rate * (1 - rate) / reps), reps, 1 - alpha, method,
-                    float(np.mean(widths)) if widths else math.nan)
+    return Coverage(
+        rate,
+        math.sqrt(rate * (1 - rate) / reps),
+        reps,
+        1 - alpha,
+        method,
+        float(np.mean(widths)) if widths else math.nan,
+    )
 
 
 def cv_bootstrap_schema(n: int, k: int, n_boot: int, rng: np.random.Generator | int | None = None):
@@ -300,6 +355,7 @@ def cv_bootstrap_schema(n: int, k: int, n_boot: int, rng: np.random.Generator | 
 
 
 # --------------------------------------------------------- variance decomposition
+
 
 @dataclass(frozen=True)
 class VarianceDecomposition:
@@ -342,6 +398,7 @@ def variance_decomposition(values, groups) -> VarianceDecomposition:
 
 # ------------------------------------------------------------- test-set size
 
+
 def rule_of_thumb_size(p: float) -> float:
     """Guyon et al.'s (1998) rule of thumb ``n = 100 / p`` for an error rate ``p`` (Section 3.2)."""
     p = check_probability("p", p, open_low=True)
@@ -375,7 +432,7 @@ def guyon_size(mu: float, sigma: float | None = None, k: float = 1.96, nu: float
     sigma = check_real("sigma", sigma, low=0.0)
     k = check_real("k", k, low=0.0, low_open=True)
     nu = check_real("nu", nu, low=-10, high=10)
-    return (sigma / mu) ** 2 * k ** 2 * 10.0 ** (2 * nu)
+    return (sigma / mu) ** 2 * k**2 * 10.0 ** (2 * nu)
 
 
 def achieved_precision(n: float, mu: float, sigma: float | None = None, k: float = 1.96) -> float:
@@ -385,6 +442,7 @@ def achieved_precision(n: float, mu: float, sigma: float | None = None, k: float
 
 
 # ------------------------------------------------------------- ranking stability
+
 
 def _bootstrap_counts(rng: np.random.Generator, N: int, size: int, trials: int) -> np.ndarray:
     """``counts[b, i]``: how often item ``i`` is drawn in bootstrap test set ``b`` of ``size`` items."""
@@ -418,8 +476,8 @@ def kendall_w(scores, lower_is_better: bool = False) -> float:
     # tie groups per row: run lengths of equal sorted values
     for row in srt:
         _, c = np.unique(row, return_counts=True)
-        T += float(np.sum(c ** 3 - c))
-    denom = m ** 2 * (n ** 3 - n) - m * T
+        T += float(np.sum(c**3 - c))
+    denom = m**2 * (n**3 - n) - m * T
     if denom <= 0:
         return 1.0
     return 12.0 * S / denom
@@ -498,5 +556,6 @@ def rank_sd_by_granularity(correct, reps: int = 200, rng: np.random.Generator | 
     acc_tasks = full[pick].mean(axis=1)
     r_items = np.array([rank(a) for a in acc_items])
     r_tasks = np.array([rank(a) for a in acc_tasks])
-    return GranularityRanks(r_items.mean(axis=0), r_items.std(axis=0, ddof=1),
-                            r_tasks.mean(axis=0), r_tasks.std(axis=0, ddof=1), reps)
+    return GranularityRanks(
+        r_items.mean(axis=0), r_items.std(axis=0, ddof=1), r_tasks.mean(axis=0), r_tasks.std(axis=0, ddof=1), reps
+    )

@@ -61,7 +61,7 @@ import numpy as np
 
 from .._rng import as_generator
 from .._validate import check_choice, check_int
-from ._ranking import _preference, rank_candidates, condorcet_winner, rank
+from ._ranking import _preference, condorcet_winner, rank, rank_candidates
 
 __all__ = [
     "FUNCTIONS",
@@ -217,6 +217,7 @@ def _names(n: int, clone_of: int | None = None) -> list[str]:
 # property talks about.  Counterexamples are shrunk by deleting judges and
 # candidates while the violation persists.
 
+
 def _random_matrix(rng, n, m, top=None):
     top = int(rng.choice([3, 4, 6, 9])) if top is None else top
     return rng.integers(1, top + 1, size=(n, m)).astype(float)
@@ -241,9 +242,13 @@ def _verify_majority(f, M, M2, meta):
     lot = outcomes(f, M)
     if _p_first(lot, c) < 1:
         names = _names(n)
-        return Counterexample(f, "majority", M, None,
-                              f"{names[c]} is strictly best for {tops} of {m} judges, "
-                              f"but the ranking is {_fmt_lottery(lot, names)}")
+        return Counterexample(
+            f,
+            "majority",
+            M,
+            None,
+            f"{names[c]} is strictly best for {tops} of {m} judges, but the ranking is {_fmt_lottery(lot, names)}",
+        )
     return None
 
 
@@ -259,8 +264,13 @@ def _verify_condorcet(f, M, M2, meta):
     lot = outcomes(f, M)
     if _p_first(lot, c) < 1:
         names = _names(M.shape[0])
-        return Counterexample(f, "condorcet", M, None,
-                              f"{names[c]} is the Condorcet winner, but the ranking is {_fmt_lottery(lot, names)}")
+        return Counterexample(
+            f,
+            "condorcet",
+            M,
+            None,
+            f"{names[c]} is the Condorcet winner, but the ranking is {_fmt_lottery(lot, names)}",
+        )
     return None
 
 
@@ -291,9 +301,14 @@ def _verify_consistency(f, M, M2, meta):
     if lm != la:
         names = _names(M.shape[0])
         part = lambda a, b: f"judge {a}" if a == b else f"judges {a}-{b}"
-        return Counterexample(f, "consistency", M, None,
-                              f"{part(1, mA)} alone and {part(mA + 1, m)} alone both give "
-                              f"{_fmt_lottery(la, names)}, but all {m} judges give {_fmt_lottery(lm, names)}")
+        return Counterexample(
+            f,
+            "consistency",
+            M,
+            None,
+            f"{part(1, mA)} alone and {part(mA + 1, m)} alone both give "
+            f"{_fmt_lottery(la, names)}, but all {m} judges give {_fmt_lottery(lm, names)}",
+        )
     return None
 
 
@@ -316,10 +331,14 @@ def _verify_participation(f, M, M2, meta):
         for u, v in itertools.permutations(range(n), 2):
             if M[u, k] > M[v, k] and _p_above(l2, v, u) < _p_above(lm, v, u):
                 return Counterexample(
-                    f, "participation", M, M2,
+                    f,
+                    "participation",
+                    M,
+                    M2,
                     f"judge {k + 1} scores {names[u]} above {names[v]}; with it the ranking is "
                     f"{_fmt_lottery(lm, names)}, without it {_fmt_lottery(l2, names)}: removing the judge "
-                    f"worsened {names[v]} relative to {names[u]}")
+                    f"worsened {names[v]} relative to {names[u]}",
+                )
     return None
 
 
@@ -336,10 +355,15 @@ def _verify_iia(f, M, M2, meta):
     if _p_above(lm, u, v) != _p_above(l2, 0, 1):
         names = _names(M.shape[0])
         names2 = [names[u], names[v]] + [chr(ord("A") + M.shape[0] + i) for i in range(M2.shape[0] - 2)]
-        return Counterexample(f, "iia", M, M2,
-                              f"{names[u]} and {names[v]} keep their scores while the other candidates change: "
-                              f"the ranking goes from {_fmt_lottery(lm, names)} to {_fmt_lottery(l2, names2)}",
-                              tuple(names2))
+        return Counterexample(
+            f,
+            "iia",
+            M,
+            M2,
+            f"{names[u]} and {names[v]} keep their scores while the other candidates change: "
+            f"the ranking goes from {_fmt_lottery(lm, names)} to {_fmt_lottery(l2, names2)}",
+            tuple(names2),
+        )
     return None
 
 
@@ -358,9 +382,15 @@ def _verify_liia(f, M, M2, meta):
             ls = outcomes(f, M[list(S)])
             if _restrict(lm, S) != ls:
                 sub = [names[i] for i in S]
-                return Counterexample(f, "liia", M, M[list(S)],
-                                      f"{', '.join(sub)} are consecutive in {_fmt_lottery(lm, names)}, "
-                                      f"but alone they are ranked {_fmt_lottery(ls, sub)}", tuple(sub))
+                return Counterexample(
+                    f,
+                    "liia",
+                    M,
+                    M[list(S)],
+                    f"{', '.join(sub)} are consecutive in {_fmt_lottery(lm, names)}, "
+                    f"but alone they are ranked {_fmt_lottery(ls, sub)}",
+                    tuple(sub),
+                )
     return None
 
 
@@ -386,19 +416,34 @@ def _verify_clone(f, M, M2, meta):
     others = [i for i in range(n) if i != c]
     if _restrict(lm, others) != _restrict(l2, others):
         names = _names(n + 1, clone_of=c)
-        return Counterexample(f, "clone-proof", M, M2,
-                              f"adding {names[n]}, a clone of {names[c]}, changes the ranking from "
-                              f"{_fmt_lottery(lm, names[:n])} to {_fmt_lottery(l2, names)}", tuple(names))
+        return Counterexample(
+            f,
+            "clone-proof",
+            M,
+            M2,
+            f"adding {names[n]}, a clone of {names[c]}, changes the ranking from "
+            f"{_fmt_lottery(lm, names[:n])} to {_fmt_lottery(l2, names)}",
+            tuple(names),
+        )
     return None
 
 
 _MAKERS = {
-    "majority": _make_majority, "condorcet": _make_condorcet, "consistency": _make_consistency,
-    "participation": _make_participation, "iia": _make_iia, "liia": _make_liia, "clone-proof": _make_clone,
+    "majority": _make_majority,
+    "condorcet": _make_condorcet,
+    "consistency": _make_consistency,
+    "participation": _make_participation,
+    "iia": _make_iia,
+    "liia": _make_liia,
+    "clone-proof": _make_clone,
 }
 _VERIFIERS = {
-    "majority": _verify_majority, "condorcet": _verify_condorcet, "consistency": _verify_consistency,
-    "participation": _verify_participation, "iia": _verify_iia, "liia": _verify_liia,
+    "majority": _verify_majority,
+    "condorcet": _verify_condorcet,
+    "consistency": _verify_consistency,
+    "participation": _verify_participation,
+    "iia": _verify_iia,
+    "liia": _verify_liia,
     "clone-proof": _verify_clone,
 }
 
@@ -452,9 +497,15 @@ def _shrink(f, prop, inst, ce):
     return ce
 
 
-def search_counterexample(function: str, prop: str, trials: int = 2000,
-                          rng: np.random.Generator | int | None = None,
-                          max_candidates: int = 5, max_judges: int = 9, shrink: bool = True) -> SearchResult:
+def search_counterexample(
+    function: str,
+    prop: str,
+    trials: int = 2000,
+    rng: np.random.Generator | int | None = None,
+    max_candidates: int = 5,
+    max_judges: int = 9,
+    shrink: bool = True,
+) -> SearchResult:
     """Randomized search for a violation of property ``prop`` by ranking function ``function``.
 
     Parameters
@@ -505,8 +556,9 @@ def search_counterexample(function: str, prop: str, trials: int = 2000,
     return SearchResult(function, prop, trials, tested, None)
 
 
-def property_table(trials: int = 2000, rng: np.random.Generator | int | None = None, functions=FUNCTIONS,
-                   properties=PROPERTIES):
+def property_table(
+    trials: int = 2000, rng: np.random.Generator | int | None = None, functions=FUNCTIONS, properties=PROPERTIES
+):
     """Run :func:`search_counterexample` for every function and property.
 
     Returns ``{(function, property): SearchResult}``.  The search of cell
@@ -531,7 +583,7 @@ def property_table(trials: int = 2000, rng: np.random.Generator | int | None = N
 
 def _fmt_matrix(M: np.ndarray, names) -> str:
     cols = [f"J{k + 1}" for k in range(M.shape[1])]
-    cells = [[("%g" % x) for x in row] for row in M]
+    cells = [[f"{x:g}" for x in row] for row in M]
     w = max([len(c) for row in cells for c in row] + [len(c) for c in cols])
     wn = max(len(s) for s in names)
     lines = [" " * wn + "  " + " ".join(c.rjust(w) for c in cols)]
@@ -554,5 +606,3 @@ def format_counterexample(ce: Counterexample) -> str:
 
 
 # ------------------------------------------------------------------ cached table
-
-

@@ -60,8 +60,16 @@ __all__ = [
 TIE_RTOL = 1e-9
 
 #: The ranking functions of :func:`rank_candidates` (names as on the command line).
-METHODS = ("random-dictator", "mean", "median", "average-rank", "weighted-average-rank",
-           "copeland", "relative-difference", "kemeny")
+METHODS = (
+    "random-dictator",
+    "mean",
+    "median",
+    "average-rank",
+    "weighted-average-rank",
+    "copeland",
+    "relative-difference",
+    "kemeny",
+)
 
 #: Largest number of candidates for which Kemeny-Young is solved exactly by default.
 KEMENY_EXACT_MAX = 15
@@ -70,6 +78,7 @@ KEMENY_BRUTE_MAX = 8
 
 
 # --------------------------------------------------------------------------- input
+
 
 def _matrix(M, name: str = "M") -> np.ndarray:
     A = np.asarray(M, dtype=float)
@@ -117,6 +126,7 @@ def rank(v, lower_is_better: bool = False) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ the functions
+
 
 def mean_score(M) -> np.ndarray:
     """Mean over judges of each candidate's scores (the *mean* judge)."""
@@ -203,6 +213,7 @@ def random_dictator(M, rng: np.random.Generator | int | None = None) -> tuple[np
 
 
 # ------------------------------------------------------------------ Kemeny-Young
+
 
 def _preference(M, lower_is_better: bool) -> np.ndarray:
     """``P[u, v]``: judges preferring ``u`` to ``v``, a tie counting one half for each side."""
@@ -330,7 +341,7 @@ def _kemeny_heuristic(P: np.ndarray, start: np.ndarray) -> KemenyResult:
         improved = False
         for i in range(n):
             c = order[i]
-            rest = order[:i] + order[i + 1:]
+            rest = order[:i] + order[i + 1 :]
             # loss change of placing c at position p among rest, relative to top
             gains = np.zeros(n)
             # placing c at position p: c above rest[p:], below rest[:p]
@@ -346,8 +357,9 @@ def _kemeny_heuristic(P: np.ndarray, start: np.ndarray) -> KemenyResult:
     return KemenyResult(tuple(order), obj, "heuristic", False, None)
 
 
-def kemeny_young(M, lower_is_better: bool = False, method: str = "auto",
-                 time_limit: float | None = None) -> KemenyResult:
+def kemeny_young(
+    M, lower_is_better: bool = False, method: str = "auto", time_limit: float | None = None
+) -> KemenyResult:
     """Kemeny-Young: the ordering minimising the summed Kendall tau distance to the judges.
 
     Optimal rank aggregation with Kendall's tau (Section 4.1).  With
@@ -389,6 +401,7 @@ def kemeny_young(M, lower_is_better: bool = False, method: str = "auto",
 
 
 # --------------------------------------------------------------------- aggregate
+
 
 @dataclass(frozen=True)
 class Aggregation:
@@ -436,6 +449,7 @@ class Aggregation:
     def to_dict(self) -> dict:
         """JSON-safe form: ranking, scores and ranks by candidate (best first), method,
         higher_is_better, note -- the output of ``sotalib rank --json``."""
+
         def num(x):
             x = float(x)
             return x if np.isfinite(x) else None
@@ -455,15 +469,25 @@ def _labels(given, default, count: int, what: str) -> tuple | None:
         return default
     names = tuple(str(x) for x in given)
     if len(names) != count:
-        raise ValueError(f"{what} must name each of the {count} {'rows' if what == 'candidates' else 'columns'}, "
-                         f"got {len(names)} names")
+        raise ValueError(
+            f"{what} must name each of the {count} {'rows' if what == 'candidates' else 'columns'}, "
+            f"got {len(names)} names"
+        )
     if len(set(names)) != len(names):
         raise ValueError(f"{what} names must be unique")
     return names
 
 
-def rank_candidates(M, method: str, lower_is_better: bool = False, *, weights=None,
-                    rng: np.random.Generator | int | None = None, candidates=None, judges=None) -> Aggregation:
+def rank_candidates(
+    M,
+    method: str,
+    lower_is_better: bool = False,
+    *,
+    weights=None,
+    rng: np.random.Generator | int | None = None,
+    candidates=None,
+    judges=None,
+) -> Aggregation:
     """Rank the candidates (rows of ``M``) with one of the chapter's ranking functions.
 
     The front door of ``sotalib rank``: ``rank_candidates(...).to_dict()`` is
@@ -526,8 +550,9 @@ def rank_candidates(M, method: str, lower_is_better: bool = False, *, weights=No
     elif method == "random-dictator":
         s, judge = random_dictator(A, rng)
         hib = not lower_is_better
-        note = (f"judge {judge + 1} of {A.shape[1]} drawn" if judge_names is None
-                else f"judge {judge_names[judge]!r} drawn")
+        note = (
+            f"judge {judge + 1} of {A.shape[1]} drawn" if judge_names is None else f"judge {judge_names[judge]!r} drawn"
+        )
     else:
         res = kemeny_young(A, lower_is_better)
         s, hib = res.positions(), False
@@ -590,6 +615,7 @@ def read_scores(path) -> ScoreFile:
 
 # --------------------------------------------------------------- Condorcet graphs
 
+
 def condorcet_winner(M, lower_is_better: bool = False) -> int | None:
     """The candidate that beats every other one in a strict pairwise majority, if any."""
     W = pairwise_wins(M, lower_is_better)
@@ -598,5 +624,3 @@ def condorcet_winner(M, lower_is_better: bool = False) -> int | None:
         if all(W[c, d] > W[d, c] for d in range(n) if d != c):
             return c
     return None
-
-

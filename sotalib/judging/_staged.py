@@ -27,8 +27,15 @@ import numpy as np
 from .._rng import as_generator
 from .._validate import check_choice, check_int, check_probability, check_real
 
-__all__ = ["FinalPhase", "PublicPrivate", "boosting_attack", "ladder", "simulate_final_phase", "winner_distribution_exact",
-           "simulate_public_private"]
+__all__ = [
+    "FinalPhase",
+    "PublicPrivate",
+    "boosting_attack",
+    "ladder",
+    "simulate_final_phase",
+    "winner_distribution_exact",
+    "simulate_public_private",
+]
 
 
 def ladder(scores, eta: float) -> np.ndarray:
@@ -71,10 +78,17 @@ class PublicPrivate:
         return float(np.mean(self.public - self.private))
 
 
-def simulate_public_private(teams: int = 300, n_public: int = 1000, n_private: int = 4000,
-                            theta_range: tuple = (0.80, 0.90), variant_sd: float = 0.005,
-                            max_submissions: int = 100, mechanism: str = "kaggle", eta: float | None = None,
-                            rng: np.random.Generator | int | None = None) -> PublicPrivate:
+def simulate_public_private(
+    teams: int = 300,
+    n_public: int = 1000,
+    n_private: int = 4000,
+    theta_range: tuple = (0.80, 0.90),
+    variant_sd: float = 0.005,
+    max_submissions: int = 100,
+    mechanism: str = "kaggle",
+    eta: float | None = None,
+    rng: np.random.Generator | int | None = None,
+) -> PublicPrivate:
     """Teams that tune on the public leaderboard, scored on the private one.
 
     Team ``j`` has skill ``theta_j ~ U(theta_range)`` and makes ``S_j``
@@ -120,8 +134,14 @@ def simulate_public_private(teams: int = 300, n_public: int = 1000, n_private: i
     return PublicPrivate(th, pub, priv, S, mechanism)
 
 
-def boosting_attack(n_public: int = 4000, n_private: int = 4000, k: int = 700, mechanism: str = "kaggle",
-                    eta: float | None = None, rng: np.random.Generator | int | None = None) -> tuple[float, float]:
+def boosting_attack(
+    n_public: int = 4000,
+    n_private: int = 4000,
+    k: int = 700,
+    mechanism: str = "kaggle",
+    eta: float | None = None,
+    rng: np.random.Generator | int | None = None,
+) -> tuple[float, float]:
     """Blum and Hardt's boosting attack by a participant who knows nothing.
 
     The labels are fair coin flips.  The attacker submits ``k`` uniformly
@@ -175,9 +195,17 @@ class FinalPhase:
     reps: int
 
 
-def simulate_final_phase(thetas, n_dev: int, n_final: int, *, rule: str = "all", baseline: float | None = None,
-                         k: int | None = None, reps: int = 2000,
-                         rng: np.random.Generator | int | None = None) -> FinalPhase:
+def simulate_final_phase(
+    thetas,
+    n_dev: int,
+    n_final: int,
+    *,
+    rule: str = "all",
+    baseline: float | None = None,
+    k: int | None = None,
+    reps: int = 2000,
+    rng: np.random.Generator | int | None = None,
+) -> FinalPhase:
     """Choose a winner in two phases: development (``n_dev`` items) then final (``n_final`` items).
 
     Parameters
@@ -216,13 +244,19 @@ def simulate_final_phase(thetas, n_dev: int, n_final: int, *, rule: str = "all",
         admit[~admit.any(axis=1)] = True
     else:
         k = check_int("k", k, low=1, high=m)
-        thr = -np.sort(-dev, axis=1)[:, k - 1:k]
+        thr = -np.sort(-dev, axis=1)[:, k - 1 : k]
         admit = dev >= thr
     winner = np.argmax(np.where(admit, fin, -1.0), axis=1)
     wt = th[winner]
     best = th.max()
-    return FinalPhase(rule, float(wt.mean()), float(wt.std(ddof=1) / math.sqrt(reps)) if reps > 1 else math.nan,
-                      float(np.mean(wt == best)), float(admit.sum(axis=1).mean()), reps)
+    return FinalPhase(
+        rule,
+        float(wt.mean()),
+        float(wt.std(ddof=1) / math.sqrt(reps)) if reps > 1 else math.nan,
+        float(np.mean(wt == best)),
+        float(admit.sum(axis=1).mean()),
+        reps,
+    )
 
 
 def winner_distribution_exact(thetas, n: int) -> np.ndarray:
@@ -248,18 +282,18 @@ def winner_distribution_exact(thetas, n: int) -> np.ndarray:
     n = check_int("n", n, low=1)
     uniq, inverse, counts = np.unique(th, return_inverse=True, return_counts=True)
     x = np.arange(n + 1)
-    pmf = np.array([stats.binom.pmf(x, n, t) for t in uniq])              # (G, n+1)
-    below = np.array([stats.binom.cdf(x - 1, n, t) for t in uniq])        # P(X < x)
+    pmf = np.array([stats.binom.pmf(x, n, t) for t in uniq])  # (G, n+1)
+    below = np.array([stats.binom.cdf(x - 1, n, t) for t in uniq])  # P(X < x)
     nodes, weights = np.polynomial.legendre.leggauss(max(2, (th.size + 2) // 2 + 1))
     t = 0.5 * (nodes + 1.0)
     w = 0.5 * weights
     with np.errstate(divide="ignore"):
         logf = np.log(below[:, :, None] + pmf[:, :, None] * t[None, None, :])  # (G, n+1, K)
-    total = np.einsum("g,gxk->xk", counts.astype(float), logf)            # log prod over everyone
+    total = np.einsum("g,gxk->xk", counts.astype(float), logf)  # log prod over everyone
     p_group = np.empty(uniq.size)
     for g in range(uniq.size):
         with np.errstate(invalid="ignore"):
-            integrand = np.exp(total - logf[g])                            # everyone but one member of g
-        integrand[~np.isfinite(integrand)] = 0.0                           # P(X_g = x) = 0 there anyway
+            integrand = np.exp(total - logf[g])  # everyone but one member of g
+        integrand[~np.isfinite(integrand)] = 0.0  # P(X_g = x) = 0 there anyway
         p_group[g] = float(np.sum(pmf[g] * (integrand @ w)))
     return p_group[inverse]

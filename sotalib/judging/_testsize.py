@@ -42,8 +42,14 @@ class TestSize:
 
     def to_dict(self) -> dict:
         """JSON-safe form: error, sd, confidence, precision, rule_of_thumb, guyon."""
-        return {"error": self.error, "sd": self.sd, "confidence": self.confidence, "precision": self.precision,
-                "rule_of_thumb": self.rule_of_thumb, "guyon": self.guyon}
+        return {
+            "error": self.error,
+            "sd": self.sd,
+            "confidence": self.confidence,
+            "precision": self.precision,
+            "rule_of_thumb": self.rule_of_thumb,
+            "guyon": self.guyon,
+        }
 
 
 def _items(n: float) -> int:
@@ -51,8 +57,7 @@ def _items(n: float) -> int:
     return int(math.ceil(n * (1 - 1e-12)))
 
 
-def test_size(error: float, *, sd: float | None = None, confidence: float = 1.96,
-              precision: float = 1.0) -> TestSize:
+def test_size(error: float, *, sd: float | None = None, confidence: float = 1.96, precision: float = 1.0) -> TestSize:
     """Test-set size for an error rate (or mean loss): the rule of thumb and Guyon's formula.
 
     The rule of thumb ``n = 100 / E`` (Guyon et al., 1998) and Guyon's

@@ -751,14 +751,30 @@ class MaxAUCSummary:
 
     def to_dict(self) -> dict:
         """The keys of ``sotalib auc-max --json`` (JSON-safe: finite numbers, ints or None)."""
-        return {"mean": self.mean, "sd": self.sd, "ci_low": self.ci_low, "ci_high": self.ci_high,
-                "reps": self.reps, "se_mean": self.se_mean, "n_pos": self.n_pos, "n_neg": self.n_neg,
-                "seed": self.seed}
+        return {
+            "mean": self.mean,
+            "sd": self.sd,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "reps": self.reps,
+            "se_mean": self.se_mean,
+            "n_pos": self.n_pos,
+            "n_neg": self.n_neg,
+            "seed": self.seed,
+        }
 
     def summary(self) -> Summary:
         """The same numbers as a :class:`~sotalib.multiplicity.Summary` (``method="mc"``)."""
-        return Summary(self.mean, self.sd, self.ci_low, self.ci_high, method="mc", reps=self.reps,
-                       se_mean=self.se_mean, alpha=self.alpha)
+        return Summary(
+            self.mean,
+            self.sd,
+            self.ci_low,
+            self.ci_high,
+            method="mc",
+            reps=self.reps,
+            se_mean=self.se_mean,
+            alpha=self.alpha,
+        )
 
 
 def expected_max_auc(
@@ -854,9 +870,22 @@ def expected_max_auc(
     mus, sp = _standardized(a, 1.0, 1.0)
     maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed")
     s = Summary.from_samples(maxima, alpha)
-    return MaxAUCSummary(mean=s.mean, sd=s.sd, ci_low=s.ci_low, ci_high=s.ci_high, reps=s.reps, se_mean=s.se_mean,
-                         n_pos=n_pos, n_neg=n_neg, m=int(a.size), n=n, prevalence=prevalence, rho=rho, alpha=alpha,
-                         seed=seed)
+    return MaxAUCSummary(
+        mean=s.mean,
+        sd=s.sd,
+        ci_low=s.ci_low,
+        ci_high=s.ci_high,
+        reps=s.reps,
+        se_mean=s.se_mean,
+        n_pos=n_pos,
+        n_neg=n_neg,
+        m=int(a.size),
+        n=n,
+        prevalence=prevalence,
+        rho=rho,
+        alpha=alpha,
+        seed=seed,
+    )
 
 
 # --------------------------------------------------------------------------
@@ -980,8 +1009,16 @@ class AUCDistribution:
         alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
         st = self._max_stats(m, alpha, self.pmf, control)
         se = self.max_summary_se(m, alpha, control=control)
-        return Summary(float(st[0]), float(st[1]), float(st[2]), float(st[3]), method="mc",
-                       reps=self.draws, se_mean=se["mean"], alpha=alpha)
+        return Summary(
+            float(st[0]),
+            float(st[1]),
+            float(st[2]),
+            float(st[3]),
+            method="mc",
+            reps=self.draws,
+            se_mean=se["mean"],
+            alpha=alpha,
+        )
 
     def max_summary_se(self, m: int, alpha: float = 0.05, *, control: bool = True) -> dict:
         """Standard errors of the maximum's mean, sd and interval ends, from the spread over batches."""
@@ -1065,8 +1102,9 @@ def auc_distribution(
 # --------------------------------------------------------------------------
 
 
-def simulate_scores(auc: float, n_pos: int, n_neg: int, m: int, rng=None, *,
-                    sigma_pos: float = 1.0, sigma_neg: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+def simulate_scores(
+    auc: float, n_pos: int, n_neg: int, m: int, rng=None, *, sigma_pos: float = 1.0, sigma_neg: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Scores of ``m`` independent binormal classifiers: positives (m, n_pos), negatives (m, n_neg).
 
     ``rng`` is an int seed, a :class:`numpy.random.Generator` or None.

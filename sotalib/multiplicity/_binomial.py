@@ -55,7 +55,7 @@ def _table(n: int, theta: float) -> tuple[int, np.ndarray, np.ndarray]:
         # log f(k+1) - log f(k) for k = lo, ..., hi - 1
         k = np.arange(lo, hi, dtype=float)
         step = np.log((n - k) / (k + 1.0)) + c
-        up = np.cumsum(step[mode - lo:])  # log f(mode + j) - log f(mode), j = 1, ..., hi - mode
+        up = np.cumsum(step[mode - lo :])  # log f(mode + j) - log f(mode), j = 1, ..., hi - mode
         down = -np.cumsum(step[: mode - lo][::-1])  # log f(mode - j) - log f(mode), j = 1, ..., mode - lo
         done_lo = lo == 0 or down.size == 0 or down[-1] < _LOG_CUTOFF
         done_hi = hi == n or up.size == 0 or up[-1] < _LOG_CUTOFF

@@ -40,8 +40,13 @@ def _binom_logpmf(k, n, p):
         return 0.0 if k == 0 else -np.inf
     if p >= 1.0:
         return 0.0 if k == n else -np.inf
-    return (math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
-            + k * math.log(p) + (n - k) * math.log1p(-p))
+    return (
+        math.lgamma(n + 1.0)
+        - math.lgamma(k + 1.0)
+        - math.lgamma(n - k + 1.0)
+        + k * math.log(p)
+        + (n - k) * math.log1p(-p)
+    )
 
 
 @njit(cache=True)
@@ -133,7 +138,6 @@ def _accumulate(sf, i, x0, nx, top, n, ks, p1, p0, w):
             sf[ik, x - x0] += w[i] * acc
 
 
-
 @njit(cache=True, parallel=True)
 def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w, nthreads=1):
     """log P(max_j X_j <= x) for x = x0, ..., x0 + nx - 1 (see module docstring).
@@ -173,9 +177,17 @@ def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w, nthreads=1):
     return out
 
 
-def dependent_max_distribution(n: int, m: int, values, weights=None, *, rho: float = 0.0,
-                               theta0: float | None = None, y0: str = "random",
-                               tail: float = TAIL) -> MaxDistribution:
+def dependent_max_distribution(
+    n: int,
+    m: int,
+    values,
+    weights=None,
+    *,
+    rho: float = 0.0,
+    theta0: float | None = None,
+    y0: str = "random",
+    tail: float = TAIL,
+) -> MaxDistribution:
     """Exact distribution of ``max_j X_j`` with ``theta_j`` drawn iid from a discrete ``P(theta)``.
 
     Values that violate Eq. 8 must have been removed by the caller (see
@@ -203,7 +215,7 @@ def dependent_max_distribution(n: int, m: int, values, weights=None, *, rho: flo
             ks = np.arange(lo, hi + 1, dtype=np.int64)
             log_pk = binom.logpmf(ks, n, theta0)
             keep = np.flatnonzero(log_pk > np.log(tail) - 5)
-            ks, log_pk = ks[keep[0]:keep[-1] + 1], log_pk[keep[0]:keep[-1] + 1]
+            ks, log_pk = ks[keep[0] : keep[-1] + 1], log_pk[keep[0] : keep[-1] + 1]
     # highest values first: the inner loop then stops mattering early
     order = np.argsort(-v)
     p1, p0, wts = np.ascontiguousarray(p1[order]), np.ascontiguousarray(p0[order]), np.ascontiguousarray(wts[order])
@@ -238,4 +250,4 @@ def dependent_max_distribution(n: int, m: int, values, weights=None, *, rho: flo
     i_lo = int(np.argmax(lf > log_tail)) if a > 0 else 0
     below = -np.expm1(lf) <= tail
     i_hi = int(np.argmax(below)) if below.any() else lf.size - 1
-    return MaxDistribution.from_log_cdf(n, a + i_lo, lf[i_lo:i_hi + 1])
+    return MaxDistribution.from_log_cdf(n, a + i_lo, lf[i_lo : i_hi + 1])

@@ -105,8 +105,9 @@ def read_kaggle_leaderboard(path: str | Path, score_column: str | None = None) -
     if score_column is None:
         cands = [c for c in cols if c.strip().lower() == "score"] or [c for c in cols if "score" in c.lower()]
         if len(cands) != 1:
-            raise ValueError(f"{path}: cannot tell which column holds the scores (columns: {', '.join(cols)}); "
-                             "use --score-column")
+            raise ValueError(
+                f"{path}: cannot tell which column holds the scores (columns: {', '.join(cols)}); use --score-column"
+            )
         score_column = cands[0]
     elif score_column not in cols:
         raise ValueError(f"{path}: no column {score_column!r} (columns: {', '.join(cols)})")
@@ -157,13 +158,16 @@ def read_leaderboard(path: str | Path, score_column: str | None = None) -> Leade
     outside = np.flatnonzero((s < 0) | (s > 1))
     if outside.size:
         i = int(outside[0])
-        raise ValueError(f"{lb.source}: scores must be in [0, 1] (accuracies or AUCs), got {s[i]:g} "
-                         f"({outside.size} such scores; the first is team {i + 1} with a score)")
+        raise ValueError(
+            f"{lb.source}: scores must be in [0, 1] (accuracies or AUCs), got {s[i]:g} "
+            f"({outside.size} such scores; the first is team {i + 1} with a score)"
+        )
     return lb
 
 
-def read_meta_kaggle(directory: str | Path, slug: str, *, chunksize: int = 1_000_000,
-                     higher_is_better: bool = True) -> Leaderboard:
+def read_meta_kaggle(
+    directory: str | Path, slug: str, *, chunksize: int = 1_000_000, higher_is_better: bool = True
+) -> Leaderboard:
     """The private leaderboard of one competition from Meta Kaggle, at full precision.
 
     Reads ``Competitions.csv`` (to find the competition id of ``slug``),
@@ -191,8 +195,13 @@ def read_meta_kaggle(directory: str | Path, slug: str, *, chunksize: int = 1_000
     if comp_id is None:
         raise ValueError(f"{files['Competitions']}: no competition with slug {slug!r}")
     team_names: dict[str, str] = {}
-    for chunk in pd.read_csv(files["Teams"], usecols=["Id", "CompetitionId", "TeamName"], chunksize=chunksize,
-                             dtype=str, keep_default_na=False):
+    for chunk in pd.read_csv(
+        files["Teams"],
+        usecols=["Id", "CompetitionId", "TeamName"],
+        chunksize=chunksize,
+        dtype=str,
+        keep_default_na=False,
+    ):
         sel = chunk[chunk["CompetitionId"] == comp_id]
         team_names.update(zip(sel["Id"], sel["TeamName"]))
     if not team_names:
@@ -202,8 +211,13 @@ def read_meta_kaggle(directory: str | Path, slug: str, *, chunksize: int = 1_000
     better = max if higher_is_better else min
     col = "PrivateScoreFullPrecision"
     offset = 0
-    for chunk in pd.read_csv(files["Submissions"], usecols=["TeamId", "IsSelected", col], chunksize=chunksize,
-                             dtype=str, keep_default_na=False):
+    for chunk in pd.read_csv(
+        files["Submissions"],
+        usecols=["TeamId", "IsSelected", col],
+        chunksize=chunksize,
+        dtype=str,
+        keep_default_na=False,
+    ):
         sel = chunk[chunk["TeamId"].isin(team_names)]
         for idx, team, is_sel, value in zip(sel.index, sel["TeamId"], sel["IsSelected"], sel[col]):
             v = _parse_score(value, files["Submissions"], int(idx) + 1, col)
@@ -218,7 +232,6 @@ def read_meta_kaggle(directory: str | Path, slug: str, *, chunksize: int = 1_000
     dropped = len(team_names) - len(ids)
     if scores.size == 0:
         raise ValueError(f"{files['Submissions']}: no scored submissions for competition {slug!r}")
-    return Leaderboard(scores=scores, teams=tuple(team_names[t] for t in ids),
-                       source=f"Meta Kaggle {slug} ({d})", dropped=dropped)
-
-
+    return Leaderboard(
+        scores=scores, teams=tuple(team_names[t] for t in ids), source=f"Meta Kaggle {slug} ({d})", dropped=dropped
+    )

@@ -78,9 +78,20 @@ class MaxSummary:
         return d
 
 
-def max_summary(n: int, m: int, theta: float, *, alpha: float = 0.05, rho: float = 0.0, theta0: float | None = None,
-                y0: str = "random", spread: float = 0.0, method: str = "exact", reps: int = 100_000,
-                rng=0) -> MaxSummary:
+def max_summary(
+    n: int,
+    m: int,
+    theta: float,
+    *,
+    alpha: float = 0.05,
+    rho: float = 0.0,
+    theta0: float | None = None,
+    y0: str = "random",
+    spread: float = 0.0,
+    method: str = "exact",
+    reps: int = 100_000,
+    rng=0,
+) -> MaxSummary:
     """Distribution of ``theta_hat_max``, the best accuracy of ``m`` classifiers on ``n`` test items.
 
     By default the ``m`` classifiers are identical and independent, each

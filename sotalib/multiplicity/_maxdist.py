@@ -204,8 +204,7 @@ class MaxDistribution:
     def summary(self, alpha: float = 0.05) -> Summary:
         """Mean, standard deviation and ``1 - alpha`` interval as accuracies."""
         lo, hi = self.interval(alpha)
-        return Summary(mean=self.mean(), sd=self.sd(), ci_low=lo, ci_high=hi,
-                       method=self.method, alpha=alpha)
+        return Summary(mean=self.mean(), sd=self.sd(), ci_low=lo, ci_high=hi, method=self.method, alpha=alpha)
 
 
 def iid_max_distribution(n: int, m: int, theta: float, *, tail: float = TAIL) -> MaxDistribution:

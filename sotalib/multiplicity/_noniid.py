@@ -458,8 +458,9 @@ def _log_factor(x, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf
         gc = 0.0
         gs = 0.0
         for i in range(nq):
-            c, s = _conv_cdf_sf(x, x >= mu[i], alo[i], aL[i], pa[i], pre_a[i], suf_a[i], blo[i], bL[i],
-                                cdf_b[i], sf_b[i])
+            c, s = _conv_cdf_sf(
+                x, x >= mu[i], alo[i], aL[i], pa[i], pre_a[i], suf_a[i], blo[i], bL[i], cdf_b[i], sf_b[i]
+            )
             gc += w[i] * c
             gs += w[i] * s
         if gc < 0.5:
@@ -538,8 +539,9 @@ def _search(kind, hint, lo, hi, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre
         b_ = h
         step = 1
         a_ = max(h - step, lo)
-        while a_ > lo and _pred(kind, a_, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL,
-                                cdf_b, sf_b):
+        while a_ > lo and _pred(
+            kind, a_, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b
+        ):
             b_ = a_
             step *= 2
             a_ = max(b_ - step, lo)
@@ -547,8 +549,9 @@ def _search(kind, hint, lo, hi, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre
         a_ = h
         step = 1
         b_ = min(h + step, hi)
-        while b_ < hi and not _pred(kind, b_, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL,
-                                    cdf_b, sf_b):
+        while b_ < hi and not _pred(
+            kind, b_, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b
+        ):
             a_ = b_
             step *= 2
             b_ = min(a_ + step, hi)
@@ -564,9 +567,18 @@ def _search(kind, hint, lo, hi, log_feps, m_or_zero, nq, w, mu, alo, aL, pa, pre
 @njit(cache=True)
 def _scratch(nq, maxlen):
     """Per-thread work arrays of :func:`_prepare` for ``nq`` quadrature nodes."""
-    return (np.empty(nq, np.int64), np.empty(nq, np.int64), np.empty(nq, np.int64), np.empty(nq, np.int64),
-            np.empty(nq), np.empty((nq, maxlen)), np.empty((nq, maxlen)), np.empty((nq, maxlen)),
-            np.empty((nq, maxlen)), np.empty((nq, maxlen)))
+    return (
+        np.empty(nq, np.int64),
+        np.empty(nq, np.int64),
+        np.empty(nq, np.int64),
+        np.empty(nq, np.int64),
+        np.empty(nq),
+        np.empty((nq, maxlen)),
+        np.empty((nq, maxlen)),
+        np.empty((nq, maxlen)),
+        np.empty((nq, maxlen)),
+        np.empty((nq, maxlen)),
+    )
 
 
 @njit(cache=True, parallel=True)
@@ -594,15 +606,87 @@ def _max_kernel(n, m_or_zero, k0s, pk0, p1s, p0s, w, eps, feps, maxlen, nblocks)
             lfe = min(log_feps - math.log(max(pk0[t], 1e-300)), math.log(0.25))
             smin, smax = _prepare(n, k0s[t], nq, p1s, p0s, eps, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b)
             if t == blk * bsize:
-                lo_k[t] = _search(0, smin - 1, smin - 1, smax, lfe, m_or_zero, nq, w, mu, alo, aL, pa, pre_a,
-                                  suf_a, blo, bL, cdf_b, sf_b)
-                hi_k[t] = _search(1, lo_k[t], lo_k[t] - 1, smax, lfe, m_or_zero, nq, w, mu, alo, aL, pa,
-                                  pre_a, suf_a, blo, bL, cdf_b, sf_b)
+                lo_k[t] = _search(
+                    0,
+                    smin - 1,
+                    smin - 1,
+                    smax,
+                    lfe,
+                    m_or_zero,
+                    nq,
+                    w,
+                    mu,
+                    alo,
+                    aL,
+                    pa,
+                    pre_a,
+                    suf_a,
+                    blo,
+                    bL,
+                    cdf_b,
+                    sf_b,
+                )
+                hi_k[t] = _search(
+                    1,
+                    lo_k[t],
+                    lo_k[t] - 1,
+                    smax,
+                    lfe,
+                    m_or_zero,
+                    nq,
+                    w,
+                    mu,
+                    alo,
+                    aL,
+                    pa,
+                    pre_a,
+                    suf_a,
+                    blo,
+                    bL,
+                    cdf_b,
+                    sf_b,
+                )
             else:
-                lo_k[t] = _search(0, lo_k[t - 1], smin - 1, smax, lfe, m_or_zero, nq, w, mu, alo, aL, pa,
-                                  pre_a, suf_a, blo, bL, cdf_b, sf_b)
-                hi_k[t] = _search(1, max(hi_k[t - 1], lo_k[t]), lo_k[t] - 1, smax, lfe, m_or_zero, nq, w, mu,
-                                  alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b)
+                lo_k[t] = _search(
+                    0,
+                    lo_k[t - 1],
+                    smin - 1,
+                    smax,
+                    lfe,
+                    m_or_zero,
+                    nq,
+                    w,
+                    mu,
+                    alo,
+                    aL,
+                    pa,
+                    pre_a,
+                    suf_a,
+                    blo,
+                    bL,
+                    cdf_b,
+                    sf_b,
+                )
+                hi_k[t] = _search(
+                    1,
+                    max(hi_k[t - 1], lo_k[t]),
+                    lo_k[t] - 1,
+                    smax,
+                    lfe,
+                    m_or_zero,
+                    nq,
+                    w,
+                    mu,
+                    alo,
+                    aL,
+                    pa,
+                    pre_a,
+                    suf_a,
+                    blo,
+                    bL,
+                    cdf_b,
+                    sf_b,
+                )
     # ragged storage of the factors on each k0's window
     off = np.empty(nk + 1, np.int64)
     off[0] = 0
@@ -614,8 +698,9 @@ def _max_kernel(n, m_or_zero, k0s, pk0, p1s, p0s, w, eps, feps, maxlen, nblocks)
         for t in range(blk * bsize, min(nk, (blk + 1) * bsize)):
             _prepare(n, k0s[t], nq, p1s, p0s, eps, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b)
             for x in range(lo_k[t], hi_k[t] + 1):
-                lfac[off[t] + x - lo_k[t]] = _log_factor(x, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a,
-                                                         blo, bL, cdf_b, sf_b)
+                lfac[off[t] + x - lo_k[t]] = _log_factor(
+                    x, m_or_zero, nq, w, mu, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b
+                )
     xlo = lo_k.min()
     xhi = hi_k.max()
     W = xhi - xlo + 1
@@ -675,8 +760,17 @@ def _k0_grid(n: int, theta0: float, rho: float, y0: str, tol: float) -> tuple[np
     return k, p / p.sum()
 
 
-def _run(n: int, m_or_zero: int, thetas: np.ndarray, w: np.ndarray, rho: float, theta0: float,
-         y0: str, tol: float, tail: float) -> MaxDistribution:
+def _run(
+    n: int,
+    m_or_zero: int,
+    thetas: np.ndarray,
+    w: np.ndarray,
+    rho: float,
+    theta0: float,
+    y0: str,
+    tol: float,
+    tail: float,
+) -> MaxDistribution:
     k0s, pk0 = _k0_grid(n, theta0, rho, y0, tol)
     if rho == 0.0:
         p1 = thetas.astype(float).copy()
@@ -689,16 +783,28 @@ def _run(n: int, m_or_zero: int, thetas: np.ndarray, w: np.ndarray, rho: float, 
     pq = float(max(np.max(p1 * (1 - p1)), np.max(p0 * (1 - p0))))
     maxlen = int(min(n + 1, 2 * math.ceil(16 * math.sqrt(n * pq)) + 400))
     nblocks = max(1, min(k0s.size, 4 * numba.get_num_threads()))
-    xlo, F, S = _max_kernel(int(n), int(m_or_zero), k0s, pk0, np.ascontiguousarray(p1), np.ascontiguousarray(p0),
-                            np.ascontiguousarray(w, dtype=float), _PMF_EPS, _FACTOR_EPS, maxlen, nblocks)
+    xlo, F, S = _max_kernel(
+        int(n),
+        int(m_or_zero),
+        k0s,
+        pk0,
+        np.ascontiguousarray(p1),
+        np.ascontiguousarray(p0),
+        np.ascontiguousarray(w, dtype=float),
+        _PMF_EPS,
+        _FACTOR_EPS,
+        maxlen,
+        nblocks,
+    )
     F = np.minimum(F, 1.0)
     S = np.clip(S, 0.0, 1.0)
     # trim to the window carrying all but `tail` at each end (as iid_max_distribution)
     i_lo = int(np.argmax(F > tail)) if np.any(F > tail) else F.size - 1
     i_hi_candidates = np.nonzero(S[i_lo:] <= tail)[0]
     i_hi = i_lo + int(i_hi_candidates[0]) if i_hi_candidates.size else F.size - 1
-    return MaxDistribution(n=int(n), lo=int(xlo + i_lo), cdf=F[i_lo:i_hi + 1].copy(), sf=S[i_lo:i_hi + 1].copy(),
-                           method="exact")
+    return MaxDistribution(
+        n=int(n), lo=int(xlo + i_lo), cdf=F[i_lo : i_hi + 1].copy(), sf=S[i_lo : i_hi + 1].copy(), method="exact"
+    )
 
 
 def _check_common(n, rho, y0, tol):
@@ -709,9 +815,18 @@ def _check_common(n, rho, y0, tol):
     return n, rho, y0, tol
 
 
-def max_distribution(n: int, m: int, theta_dist, *, rho: float = 0.0, theta0: float | None = None,
-                     y0: str = "random", tol: float = TAIL, nodes: int | None = None,
-                     tail: float = TAIL) -> MaxDistribution:
+def max_distribution(
+    n: int,
+    m: int,
+    theta_dist,
+    *,
+    rho: float = 0.0,
+    theta0: float | None = None,
+    y0: str = "random",
+    tol: float = TAIL,
+    nodes: int | None = None,
+    tail: float = TAIL,
+) -> MaxDistribution:
     """Exact distribution of ``max_j X_j`` for ``m`` classifiers with ``theta_j ~ P(theta)`` iid (Section 4).
 
     .. math:: F(x) = \\sum_{k_0} P(K_0 = k_0)\\,\\bigl[\\mathrm{E}_\\theta P(X \\le x \\mid k_0, \\theta)\\bigr]^m
@@ -770,8 +885,16 @@ def max_distribution(n: int, m: int, theta_dist, *, rho: float = 0.0, theta0: fl
     return _run(n, m, thetas, w, rho, theta0, y0, tol, tail)
 
 
-def fixed_max_distribution(n: int, thetas, *, rho: float = 0.0, theta0: float | None = None,
-                           y0: str = "random", tol: float = TAIL, tail: float = TAIL) -> MaxDistribution:
+def fixed_max_distribution(
+    n: int,
+    thetas,
+    *,
+    rho: float = 0.0,
+    theta0: float | None = None,
+    y0: str = "random",
+    tol: float = TAIL,
+    tail: float = TAIL,
+) -> MaxDistribution:
     """Exact distribution of ``max_j X_j`` for a given vector ``Theta = (theta_1, ..., theta_m)``.
 
     ``F(x) = sum_k0 P(K_0 = k_0) prod_j P(X_j <= x | k_0, theta_j)`` (Eq. 4 for
@@ -839,9 +962,17 @@ def _simulate_kernel(rng, n, m, reps, kind, a, b, values, cumw, rho, theta0, fix
         out[r] = best
 
 
-def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: float = 0.0,
-                        theta0: float | None = None, y0: str = "random", reps: int = 100_000,
-                        rng=None) -> np.ndarray:
+def simulate_max_counts(
+    n: int,
+    m: int | None,
+    theta_dist_or_thetas,
+    *,
+    rho: float = 0.0,
+    theta0: float | None = None,
+    y0: str = "random",
+    reps: int = 100_000,
+    rng=None,
+) -> np.ndarray:
     """``reps`` Monte Carlo draws of ``max_j X_j`` from the hierarchical model (Figure 7).
 
     ``theta_dist_or_thetas`` is a ``P(theta)`` (then ``m`` classifiers draw
@@ -860,7 +991,8 @@ def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: flo
     reps = check_int("reps", reps, low=1)
     empty = np.zeros(1)
     if isinstance(theta_dist_or_thetas, (Uniform, PointMass, Empirical, float, int, np.floating)) and not isinstance(
-            theta_dist_or_thetas, bool):
+        theta_dist_or_thetas, bool
+    ):
         dist = _as_dist(theta_dist_or_thetas)
         m = check_int("m", m, low=1)
         if theta0 is None:
@@ -898,8 +1030,21 @@ def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: flo
 
     def work(i):
         gen = np.random.default_rng(seeds[i])
-        _simulate_kernel(gen, n, m, int(bounds[i + 1] - bounds[i]), kind, float(a), float(b), values, cumw,
-                         float(rho), float(theta0), fixed_k0, out[bounds[i]:bounds[i + 1]])
+        _simulate_kernel(
+            gen,
+            n,
+            m,
+            int(bounds[i + 1] - bounds[i]),
+            kind,
+            float(a),
+            float(b),
+            values,
+            cumw,
+            float(rho),
+            float(theta0),
+            fixed_k0,
+            out[bounds[i] : bounds[i + 1]],
+        )
 
     if nchunks == 1 or numba.get_num_threads() == 1:
         for i in range(nchunks):
@@ -910,8 +1055,18 @@ def simulate_max_counts(n: int, m: int | None, theta_dist_or_thetas, *, rho: flo
     return out
 
 
-def simulate_max(n: int, m: int | None, theta_dist_or_thetas, *, rho: float = 0.0, theta0: float | None = None,
-                 y0: str = "random", reps: int = 100_000, rng=None, alpha: float = 0.05) -> Summary:
+def simulate_max(
+    n: int,
+    m: int | None,
+    theta_dist_or_thetas,
+    *,
+    rho: float = 0.0,
+    theta0: float | None = None,
+    y0: str = "random",
+    reps: int = 100_000,
+    rng=None,
+    alpha: float = 0.05,
+) -> Summary:
     """Monte Carlo summary of ``theta_hat_max`` (mean, sd, interval, standard error, replications).
 
     The independent check of :func:`max_distribution` and

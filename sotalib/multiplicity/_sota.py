@@ -43,8 +43,22 @@ from ._maxdist import MaxDistribution
 from ._noniid import conditional_probs, feasible
 from ._random import fixed_seed, seed_record
 
-__all__ = ["SotaEstimate", "estimate_sota", "prepare", "naive", "observed", "observed_distribution", "shrink", "crop",
-           "deconvolve", "npmle", "abc", "shrink_auc", "simulate_leaderboard", "RHO0"]
+__all__ = [
+    "SotaEstimate",
+    "estimate_sota",
+    "prepare",
+    "naive",
+    "observed",
+    "observed_distribution",
+    "shrink",
+    "crop",
+    "deconvolve",
+    "npmle",
+    "abc",
+    "shrink_auc",
+    "simulate_leaderboard",
+    "RHO0",
+]
 
 #: The paper's correlation with the reference classifier (Section 4.2, from Mania et al.).
 RHO0 = 0.6
@@ -105,8 +119,24 @@ class SotaEstimate:
     def to_dict(self) -> dict:
         """The CLI's JSON keys (plus method, reason and details)."""
         d = asdict(self)
-        return {k: d[k] for k in ("m", "sample_max", "estimate", "weight", "expected_max", "ci_low", "ci_high",
-                                  "teams_above", "method", "below_chance", "excluded", "reason", "details")}
+        return {
+            k: d[k]
+            for k in (
+                "m",
+                "sample_max",
+                "estimate",
+                "weight",
+                "expected_max",
+                "ci_low",
+                "ci_high",
+                "teams_above",
+                "method",
+                "below_chance",
+                "excluded",
+                "reason",
+                "details",
+            )
+        }
 
 
 def prepare(scores, n: int, chance: float) -> tuple[np.ndarray, int]:
@@ -133,8 +163,18 @@ def naive(scores, n: int, *, classes: int = 2, alpha: float = 0.05) -> SotaEstim
     mx = float(s.max())
     lo, hi = clopper_pearson(int(round(mx * n)), n, alpha)
     inside = int(np.sum((s >= lo) & (s <= hi)))
-    return SotaEstimate("naive", s.size, n, mx, mx, ci_low=lo, ci_high=hi, teams_above=0, below_chance=below,
-                        details={"teams_inside_interval": inside})
+    return SotaEstimate(
+        "naive",
+        s.size,
+        n,
+        mx,
+        mx,
+        ci_low=lo,
+        ci_high=hi,
+        teams_above=0,
+        below_chance=below,
+        details={"teams_inside_interval": inside},
+    )
 
 
 def _fit_dist(values: np.ndarray, n: int, rho: float, y0: str = "random", tail: float = 1e-12):
@@ -158,12 +198,34 @@ def observed(scores, n: int, *, classes: int = 2, rho: float = RHO0, alpha: floa
     d, excl = _fit_dist(s, n, rho)
     lo, hi = d.interval(alpha)
     mx = float(s.max())
-    return SotaEstimate("observed", s.size, n, mx, mx, weight=1.0, expected_max=d.mean(), ci_low=lo, ci_high=hi,
-                        teams_above=0, below_chance=below, excluded=excl)
+    return SotaEstimate(
+        "observed",
+        s.size,
+        n,
+        mx,
+        mx,
+        weight=1.0,
+        expected_max=d.mean(),
+        ci_low=lo,
+        ci_high=hi,
+        teams_above=0,
+        below_chance=below,
+        excluded=excl,
+    )
 
 
-def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, rho: float, target: str,
-           alpha: float, what: str, slope: float = 1.0):
+def _solve(
+    transform,
+    lo_param: float,
+    hi_param: float,
+    s: np.ndarray,
+    n: int,
+    rho: float,
+    target: str,
+    alpha: float,
+    what: str,
+    slope: float = 1.0,
+):
     """Find the parameter where E max (or the upper bound) of the transformed leaderboard equals max(s).
 
     ``slope`` approximates d max(Theta') / d parameter; it only narrows the
@@ -189,12 +251,16 @@ def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, r
     f_lo = stat(lo_param)
     if target == "expected":
         if f_hi < mx:
-            return None, (f"no {what} solves E max(Theta_hat') = max(Theta_hat): even without shrinking, "
-                          f"E max = {f_hi:.4f} < observed maximum {mx:.4f}; the top score is an outlier, "
-                          "not an effect of multiplicity")
+            return None, (
+                f"no {what} solves E max(Theta_hat') = max(Theta_hat): even without shrinking, "
+                f"E max = {f_hi:.4f} < observed maximum {mx:.4f}; the top score is an outlier, "
+                "not an effect of multiplicity"
+            )
         if f_lo > mx:
-            return None, (f"no {what} solves E max(Theta_hat') = max(Theta_hat): even at its lowest value, "
-                          f"E max = {f_lo:.4f} > observed maximum {mx:.4f}")
+            return None, (
+                f"no {what} solves E max(Theta_hat') = max(Theta_hat): even at its lowest value, "
+                f"E max = {f_lo:.4f} > observed maximum {mx:.4f}"
+            )
         a = lo_param
         guess = hi_param - 1.5 * (f_hi - mx) / slope
         if lo_param < guess < hi_param and stat(guess) < mx:
@@ -203,8 +269,10 @@ def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, r
     else:
         # the upper bound is a step function of the parameter: find where it first reaches max(s)
         if f_hi < mx - half:
-            return None, (f"no {what} puts the upper {100 * (1 - alpha):g}% bound at max(Theta_hat): even without "
-                          f"shrinking it is {f_hi:.4f} < {mx:.4f}; the top score is an outlier")
+            return None, (
+                f"no {what} puts the upper {100 * (1 - alpha):g}% bound at max(Theta_hat): even without "
+                f"shrinking it is {f_hi:.4f} < {mx:.4f}; the top score is an outlier"
+            )
         if f_lo >= mx - half:
             return None, f"no {what}: even at its lowest value the upper bound {f_lo:.4f} exceeds {mx:.4f}"
         # the quantile is a step function; it reaches max(s) exactly when
@@ -234,13 +302,26 @@ def _solve(transform, lo_param: float, hi_param: float, s: np.ndarray, n: int, r
 def _finish(method, p, s, n, rho, alpha, below, transform, estimate, target, fit=None):
     d, excl = fit if fit is not None else _fit_dist(transform(p), n, rho)
     lo, hi = d.interval(alpha)
-    return SotaEstimate(method, s.size, n, float(s.max()), float(estimate), weight=float(p), expected_max=d.mean(),
-                        ci_low=lo, ci_high=hi, teams_above=int(np.sum(s > estimate)), below_chance=below,
-                        excluded=excl, details={"target": target, "rho": rho, "model": "dependent, exact"})
+    return SotaEstimate(
+        method,
+        s.size,
+        n,
+        float(s.max()),
+        float(estimate),
+        weight=float(p),
+        expected_max=d.mean(),
+        ci_low=lo,
+        ci_high=hi,
+        teams_above=int(np.sum(s > estimate)),
+        below_chance=below,
+        excluded=excl,
+        details={"target": target, "rho": rho, "model": "dependent, exact"},
+    )
 
 
-def shrink(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected",
-           alpha: float = 0.05) -> SotaEstimate:
+def shrink(
+    scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected", alpha: float = 0.05
+) -> SotaEstimate:
     """3. Shrinkage toward chance (Eq. 9), ``w`` solved numerically.
 
     ``theta'_j = w theta_hat_j + (1 - w)/classes``; ``target="expected"`` solves
@@ -256,16 +337,27 @@ def shrink(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str =
     def transform(w):
         return w * s + (1 - w) * chance
 
-    w, fit = _solve(transform, 0.0, 1.0, s, n, rho, target, alpha, "shrinkage weight w in [0, 1]",
-                       slope=float(s.max()) - chance)
+    w, fit = _solve(
+        transform, 0.0, 1.0, s, n, rho, target, alpha, "shrinkage weight w in [0, 1]", slope=float(s.max()) - chance
+    )
     if w is None:
-        return SotaEstimate("shrink", s.size, n, float(s.max()), None, below_chance=below, solved=False,
-                            reason=fit, details={"target": target, "rho": rho})
+        return SotaEstimate(
+            "shrink",
+            s.size,
+            n,
+            float(s.max()),
+            None,
+            below_chance=below,
+            solved=False,
+            reason=fit,
+            details={"target": target, "rho": rho},
+        )
     return _finish("shrink", w, s, n, rho, alpha, below, transform, w * s.max() + (1 - w) * chance, target, fit)
 
 
-def crop(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected",
-         alpha: float = 0.05) -> SotaEstimate:
+def crop(
+    scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected", alpha: float = 0.05
+) -> SotaEstimate:
     """4. Cropping (Appendix, Table 4): ``theta'_j = min(theta_hat_j, c)``, ``c`` solved numerically."""
     chance = _chance(classes)
     s, below = prepare(scores, n, chance)
@@ -277,8 +369,17 @@ def crop(scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "
 
     c, fit = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c")
     if c is None:
-        return SotaEstimate("crop", s.size, n, float(s.max()), None, below_chance=below, solved=False,
-                            reason=fit.replace("shrinking", "cropping"), details={"target": target, "rho": rho})
+        return SotaEstimate(
+            "crop",
+            s.size,
+            n,
+            float(s.max()),
+            None,
+            below_chance=below,
+            solved=False,
+            reason=fit.replace("shrinking", "cropping"),
+            details={"target": target, "rho": rho},
+        )
     return _finish("crop", c, s, n, rho, alpha, below, transform, c, target, fit)
 
 
@@ -320,8 +421,9 @@ def _expected_max_of_draws(grid, wts, m: int) -> float:
     return float(np.dot(grid, pm))
 
 
-def deconvolve(scores, n: int, *, classes: int = 2, reps: int = 200, rng=None, alpha: float = 0.05,
-               grid_size: int = 400) -> SotaEstimate:
+def deconvolve(
+    scores, n: int, *, classes: int = 2, reps: int = 200, rng=None, alpha: float = 0.05, grid_size: int = 400
+) -> SotaEstimate:
     """6. Empirical Bayes by deconvolution (beyond the paper).
 
     Fits the Kiefer-Wolfowitz NPMLE ``G_hat`` (:func:`npmle`) and reports
@@ -346,15 +448,33 @@ def deconvolve(scores, n: int, *, classes: int = 2, reps: int = 200, rng=None, a
             g, wb = npmle(xb, n, grid_size=grid_size, iters=1000)
             boots.append(_expected_max_of_draws(g, wb, s.size))
         lo, hi = (float(v) for v in np.quantile(boots, [alpha / 2, 1 - alpha / 2], method="inverted_cdf"))
-    return SotaEstimate("deconvolve", s.size, n, float(s.max()), est, ci_low=lo, ci_high=hi,
-                        teams_above=int(np.sum(s > est)), below_chance=below,
-                        details={"reps": reps, "seed": seed, "grid_size": grid_size,
-                                 "atoms": int(np.sum(w > 1e-6))})
+    return SotaEstimate(
+        "deconvolve",
+        s.size,
+        n,
+        float(s.max()),
+        est,
+        ci_low=lo,
+        ci_high=hi,
+        teams_above=int(np.sum(s > est)),
+        below_chance=below,
+        details={"reps": reps, "seed": seed, "grid_size": grid_size, "atoms": int(np.sum(w > 1e-6))},
+    )
 
 
 # ------------------------------------------------------------------------- ABC
-def abc(scores, n: int, *, classes: int = 2, rho: float = 0.0, proposals: int = 20000, accept: float = 0.01,
-        rng=None, alpha: float = 0.05, top: int = 20) -> SotaEstimate:
+def abc(
+    scores,
+    n: int,
+    *,
+    classes: int = 2,
+    rho: float = 0.0,
+    proposals: int = 20000,
+    accept: float = 0.01,
+    rng=None,
+    alpha: float = 0.05,
+    top: int = 20,
+) -> SotaEstimate:
     """7. Approximate Bayesian computation posterior for ``max theta`` (Section 5.3.2).
 
     Prior (weakly informative, on the logit scale): ``theta_j = expit(mu +
@@ -401,15 +521,39 @@ def abc(scores, n: int, *, classes: int = 2, rho: float = 0.0, proposals: int = 
     post = tmax[keep]
     est = float(post.mean())
     lo, hi = (float(v) for v in np.quantile(post, [alpha / 2, 1 - alpha / 2], method="inverted_cdf"))
-    return SotaEstimate("abc", m, n, float(s.max()), est, ci_low=lo, ci_high=hi,
-                        teams_above=int(np.sum(s > est)), below_chance=below,
-                        details={"proposals": proposals, "accepted": int(keep.sum()),
-                                 "acceptance_rate": float(keep.mean()), "eps": eps, "seed": seed, "rho": rho})
+    return SotaEstimate(
+        "abc",
+        m,
+        n,
+        float(s.max()),
+        est,
+        ci_low=lo,
+        ci_high=hi,
+        teams_above=int(np.sum(s > est)),
+        below_chance=below,
+        details={
+            "proposals": proposals,
+            "accepted": int(keep.sum()),
+            "acceptance_rate": float(keep.mean()),
+            "eps": eps,
+            "seed": seed,
+            "rho": rho,
+        },
+    )
 
 
 # ------------------------------------------------------------------------- AUC
-def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str = "expected", reps: int = 200,
-               rng=None, alpha: float = 0.05) -> SotaEstimate:
+def shrink_auc(
+    aucs,
+    n: int,
+    prevalence: float,
+    *,
+    rho: float = 0.0,
+    target: str = "expected",
+    reps: int = 200,
+    rng=None,
+    alpha: float = 0.05,
+) -> SotaEstimate:
     """6. Shrinkage for an AUC leaderboard (Section 5.2.3): toward 0.5.
 
     ``AUC'_j = w AUC_hat_j + (1 - w)/2`` with ``w`` solved so that the
@@ -435,8 +579,7 @@ def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str
 
     def summ(w):
         if w not in memo:
-            memo[w] = expected_max_auc(w * s + (1 - w) * 0.5, n, prevalence, reps=reps, rng=seed, alpha=alpha,
-                                       rho=rho)
+            memo[w] = expected_max_auc(w * s + (1 - w) * 0.5, n, prevalence, reps=reps, rng=seed, alpha=alpha, rho=rho)
         return memo[w]
 
     def stat(w):
@@ -447,27 +590,58 @@ def shrink_auc(aucs, n: int, prevalence: float, *, rho: float = 0.0, target: str
     f_hi = stat(1.0)
     what = "expected maximum AUC" if target == "expected" else f"upper {100 * (1 - alpha):g}% bound of the maximum AUC"
     if f_hi < mx:
-        return SotaEstimate("shrink", s.size, n, mx, None, below_chance=below, solved=False, details=details,
-                            reason=f"no shrinkage weight w in [0, 1] makes the {what} reach the observed maximum "
-                                   f"{mx:.4f}: even without shrinking it is {f_hi:.4f}; the top score is an outlier, "
-                                   "not an effect of multiplicity")
+        return SotaEstimate(
+            "shrink",
+            s.size,
+            n,
+            mx,
+            None,
+            below_chance=below,
+            solved=False,
+            details=details,
+            reason=f"no shrinkage weight w in [0, 1] makes the {what} reach the observed maximum "
+            f"{mx:.4f}: even without shrinking it is {f_hi:.4f}; the top score is an outlier, "
+            "not an effect of multiplicity",
+        )
     a = 0.0
     guess = 1.0 - 1.5 * (f_hi - mx) / (mx - 0.5)
     if 0.0 < guess < 1.0 and stat(guess) < mx:
         a = guess
     elif stat(0.0) > mx:
-        return SotaEstimate("shrink", s.size, n, mx, None, below_chance=below, solved=False, details=details,
-                            reason=f"no shrinkage weight w in [0, 1]: even at AUC 0.5 the {what} exceeds {mx:.4f}")
+        return SotaEstimate(
+            "shrink",
+            s.size,
+            n,
+            mx,
+            None,
+            below_chance=below,
+            solved=False,
+            details=details,
+            reason=f"no shrinkage weight w in [0, 1]: even at AUC 0.5 the {what} exceeds {mx:.4f}",
+        )
     w = brentq(lambda w: stat(w) - mx, a, 1.0, xtol=1e-6)
     r = summ(w)
     est = w * mx + (1 - w) * 0.5
     details["se_mean"] = r.se_mean
-    return SotaEstimate("shrink", s.size, n, mx, float(est), weight=float(w), expected_max=r.mean, ci_low=r.ci_low,
-                        ci_high=r.ci_high, teams_above=int(np.sum(s > est)), below_chance=below, details=details)
+    return SotaEstimate(
+        "shrink",
+        s.size,
+        n,
+        mx,
+        float(est),
+        weight=float(w),
+        expected_max=r.mean,
+        ci_low=r.ci_low,
+        ci_high=r.ci_high,
+        teams_above=int(np.sum(s > est)),
+        below_chance=below,
+        details=details,
+    )
 
 
-def simulate_leaderboard(thetas, n: int, *, rho: float = RHO0, theta0: float | None = None,
-                         rng=None) -> tuple[np.ndarray, int]:
+def simulate_leaderboard(
+    thetas, n: int, *, rho: float = RHO0, theta0: float | None = None, rng=None
+) -> tuple[np.ndarray, int]:
     """One simulated leaderboard of classifiers with true accuracies ``thetas`` (Figures 8b, 8d, 9b).
 
     The dependent model of Section 4.3 with a random reference classifier:
@@ -501,9 +675,19 @@ def simulate_leaderboard(thetas, n: int, *, rho: float = RHO0, theta0: float | N
 METHODS = {"accuracy": ("shrink", "crop", "deconvolve", "abc"), "auc": ("shrink",)}
 
 
-def estimate_sota(scores, n: int, *, metric: str = "accuracy", classes: int = 2, prevalence: float | None = None,
-                  rho: float = RHO0, method: str = "shrink", target: str = "expected", alpha: float = 0.05,
-                  rng=0) -> SotaEstimate:
+def estimate_sota(
+    scores,
+    n: int,
+    *,
+    metric: str = "accuracy",
+    classes: int = 2,
+    prevalence: float | None = None,
+    rho: float = RHO0,
+    method: str = "shrink",
+    target: str = "expected",
+    alpha: float = 0.05,
+    rng=0,
+) -> SotaEstimate:
     """Estimate the state of the art behind a leaderboard (Section 5; the ``sotalib sota`` command).
 
     The sample maximum of ``m`` teams overestimates the best true score
@@ -587,8 +771,10 @@ def estimate_sota(scores, n: int, *, metric: str = "accuracy", classes: int = 2,
             raise ValueError(f"method {method!r} is not available for metric='auc' (use 'shrink')")
         return shrink_auc(scores, n, prevalence, rho=rho, target=target, rng=rng, alpha=alpha)
     if method in ("deconvolve", "abc") and target != "expected":
-        raise ValueError(f"target {target!r} is not supported by method {method!r}, which estimates the expected "
-                         "maximum itself; use target='expected' (or method 'shrink' or 'crop')")
+        raise ValueError(
+            f"target {target!r} is not supported by method {method!r}, which estimates the expected "
+            "maximum itself; use target='expected' (or method 'shrink' or 'crop')"
+        )
     if method == "shrink":
         return shrink(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
     if method == "crop":

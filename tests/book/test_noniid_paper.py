@@ -7,8 +7,20 @@ import math
 import numpy as np
 import pytest
 
+from sotalib.book.noniid_paper import (
+    FIG5_RHO_DS,
+    TABLE1,
+    THETA_SOTA,
+    M,
+    N,
+    bias_sd_vs_rho,
+    bias_sd_vs_spread,
+    figure5_cached,
+    rho_max_uniform,
+    table1_exact,
+    table1_mc_cached,
+)
 from sotalib.multiplicity._noniid import feasible, max_distribution, uniform_for_sota
-from sotalib.book.noniid_paper import FIG5_RHO_DS, M, N, TABLE1, THETA_SOTA, bias_sd_vs_rho, bias_sd_vs_spread, figure5_cached, rho_max_uniform, table1_exact, table1_mc_cached
 
 
 def test_table1_exact_against_printed_values():

@@ -14,8 +14,27 @@ from sotalib.cli import main
 
 
 def test_json_keys_and_values(capsys):
-    assert main(["auc-max", "--auc", "0.9", "--n", "3000", "--m", "1000", "--prevalence", "0.017",
-                 "--reps", "300", "--seed", "3", "--json"]) == 0
+    assert (
+        main(
+            [
+                "auc-max",
+                "--auc",
+                "0.9",
+                "--n",
+                "3000",
+                "--m",
+                "1000",
+                "--prevalence",
+                "0.017",
+                "--reps",
+                "300",
+                "--seed",
+                "3",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert {"mean", "sd", "ci_low", "ci_high", "reps"} <= set(out)
     assert out["reps"] == 300
@@ -25,30 +44,54 @@ def test_json_keys_and_values(capsys):
 
 
 def test_m_one_is_single_classifier(capsys):
-    assert main(["auc-max", "--auc", "0.8", "--n", "500", "--m", "1", "--prevalence", "0.1",
-                 "--reps", "4000", "--json"]) == 0
+    assert (
+        main(["auc-max", "--auc", "0.8", "--n", "500", "--m", "1", "--prevalence", "0.1", "--reps", "4000", "--json"])
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert abs(out["mean"] - 0.8) < 4 * out["sd"] / math.sqrt(4000)
 
 
 def test_rho_one_removes_the_bias(capsys):
-    assert main(["auc-max", "--auc", "0.9", "--n", "600", "--m", "20", "--prevalence", "0.05",
-                 "--rho", "1", "--reps", "200", "--json"]) == 0
+    assert (
+        main(
+            [
+                "auc-max",
+                "--auc",
+                "0.9",
+                "--n",
+                "600",
+                "--m",
+                "20",
+                "--prevalence",
+                "0.05",
+                "--rho",
+                "1",
+                "--reps",
+                "200",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert abs(out["mean"] - 0.9) < 4 * out["sd"] / math.sqrt(200)
 
 
-@pytest.mark.parametrize("args, word", [
-    (["--auc", "1.0"], "--auc"),
-    (["--auc", "0"], "--auc"),
-    (["--prevalence", "1.5"], "--prevalence"),
-    (["--prevalence", "0"], "--prevalence"),
-    (["--n", "20", "--prevalence", "0.01"], "positive"),
-    (["--n", "20", "--prevalence", "0.99"], "negative"),
-    (["--rho", "-0.1"], "--rho"),
-    (["--m", "0"], "--m"),
-    (["--reps", "1"], "--reps"),
-])
+@pytest.mark.parametrize(
+    "args, word",
+    [
+        (["--auc", "1.0"], "--auc"),
+        (["--auc", "0"], "--auc"),
+        (["--prevalence", "1.5"], "--prevalence"),
+        (["--prevalence", "0"], "--prevalence"),
+        (["--n", "20", "--prevalence", "0.01"], "positive"),
+        (["--n", "20", "--prevalence", "0.99"], "negative"),
+        (["--rho", "-0.1"], "--rho"),
+        (["--m", "0"], "--m"),
+        (["--reps", "1"], "--reps"),
+    ],
+)
 def test_bad_input_exit_2_one_line(capsys, args, word):
     base = {"--auc": "0.9", "--n": "3000", "--m": "10", "--prevalence": "0.017", "--reps": "10"}
     for k, v in zip(args[::2], args[1::2]):
@@ -61,20 +104,59 @@ def test_bad_input_exit_2_one_line(capsys, args, word):
 
 def test_console_script():
     exe = Path(sys.executable).with_name("sotalib")
-    r = subprocess.run([str(exe), "auc-max", "--auc", "0.9", "--n", "3000", "--m", "50",
-                        "--prevalence", "0.017", "--reps", "50", "--json"], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            str(exe),
+            "auc-max",
+            "--auc",
+            "0.9",
+            "--n",
+            "3000",
+            "--m",
+            "50",
+            "--prevalence",
+            "0.017",
+            "--reps",
+            "50",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     assert set(json.loads(r.stdout)) >= {"mean", "sd", "ci_low", "ci_high", "reps"}
-    r = subprocess.run([str(exe), "auc-max", "--auc", "1.2", "--n", "3000", "--m", "50",
-                        "--prevalence", "0.017"], capture_output=True, text=True)
+    r = subprocess.run(
+        [str(exe), "auc-max", "--auc", "1.2", "--n", "3000", "--m", "50", "--prevalence", "0.017"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--auc" in r.stderr
 
 
 def test_json_is_the_front_door_to_dict(capsys):
     from sotalib.multiplicity import expected_max_auc
 
-    assert main(["auc-max", "--auc", "0.85", "--n", "1000", "--m", "20", "--prevalence", "0.05",
-                 "--reps", "100", "--seed", "3", "--json"]) == 0
+    assert (
+        main(
+            [
+                "auc-max",
+                "--auc",
+                "0.85",
+                "--n",
+                "1000",
+                "--m",
+                "20",
+                "--prevalence",
+                "0.05",
+                "--reps",
+                "100",
+                "--seed",
+                "3",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"mean", "sd", "ci_low", "ci_high", "reps", "se_mean", "n_pos", "n_neg", "seed"}
     assert out == expected_max_auc(0.85, 1000, 0.05, m=20, reps=100, rng=3).to_dict()

@@ -18,9 +18,38 @@ def _json(capsys, argv):
 
 
 def test_single_test_set_json_keys(capsys):
-    out = _json(capsys, ["check", "--p", "1000", "--n", "6000", "--eps", "1e-4", *PAPER[:2], "--score",
-                         "npv=0.9401", "--score", "f1=0.4004"][:0] + ["check", "--p", "1000", "--n", "6000",
-                         "--eps", "1e-4", "--score", "acc=0.6821", "--score", "npv=0.9401", "--score", "f1=0.4004"])
+    out = _json(
+        capsys,
+        [
+            "check",
+            "--p",
+            "1000",
+            "--n",
+            "6000",
+            "--eps",
+            "1e-4",
+            *PAPER[:2],
+            "--score",
+            "npv=0.9401",
+            "--score",
+            "f1=0.4004",
+        ][:0]
+        + [
+            "check",
+            "--p",
+            "1000",
+            "--n",
+            "6000",
+            "--eps",
+            "1e-4",
+            "--score",
+            "acc=0.6821",
+            "--score",
+            "npv=0.9401",
+            "--score",
+            "f1=0.4004",
+        ],
+    )
     assert out["consistent"] is True
     assert out["n_solutions"] == 2
     assert out["solutions"] == [[743, 4031], [743, 4032]]
@@ -34,40 +63,115 @@ def test_inconsistent_with_typo(capsys):
 
 
 def test_tpehg_unknown_folds(capsys):
-    out = _json(capsys, ["check", "--p", "38", "--n", "262", "--k", "5", "--eps", "1e-4", "--score", "acc=0.9447",
-                         "--score", "sens=0.9139", "--score", "spec=0.9733", "--aggregation", "mos"])
+    out = _json(
+        capsys,
+        [
+            "check",
+            "--p",
+            "38",
+            "--n",
+            "262",
+            "--k",
+            "5",
+            "--eps",
+            "1e-4",
+            "--score",
+            "acc=0.9447",
+            "--score",
+            "sens=0.9139",
+            "--score",
+            "spec=0.9733",
+            "--aggregation",
+            "mos",
+        ],
+    )
     assert out["consistent"] is False and out["configurations_tested"] == 918 and out["n_solutions"] == 0
 
 
 def test_mos_explicit_folds_and_unknown_aggregation(capsys):
     folds = "1:101,4:97,40:61,99:2,100:1"
-    out = _json(capsys, ["check", "--folds", folds, "--eps", "1e-4", "--score", "acc=0.9447",
-                         "--score", "sens=0.9139", "--score", "spec=0.9733"])
+    out = _json(
+        capsys,
+        [
+            "check",
+            "--folds",
+            folds,
+            "--eps",
+            "1e-4",
+            "--score",
+            "acc=0.9447",
+            "--score",
+            "sens=0.9139",
+            "--score",
+            "spec=0.9733",
+        ],
+    )
     assert out["consistent"] is True and "mos" in out["fits"]
-    out = _json(capsys, ["check", "--folds", folds, "--eps", "1e-4", "--score", "acc=0.9447",
-                         "--score", "sens=0.9139", "--score", "spec=0.9733", "--aggregation", "mos"])
+    out = _json(
+        capsys,
+        [
+            "check",
+            "--folds",
+            folds,
+            "--eps",
+            "1e-4",
+            "--score",
+            "acc=0.9447",
+            "--score",
+            "sens=0.9139",
+            "--score",
+            "spec=0.9733",
+            "--aggregation",
+            "mos",
+        ],
+    )
     assert out["n_solutions"] == 1 and len(out["solutions"][0]) == 5
 
 
 def test_stratified(capsys):
-    out = _json(capsys, ["check", "--p", "244", "--n", "262", "--k", "5", "--stratified", "--decimals", "4",
-                         "--score", "acc=0.9447", "--score", "sens=0.9139", "--score", "spec=0.9733",
-                         "--aggregation", "mos"])
+    out = _json(
+        capsys,
+        [
+            "check",
+            "--p",
+            "244",
+            "--n",
+            "262",
+            "--k",
+            "5",
+            "--stratified",
+            "--decimals",
+            "4",
+            "--score",
+            "acc=0.9447",
+            "--score",
+            "sens=0.9139",
+            "--score",
+            "spec=0.9733",
+            "--aggregation",
+            "mos",
+        ],
+    )
     assert out["configurations_tested"] == 1
 
 
-@pytest.mark.parametrize("argv,msg", [
-    (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "auc=0.5"], "score must be one of"),
-    (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "acc=1.5"], "must be in"),
-    (["--p", "10", "--n", "10", "--score", "acc=0.5"], "exactly one of --eps and --decimals"),
-    (["--p", "10", "--n", "10", "--eps", "0.01", "--decimals", "2", "--score", "acc=0.5"], "exactly one"),
-    (["--p", "10", "--n", "10", "--eps", "0.01", "--rounding", "floor", "--score", "acc=0.5"], "needs --decimals"),
-    (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "acc"], "NAME=VALUE"),
-    (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "acc=0.5", "--aggregation", "mos"], "needs folds"),
-    (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "f1=0.5", "--k", "2", "--aggregation", "mos"],
-     "supports"),
-    (["--p", "0", "--n", "10", "--eps", "0.01", "--score", "acc=0.5"], "p must be"),
-])
+@pytest.mark.parametrize(
+    "argv,msg",
+    [
+        (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "auc=0.5"], "score must be one of"),
+        (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "acc=1.5"], "must be in"),
+        (["--p", "10", "--n", "10", "--score", "acc=0.5"], "exactly one of --eps and --decimals"),
+        (["--p", "10", "--n", "10", "--eps", "0.01", "--decimals", "2", "--score", "acc=0.5"], "exactly one"),
+        (["--p", "10", "--n", "10", "--eps", "0.01", "--rounding", "floor", "--score", "acc=0.5"], "needs --decimals"),
+        (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "acc"], "NAME=VALUE"),
+        (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "acc=0.5", "--aggregation", "mos"], "needs folds"),
+        (
+            ["--p", "10", "--n", "10", "--eps", "0.01", "--score", "f1=0.5", "--k", "2", "--aggregation", "mos"],
+            "supports",
+        ),
+        (["--p", "0", "--n", "10", "--eps", "0.01", "--score", "acc=0.5"], "p must be"),
+    ],
+)
 def test_errors_are_one_line_exit_2(capsys, argv, msg):
     assert main(["check", *argv]) == 2
     err = capsys.readouterr().err
@@ -76,9 +180,9 @@ def test_errors_are_one_line_exit_2(capsys, argv, msg):
 
 def test_batch(tmp_path, capsys):
     f = tmp_path / "reports.csv"
-    f.write_text("id,p,n,decimals,acc,npv,f1\n"
-                 "paper,1000,6000,4,0.6801,0.9401,0.4004\n"
-                 "fixed,1000,6000,4,0.6821,0.9401,0.4004\n")
+    f.write_text(
+        "id,p,n,decimals,acc,npv,f1\npaper,1000,6000,4,0.6801,0.9401,0.4004\nfixed,1000,6000,4,0.6821,0.9401,0.4004\n"
+    )
     assert main(["check", "--batch", str(f)]) == 0
     out = capsys.readouterr().out
     assert "INCONSISTENT" in out and "consistent" in out
@@ -93,8 +197,12 @@ def test_batch(tmp_path, capsys):
 
 def test_console_script():
     exe = Path(sys.executable).parent / "sotalib"
-    res = subprocess.run([str(exe), "check", "--p", "40", "--n", "70", "--decimals", "3", "--score", "acc=0.927",
-                          "--json"], capture_output=True, text=True, check=False)
+    res = subprocess.run(
+        [str(exe), "check", "--p", "40", "--n", "70", "--decimals", "3", "--score", "acc=0.927", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert res.returncode == 0
     out = json.loads(res.stdout)
     assert out["consistent"] and out["n_solutions"] == 9

@@ -57,15 +57,18 @@ def test_rank_lower_is_better(tmp_path, capsys):
     assert out["ranking"][0] == "x"
 
 
-@pytest.mark.parametrize("content, message", [
-    ("", "header"),
-    ("name,j1\n", "header"),
-    ("name\nA\n", "judge column"),
-    ("name,j1,j2\nA,1,2\nB,1\n", "fields"),
-    ("name,j1\nA,abc\n", "numbers"),
-    ("name,j1\nA,nan\n", "finite"),
-    ("name,j1\nA,1\nA,2\n", "unique"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("", "header"),
+        ("name,j1\n", "header"),
+        ("name\nA\n", "judge column"),
+        ("name,j1,j2\nA,1,2\nB,1\n", "fields"),
+        ("name,j1\nA,abc\n", "numbers"),
+        ("name,j1\nA,nan\n", "finite"),
+        ("name,j1\nA,1\nA,2\n", "unique"),
+    ],
+)
 def test_rank_malformed_files_exit_2(tmp_path, capsys, content, message):
     p = tmp_path / "bad.csv"
     p.write_text(content)
@@ -98,8 +101,16 @@ def test_testsize_worked_values(capsys):
     assert out["rule_of_thumb"] is None and out["guyon"] == 1537
 
 
-@pytest.mark.parametrize("argv", [["--error", "0"], ["--error", "1.5"], ["--error", "0.1", "--sd", "-1"],
-                                  ["--error", "0.1", "--confidence", "0"], ["--error", "x"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--error", "0"],
+        ["--error", "1.5"],
+        ["--error", "0.1", "--sd", "-1"],
+        ["--error", "0.1", "--confidence", "0"],
+        ["--error", "x"],
+    ],
+)
 def test_testsize_bad_input_exit_2(capsys, argv):
     try:
         code = main(["testsize"] + argv)
@@ -111,18 +122,26 @@ def test_testsize_bad_input_exit_2(capsys, argv):
 
 def test_console_script(table3):
     exe = Path(sys.executable).parent / "sotalib"
-    out = subprocess.run([str(exe), "rank", "--scores", table3, "--method", "copeland", "--json"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [str(exe), "rank", "--scores", table3, "--method", "copeland", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(out.stdout)["scores"] == {"C1": 0.5, "C2": 0.5, "C3": 0.5}
     bad = subprocess.run([str(exe), "rank", "--scores", table3, "--method", "nope"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
-    out = subprocess.run([str(exe), "testsize", "--error", "0.05", "--json"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [str(exe), "testsize", "--error", "0.05", "--json"], capture_output=True, text=True, check=True
+    )
     assert json.loads(out.stdout)["rule_of_thumb"] == 2000
 
 
 def test_check_rank_testsize_modules_import_nothing_heavy():
-    code = ("import sys, sotalib.cli.check, sotalib.cli.rank, sotalib.cli.testsize; "
-            "print(','.join(m for m in ('numpy', 'scipy', 'numba', 'pandas') if m in sys.modules))")
+    code = (
+        "import sys, sotalib.cli.check, sotalib.cli.rank, sotalib.cli.testsize; "
+        "print(','.join(m for m in ('numpy', 'scipy', 'numba', 'pandas') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 

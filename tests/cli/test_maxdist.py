@@ -33,15 +33,18 @@ def test_maxdist_text(capsys):
     assert code == 0 and "0.917313" in out and "90% interval" in out
 
 
-@pytest.mark.parametrize("args,option", [
-    (["--n", "0", "--m", "5", "--theta", "0.5"], "--n"),
-    (["--n", "10", "--m", "0", "--theta", "0.5"], "--m"),
-    (["--n", "10", "--m", "5", "--theta", "1.5"], "--theta"),
-    (["--n", "10", "--m", "5", "--theta", "nan"], "--theta"),
-    (["--n", "10", "--m", "5", "--theta", "0.5", "--alpha", "1"], "--alpha"),
-    (["--n", "ten", "--m", "5", "--theta", "0.5"], "--n"),
-    (["--m", "5", "--theta", "0.5"], "--n"),
-])
+@pytest.mark.parametrize(
+    "args,option",
+    [
+        (["--n", "0", "--m", "5", "--theta", "0.5"], "--n"),
+        (["--n", "10", "--m", "0", "--theta", "0.5"], "--m"),
+        (["--n", "10", "--m", "5", "--theta", "1.5"], "--theta"),
+        (["--n", "10", "--m", "5", "--theta", "nan"], "--theta"),
+        (["--n", "10", "--m", "5", "--theta", "0.5", "--alpha", "1"], "--alpha"),
+        (["--n", "ten", "--m", "5", "--theta", "0.5"], "--n"),
+        (["--m", "5", "--theta", "0.5"], "--n"),
+    ],
+)
 def test_maxdist_bad_input_exits_2_with_one_line(capsys, args, option):
     code, out, err = run(capsys, "maxdist", *args)
     assert code == 2 and out == ""
@@ -50,11 +53,16 @@ def test_maxdist_bad_input_exits_2_with_one_line(capsys, args, option):
 
 def test_console_script_in_a_subprocess():
     exe = Path(sys.executable).parent / "sotalib"
-    ok = subprocess.run([str(exe), "maxdist", "--n", "20", "--m", "1000", "--theta", "0.5", "--json"],
-                        capture_output=True, text=True, check=False)
+    ok = subprocess.run(
+        [str(exe), "maxdist", "--n", "20", "--m", "1000", "--theta", "0.5", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert ok.returncode == 0 and json.loads(ok.stdout)["method"] == "exact"
-    bad = subprocess.run([str(exe), "maxdist", "--n", "-3", "--m", "1", "--theta", "0.5"],
-                         capture_output=True, text=True, check=False)
+    bad = subprocess.run(
+        [str(exe), "maxdist", "--n", "-3", "--m", "1", "--theta", "0.5"], capture_output=True, text=True, check=False
+    )
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip() == "sotalib maxdist: error: --n must be an integer >= 1, got -3"
 
@@ -62,14 +70,20 @@ def test_console_script_in_a_subprocess():
 def test_iid_maxdist_loads_neither_scipy_numba_nor_pandas():
     """The exact iid path is NumPy only, so the command starts about as fast as ``import numpy``."""
     argv = ["maxdist", "--n", "3000", "--m", "1000", "--theta", "0.9", "--json"]
-    code = ("import sys, sotalib.cli as c; c.main(" + repr(argv) + "); "
-            "print(sorted(m for m in ('scipy', 'numba', 'pandas') if m in sys.modules))")
+    code = (
+        "import sys, sotalib.cli as c; c.main(" + repr(argv) + "); "
+        "print(sorted(m for m in ('scipy', 'numba', 'pandas') if m in sys.modules))"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     lines = r.stdout.strip().splitlines()
     assert lines[-1] == "[]", r.stdout
     d = json.loads(lines[0])
-    ref = {"mean": 0.9173130830485142, "sd": 0.0018171225004568253, "ci_low": 0.9143333333333333,
-           "ci_high": 0.9213333333333333}
+    ref = {
+        "mean": 0.9173130830485142,
+        "sd": 0.0018171225004568253,
+        "ci_low": 0.9143333333333333,
+        "ci_high": 0.9213333333333333,
+    }
     assert d["method"] == "exact" and all(abs(d[k] - v) < 1e-12 for k, v in ref.items())
 
 

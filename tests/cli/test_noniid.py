@@ -47,8 +47,25 @@ def test_theta0_defaults_to_theta(capsys):
 
 
 def test_monte_carlo_json_and_seed(capsys):
-    argv = ["maxdist", "--n", "400", "--m", "50", "--theta", "0.8", "--rho", "0.5", "--spread", "0.05",
-            "--method", "mc", "--reps", "3000", "--seed", "7"]
+    argv = [
+        "maxdist",
+        "--n",
+        "400",
+        "--m",
+        "50",
+        "--theta",
+        "0.8",
+        "--rho",
+        "0.5",
+        "--spread",
+        "0.05",
+        "--method",
+        "mc",
+        "--reps",
+        "3000",
+        "--seed",
+        "7",
+    ]
     out = _json(capsys, argv)
     assert set(out) == {"mean", "sd", "ci_low", "ci_high", "method", "reps", "se_mean"}
     assert out["method"] == "mc" and out["reps"] == 3000
@@ -101,7 +118,9 @@ def test_infeasible_rho_message_gives_the_bound(capsys):
 def test_console_script_subprocess():
     exe = Path(sys.executable).with_name("sotalib")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "sotalib"]
-    r = subprocess.run(cmd + BASE + ["--rho", "0.6", "--y0", "fixed", "--json"], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        cmd + BASE + ["--rho", "0.6", "--y0", "fixed", "--json"], capture_output=True, text=True, timeout=600
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert round(out["sd"], 6) == pytest.approx(0.001485) and round(out["ci_high"], 4) == 0.9173

@@ -79,13 +79,28 @@ def test_auc_cli(tmp_path, capsys):
     assert code == 0 and 0.85 < out["estimate"] < 0.93 and out["m"] == 41
 
 
-
-
 def test_cli_prints_the_front_door_result(tmp_path, capsys, iid_board):
     p = _board_file(tmp_path, iid_board[:200])
     for method in ("shrink", "crop", "deconvolve"):
-        assert main(["sota", "--leaderboard", str(p), "--n", "3000", "--rho", "0", "--method", method,
-                     "--seed", "4", "--json"]) == 0
+        assert (
+            main(
+                [
+                    "sota",
+                    "--leaderboard",
+                    str(p),
+                    "--n",
+                    "3000",
+                    "--rho",
+                    "0",
+                    "--method",
+                    method,
+                    "--seed",
+                    "4",
+                    "--json",
+                ]
+            )
+            == 0
+        )
         out = json.loads(capsys.readouterr().out)
         est = estimate_sota(read_leaderboard(p).scores, 3000, rho=0.0, method=method, rng=4)
         assert out == json.loads(json.dumps({**est.to_dict(), "dropped": 0}))

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import StratifiedKFold
 
-from sotalib.consistency._single import score_intervals
 from sotalib.consistency._folds import count_configurations, kfold_configurations, stratified_folds
 from sotalib.consistency._mos import _verify, check_mos, check_mos_intervals, search_configurations
+from sotalib.consistency._single import score_intervals
 
 TABLE5 = [(100, 201), (100, 200), (100, 200), (101, 200), (101, 200)]
 TPEHG = {"acc": 0.9447, "sens": 0.9139, "spec": 0.9733}
@@ -61,8 +61,9 @@ def test_configurations_equal_brute_force_enumeration():
 @pytest.mark.parametrize("p,n,k", [(38, 262, 5), (244, 262, 5), (7, 13, 3), (3, 4, 3), (11, 5, 4), (30, 300, 10)])
 def test_stratified_matches_scikit_learn(p, n, k):
     y = np.r_[np.ones(p, int), np.zeros(n, int)]
-    folds = sorted((int(y[te].sum()), int(len(te) - y[te].sum()))
-                   for _, te in StratifiedKFold(k).split(np.zeros(p + n), y))
+    folds = sorted(
+        (int(y[te].sum()), int(len(te) - y[te].sum())) for _, te in StratifiedKFold(k).split(np.zeros(p + n), y)
+    )
     assert tuple(folds) == stratified_folds(p, n, k)
 
 
@@ -89,8 +90,14 @@ def test_mos_rejects_nonlinear_scores():
 def _mean(folds, sol, base):
     vals = []
     for (p, n), (tp, tn) in zip(folds, sol):
-        vals.append({"acc": Fraction(tp + tn, p + n), "sens": Fraction(tp, p), "spec": Fraction(tn, n),
-                     "bacc": (Fraction(tp, p) + Fraction(tn, n)) / 2}[base])
+        vals.append(
+            {
+                "acc": Fraction(tp + tn, p + n),
+                "sens": Fraction(tp, p),
+                "spec": Fraction(tn, n),
+                "bacc": (Fraction(tp, p) + Fraction(tn, n)) / 2,
+            }[base]
+        )
     return sum(vals) / len(vals)
 
 
@@ -105,18 +112,24 @@ def test_mos_equals_brute_force_on_tiny_problems(seed):
         ivs = score_intervals(scores, decimals=d)
         ranges = [range(p + 1) for p, _ in folds] + [range(n + 1) for _, n in folds]
         k = len(folds)
-        brute = any(all(iv.lo <= _mean(folds, list(zip(x[:k], x[k:])), iv.base) <= iv.hi for iv in ivs)
-                    for x in itertools.product(*ranges))
+        brute = any(
+            all(iv.lo <= _mean(folds, list(zip(x[:k], x[k:])), iv.base) <= iv.hi for iv in ivs)
+            for x in itertools.product(*ranges)
+        )
         assert check_mos_intervals(folds, ivs).consistent == brute
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(folds=st.lists(st.tuples(st.integers(1, 120), st.integers(1, 120)), min_size=2, max_size=10),
-       seed=st.integers(0, 2**32 - 1),
-       names=st.lists(st.sampled_from(["acc", "sens", "spec", "bacc"]), min_size=1, max_size=4, unique=True),
-       d=st.integers(2, 6), mode=st.sampled_from(["round", "floor", "ceil"]))
+@given(
+    folds=st.lists(st.tuples(st.integers(1, 120), st.integers(1, 120)), min_size=2, max_size=10),
+    seed=st.integers(0, 2**32 - 1),
+    names=st.lists(st.sampled_from(["acc", "sens", "spec", "bacc"]), min_size=1, max_size=4, unique=True),
+    d=st.integers(2, 6),
+    mode=st.sampled_from(["round", "floor", "ceil"]),
+)
 def test_property_mos_never_inconsistent(folds, seed, names, d, mode):
     import math
+
     rng = np.random.default_rng(seed)
     sol = [(int(rng.integers(0, p + 1)), int(rng.integers(0, n + 1))) for p, n in folds]
     scores = {}

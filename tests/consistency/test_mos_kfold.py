@@ -11,19 +11,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sotalib.consistency._single import score_intervals
 from sotalib.consistency._folds import count_configurations, kfold_configurations
 from sotalib.consistency._mos import _verify, check_mos_intervals
 from sotalib.consistency._mos_kfold import check_mos_kfold, check_mos_kfold_intervals, count_kfold_configurations
 from sotalib.consistency._scores import aggregate_scores
+from sotalib.consistency._single import score_intervals
 
 TPEHG = {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}
 LINEAR = ["acc", "sens", "spec", "bacc"]
 
 
 def _flags(names):
-    return dict(positives_in_every_fold=bool(set(names) & {"sens", "bacc"}),
-                negatives_in_every_fold=bool(set(names) & {"spec", "bacc"}))
+    return dict(
+        positives_in_every_fold=bool(set(names) & {"sens", "bacc"}),
+        negatives_in_every_fold=bool(set(names) & {"spec", "bacc"}),
+    )
 
 
 @pytest.mark.parametrize("flags", [(False, False), (True, False), (False, True), (True, True)])
@@ -39,8 +41,9 @@ def test_count_of_the_paper_and_of_the_oversampled_data():
     assert count_kfold_configurations(30, 300, 5) == 673
     assert count_kfold_configurations(38, 262, 5, positives_in_every_fold=True) == 918
     # p' = 244: far too many to enumerate one by one
-    assert count_kfold_configurations(244, 262, 5, positives_in_every_fold=True,
-                                      negatives_in_every_fold=True) == 2_616_607
+    assert (
+        count_kfold_configurations(244, 262, 5, positives_in_every_fold=True, negatives_in_every_fold=True) == 2_616_607
+    )
 
 
 def test_tpehg_single_and_repeated():
@@ -134,10 +137,16 @@ def test_several_datasets():
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(p=st.integers(5, 30), n=st.integers(5, 30), k=st.integers(2, 5), repeats=st.integers(1, 3),
-       seed=st.integers(0, 2**32 - 1), names=st.lists(st.sampled_from(LINEAR), min_size=1, max_size=3,
-                                                      unique=True),
-       d=st.integers(2, 4), mode=st.sampled_from(["round", "floor", "ceil"]))
+@given(
+    p=st.integers(5, 30),
+    n=st.integers(5, 30),
+    k=st.integers(2, 5),
+    repeats=st.integers(1, 3),
+    seed=st.integers(0, 2**32 - 1),
+    names=st.lists(st.sampled_from(LINEAR), min_size=1, max_size=3, unique=True),
+    d=st.integers(2, 4),
+    mode=st.sampled_from(["round", "floor", "ceil"]),
+)
 def test_property_true_repeated_kfold_never_inconsistent(p, n, k, repeats, seed, names, d, mode):
     rng = np.random.default_rng(seed)
     folds, counts = [], []
@@ -158,11 +167,14 @@ def test_property_true_repeated_kfold_never_inconsistent(p, n, k, repeats, seed,
     assert r.consistent
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(repeats=0), "repeats must be an integer >= 1"),
-    (dict(k=1), "k must be an integer >= 2"),
-    (dict(scores={"f1": "0.5"}), "supports acc, sens, spec, bacc"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(repeats=0), "repeats must be an integer >= 1"),
+        (dict(k=1), "k must be an integer >= 2"),
+        (dict(scores={"f1": "0.5"}), "supports acc, sens, spec, bacc"),
+    ],
+)
 def test_bad_input(kwargs, match):
     args = dict(p=10, n=20, k=3, scores={"acc": "0.5"}, decimals=1)
     args.update(kwargs)
@@ -177,8 +189,25 @@ def _cli(*args):
 
 
 def test_cli_repeated_unknown_folds():
-    base = ["--p", "38", "--n", "262", "--k", "5", "--score", "acc=0.9447", "--score", "sens=0.9139",
-            "--score", "spec=0.9733", "--eps", "0.0001", "--aggregation", "mos", "--json"]
+    base = [
+        "--p",
+        "38",
+        "--n",
+        "262",
+        "--k",
+        "5",
+        "--score",
+        "acc=0.9447",
+        "--score",
+        "sens=0.9139",
+        "--score",
+        "spec=0.9733",
+        "--eps",
+        "0.0001",
+        "--aggregation",
+        "mos",
+        "--json",
+    ]
     out = json.loads(_cli(*base, "--repeats", "2").stdout)
     assert out["consistent"] is False and out["configurations_tested"] == 421_821
     out = json.loads(_cli(*base, "--repeats", "5").stdout)

@@ -5,8 +5,16 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
-from sklearn.metrics import (balanced_accuracy_score, cohen_kappa_score, f1_score, fbeta_score,
-                             jaccard_score, matthews_corrcoef, precision_score, recall_score)
+from sklearn.metrics import (
+    balanced_accuracy_score,
+    cohen_kappa_score,
+    f1_score,
+    fbeta_score,
+    jaccard_score,
+    matthews_corrcoef,
+    precision_score,
+    recall_score,
+)
 
 from sotalib.consistency._scores import SCORES, all_scores, exact_sign, resolve_score, score_float, score_value
 
@@ -69,9 +77,12 @@ def test_exact_sign_agrees_with_mpmath():
         for c in (Fraction(v).limit_denominator(10**4), Fraction(round(v, 3)).limit_denominator(10**6)):
             fp, fn = n - tn, p - tp
             P, N, TP, TN, FP, FN = map(mpmath.mpf, (p, n, tp, tn, fp, fn))
-            ref = {"gm": lambda: mpmath.sqrt(TP * TN / (P * N)), "fm": lambda: TP / mpmath.sqrt(P * (TP + FP)),
-                   "mcc": lambda: (TP * TN - FP * FN) / mpmath.sqrt(P * N * (TP + FP) * (TN + FN)),
-                   "pt": lambda: mpmath.sqrt(FP / N) / (mpmath.sqrt(TP / P) + mpmath.sqrt(FP / N))}.get(base)
+            ref = {
+                "gm": lambda: mpmath.sqrt(TP * TN / (P * N)),
+                "fm": lambda: TP / mpmath.sqrt(P * (TP + FP)),
+                "mcc": lambda: (TP * TN - FP * FN) / mpmath.sqrt(P * N * (TP + FP) * (TN + FN)),
+                "pt": lambda: mpmath.sqrt(FP / N) / (mpmath.sqrt(TP / P) + mpmath.sqrt(FP / N)),
+            }.get(base)
             if ref is None:
                 continue
             ref = ref()

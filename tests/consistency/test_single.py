@@ -8,8 +8,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sotalib.consistency._single import FLOAT_SLACK, brute_force, check_intervals, check_single, check_som, diagnose, score_intervals
 from sotalib.consistency._scores import SCORES, all_scores, score_float, score_value
+from sotalib.consistency._single import (
+    FLOAT_SLACK,
+    brute_force,
+    check_intervals,
+    check_single,
+    check_som,
+    diagnose,
+    score_intervals,
+)
 
 PAPER_33 = {"acc": 0.6801, "npv": 0.9401, "f1": 0.4004}
 
@@ -22,7 +30,6 @@ def test_section_32_interval_example():
     # ... but tn = 72 exceeds n = 70: tp = 30 is not possible at all; tp = 32..40 are
     assert [tn for tp, tn in r.solutions.tolist() if tp == 30] == []
     assert r.solutions.tolist() == [[tp, 102 - tp] for tp in range(32, 41)]
-
 
 
 def test_section_33_as_printed_is_inconsistent():
@@ -69,6 +76,7 @@ def test_intervals_of_rounding_modes():
     def iv(mode):
         (i,) = score_intervals({"acc": "0.93"}, decimals=2, rounding=mode)
         return float(i.lo), float(i.hi)
+
     s = 1e-12
     assert iv("round") == pytest.approx((0.925 - s, 0.935 + s), abs=1e-15)
     assert iv("floor") == pytest.approx((0.93 - s, 0.94 + s), abs=1e-15)
@@ -78,12 +86,15 @@ def test_intervals_of_rounding_modes():
     assert (e.lo, e.hi) == (Fraction(925, 1000) - FLOAT_SLACK, Fraction(935, 1000) + FLOAT_SLACK)
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    ({"scores": {"acc": 1.2}, "eps": 1e-3}, "acc must be in"),
-    ({"scores": {"foo": 0.5}, "eps": 1e-3}, "score must be one of"),
-    ({"scores": {"acc": 0.5}}, "exactly one of eps"),
-    ({"scores": {"acc": 0.5}, "decimals": 3, "rounding": "up"}, "rounding must be one of"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"scores": {"acc": 1.2}, "eps": 1e-3}, "acc must be in"),
+        ({"scores": {"foo": 0.5}, "eps": 1e-3}, "score must be one of"),
+        ({"scores": {"acc": 0.5}}, "exactly one of eps"),
+        ({"scores": {"acc": 0.5}, "decimals": 3, "rounding": "up"}, "rounding must be one of"),
+    ],
+)
 def test_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         check_single(10, 10, **kwargs)
@@ -115,8 +126,15 @@ def test_fast_equals_brute_force(seed):
         d = int(rng.integers(1, 4))
         mode = ["round", "floor", "ceil", "any"][int(rng.integers(0, 4))]
         if rng.random() < 0.5:  # a true report
-            scores = _report(p, n, int(rng.integers(0, p + 1)), int(rng.integers(0, n + 1)), names, d,
-                             "round" if mode == "any" else mode)
+            scores = _report(
+                p,
+                n,
+                int(rng.integers(0, p + 1)),
+                int(rng.integers(0, n + 1)),
+                names,
+                d,
+                "round" if mode == "any" else mode,
+            )
         else:  # arbitrary numbers, mostly inconsistent
             scores = {s: f"{rng.uniform(0, 1):.{d}f}" for s in names}
         if not scores:
@@ -136,8 +154,7 @@ def test_fast_equals_brute_force_wide_windows(seed):
     rng = np.random.default_rng(100 + seed)
     for _ in range(4):
         p, n = (int(x) for x in rng.integers(40, 120, 2))
-        names = list(rng.choice([s for s in SCORES if s != "pt"], size=int(rng.integers(1, 3)),
-                                replace=False))
+        names = list(rng.choice([s for s in SCORES if s != "pt"], size=int(rng.integers(1, 3)), replace=False))
         d = int(rng.integers(1, 3))
         scores = _report(p, n, int(rng.integers(0, p + 1)), int(rng.integers(0, n + 1)), names, d, "round")
         if not scores:
@@ -150,10 +167,14 @@ def test_fast_equals_brute_force_wide_windows(seed):
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(p=st.integers(1, 400), n=st.integers(1, 400),
-       units=st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=10, max_size=10),
-       names=st.lists(st.sampled_from(SCORES), min_size=1, max_size=4, unique=True),
-       d=st.integers(2, 6), mode=st.sampled_from(["round", "floor", "ceil"]))
+@given(
+    p=st.integers(1, 400),
+    n=st.integers(1, 400),
+    units=st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=10, max_size=10),
+    names=st.lists(st.sampled_from(SCORES), min_size=1, max_size=4, unique=True),
+    d=st.integers(2, 6),
+    mode=st.sampled_from(["round", "floor", "ceil"]),
+)
 def test_property_true_report_never_inconsistent(p, n, units, names, d, mode):
     # 1,000 examples x 10 confusion matrices = 10^4 true reports
     for ut, un in units:
@@ -167,10 +188,13 @@ def test_property_true_report_never_inconsistent(p, n, units, names, d, mode):
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(folds=st.lists(st.tuples(st.integers(1, 60), st.integers(1, 60)), min_size=2, max_size=10),
-       seed=st.integers(0, 2**32 - 1),
-       names=st.lists(st.sampled_from(SCORES), min_size=1, max_size=3, unique=True),
-       d=st.integers(2, 6), mode=st.sampled_from(["round", "floor", "ceil"]))
+@given(
+    folds=st.lists(st.tuples(st.integers(1, 60), st.integers(1, 60)), min_size=2, max_size=10),
+    seed=st.integers(0, 2**32 - 1),
+    names=st.lists(st.sampled_from(SCORES), min_size=1, max_size=3, unique=True),
+    d=st.integers(2, 6),
+    mode=st.sampled_from(["round", "floor", "ceil"]),
+)
 def test_property_som_never_inconsistent(folds, seed, names, d, mode):
     rng = np.random.default_rng(seed)
     tps = [int(rng.integers(0, p + 1)) for p, _ in folds]
@@ -196,9 +220,8 @@ def test_large_test_set_true_pair_found():
 def test_fig3_power_simulation_reduced_and_cached():
     # reduced run of the cached Figure 3 simulation (same seeds, first 25 replications): at four
     # decimals accuracy alone must catch every replication whose interval x 300 holds no integer
-    from sotalib.book.consistency_power import FIG3_SEED
+    from sotalib.book.consistency_power import FIG3_SEED, fig3_power
     from sotalib.consistency._power import power_oversampling
-    from sotalib.book.consistency_power import fig3_power
 
     pt = power_oversampling(4, reps=25, rng=FIG3_SEED + 4)
     rng = np.random.default_rng(FIG3_SEED + 4)

@@ -7,9 +7,21 @@ import pytest
 
 import sotalib
 from sotalib.cli import main
-from sotalib.consistency import (BatchVerdict, KFoldMosResult, MosResult, ReportVerdict, SingleResult, check_batch,
-                                 check_mos, check_mos_kfold, check_report, check_single, check_som, power_oversampling,
-                                 power_typo)
+from sotalib.consistency import (
+    BatchVerdict,
+    KFoldMosResult,
+    MosResult,
+    ReportVerdict,
+    SingleResult,
+    check_batch,
+    check_mos,
+    check_mos_kfold,
+    check_report,
+    check_single,
+    check_som,
+    power_oversampling,
+    power_typo,
+)
 
 TABLE5 = [(100, 201), (100, 200), (100, 200), (101, 200), (101, 200)]
 COMMON = ("consistent", "evidence", "configurations_tested", "details")
@@ -81,8 +93,9 @@ def test_kfold_mos_verdict():
 
 
 def test_report_verdict_keeps_the_cli_keys_and_adds_the_common_ones():
-    v = check_report({"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, p=38, n=262, k=5, eps="1e-4",
-                     aggregation="mos")
+    v = check_report(
+        {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, p=38, n=262, k=5, eps="1e-4", aggregation="mos"
+    )
     assert isinstance(v, ReportVerdict)
     d = _assert_common(v)
     assert v.consistent is False and v.evidence == v.solutions == [] and v.configurations_tested == 918
@@ -98,15 +111,30 @@ def test_report_verdict_json_with_suggestions_and_unknown_aggregation():
     v = check_report({"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"}, p=1000, n=6000, eps="1e-4")
     d = _assert_common(v)
     assert v.consistent is False and {s["score"] for s in d["suggestions"]} == {"acc", "npv", "f1"}
-    v = check_report({"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, folds="1:101,4:97,40:61,99:2,100:1",
-                     eps="1e-4")
+    v = check_report(
+        {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, folds="1:101,4:97,40:61,99:2,100:1", eps="1e-4"
+    )
     d = _assert_common(v)
     assert set(d["details"]) == {"som", "mos"} and "mos" in d["fits"]
 
 
 def test_cli_check_json_is_to_dict(capsys):
-    argv = ["check", "--p", "1000", "--n", "6000", "--eps", "1e-4", "--score", "acc=0.6821",
-            "--score", "npv=0.9401", "--score", "f1=0.4004", "--json"]
+    argv = [
+        "check",
+        "--p",
+        "1000",
+        "--n",
+        "6000",
+        "--eps",
+        "1e-4",
+        "--score",
+        "acc=0.6821",
+        "--score",
+        "npv=0.9401",
+        "--score",
+        "f1=0.4004",
+        "--json",
+    ]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     v = check_report({"acc": "0.6821", "npv": "0.9401", "f1": "0.4004"}, p=1000, n=6000, eps="1e-4")
@@ -115,10 +143,12 @@ def test_cli_check_json_is_to_dict(capsys):
 
 def test_batch_verdict_equals_cli(tmp_path, capsys):
     f = tmp_path / "reports.csv"
-    f.write_text("id,p,n,decimals,acc,npv,f1\n"
-                 "paper,1000,6000,4,0.6801,0.9401,0.4004\n"
-                 "fixed,1000,6000,4,0.6821,0.9401,0.4004\n"
-                 "broken,0,6000,4,0.6821,,\n")
+    f.write_text(
+        "id,p,n,decimals,acc,npv,f1\n"
+        "paper,1000,6000,4,0.6801,0.9401,0.4004\n"
+        "fixed,1000,6000,4,0.6821,0.9401,0.4004\n"
+        "broken,0,6000,4,0.6821,,\n"
+    )
     b = check_batch(str(f))
     assert isinstance(b, BatchVerdict) and len(b) == 3
     d = b.to_dict()
@@ -160,12 +190,15 @@ def test_power_bad_rng(rng):
         power_typo(30, 60, 3, reps=2, rng=rng)
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    (dict(p=0, n=10, eps="0.01"), "p"),
-    (dict(p=10, n=10, eps="0.01", repeats=0), "repeats"),
-    (dict(p=10, n=10, eps="0.01", k=1), "k"),
-    (dict(p=10, n=10, eps="0.01", k=2, aggregation="median"), "aggregation"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        (dict(p=0, n=10, eps="0.01"), "p"),
+        (dict(p=10, n=10, eps="0.01", repeats=0), "repeats"),
+        (dict(p=10, n=10, eps="0.01", k=1), "k"),
+        (dict(p=10, n=10, eps="0.01", k=2, aggregation="median"), "aggregation"),
+    ],
+)
 def test_check_report_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
         check_report({"acc": "0.5"}, **kwargs)

@@ -8,7 +8,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from sotalib.judging._errorbars import accuracy, achieved_precision, bootstrap_coverage, bootstrap_interval, cv_bootstrap_schema, error_bars, guyon_size, kendall_w, paired_bootstrap, ranking_stability, rule_of_thumb_size, variance_decomposition
+from sotalib.judging._errorbars import (
+    accuracy,
+    achieved_precision,
+    bootstrap_coverage,
+    bootstrap_interval,
+    cv_bootstrap_schema,
+    error_bars,
+    guyon_size,
+    kendall_w,
+    paired_bootstrap,
+    ranking_stability,
+    rule_of_thumb_size,
+    variance_decomposition,
+)
 
 
 def test_error_bars_match_textbook_formulas():
@@ -33,7 +46,7 @@ def test_rule_of_thumb_worked_values():
 
 def test_guyon_formula_worked_values():
     # n = sigma^2 / mu^2 * k^2 * 10^(2 nu); 0/1 errors: sigma^2 = mu (1 - mu)
-    assert guyon_size(0.01, k=1, nu=1) == pytest.approx(9_900)       # ~ the rule of thumb 100/p
+    assert guyon_size(0.01, k=1, nu=1) == pytest.approx(9_900)  # ~ the rule of thumb 100/p
     assert guyon_size(0.01, k=1.96, nu=1) == pytest.approx(0.99 / 0.01 * 1.96**2 * 100)
     assert guyon_size(0.1, sigma=0.3, k=2, nu=1) == pytest.approx(3_600)
     # "to increase the precision by one decimal, 100 times more test examples are needed"

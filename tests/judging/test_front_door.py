@@ -8,8 +8,16 @@ import pytest
 
 import sotalib
 from sotalib.cli import main
-from sotalib.judging import (bootstrap_interval, property_table, rank_candidates, read_scores,
-                             search_counterexample, simulate_final_phase, simulate_public_private, test_size)
+from sotalib.judging import (
+    bootstrap_interval,
+    property_table,
+    rank_candidates,
+    read_scores,
+    search_counterexample,
+    simulate_final_phase,
+    simulate_public_private,
+    test_size,
+)
 
 TABLE3 = np.array([[0.8, 0.5, 0.7, 0.5], [0.6, 0.9, 0.4, 0.5], [0.4, 0.7, 0.8, 0.5]])
 CSV = "candidate,judge 1,judge 2,judge 3,judge 4\nC1,0.8,0.5,0.7,0.5\nC2,0.6,0.9,0.4,0.5\nC3,0.4,0.7,0.8,0.5\n"
@@ -44,7 +52,9 @@ def test_rank_dataframe_names_candidates_and_judges():
 
     df = pd.DataFrame(TABLE3, index=["a", "b", "c"], columns=["j1", "j2", "j3", "j4"])
     res = rank_candidates(df, "mean")
-    assert res.ranking == ["a", "b", "c"] and res.candidates == ("a", "b", "c") and res.judges == ("j1", "j2", "j3", "j4")
+    assert (
+        res.ranking == ["a", "b", "c"] and res.candidates == ("a", "b", "c") and res.judges == ("j1", "j2", "j3", "j4")
+    )
     assert res.to_dict()["scores"] == pytest.approx({"a": 0.625, "b": 0.6, "c": 0.6})
     rd = rank_candidates(df, "random-dictator", rng=0)
     assert rd.note == f"judge {rd.judges[rd.judge]!r} drawn"
@@ -62,14 +72,17 @@ def test_rank_rng_int_equals_generator():
         assert a.judge == b.judge and a.to_dict() == b.to_dict()
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    (dict(method="borda"), "method"),
-    (dict(method="mean", candidates=["a", "b"]), "candidates"),
-    (dict(method="mean", candidates=["a", "a", "b"]), "candidates"),
-    (dict(method="mean", judges=["x"]), "judges"),
-    (dict(method="weighted-average-rank"), "weights"),
-    (dict(method="random-dictator", rng=-1), "rng"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        (dict(method="borda"), "method"),
+        (dict(method="mean", candidates=["a", "b"]), "candidates"),
+        (dict(method="mean", candidates=["a", "a", "b"]), "candidates"),
+        (dict(method="mean", judges=["x"]), "judges"),
+        (dict(method="weighted-average-rank"), "weights"),
+        (dict(method="random-dictator", rng=-1), "rng"),
+    ],
+)
 def test_rank_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
         rank_candidates(TABLE3, **kwargs)
@@ -120,11 +133,17 @@ def test_test_size_worked_values_and_cli(capsys):
         r.guyon = 1  # frozen
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    (dict(error=0), "error"), (dict(error=1.5), "error"), (dict(error=float("nan")), "error"),
-    (dict(error=0.1, sd=-1), "sd"), (dict(error=0.1, confidence=0), "confidence"),
-    (dict(error=0.1, precision=11), "precision"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        (dict(error=0), "error"),
+        (dict(error=1.5), "error"),
+        (dict(error=float("nan")), "error"),
+        (dict(error=0.1, sd=-1), "sd"),
+        (dict(error=0.1, confidence=0), "confidence"),
+        (dict(error=0.1, precision=11), "precision"),
+    ],
+)
 def test_test_size_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
         test_size(**kwargs)

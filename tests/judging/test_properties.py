@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from sotalib.judging._properties import FUNCTIONS, PROPERTIES, format_counterexample, search_counterexample
 from sotalib.book.papers import PAPER_TABLE4
 from sotalib.book.ranking_properties import load_property_table
+from sotalib.judging._properties import FUNCTIONS, PROPERTIES, format_counterexample, search_counterexample
 
 TABLE, TRIALS, SEED = load_property_table()
 #: Where the full search disagrees with the paper's Table 4 (the chapter explains why).
@@ -22,24 +22,30 @@ def test_cached_table_is_complete_and_every_counterexample_is_real():
 
 
 def test_search_agrees_with_table4_except_where_the_chapter_says():
-    disagree = {(f, p) for f in PAPER_TABLE4 for p in PROPERTIES
-                if TABLE[f, p].holds != (p in PAPER_TABLE4[f])}
+    disagree = {(f, p) for f in PAPER_TABLE4 for p in PROPERTIES if TABLE[f, p].holds != (p in PAPER_TABLE4[f])}
     assert disagree == DISAGREEMENTS
     # the disagreement: the paper marks Kemeny-Young inconsistent, but (Young and Levenglick 1978)
     # it is consistent; every "holds" cell was tested on at least 800 instances
     assert all(TABLE[c].tested >= 800 for c in TABLE if TABLE[c].holds)
 
 
-@pytest.mark.parametrize("function, prop", sorted(
-    {(f, p) for f in FUNCTIONS for p in PROPERTIES if TABLE[f, p].holds}))
+@pytest.mark.parametrize("function, prop", sorted({(f, p) for f in FUNCTIONS for p in PROPERTIES if TABLE[f, p].holds}))
 def test_reduced_search_finds_no_violation_where_property_holds(function, prop):
     res = search_counterexample(function, prop, trials=60, rng=np.random.default_rng([99, FUNCTIONS.index(function)]))
     assert res.holds and res.tested > 0
 
 
-@pytest.mark.parametrize("function, prop", sorted(
-    {(f, p) for f in FUNCTIONS for p in PROPERTIES
-     if not TABLE[f, p].holds and f != "kemeny" and TABLE[f, p].tested < 600}))
+@pytest.mark.parametrize(
+    "function, prop",
+    sorted(
+        {
+            (f, p)
+            for f in FUNCTIONS
+            for p in PROPERTIES
+            if not TABLE[f, p].holds and f != "kemeny" and TABLE[f, p].tested < 600
+        }
+    ),
+)
 def test_search_reproduces_cached_counterexample(function, prop):
     # the table's cell (i, j) uses the generator seeded by [seed, i, j]; the search is deterministic
     rng = np.random.default_rng([SEED, FUNCTIONS.index(function), PROPERTIES.index(prop)])

@@ -10,12 +10,21 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy import stats
 
-from sotalib.judging._ranking import METHODS, rank_candidates, average_rank, condorcet_winner, copeland, kemeny_objective, kemeny_young, kendall_tau_distance, rank, relative_difference
+from sotalib.judging._ranking import (
+    METHODS,
+    average_rank,
+    condorcet_winner,
+    copeland,
+    kemeny_objective,
+    kemeny_young,
+    kendall_tau_distance,
+    rank,
+    rank_candidates,
+    relative_difference,
+)
 
 #: Table 3 of the paper: 3 candidates x 4 judges.
-TABLE3 = np.array([[0.8, 0.5, 0.7, 0.5],
-                   [0.6, 0.9, 0.4, 0.5],
-                   [0.4, 0.7, 0.8, 0.5]])
+TABLE3 = np.array([[0.8, 0.5, 0.7, 0.5], [0.6, 0.9, 0.4, 0.5], [0.4, 0.7, 0.8, 0.5]])
 
 
 def test_rank_definition_ties_count_one_half():
@@ -82,8 +91,9 @@ def test_lower_is_better_reverses_everything():
 
 def _brute(M):
     n = M.shape[0]
-    best = min(sum(kendall_tau_distance(p, M[:, k]) for k in range(M.shape[1]))
-               for p in itertools.permutations(range(n)))
+    best = min(
+        sum(kendall_tau_distance(p, M[:, k]) for k in range(M.shape[1])) for p in itertools.permutations(range(n))
+    )
     return best
 
 

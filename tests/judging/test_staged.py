@@ -4,11 +4,16 @@ import math
 
 import numpy as np
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sotalib.judging._staged import boosting_attack, ladder, simulate_final_phase, simulate_public_private, winner_distribution_exact
+from sotalib.judging._staged import (
+    boosting_attack,
+    ladder,
+    simulate_final_phase,
+    simulate_public_private,
+    winner_distribution_exact,
+)
 
 
 def test_ladder_releases_only_significant_improvements_rounded():
@@ -35,8 +40,8 @@ def test_boosting_attack_fools_kaggle_not_ladder():
     k_pub, k_priv = np.mean([boosting_attack(n, n, 300, "kaggle", rng=s) for s in range(8)], axis=0)
     l_pub, l_priv = np.mean([boosting_attack(n, n, 300, "ladder", rng=s) for s in range(8)], axis=0)
     se = 0.5 / math.sqrt(8 * n)
-    assert k_pub > 0.5 + 10 * se            # the public score climbs ...
-    assert abs(k_priv - 0.5) < 4 * se       # ... the private one stays at chance
+    assert k_pub > 0.5 + 10 * se  # the public score climbs ...
+    assert abs(k_priv - 0.5) < 4 * se  # ... the private one stays at chance
     assert l_pub < k_pub - 10 * se
 
 

@@ -13,7 +13,6 @@ from sklearn.metrics import roc_auc_score
 
 from sotalib.multiplicity import _auc as A
 
-
 # --------------------------------------------------------------------------- binormal model
 
 
@@ -110,8 +109,9 @@ def test_multinomial_method_matches_full_simulation():
     rng = np.random.default_rng(2)
     k, mu = 20, A.binormal_mu_pos(auc)
     y = np.r_[np.ones(k, bool), np.zeros(n - k, bool)]
-    slow = np.array([A.empirical_auc(np.r_[mu + rng.standard_normal(k), rng.standard_normal(n - k)], y)
-                     for _ in range(reps)])
+    slow = np.array(
+        [A.empirical_auc(np.r_[mu + rng.standard_normal(k), rng.standard_normal(n - k)], y) for _ in range(reps)]
+    )
     assert stats.ks_2samp(fast, slow).pvalue > 1e-3
     assert stats.ttest_ind(fast, slow).pvalue > 1e-4
 

@@ -43,14 +43,22 @@ def test_count_at_least_inverts_division(n, data):
 
 
 EXTREMES = [
-    (10**7, 0.5), (10**7, 1e-6), (10**7, 1 - 1e-6), (10**6, 0.9), (1000, 0.3), (20, 0.5), (10**7, 0.999),
+    (10**7, 0.5),
+    (10**7, 1e-6),
+    (10**7, 1 - 1e-6),
+    (10**6, 0.9),
+    (1000, 0.3),
+    (20, 0.5),
+    (10**7, 0.999),
 ]
 
 
 @pytest.mark.parametrize("n,theta", EXTREMES)
 def test_log_cdf_and_log_sf_against_mpmath(n, theta):
     mean, sd = n * theta, math.sqrt(n * theta * (1 - theta))
-    xs = sorted({max(0, min(n - 1, int(mean + z * sd))) for z in ((-8, 0, 6, 12) if n * theta * (1 - theta) < 1e5 else (-3, 6))})
+    xs = sorted(
+        {max(0, min(n - 1, int(mean + z * sd))) for z in ((-8, 0, 6, 12) if n * theta * (1 - theta) < 1e5 else (-3, 6))}
+    )
     for x in xs:
         ref_cdf = mpref.binom_cdf(x, n, theta)
         ref_sf = mpref.binom_sf(x, n, theta)

@@ -41,8 +41,13 @@ def _json_safe(d: dict) -> dict:
 # ------------------------------------------------------------------ max_summary
 def test_max_summary_iid_is_the_old_path_to_the_digit():
     s = max_summary(3000, 1000, 0.9)
-    ref = {"mean": 0.9173130830485142, "sd": 0.0018171225004568253, "ci_low": 0.9143333333333333,
-           "ci_high": 0.9213333333333333, "method": "exact"}
+    ref = {
+        "mean": 0.9173130830485142,
+        "sd": 0.0018171225004568253,
+        "ci_low": 0.9143333333333333,
+        "ci_high": 0.9213333333333333,
+        "method": "exact",
+    }
     d = _json_safe(s.to_dict())
     assert set(d) == set(ref) and d["method"] == "exact"
     for k in ("mean", "sd", "ci_low", "ci_high"):
@@ -54,8 +59,13 @@ def test_max_summary_iid_is_the_old_path_to_the_digit():
 
 
 # Table 1 at the four decimals the book prints (exact computation, theta0 = 0.9)
-TABLE1_PRINTED = [(0.9173, 0.0018, 0.9213), (0.9130, 0.0021, 0.9177), (0.9140, 0.0035, 0.9207),
-                  (0.9140, 0.0015, 0.9173), (0.9101, 0.0037, 0.9173)]
+TABLE1_PRINTED = [
+    (0.9173, 0.0018, 0.9213),
+    (0.9130, 0.0021, 0.9177),
+    (0.9140, 0.0035, 0.9207),
+    (0.9140, 0.0015, 0.9173),
+    (0.9101, 0.0037, 0.9173),
+]
 
 
 @pytest.mark.parametrize("i", range(len(TABLE1)))
@@ -83,12 +93,23 @@ def test_max_summary_monte_carlo_matches_simulate_max_and_takes_a_generator():
     assert abs(g.mean - s.mean) < 6 * s.se_mean
 
 
-@pytest.mark.parametrize("kwargs,name", [
-    (dict(n=0), "n"), (dict(m=0), "m"), (dict(theta=1.5), "theta"), (dict(theta=float("nan")), "theta"),
-    (dict(alpha=1.0), "alpha"), (dict(rho=1.5), "rho"), (dict(rho=0.5, theta0=1.0), "theta0"),
-    (dict(y0="sometimes"), "y0"), (dict(spread=-0.1), "spread"), (dict(method="bootstrap"), "method"),
-    (dict(reps=1), "reps"), (dict(n=2.5), "n"),
-])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        (dict(n=0), "n"),
+        (dict(m=0), "m"),
+        (dict(theta=1.5), "theta"),
+        (dict(theta=float("nan")), "theta"),
+        (dict(alpha=1.0), "alpha"),
+        (dict(rho=1.5), "rho"),
+        (dict(rho=0.5, theta0=1.0), "theta0"),
+        (dict(y0="sometimes"), "y0"),
+        (dict(spread=-0.1), "spread"),
+        (dict(method="bootstrap"), "method"),
+        (dict(reps=1), "reps"),
+        (dict(n=2.5), "n"),
+    ],
+)
 def test_max_summary_bad_input_names_the_parameter(kwargs, name):
     args = dict(n=100, m=10, theta=0.8) | kwargs
     with pytest.raises(ValueError, match=rf"^{name} must"):
@@ -106,8 +127,9 @@ def board():
     return np.random.default_rng(3).binomial(1000, 0.8, 40) / 1000
 
 
-@pytest.mark.parametrize("method,target", [("shrink", "expected"), ("shrink", "upper"), ("crop", "expected"),
-                                           ("crop", "upper")])
+@pytest.mark.parametrize(
+    "method,target", [("shrink", "expected"), ("shrink", "upper"), ("crop", "expected"), ("crop", "upper")]
+)
 def test_estimate_sota_equals_the_exact_estimators(board, method, target):
     direct = {"shrink": shrink, "crop": crop}[method](board, 1000, classes=2, rho=0.6, target=target)
     via = estimate_sota(board, 1000, method=method, target=target)
@@ -116,9 +138,10 @@ def test_estimate_sota_equals_the_exact_estimators(board, method, target):
 
 
 def test_estimate_sota_equals_the_monte_carlo_estimators(board):
-    assert estimate_sota(board, 1000, method="deconvolve", rng=5).to_dict() == \
-        deconvolve(board, 1000, rng=5).to_dict()
-    assert estimate_sota(board, 1000, method="abc", rho=0.0, rng=5).to_dict() == abc(board, 1000, rho=0.0, rng=5).to_dict()
+    assert estimate_sota(board, 1000, method="deconvolve", rng=5).to_dict() == deconvolve(board, 1000, rng=5).to_dict()
+    assert (
+        estimate_sota(board, 1000, method="abc", rho=0.0, rng=5).to_dict() == abc(board, 1000, rho=0.0, rng=5).to_dict()
+    )
     d = estimate_sota(board, 1000, method="abc", rho=0.0, rng=5).to_dict()
     assert d["details"]["seed"] == 5
     _json_safe(d)
@@ -131,18 +154,21 @@ def test_estimate_sota_auc_equals_shrink_auc():
     assert via.details["seed"] == 9
 
 
-@pytest.mark.parametrize("kwargs,needle", [
-    (dict(metric="auc"), "prevalence must be given"),
-    (dict(metric="auc", prevalence=0.1, method="crop"), "method 'crop' is not available for metric='auc'"),
-    (dict(method="deconvolve", target="upper"), "target 'upper' is not supported by method 'deconvolve'"),
-    (dict(method="abc", target="upper"), "target 'upper' is not supported by method 'abc'"),
-    (dict(metric="f1"), "^metric must"),
-    (dict(method="bayes"), "^method must"),
-    (dict(target="lower"), "^target must"),
-    (dict(classes=1), "^classes must"),
-    (dict(rho=1.5), "^rho must"),
-    (dict(metric="auc", prevalence=1.0), "^prevalence must"),
-])
+@pytest.mark.parametrize(
+    "kwargs,needle",
+    [
+        (dict(metric="auc"), "prevalence must be given"),
+        (dict(metric="auc", prevalence=0.1, method="crop"), "method 'crop' is not available for metric='auc'"),
+        (dict(method="deconvolve", target="upper"), "target 'upper' is not supported by method 'deconvolve'"),
+        (dict(method="abc", target="upper"), "target 'upper' is not supported by method 'abc'"),
+        (dict(metric="f1"), "^metric must"),
+        (dict(method="bayes"), "^method must"),
+        (dict(target="lower"), "^target must"),
+        (dict(classes=1), "^classes must"),
+        (dict(rho=1.5), "^rho must"),
+        (dict(metric="auc", prevalence=1.0), "^prevalence must"),
+    ],
+)
 def test_estimate_sota_bad_input(board, kwargs, needle):
     with pytest.raises(ValueError, match=needle):
         estimate_sota(board, 1000, **kwargs)
@@ -170,12 +196,21 @@ def test_expected_max_auc_scalar_with_m_equals_the_array_form():
     assert (s.mean, s.reps, s.method) == (a.mean, 100, "mc")
 
 
-@pytest.mark.parametrize("kwargs,name", [
-    (dict(auc=0.9), "m"), (dict(auc=0.9, m=0), "m"), (dict(auc=1.0, m=3), "auc"), (dict(auc=[0.8, 0.9], m=3), "m"),
-    (dict(auc=0.9, m=3, n=1), "n"), (dict(auc=0.9, m=3, prevalence=0.0), "prevalence"),
-    (dict(auc=0.9, m=3, rho=-0.1), "rho"), (dict(auc=0.9, m=3, reps=1), "reps"), (dict(auc=0.9, m=3, alpha=0.0), "alpha"),
-    (dict(auc=0.9, m=3, n=20, prevalence=0.01), "prevalence"),
-])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        (dict(auc=0.9), "m"),
+        (dict(auc=0.9, m=0), "m"),
+        (dict(auc=1.0, m=3), "auc"),
+        (dict(auc=[0.8, 0.9], m=3), "m"),
+        (dict(auc=0.9, m=3, n=1), "n"),
+        (dict(auc=0.9, m=3, prevalence=0.0), "prevalence"),
+        (dict(auc=0.9, m=3, rho=-0.1), "rho"),
+        (dict(auc=0.9, m=3, reps=1), "reps"),
+        (dict(auc=0.9, m=3, alpha=0.0), "alpha"),
+        (dict(auc=0.9, m=3, n=20, prevalence=0.01), "prevalence"),
+    ],
+)
 def test_expected_max_auc_bad_input(kwargs, name):
     args = dict(n=1000, prevalence=0.05, reps=10) | kwargs
     with pytest.raises(ValueError, match=rf"^{name} "):
@@ -216,6 +251,7 @@ def test_int_seed_and_generator_give_the_same_draws(name):
     if name in ("expected_max_auc", "deconvolve", "abc", "auc_distribution"):
         # the result records the int seed; the draws are those of default_rng(11)
         g = call(np.random.default_rng(11))
+
         def strip(d):
             return {k: v for k, v in d.items() if k not in ("seed", "details")}
 

@@ -41,7 +41,7 @@ def test_table3_at_printed_precision(m, n, theta, mean, sd):
 def test_section_3_4_numbers():
     d = iid_max_distribution(3000, 1000, 0.90)
     s = d.summary()
-    assert round(s.ci_high, 4) == 0.9213            # upper bound of Table 1, row 1
+    assert round(s.ci_high, 4) == 0.9213  # upper bound of Table 1, row 1
     assert round(s.sd, 4) == 0.0018
     theta_better = clopper_pearson(2700, 3000)[1]
     assert round(prob_at_least(s.mean, 3000, theta_better), 4) == 0.0996
@@ -56,9 +56,18 @@ def test_coin_flip_multiplicity_numbers():
     assert round(prob_any_at_least(0.90, 20, 1000, 0.5), 4) == 0.1823
 
 
-@pytest.mark.parametrize("n,m,theta", [(10**7, 10**7, 0.5), (10**7, 10**7, 1e-6), (10**7, 10**7, 1 - 1e-6),
-                                       (10**6, 10, 0.999999), (1000, 10**7, 0.3), (10**7, 1, 1e-6),
-                                       (3000, 1000, 0.9)])
+@pytest.mark.parametrize(
+    "n,m,theta",
+    [
+        (10**7, 10**7, 0.5),
+        (10**7, 10**7, 1e-6),
+        (10**7, 10**7, 1 - 1e-6),
+        (10**6, 10, 0.999999),
+        (1000, 10**7, 0.3),
+        (10**7, 1, 1e-6),
+        (3000, 1000, 0.9),
+    ],
+)
 def test_cdf_and_sf_against_mpmath_at_extremes(n, m, theta):
     d = iid_max_distribution(n, m, theta)
     xs = {d.lo - 1, d.hi - 1}
@@ -144,11 +153,16 @@ def test_two_classifier_problem():
     assert float(bias2) == pytest.approx(sd1 / math.sqrt(math.pi), rel=0.05)
 
 
-@pytest.mark.parametrize("kwargs,name", [
-    (dict(n=0, m=10, theta=0.5), "n"), (dict(n=10, m=0, theta=0.5), "m"),
-    (dict(n=10, m=10, theta=1.01), "theta"), (dict(n=10, m=10, theta=float("nan")), "theta"),
-    (dict(n=10.5, m=10, theta=0.5), "n"),
-])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        (dict(n=0, m=10, theta=0.5), "n"),
+        (dict(n=10, m=0, theta=0.5), "m"),
+        (dict(n=10, m=10, theta=1.01), "theta"),
+        (dict(n=10, m=10, theta=float("nan")), "theta"),
+        (dict(n=10.5, m=10, theta=0.5), "n"),
+    ],
+)
 def test_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must"):
         iid_max_distribution(**kwargs)

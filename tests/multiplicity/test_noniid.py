@@ -11,7 +11,21 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from sotalib import iid_max_distribution
-from sotalib.multiplicity._noniid import Empirical, PointMass, Uniform, check_feasible, conditional_probs, feasible, feasible_interval, fixed_max_distribution, max_distribution, rho_from_similarity, similarity, simulate_max, uniform_for_sota
+from sotalib.multiplicity._noniid import (
+    Empirical,
+    PointMass,
+    Uniform,
+    check_feasible,
+    conditional_probs,
+    feasible,
+    feasible_interval,
+    fixed_max_distribution,
+    max_distribution,
+    rho_from_similarity,
+    similarity,
+    simulate_max,
+    uniform_for_sota,
+)
 
 N, M, THETA = 3000, 1000, 0.9
 U = uniform_for_sota(THETA, 0.025, M)
@@ -25,7 +39,14 @@ U = uniform_for_sota(THETA, 0.025, M)
 TABLE1 = [
     ("3.4 iid", dict(theta_dist=THETA), 0.9173, 0.0018, 4, 0.9213),
     ("4.2 dependent identical, random Y0", dict(theta_dist=THETA, rho=0.6), 0.9140, 0.0035, 4, 0.9207),
-    ("4.2 dependent identical, fixed Y0 (v2)", dict(theta_dist=THETA, rho=0.6, y0="fixed"), 0.9140, 0.001484, 6, 0.9173),
+    (
+        "4.2 dependent identical, fixed Y0 (v2)",
+        dict(theta_dist=THETA, rho=0.6, y0="fixed"),
+        0.9140,
+        0.001484,
+        6,
+        0.9173,
+    ),
     ("4.3 dependent non-identical", dict(theta_dist=U, rho=0.6, theta0=THETA), 0.9101, None, 4, 0.9173),
 ]
 

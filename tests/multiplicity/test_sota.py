@@ -1,6 +1,5 @@
 """SOTA estimators (Section 5), leaderboards, reconstructions and the sota CLI."""
 
-
 import numpy as np
 import pytest
 
@@ -216,9 +215,13 @@ def test_kaggle_csv_missing_column_and_file(tmp_path):
 def test_meta_kaggle_in_chunks(tmp_path):
     _write(tmp_path, "Id,Slug\n1,other\n7,my-comp\n", "Competitions.csv")
     _write(tmp_path, "Id,CompetitionId,TeamName\n10,7,a\n11,7,b\n12,1,z\n13,7,never\n", "Teams.csv")
-    _write(tmp_path, "Id,TeamId,IsSelected,PrivateScoreFullPrecision\n"
-                     "1,10,True,0.80\n2,10,False,0.95\n3,11,False,0.70\n4,11,False,0.75\n5,12,True,0.99\n"
-                     "6,13,False,\n", "Submissions.csv")
+    _write(
+        tmp_path,
+        "Id,TeamId,IsSelected,PrivateScoreFullPrecision\n"
+        "1,10,True,0.80\n2,10,False,0.95\n3,11,False,0.70\n4,11,False,0.75\n5,12,True,0.99\n"
+        "6,13,False,\n",
+        "Submissions.csv",
+    )
     lb = read_meta_kaggle(tmp_path, "my-comp", chunksize=2)
     assert dict(zip(lb.teams, lb.scores)) == {"a": 0.80, "b": 0.75}
     assert lb.dropped == 1
