@@ -65,10 +65,10 @@ from dataclasses import dataclass, field
 
 import numba
 import numpy as np
-from scipy import stats
 
 from .._numba import njit
 from .._validate import check_choice, check_int, check_probability, check_real
+from ._binomial import _table as _binomial_table
 from ._maxdist import TAIL, MaxDistribution
 from ._random import spawn
 from ._summary import Summary
@@ -751,12 +751,17 @@ def _k0_grid(n: int, theta0: float, rho: float, y0: str, tol: float) -> tuple[np
         return np.array([n], dtype=np.int64), np.array([1.0])
     if y0 == "fixed":
         return np.array([int(math.floor(n * theta0 + 0.5))], dtype=np.int64), np.array([1.0])
-    lo = int(stats.binom.ppf(tol / 2, n, theta0))
-    hi = int(stats.binom.isf(tol / 2, n, theta0)) + 1
+    # the central window of B(n, theta0) holding all but ``tol`` of its mass (NumPy only: no SciPy at start-up)
+    start, cdf, sf = _binomial_table(n, theta0)
+    lo = start + int(np.searchsorted(cdf, tol / 2))  # smallest k with P(K0 <= k) >= tol / 2
+    hi = start + int(np.argmax(sf <= tol / 2)) + 1  # smallest k with P(K0 > k) <= tol / 2, plus one
     lo, hi = max(0, lo - 1), min(n, hi)
     k = np.arange(lo, hi + 1, dtype=np.int64)
-    lp = stats.binom.logpmf(k, n, theta0)
-    p = np.exp(lp - lp.max())
+    i = np.clip(k - start, 0, cdf.size - 1)
+    left = cdf[i] - np.where(i > 0, cdf[np.maximum(i - 1, 0)], 0.0)  # P(K0 = k), accurate left of the mode
+    right = np.where(i > 0, sf[np.maximum(i - 1, 0)], 1.0) - sf[i]  # accurate right of the mode
+    p = np.where(cdf[i] < 0.5, left, right)
+    p = np.where((k >= start) & (k < start + cdf.size), np.maximum(p, 0.0), 0.0)
     return k, p / p.sum()
 
 
