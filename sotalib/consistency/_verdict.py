@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["json_safe"]
+__all__: list[str] = []  # an internal helper of the verdicts; nothing public
 
 
 def json_safe(obj):
