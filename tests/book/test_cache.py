@@ -42,3 +42,21 @@ def test_loaders_read_without_writing(tmp_path):
 
     data = figure5_cached()
     assert data["params"]["n"] == 3000 and len(data["spread"]["d"]) == len(data["spread"]["bias"])
+
+
+@pytest.mark.slow
+def test_the_exact_figure5_cache_reproduces(tmp_path):
+    # regenerating a cached experiment with the pinned versions gives the committed numbers
+    import json
+
+    import numpy as np
+
+    path = cache.regenerate("noniid_figure5", tmp_path)
+    new = json.loads(path.read_text())
+    old = json.loads(resources.files("sotalib.book").joinpath("data", "noniid_figure5.json").read_text())
+    assert new["params"] == old["params"]
+    for key in ("bias", "sd"):
+        np.testing.assert_allclose(new["spread"][key], old["spread"][key], rtol=0, atol=1e-12)
+    for d, curves in old["rho"].items():
+        for key, values in curves.items():
+            np.testing.assert_allclose(new["rho"][d][key], values, rtol=0, atol=1e-12)
