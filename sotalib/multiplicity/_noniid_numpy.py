@@ -38,7 +38,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-__all__ = ["max_kernel", "work_estimate"]
+__all__: list[str] = []  # the engine behind sotalib.multiplicity.max_distribution; nothing public
 
 #: Elements per temporary array (rows x window): chunks of ``k_0`` are sized to stay below it.
 _CHUNK_ELEMENTS = 1 << 21
