@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import numbers
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._rng import int_seed
 from .._validate import check_int
 
 __all__ = [
@@ -48,7 +48,6 @@ __all__ = [
     "N_SAVED_SETS",
     "GroundTruth",
     "make_world",
-    "master_seed",
     "sample_items",
     "classifier_specs",
     "build_groundtruth",
@@ -103,25 +102,9 @@ class World:
         return 1.0 / (1.0 + np.exp(-self.logit(x)))
 
 
-def master_seed(rng) -> int:
-    """The int master seed behind ``rng`` (SPEC 7): an int is itself (checked >= 0); a
-    :class:`numpy.random.Generator` draws one; None draws fresh entropy.
-
-    Every stream of the challenge is derived from it (``default_rng([seed, part, ...])``),
-    so an int ``rng`` gives exactly the numbers the former ``seed=int`` gave.
-    """
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
-        return check_int("rng", rng, low=0)
-    if rng is None:
-        return int(np.random.SeedSequence().entropy)
-    if isinstance(rng, np.random.Generator):
-        return int(rng.integers(0, 2**63 - 1))
-    raise ValueError(f"rng must be an integer seed, a numpy.random.Generator or None, got {type(rng).__name__}")
-
-
 def make_world(rng=SEED) -> World:
-    """The fixed synthetic task of the ground-truth challenge (``rng``: see :func:`master_seed`)."""
-    seed = master_seed(rng)
+    """The fixed synthetic task of the ground-truth challenge (``rng``: see :func:`sotalib._rng.int_seed`)."""
+    seed = int_seed(rng)
     rng = np.random.default_rng([seed, 0])
     d = N_FEATURES
     beta = np.zeros(d)
@@ -148,10 +131,10 @@ def classifier_specs(count: int = N_CLASSIFIERS, rng=SEED) -> list[dict]:
     """Family, hyperparameters, seed and feature subset of each classifier.
 
     The ``k``-th spec depends only on ``(seed, k)``, where ``seed`` is
-    :func:`master_seed` of ``rng``, so a shorter list is a prefix of a longer
+    :func:`sotalib._rng.int_seed` of ``rng``, so a shorter list is a prefix of a longer
     one (used by the reduced-size regeneration test).
     """
-    seed = master_seed(rng)
+    seed = int_seed(rng)
     specs = []
     for k in range(count):
         rng = np.random.default_rng([seed, 1, k])
@@ -338,14 +321,14 @@ def build_groundtruth(
     n_blocks : int
         Number of test sets of ``BLOCK`` items (``>= 1``).
     rng : int, numpy.random.Generator or None
-        The master seed (see :func:`master_seed`); default ``SEED``, the book's challenge.
+        The master seed (see :func:`sotalib._rng.int_seed`); default ``SEED``, the book's challenge.
     n_saved_sets : int
         Test sets kept item by item (at most ``n_blocks``).
     """
     n_classifiers = check_int("n_classifiers", n_classifiers, low=1)
     n_blocks = check_int("n_blocks", n_blocks, low=1)
     n_saved_sets = check_int("n_saved_sets", n_saved_sets, low=0, high=n_blocks)
-    seed = master_seed(rng)
+    seed = int_seed(rng)
     world = make_world(seed)
     x_train, y_train = sample_items(world, N_TRAIN, np.random.default_rng([seed, 2]))
     specs = classifier_specs(n_classifiers, seed)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .groundtruth import master_seed
+from .._rng import int_seed
 
 __all__ = [
     "CLASSIFIERS",
@@ -115,12 +115,12 @@ def build_task_predictions(n_train: int = N_TRAIN, n_test: int = N_TEST, rng=SEE
     """Train every classifier on every task and record per-item correctness (deterministic for an int ``rng``).
 
     ``rng`` (SPEC 7) gives the master ``seed`` (see
-    :func:`sotalib.book.groundtruth.master_seed`); task ``t`` is drawn and its
+    :func:`sotalib._rng.int_seed`); task ``t`` is drawn and its
     models seeded with ``seed + t``.  The default, ``SEED``, gives the cached predictions.
     """
     from sklearn.datasets import make_classification
 
-    seed = master_seed(rng)
+    seed = int_seed(rng)
     out = np.zeros((N_TASKS, len(CLASSIFIERS), n_test), dtype=bool)
     for t, (_name, informative, sep, flip) in enumerate(TASKS):
         X, y = make_classification(

@@ -53,13 +53,12 @@ clone-proof
 from __future__ import annotations
 
 import itertools
-import numbers
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
-from .._rng import as_generator
+from .._rng import as_generator, int_seed
 from .._validate import check_choice, check_int
 from ._ranking import _preference, condorcet_winner, rank, rank_candidates
 
@@ -567,13 +566,7 @@ def property_table(
     it is an int; a Generator ``rng`` draws ``seed`` from itself, None from
     fresh entropy.
     """
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
-        as_generator(rng)  # raises ValueError on a negative seed
-        seed = int(rng)
-    elif rng is None:
-        seed = int(np.random.SeedSequence().entropy)
-    else:
-        seed = int(as_generator(rng).integers(0, 2**63 - 1))
+    seed = int_seed(rng)
     out = {}
     for i, f in enumerate(functions):
         for j, p in enumerate(properties):

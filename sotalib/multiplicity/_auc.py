@@ -54,10 +54,9 @@ from scipy import fft as sfft
 from scipy.special import ndtr, ndtri, owens_t
 
 from .._numba import njit
-from .._rng import as_generator
+from .._rng import as_generator, seed_record
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._maxdist import TAIL, MaxDistribution
-from ._random import seed_record
 from ._summary import Summary
 
 __all__ = [

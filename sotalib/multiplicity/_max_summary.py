@@ -183,8 +183,8 @@ def max_summary(
         s = iid_max_distribution(n, m, theta).summary(alpha)
         return MaxSummary(s.mean, s.sd, s.ci_low, s.ci_high, "exact", None, None, **model)
 
+    from .._rng import seed_record
     from . import _noniid as noniid  # Numba kernels
-    from ._random import seed_record
 
     dist = noniid.uniform_for_sota(theta, spread, m) if spread > 0 else noniid.PointMass(theta)
     if rho != 0.0:

@@ -74,10 +74,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._rng import spawn
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._binomial import _table as _binomial_table
 from ._maxdist import TAIL, MaxDistribution
-from ._random import spawn
 from ._summary import Summary
 
 __all__ = [

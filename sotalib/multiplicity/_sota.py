@@ -35,13 +35,12 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.optimize import brentq
 
-from .._rng import as_generator
+from .._rng import as_generator, int_seed, seed_record
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
 from ._depmax import dependent_max_distribution
 from ._maxdist import MaxDistribution
 from ._noniid import conditional_probs, feasible
-from ._random import fixed_seed, seed_record
 
 __all__ = [
     "SotaEstimate",
@@ -573,7 +572,7 @@ def shrink_auc(
     prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
     target = check_choice("target", target, ("expected", "upper"))
     reps = check_int("reps", reps, low=10)
-    seed = fixed_seed(rng)
+    seed = int_seed(rng)
     mx = float(s.max())
     memo: dict = {}
 

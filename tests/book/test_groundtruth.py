@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from sotalib.book.groundtruth import BLOCK, SEED, build_groundtruth, classifier_specs, load_groundtruth, master_seed
+from sotalib._rng import int_seed
+from sotalib.book.groundtruth import BLOCK, SEED, build_groundtruth, classifier_specs, load_groundtruth
 
 
 @pytest.fixture(scope="module")
@@ -54,10 +55,10 @@ def test_rng_int_reproduces_the_cached_seed_scheme(gt):
     assert gt.seed == SEED
     assert classifier_specs(gt.m, rng=gt.seed) == [dict(s) for s in gt.specs]
     g = np.random.default_rng(5)
-    assert master_seed(np.random.default_rng(5)) == master_seed(g) and master_seed(7) == 7
+    assert int_seed(np.random.default_rng(5)) == int_seed(g) and int_seed(7) == 7
     for bad in (-1, 1.5, "seed"):
         with pytest.raises(ValueError, match="rng"):
-            master_seed(bad)
+            int_seed(bad)
 
 
 @pytest.mark.slow
