@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["as_generator", "int_seed", "seed_record", "spawn"]
+__all__ = ["as_generator", "check_rng", "int_seed", "seed_record", "spawn"]
 
 
 def _is_int(rng) -> bool:
@@ -38,6 +38,17 @@ def as_generator(rng, name: str = "rng") -> np.random.Generator:
             raise ValueError(f"{name} must be a non-negative integer seed or a numpy.random.Generator, got {rng}")
         return np.random.default_rng(int(rng))
     raise ValueError(f"{name} must be an integer seed, a numpy.random.Generator or None, got {type(rng).__name__}")
+
+
+def check_rng(rng, name: str = "rng"):
+    """``rng`` itself, after checking it is an int >= 0, a Generator or None (ValueError naming ``name``).
+
+    For functions that use ``rng`` only on some paths: a bad seed is an error on every path.
+    """
+    if rng is None or isinstance(rng, np.random.Generator):
+        return rng
+    as_generator(rng, name)
+    return rng
 
 
 def seed_record(rng) -> int | None:

@@ -19,6 +19,7 @@ import argparse
 import importlib
 import json
 import math
+import re
 import sys
 
 __all__ = ["main", "CliError", "NoSolution", "emit"]
@@ -96,7 +97,38 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(f"{__name__}.{name.replace('-', '_')}").register(sub)
+    parser.set_defaults(_commands=sub.choices)
     return parser
+
+
+def _option_names(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """``{parameter: option}`` of one command: ``n -> --n``, ``score_column -> --score-column``, ``rng -> --seed``."""
+    names = {}
+    for action in parser._actions:
+        longs = [s for s in action.option_strings if s.startswith("--")]
+        if longs and action.dest not in ("help", "json"):
+            names[action.dest] = longs[0]
+    if "seed" in names:
+        names["rng"] = names["seed"]  # the library's one randomness argument is the command's --seed
+    return names
+
+
+def in_option_terms(message: str, options: dict[str, str]) -> str:
+    """A library error message in the command line's terms.
+
+    The library names its parameters (``n must be an integer >= 1``,
+    ``method 'abc' is not available for metric='auc'``); the command line
+    checks each option once, by calling the library, and reports the
+    option instead: ``--n must be ...``, ``--method abc is not available
+    for --metric auc``.  Only a leading parameter name and ``name='value'``
+    or ``name 'value'`` are rewritten, so file names and prose stay as they are.
+    """
+    for dest, option in options.items():
+        message = re.sub(rf"(?<![-\w]){re.escape(dest)} ?=? ?'([^']*)'", rf"{option} \1", message)
+    lead = re.match(r"([A-Za-z_]\w*)(?=[ :])", message)
+    if lead and lead.group(1) in options:
+        message = options[lead.group(1)] + message[lead.end() :]
+    return message
 
 
 def _one_line(exc: BaseException) -> str:
@@ -118,7 +150,11 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(_clean({**exc.payload, "reason": exc.reason}), allow_nan=False))
         print(f"{prog}: no solution: {_one_line(exc)}", file=sys.stderr)
         return 3
-    except (CliError, ValueError, OSError) as exc:
+    except ValueError as exc:
+        message = in_option_terms(_one_line(exc), _option_names(args._commands[args.command]))
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        return 2
+    except (CliError, OSError) as exc:
         print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
 

@@ -36,26 +36,14 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._validate import check_int, check_probability, check_real
-    from ..multiplicity._auc import expected_max_auc, n_positives
+    from ..multiplicity._auc import expected_max_auc
     from . import emit
 
-    auc = check_probability("--auc", args.auc, open_low=True, open_high=True)
-    n = check_int("--n", args.n, low=2)
-    m = check_int("--m", args.m, low=1)
-    prevalence = check_probability("--prevalence", args.prevalence, open_low=True, open_high=True)
-    rho = check_real("--rho", args.rho, low=0.0, high=1.0)
-    reps = check_int("--reps", args.reps, low=2)
-    seed = check_int("--seed", args.seed, low=0)
-    alpha = check_probability("--alpha", args.alpha, open_low=True, open_high=True)
-    try:
-        n_positives(n, prevalence)
-    except ValueError:
-        raise ValueError(
-            f"--n * --prevalence must round to at least one positive and one negative item, "
-            f"got round({n} * {prevalence:g}) = {round(n * prevalence)} positives of {n}"
-        ) from None
-    s = expected_max_auc(auc, n, prevalence, m=m, rho=rho, reps=reps, rng=seed, alpha=alpha)
+    # every option is checked once, by expected_max_auc; its messages name the options (sotalib.cli.in_option_terms)
+    s = expected_max_auc(
+        args.auc, args.n, args.prevalence, m=args.m, rho=args.rho, reps=args.reps, rng=args.seed, alpha=args.alpha
+    )
+    auc, n, m, rho, reps, seed, alpha = args.auc, args.n, args.m, args.rho, args.reps, args.seed, args.alpha
     level = f"{100 * (1 - alpha):g}%"
     text = (
         f"best AUC of m={m} classifiers, AUC={auc:g}, n={n} ({s.n_pos} positives, {s.n_neg} negatives), rho={rho:g}\n"

@@ -66,32 +66,34 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._validate import check_choice, check_int, check_probability, check_real
     from ..multiplicity._max_summary import max_summary
     from . import emit
 
-    n = check_int("--n", args.n, low=1)
-    m = check_int("--m", args.m, low=1)
-    theta = check_probability("--theta", args.theta)
-    alpha = check_probability("--alpha", args.alpha, open_low=True, open_high=True)
-    rho = check_real("--rho", args.rho, low=-1.0, high=1.0)
-    theta0 = theta if args.theta0 is None else check_probability("--theta0", args.theta0)
-    if rho != 0.0 and not 0.0 < theta0 < 1.0:
-        raise ValueError(f"--theta0 must be in (0, 1) when --rho != 0, got {theta0:g}")
-    y0 = check_choice("--y0", args.y0, ("random", "fixed"))
-    spread = check_real("--spread", args.spread, low=0.0, high=1.0)
-    method = check_choice("--method", args.method, ("exact", "mc"))
-    reps = check_int("--reps", args.reps, low=2)
-    seed = check_int("--seed", args.seed, low=0)
-
-    try:
-        s = max_summary(
-            n, m, theta, alpha=alpha, rho=rho, theta0=theta0, y0=y0, spread=spread, method=method, reps=reps, rng=seed
-        )
-    except ValueError as exc:  # the options are valid; only Eq. 8 can fail, reported against --rho
-        msg = str(exc)
-        raise ValueError("--" + msg if msg.startswith("rho: ") else msg) from None
-
+    # every option is checked once, by max_summary; its messages name the options (sotalib.cli.in_option_terms)
+    s = max_summary(
+        args.n,
+        args.m,
+        args.theta,
+        alpha=args.alpha,
+        rho=args.rho,
+        theta0=args.theta0,
+        y0=args.y0,
+        spread=args.spread,
+        method=args.method,
+        reps=args.reps,
+        rng=args.seed,
+    )
+    n, m, theta, alpha, rho, theta0, y0, spread, seed = (
+        s.n,
+        s.m,
+        s.theta,
+        s.alpha,
+        s.rho,
+        s.theta0,
+        s.y0,
+        s.spread,
+        s.seed,
+    )
     level = f"{100 * (1 - alpha):g}%"
     model = f"theta={theta:g}" if spread == 0 else f"theta_SOTA={theta:g}, theta_j ~ U(a, b) with d={spread:g}"
     if rho != 0.0:

@@ -27,8 +27,6 @@ def run(args: argparse.Namespace) -> int:
     from ..judging import rank_candidates, read_scores
     from . import emit
 
-    if args.seed is not None and args.seed < 0:
-        raise ValueError("--seed must be a non-negative integer")
     table = read_scores(args.scores)
     res = rank_candidates(
         table.scores, args.method, args.lower_is_better, rng=args.seed, candidates=table.candidates, judges=table.judges

@@ -41,38 +41,23 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._validate import check_int, check_probability
     from ..multiplicity._leaderboard import read_leaderboard
     from ..multiplicity._sota import estimate_sota
-    from . import CliError, NoSolution, emit
+    from . import NoSolution, emit
 
-    n = check_int("--n", args.n, low=1)
-    classes = check_int("--classes", args.classes, low=2)
-    rho = check_probability("--rho", args.rho)
-    if args.metric == "auc":
-        if args.prevalence is None:
-            raise CliError("--metric auc needs --prevalence (share of positives, in (0, 1))")
-        check_probability("--prevalence", args.prevalence, open_low=True, open_high=True)
-        if args.method != "shrink":
-            raise CliError(f"--method {args.method} is not available for --metric auc (use shrink)")
-    elif args.method in ("deconvolve", "abc") and args.target != "expected":
-        raise CliError(
-            f"--target {args.target} is not supported by --method {args.method}, which estimates the "
-            "expected maximum itself (use --target expected, or --method shrink or crop)"
-        )
-    seed = check_int("--seed", args.seed, low=0)
-    lb = read_leaderboard(args.leaderboard, args.score_column)
-    est = estimate_sota(
-        lb.scores,
-        n,
+    # every option is checked once, by estimate_sota; its messages name the options (sotalib.cli.in_option_terms)
+    kwargs = dict(
         metric=args.metric,
-        classes=classes,
+        classes=args.classes,
         prevalence=args.prevalence,
-        rho=rho,
+        rho=args.rho,
         method=args.method,
         target=args.target,
-        rng=seed,
+        rng=args.seed,
     )
+    lb = read_leaderboard(args.leaderboard, args.score_column)
+    est = estimate_sota(lb.scores, args.n, **kwargs)
+    n = est.n
     payload = est.to_dict()
     payload["dropped"] = lb.dropped
     if not est.solved:

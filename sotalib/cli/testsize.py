@@ -26,18 +26,11 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._validate import check_real
     from ..judging import test_size
     from . import emit
 
-    # the options are checked under their own names; test_size checks its parameters again
-    e = check_real("--error", args.error, low=0.0, low_open=True)
-    if args.sd is None and e > 1:
-        raise ValueError(f"--error must be in (0, 1] without --sd (an error rate), got {e:g}")
-    sd = None if args.sd is None else check_real("--sd", args.sd, low=0.0)
-    k = check_real("--confidence", args.confidence, low=0.0, low_open=True)
-    v = check_real("--precision", args.precision, low=-10, high=10)
-    r = test_size(e, sd=sd, confidence=k, precision=v)
+    # every option is checked once, by test_size; its messages name the options (sotalib.cli.in_option_terms)
+    r = test_size(args.error, sd=args.sd, confidence=args.confidence, precision=args.precision)
     text = (
         f"test-set size for error {r.error:g} (sd {r.sd:.6g}), confidence k={r.confidence:g}, "
         f"precision nu={r.precision:g}\n"

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._rng import as_generator
+from .._rng import as_generator, check_rng
 from .._validate import check_choice, check_int
 
 __all__ = [
@@ -530,6 +530,7 @@ def rank_candidates(
         M = M.to_numpy(dtype=float)
     A = _matrix(M)
     method = check_choice("method", method, METHODS)
+    check_rng(rng)
     cand_names = _labels(candidates, (), A.shape[0], "candidates")
     judge_names = _labels(judges, None, A.shape[1], "judges")
     note, judge = "", None

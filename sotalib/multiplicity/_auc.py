@@ -143,7 +143,8 @@ def n_positives(n: int, prevalence: float) -> tuple[int, int]:
     n_pos = int(round(n * prevalence))
     if n_pos < 1 or n_pos > n - 1:
         raise ValueError(
-            f"prevalence * n must round to between 1 and n - 1 positives, got round({n} * {prevalence:g}) = {n_pos}"
+            f"prevalence * n must round to at least one positive and one negative item, "
+            f"got round({n} * {prevalence:g}) = {n_pos} positives of {n}"
         )
     return n_pos, n - n_pos
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._rng import check_rng
 from .._validate import check_choice, check_int, check_probability, check_real
 
 __all__ = ["MaxSummary", "max_summary"]
@@ -175,6 +176,7 @@ def max_summary(
     spread = check_real("spread", spread, low=0.0, high=1.0)
     method = check_choice("method", method, ("exact", "mc"))
     reps = check_int("reps", reps, low=2)
+    check_rng(rng)
     model = dict(n=n, m=m, theta=theta, alpha=alpha, rho=rho, theta0=theta0, y0=y0, spread=spread)
 
     if rho == 0.0 and spread == 0.0 and method == "exact":

@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.optimize import brentq
 
-from .._rng import as_generator, int_seed, seed_record
+from .._rng import as_generator, check_rng, int_seed, seed_record
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
 from ._depmax import dependent_max_distribution
@@ -762,6 +762,7 @@ def estimate_sota(
     method = check_choice("method", method, METHODS["accuracy"])
     target = check_choice("target", target, ("expected", "upper"))
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    check_rng(rng)
     if metric == "auc":
         if prevalence is None:
             raise ValueError("prevalence must be given for metric='auc' (the share of positives, in (0, 1))")
