@@ -18,9 +18,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 import re
 import sys
+
+from .._json import json_safe
 
 __all__ = ["main", "CliError", "NoSolution", "emit"]
 
@@ -51,23 +52,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _clean(obj):
-    """Replace non-finite floats by None so that JSON never carries NaN."""
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    if hasattr(obj, "item") and callable(obj.item):  # numpy scalars
-        return _clean(obj.item())
-    return obj
-
-
 def emit(args: argparse.Namespace, payload: dict, text: str) -> None:
     """Print ``payload`` as JSON with ``--json``, else the human-readable ``text``."""
     if getattr(args, "json", False):
-        print(json.dumps(_clean(payload), allow_nan=False))
+        print(json.dumps(json_safe(payload), allow_nan=False))
     else:
         print(text)
 
@@ -147,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.run(args) or 0)
     except NoSolution as exc:
         if getattr(args, "json", False):
-            print(json.dumps(_clean({**exc.payload, "reason": exc.reason}), allow_nan=False))
+            print(json.dumps(json_safe({**exc.payload, "reason": exc.reason}), allow_nan=False))
         print(f"{prog}: no solution: {_one_line(exc)}", file=sys.stderr)
         return 3
     except ValueError as exc:

@@ -5,16 +5,30 @@ verdict here is exact: a candidate confusion matrix found by interval
 arithmetic or an integer program is verified in rational arithmetic, and an
 inconsistency is a proof that no confusion matrix gives the reported values.
 
+Verdicts
+--------
+Every verdict -- one test set or Score of Means (``SingleResult``), Mean of
+Scores on known folds (``MosResult``), Mean of Scores over every k-fold
+configuration (``KFoldMosResult``) and a whole report (``ReportVerdict``) --
+has the same four attributes, also the first four keys of its ``to_dict()``:
+
+consistent : bool
+    Some confusion matrix (or per-fold matrices) reproduces every reported
+    value.  ``False`` is a proof: no confusion matrix gives the reported values.
+evidence : list
+    Witnesses of consistency (empty when inconsistent): ``(tp, tn)`` pairs for a
+    test set or Score of Means, per-fold ``((tp_1, tn_1), ...)`` for Mean of Scores.
+configurations_tested : int or None
+    Fold configurations the verdict covers (1 for a known experiment; None:
+    too many to count -- the verdict still covers them all).
+details : dict
+    How the verdict was reached (specific to the test; JSON-safe).
+
 Reports
 -------
 check_report        -- one report: a test set, or k-fold cross-validation by SoM or MoS (the ``check`` command)
 check_batch         -- every row of a table of reports (``check --batch``)
 ReportVerdict, BatchVerdict -- their result types
-
-Every verdict (``ReportVerdict``, ``SingleResult``, ``MosResult``,
-``KFoldMosResult``) has the attributes ``consistent``, ``evidence``,
-``configurations_tested`` and ``details``, and a JSON-safe ``to_dict()``
-starting with the same four keys.
 
 The three tests of the paper
 ----------------------------

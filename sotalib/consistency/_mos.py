@@ -33,9 +33,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._json import json_safe
 from ._scores import LINEAR_SCORES
 from ._single import ScoreInterval, _check_folds, as_decimal, score_intervals
-from ._verdict import json_safe
 
 __all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "diagnose_mos", "search_configurations"]
 

@@ -59,13 +59,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._json import json_safe
 from .._validate import check_int
 from ._folds import _check as _check_pnk
 from ._folds import kfold_configurations
 from ._mos import _coef, _defined, _verify, check_mos_intervals
 from ._scores import LINEAR_SCORES
 from ._single import ScoreInterval, score_intervals
-from ._verdict import json_safe
 
 __all__ = ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "count_kfold_configurations"]
 

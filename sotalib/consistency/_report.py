@@ -13,13 +13,13 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .._json import json_safe
 from .._validate import check_choice, check_int
 from ._folds import kfold_configurations, parse_folds, repeat_folds, stratified_folds
 from ._mos import check_mos_intervals, diagnose_mos
 from ._mos_kfold import check_mos_kfold_intervals, count_kfold_configurations
 from ._scores import LINEAR_SCORES, resolve_score
 from ._single import check_single, diagnose, score_intervals
-from ._verdict import json_safe
 
 __all__ = ["ReportVerdict", "BatchVerdict", "check_report", "check_batch", "BATCH_COLUMNS"]
 

@@ -45,9 +45,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._json import json_safe
 from .._validate import check_choice, check_int, check_real
 from ._scores import SCORES, ScoreSpec, exact_sign, resolve_score, score_float, score_range
-from ._verdict import json_safe
 
 __all__ = [
     "ROUNDINGS",
