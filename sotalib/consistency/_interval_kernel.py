@@ -357,13 +357,11 @@ def _bisect_window(sid, axis, tf, d, p, n, b2, lo, hi, X):
 
 @njit(cache=True, error_model="numpy")
 def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
-    """Certified windows [A, B] of x for every t (intersection over the scores), and a bit mask M
-    per column of the scores proven surely inside on the whole window by the endpoint test
-    (by monotonicity they hold on any part of it, so the scan need not evaluate them)."""
+    """Certified windows [A, B] of x for every column t0 + i (intersection over the scores), and a
+    bit mask M per column of the scores proven surely inside on the whole window by the endpoint
+    test (by monotonicity they hold on any part of it, so the scan need not evaluate them);
+    returns (A, B, M, fallbacks, t0).  Columns outside [t0, t0 + len(A)) hold no solution."""
     k = sids.shape[0]
-    A = np.zeros(T + 1, dtype=np.int64)
-    B = np.full(T + 1, X, dtype=np.int64)
-    M = np.zeros(T + 1, dtype=np.int64)  # bit j: score j proven inside on the whole window
     nfall = 0
     slack = 2 + int(1e-9 * X)
     t0, t1 = 0, T
@@ -371,11 +369,12 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
         ta, tb = _t_range(sids[j], axis, dirs[j], dirs_t[j], p, n, b2s[j], lo[j], hi[j], T, X)
         t0 = max(t0, ta)
         t1 = min(t1, tb)
-    for t in range(T + 1):
-        if t < t0 or t > t1:
-            A[t] = X + 1
-            B[t] = -1
-            continue
+    # only the columns [t0, t1] can hold a solution: the arrays cover those (index i is t0 + i)
+    size = max(t1 - t0 + 1, 0)
+    A = np.zeros(size, dtype=np.int64)
+    B = np.full(size, X, dtype=np.int64)
+    M = np.zeros(size, dtype=np.int64)  # bit j: score j proven inside on the whole window
+    for t in range(t0, t0 + size):
         tf = float(t)
         # constant scores first: they decide a whole column at once
         for j in range(k):
@@ -388,10 +387,10 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
                 v = _fval(sids[j], a, b, p, n, b2s[j], False)
             st = _status(v, lo[j], hi[j])
             if st == -1:
-                A[t] = X + 1
-                B[t] = -1
+                A[t - t0] = X + 1
+                B[t - t0] = -1
                 break
-        if A[t] > B[t]:
+        if A[t - t0] > B[t - t0]:
             continue
         for j in range(k):
             d = dirs[j]
@@ -403,14 +402,14 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
             # (on the whole column the ends are the column extremes, which the range of
             # columns [t0, t1] has already used: skip the test there)
             e = 0
-            if A[t] > 0 or B[t] < X:
-                e = _ends(sid, axis, tf, A[t], B[t], p, n, b2s[j], lo[j], hi[j], d)
+            if A[t - t0] > 0 or B[t - t0] < X:
+                e = _ends(sid, axis, tf, A[t - t0], B[t - t0], p, n, b2s[j], lo[j], hi[j], d)
             if e == -1:
-                A[t] = X + 1
-                B[t] = -1
+                A[t - t0] = X + 1
+                B[t - t0] = -1
                 break
             if e == 1:
-                M[t] |= 1 << j
+                M[t - t0] |= 1 << j
                 continue
             r_lo = _root(sid, axis, tf, float(X), p, n, b2s[j], lo[j], d)
             r_hi = _root(sid, axis, tf, float(X), p, n, b2s[j], hi[j], d)
@@ -459,13 +458,13 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
                     # the estimated ends could not be certified: find certified ends by bisection
                     nfall += 1
                     wa, wb = _bisect_window(sid, axis, tf, d, p, n, b2s[j], lo[j], hi[j], X)
-            if wa > A[t]:
-                A[t] = wa
-            if wb < B[t]:
-                B[t] = wb
-            if A[t] > B[t]:
+            if wa > A[t - t0]:
+                A[t - t0] = wa
+            if wb < B[t - t0]:
+                B[t - t0] = wb
+            if A[t - t0] > B[t - t0]:
                 break
-    return A, B, M, nfall
+    return A, B, M, nfall, t0
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead
@@ -558,8 +557,43 @@ def _scan_column(sids, lo, hi, b2s, axis, t, a, b, m, p, n, has_pt, sol, nsol, a
     return nsol, namb
 
 
+#: Below this many columns the counting pass runs on one thread: starting the thread pool
+#: costs more than it saves (and on a busy machine far more).
+PARALLEL_COLUMNS = 20_000
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
-def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
+def _count_columns_parallel(sids, lo, hi, b2s, axis, p, n, A, B, M, has_pt, t0):
+    """Sure solutions and undecided points of every column, columns in parallel."""
+    T = A.shape[0]
+    none = np.empty((0, 2), dtype=np.int64)
+    cs = np.zeros(T, dtype=np.int64)
+    ca = np.zeros(T, dtype=np.int64)
+    for t in nb.prange(T):
+        if A[t] <= B[t]:
+            cs[t], ca[t] = _scan_column(
+                sids, lo, hi, b2s, axis, t0 + t, A[t], B[t], M[t], p, n, has_pt, none, 0, none, 0
+            )
+    return cs, ca
+
+
+@njit(cache=True, error_model="numpy")
+def _count_columns(sids, lo, hi, b2s, axis, p, n, A, B, M, has_pt, t0):
+    """:func:`_count_columns_parallel` on one thread (few columns)."""
+    T = A.shape[0]
+    none = np.empty((0, 2), dtype=np.int64)
+    cs = np.zeros(T, dtype=np.int64)
+    ca = np.zeros(T, dtype=np.int64)
+    for t in range(T):
+        if A[t] <= B[t]:
+            cs[t], ca[t] = _scan_column(
+                sids, lo, hi, b2s, axis, t0 + t, A[t], B[t], M[t], p, n, has_pt, none, 0, none, 0
+            )
+    return cs, ca
+
+
+@njit(cache=True, error_model="numpy")
+def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, t0, max_store, max_amb):
     """Screen every candidate of the windows: sure solutions counted (first ``max_store`` kept),
     undecided ones returned for the exact check.
 
@@ -569,21 +603,19 @@ def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
     are surely inside for every score, every point between them is a solution
     without evaluation (minus pt's hole, never a solution); only the few points
     at the ends of a window are screened, and only for the scores the windows
-    did not already prove inside (mask ``M``).  Columns are counted in
-    parallel; those whose points must be stored are screened again, in order.
+    did not already prove inside (mask ``M``); column i of the windows is t0 + i.  Columns are counted (in
+    parallel when there are at least :data:`PARALLEL_COLUMNS`); those whose
+    points must be stored are screened again, in order.
     """
     has_pt = False
     for j in range(sids.shape[0]):
         if sids[j] == PT:
             has_pt = True
     T = A.shape[0]
-    # counting pass, columns in parallel (empty arrays: nothing is stored)
-    none = np.empty((0, 2), dtype=np.int64)
-    cs = np.zeros(T, dtype=np.int64)
-    ca = np.zeros(T, dtype=np.int64)
-    for t in nb.prange(T):
-        if A[t] <= B[t]:
-            cs[t], ca[t] = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt, none, 0, none, 0)
+    if T >= PARALLEL_COLUMNS:
+        cs, ca = _count_columns_parallel(sids, lo, hi, b2s, axis, p, n, A, B, M, has_pt, t0)
+    else:
+        cs, ca = _count_columns(sids, lo, hi, b2s, axis, p, n, A, B, M, has_pt, t0)
     # storing pass, in order, over the columns that have something to store
     sol = np.empty((max_store, 2), dtype=np.int64)
     amb = np.empty((max_amb, 2), dtype=np.int64)
@@ -591,7 +623,9 @@ def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
     namb = 0
     for t in range(T):
         if (cs[t] > 0 and nsol < max_store) or (ca[t] > 0 and namb < max_amb):
-            nsol, namb = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt, sol, nsol, amb, namb)
+            nsol, namb = _scan_column(
+                sids, lo, hi, b2s, axis, t0 + t, A[t], B[t], M[t], p, n, has_pt, sol, nsol, amb, namb
+            )
         else:
             nsol += cs[t]
             namb += ca[t]

@@ -425,6 +425,9 @@ def check_report(
         main = dict(main)
         main["configurations_tested"] = tested
     sug = sorted(sug, key=lambda x: abs(x.change)) if not fits else []
+    text = _diagnosis(bool(fits), diagnosis, sug, changeable)
+    if text and text != "not run" and "mos" in details and not isinstance(configs, tuple):
+        text += " (searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
     return ReportVerdict(
         bool(fits),
         main["n_solutions"],
@@ -434,7 +437,7 @@ def check_report(
         fits,
         details,
         sug,
-        _diagnosis(bool(fits), diagnosis, sug, changeable),
+        text,
         fits[0] if fits else None,
     )
 

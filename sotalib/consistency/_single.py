@@ -370,12 +370,12 @@ def check_intervals(
     lo = np.array([float(iv.lo) for iv in kernel_ivs])
     hi = np.array([float(iv.hi) for iv in kernel_ivs])
     b2s = np.array([float(iv.spec.beta) ** 2 for iv in kernel_ivs])
-    A, B, M, nfall = _windows(
+    A, B, M, nfall, t0 = _windows(
         sids, lo, hi, b2s, _dirs(bases, axis), _dirs(bases, 1 - axis), axis, float(p), float(n), T, X
     )
     max_amb = 100_000
     while True:
-        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M, max_solutions, max_amb)
+        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M, t0, max_solutions, max_amb)
         if namb <= max_amb:
             break
         max_amb = namb
