@@ -37,7 +37,7 @@ check_som           -- Score of Means over folds (Section 4.1, Eqs. 6-7)
 check_mos           -- Mean of Scores over known folds (Section 4.2, Eq. 9), an integer program
 check_mos_kfold     -- Mean of Scores over every fold configuration of (repeated) k-fold
 diagnose, diagnose_mos -- the typo finder: which single reported value, mistyped, explains an inconsistency
-typo_candidates     -- the values a mistyped report may have meant (TYPO_UNITS)
+typo_candidates     -- the values a mistyped report may have meant (TYPO_UNITS, TYPO_DIGITS)
 
 Scores and folds
 ----------------
@@ -90,6 +90,7 @@ __getattr__, __dir__, __all__ = attach(
             "MAX_DIGITS",
             "MAX_EXPONENT",
             "ROUNDINGS",
+            "TYPO_DIGITS",
             "TYPO_UNITS",
             "ScoreInterval",
             "SingleResult",

@@ -355,6 +355,118 @@ def _bisect_window(sid, axis, tf, d, p, n, b2, lo, hi, X):
     return wa, wb
 
 
+#: Below this many columns windows and counting run on one thread: starting the thread pool
+#: costs more than it saves (and on a busy machine far more).
+PARALLEL_COLUMNS = 20_000
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _window_column(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t, A, B, M, i):
+    """The certified window of column t, written to A[i], B[i], M[i] (see :func:`_windows`);
+    returns the number of scores whose window needed the bisection fallback."""
+    k = sids.shape[0]
+    fell = 0
+    tf = float(t)
+    # constant scores first: they decide a whole column at once
+    for j in range(k):
+        if dirs[j] != 0:
+            continue
+        a, b = _pair(axis, tf, 0.0)
+        v = _fval(sids[j], a, b, p, n, b2s[j], False)
+        if not math.isfinite(v):
+            a, b = _pair(axis, tf, float(X))
+            v = _fval(sids[j], a, b, p, n, b2s[j], False)
+        st = _status(v, lo[j], hi[j])
+        if st == -1:
+            A[i] = X + 1
+            B[i] = -1
+            break
+    if A[i] > B[i]:
+        return fell
+    for j in range(k):
+        d = dirs[j]
+        if d == 0:
+            continue
+        sid = sids[j]
+        # endpoint test first (two evaluations): by monotonicity the values at the ends of
+        # the current window bound the score on it, which empties most columns without roots
+        # (on the whole column the ends are the column extremes, which the range of
+        # columns [t0, t1] has already used: skip the test there)
+        e = 0
+        if A[i] > 0 or B[i] < X:
+            e = _ends(sid, axis, tf, A[i], B[i], p, n, b2s[j], lo[j], hi[j], d)
+        if e == -1:
+            A[i] = X + 1
+            B[i] = -1
+            break
+        if e == 1:
+            M[i] |= 1 << j
+            continue
+        r_lo = _root(sid, axis, tf, float(X), p, n, b2s[j], lo[j], d)
+        r_hi = _root(sid, axis, tf, float(X), p, n, b2s[j], hi[j], d)
+        if d > 0:
+            ra, rb = r_lo, r_hi
+        else:
+            ra, rb = r_hi, r_lo
+        # the ends: first the tight integer bounds of the estimated roots, then (if the
+        # point just outside cannot be certified) the bounds widened by the slack
+        ok = True
+        if math.isfinite(ra):
+            c0 = int(math.ceil(max(min(ra, 1e18), -1e18)))
+            wa = max(0, min(X + 1, c0))
+            if wa - 1 >= 0 and not _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0):
+                wa = max(0, min(X + 1, c0 - slack))
+                if wa - 1 >= 0:
+                    ok = _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0)
+        else:
+            wa = 0
+        if math.isfinite(rb):
+            c1 = int(math.floor(max(min(rb, 1e18), -1e18)))
+            wb = min(X, max(-1, c1))
+            if (
+                ok
+                and wb + 1 <= X
+                and not _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
+            ):
+                wb = min(X, max(-1, c1 + slack))
+                if wb + 1 <= X:
+                    ok = _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
+        else:
+            wb = X
+        if not ok:
+            # whole column out of reach?  f(t, 0) and f(t, X) bound f(t, .) by monotonicity
+            a, b = _pair(axis, tf, 0.0)
+            v0 = _fval(sid, a, b, p, n, b2s[j], True)
+            a, b = _pair(axis, tf, float(X))
+            vX = _fval(sid, a, b, p, n, b2s[j], True)
+            vmin, vmax = (v0, vX) if d > 0 else (vX, v0)
+            if (math.isfinite(vmax) and vmax < lo[j] - MARGIN * max(1.0, abs(vmax))) or (
+                math.isfinite(vmin) and vmin > hi[j] + MARGIN * max(1.0, abs(vmin))
+            ):
+                wa = X + 1
+                wb = -1
+            else:
+                # the estimated ends could not be certified: find certified ends by bisection
+                fell += 1
+                wa, wb = _bisect_window(sid, axis, tf, d, p, n, b2s[j], lo[j], hi[j], X)
+        if wa > A[i]:
+            A[i] = wa
+        if wb < B[i]:
+            B[i] = wb
+        if A[i] > B[i]:
+            break
+    return fell
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def _window_columns_parallel(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0, A, B, M):
+    """:func:`_window_column` for every column, in parallel; returns the fallbacks."""
+    nfall = 0
+    for i in nb.prange(A.shape[0]):
+        nfall += _window_column(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0 + i, A, B, M, i)
+    return nfall
+
+
 @njit(cache=True, error_model="numpy")
 def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
     """Certified windows [A, B] of x for every column t0 + i (intersection over the scores), and a
@@ -374,96 +486,11 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
     A = np.zeros(size, dtype=np.int64)
     B = np.full(size, X, dtype=np.int64)
     M = np.zeros(size, dtype=np.int64)  # bit j: score j proven inside on the whole window
-    for t in range(t0, t0 + size):
-        tf = float(t)
-        # constant scores first: they decide a whole column at once
-        for j in range(k):
-            if dirs[j] != 0:
-                continue
-            a, b = _pair(axis, tf, 0.0)
-            v = _fval(sids[j], a, b, p, n, b2s[j], False)
-            if not math.isfinite(v):
-                a, b = _pair(axis, tf, float(X))
-                v = _fval(sids[j], a, b, p, n, b2s[j], False)
-            st = _status(v, lo[j], hi[j])
-            if st == -1:
-                A[t - t0] = X + 1
-                B[t - t0] = -1
-                break
-        if A[t - t0] > B[t - t0]:
-            continue
-        for j in range(k):
-            d = dirs[j]
-            if d == 0:
-                continue
-            sid = sids[j]
-            # endpoint test first (two evaluations): by monotonicity the values at the ends of
-            # the current window bound the score on it, which empties most columns without roots
-            # (on the whole column the ends are the column extremes, which the range of
-            # columns [t0, t1] has already used: skip the test there)
-            e = 0
-            if A[t - t0] > 0 or B[t - t0] < X:
-                e = _ends(sid, axis, tf, A[t - t0], B[t - t0], p, n, b2s[j], lo[j], hi[j], d)
-            if e == -1:
-                A[t - t0] = X + 1
-                B[t - t0] = -1
-                break
-            if e == 1:
-                M[t - t0] |= 1 << j
-                continue
-            r_lo = _root(sid, axis, tf, float(X), p, n, b2s[j], lo[j], d)
-            r_hi = _root(sid, axis, tf, float(X), p, n, b2s[j], hi[j], d)
-            if d > 0:
-                ra, rb = r_lo, r_hi
-            else:
-                ra, rb = r_hi, r_lo
-            # the ends: first the tight integer bounds of the estimated roots, then (if the
-            # point just outside cannot be certified) the bounds widened by the slack
-            ok = True
-            if math.isfinite(ra):
-                c0 = int(math.ceil(max(min(ra, 1e18), -1e18)))
-                wa = max(0, min(X + 1, c0))
-                if wa - 1 >= 0 and not _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0):
-                    wa = max(0, min(X + 1, c0 - slack))
-                    if wa - 1 >= 0:
-                        ok = _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0)
-            else:
-                wa = 0
-            if math.isfinite(rb):
-                c1 = int(math.floor(max(min(rb, 1e18), -1e18)))
-                wb = min(X, max(-1, c1))
-                if (
-                    ok
-                    and wb + 1 <= X
-                    and not _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
-                ):
-                    wb = min(X, max(-1, c1 + slack))
-                    if wb + 1 <= X:
-                        ok = _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
-            else:
-                wb = X
-            if not ok:
-                # whole column out of reach?  f(t, 0) and f(t, X) bound f(t, .) by monotonicity
-                a, b = _pair(axis, tf, 0.0)
-                v0 = _fval(sid, a, b, p, n, b2s[j], True)
-                a, b = _pair(axis, tf, float(X))
-                vX = _fval(sid, a, b, p, n, b2s[j], True)
-                vmin, vmax = (v0, vX) if d > 0 else (vX, v0)
-                if (math.isfinite(vmax) and vmax < lo[j] - MARGIN * max(1.0, abs(vmax))) or (
-                    math.isfinite(vmin) and vmin > hi[j] + MARGIN * max(1.0, abs(vmin))
-                ):
-                    wa = X + 1
-                    wb = -1
-                else:
-                    # the estimated ends could not be certified: find certified ends by bisection
-                    nfall += 1
-                    wa, wb = _bisect_window(sid, axis, tf, d, p, n, b2s[j], lo[j], hi[j], X)
-            if wa > A[t - t0]:
-                A[t - t0] = wa
-            if wb < B[t - t0]:
-                B[t - t0] = wb
-            if A[t - t0] > B[t - t0]:
-                break
+    if size >= PARALLEL_COLUMNS:
+        nfall = _window_columns_parallel(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0, A, B, M)
+    else:
+        for i in range(size):
+            nfall += _window_column(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0 + i, A, B, M, i)
     return A, B, M, nfall, t0
 
 
@@ -555,11 +582,6 @@ def _scan_column(sids, lo, hi, b2s, axis, t, a, b, m, p, n, has_pt, sol, nsol, a
         st = -1 if z == hole else _state(sids, lo, hi, b2s, axis, t, z, p, n, m)
         nsol, namb = _record(st, axis, t, z, sol, nsol, amb, namb)
     return nsol, namb
-
-
-#: Below this many columns the counting pass runs on one thread: starting the thread pool
-#: costs more than it saves (and on a busy machine far more).
-PARALLEL_COLUMNS = 20_000
 
 
 @njit(cache=True, error_model="numpy", parallel=True)

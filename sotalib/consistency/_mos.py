@@ -447,7 +447,7 @@ def _mos_finder(folds, scores, kw, max_checks: int = 8) -> tuple[list, bool]:
         # no achievable mean lies strictly between the nearest ones below and above the report
         gap_lo = -math.inf if nearest[0] is None else nearest[0]
         gap_hi = math.inf if nearest[1] is None else nearest[1]
-        d = _report_decimals(rep, kw.get("decimals"))
+        d = _report_decimals(rep, kw.get("decimals"), scores[name])
         checks = 0
         for c, kind in typo_candidates(rep, d, 0, 1):
             fixed = dict(scores)

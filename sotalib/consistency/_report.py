@@ -40,7 +40,7 @@ MAX_FOLD_TYPES = 20_000
 #: What the diagnosis says when the typo finder finds nothing.
 NO_TYPO = (
     "no single typo explains the report: no score is a few units of its last decimal, one mistyped "
-    "digit or two swapped digits away from a consistent value; the scores may come from another "
+    "digit (of the last two) or two swapped digits away from a consistent value; the scores may come from another "
     "experiment (another test set or pixel mask, other folds, another aggregation)"
 )
 NO_SINGLE_CHANGE = (

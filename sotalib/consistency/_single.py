@@ -64,6 +64,7 @@ __all__ = [
     "MAX_COUNT",
     "MAX_DIGITS",
     "MAX_EXPONENT",
+    "TYPO_DIGITS",
     "TYPO_UNITS",
     "typo_candidates",
 ]
@@ -472,8 +473,11 @@ def brute_force(p: int, n: int, intervals: tuple[ScoreInterval, ...]) -> np.ndar
 
 # --------------------------------------------------------------------------- diagnosis
 #: A typo is plausible when one score moved by at most this many units of its last reported
-#: decimal, or one of its digits was mistyped, or two adjacent digits were swapped.
+#: decimal, or one of its last :data:`TYPO_DIGITS` digits was mistyped, or two adjacent digits
+#: among them (or the one before) were swapped.  The paper's own example, 0.6801 printed for
+#: 0.6821, is a mistyped second-to-last digit.
 TYPO_UNITS = 3
+TYPO_DIGITS = 2
 
 
 @dataclass(frozen=True)
@@ -539,8 +543,9 @@ def typo_candidates(value: Fraction, decimals: int, low: float = -math.inf, high
     """Values a mistyped report ``value`` (written with ``decimals`` decimals) may have meant.
 
     ``(candidate, kind)`` pairs, nearest first: ``value`` moved by 1 to :data:`TYPO_UNITS` units
-    of its last decimal ('last decimal'), one digit replaced by another ('one digit'), two
-    adjacent digits swapped ('swapped digits'); only candidates in ``[low, high]``.
+    of its last decimal ('last decimal'), one of its last :data:`TYPO_DIGITS` digits replaced by
+    another ('one digit'), two adjacent digits among the last ``TYPO_DIGITS + 1`` swapped
+    ('swapped digits'); only candidates in ``[low, high]``.
     """
     d = min(int(decimals), 15)
     u = Fraction(1, 10**d)
@@ -558,18 +563,25 @@ def typo_candidates(value: Fraction, decimals: int, low: float = -math.inf, high
     for j in range(1, TYPO_UNITS + 1):
         add(value + j * u, "last decimal")
         add(value - j * u, "last decimal")
-    for i, ch in enumerate(digits):
+    for i in range(max(0, len(digits) - TYPO_DIGITS), len(digits)):
         for new in "0123456789":
-            if new != ch:
+            if new != digits[i]:
                 add(sign * int(digits[:i] + new + digits[i + 1 :]) * u, "one digit")
-    for i in range(len(digits) - 1):
+    for i in range(max(0, len(digits) - TYPO_DIGITS - 1), len(digits) - 1):
         if digits[i] != digits[i + 1]:
             add(sign * int(digits[:i] + digits[i + 1] + digits[i] + digits[i + 2 :]) * u, "swapped digits")
     return sorted(found.items(), key=lambda kv: (abs(kv[0] - value), kv[0]))
 
 
-def _report_decimals(value: Fraction, decimals) -> int:
-    return int(decimals) if decimals is not None else min(_n_decimals(value), 15)
+def _report_decimals(value: Fraction, decimals, written: object = None) -> int:
+    """Decimals of a reported value: ``decimals`` if given, else as written ("0.8280": 4)."""
+    if decimals is not None:
+        return int(decimals)
+    if isinstance(written, str):
+        m = _NUMBER.fullmatch(written.strip())
+        if m:
+            return min(max(len(m.group(3) or "") - int(m.group(4) or 0), _n_decimals(value), 0), 15)
+    return min(_n_decimals(value), 15)
 
 
 def _finder(p, n, scores, kw, screen: int = 200_000) -> tuple[list, bool]:
@@ -594,7 +606,7 @@ def _finder(p, n, scores, kw, screen: int = 200_000) -> tuple[list, bool]:
             continue  # the score is undefined wherever the others hold
         changeable = True
         rep = iv.reported
-        d = _report_decimals(rep, kw.get("decimals"))
+        d = _report_decimals(rep, kw.get("decimals"), scores[name])
         lo_r, hi_r = (0.0, 1.0) if spec.complement else score_range(spec.base)
         width_lo = float(rep - (1 - iv.hi if spec.complement else iv.lo))
         width_hi = float((1 - iv.lo if spec.complement else iv.hi) - rep)
@@ -640,8 +652,8 @@ def diagnose(
 
     A typo is *plausible* when one score differs from a value that makes the
     report consistent by a few units (at most :data:`TYPO_UNITS`) of its last
-    reported decimal, by one mistyped digit, or by two swapped adjacent digits
-    (:func:`typo_candidates`).  For each reported score, the candidates are
+    reported decimal, by one mistyped digit among the last two, or by two swapped
+    adjacent digits (:func:`typo_candidates`).  For each reported score, the candidates are
     screened against every (tp, tn) the other scores admit and the nearest one
     that passes is verified by re-running :func:`check_single` on the corrected
     report, so every suggestion is certain to be consistent.  Values are
