@@ -423,11 +423,7 @@ def _window_column(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t, A, B, M, i)
         if math.isfinite(rb):
             c1 = int(math.floor(max(min(rb, 1e18), -1e18)))
             wb = min(X, max(-1, c1))
-            if (
-                ok
-                and wb + 1 <= X
-                and not _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
-            ):
+            if ok and wb + 1 <= X and not _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0):
                 wb = min(X, max(-1, c1 + slack))
                 if wb + 1 <= X:
                     ok = _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
