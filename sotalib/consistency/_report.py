@@ -23,9 +23,9 @@ from .._progress import progress as _progress
 from .._validate import check_choice, check_int
 from ._folds import kfold_configurations, parse_folds, read_folds, repeat_folds, stratified_folds
 from ._mos import _mos_finder, check_mos_intervals
-from ._mos_kfold import _classes, _types, check_mos_kfold_intervals, count_kfold_configurations
+from ._mos_kfold import _classes, check_mos_kfold_intervals, count_kfold_configurations
 from ._scores import LINEAR_SCORES, SCORES, resolve_score
-from ._single import _finder, as_decimal, check_single, score_intervals
+from ._single import MAX_COUNT, _finder, as_decimal, check_single, score_intervals
 
 __all__ = ["ReportVerdict", "BatchVerdict", "check_report", "check_batch", "BATCH_COLUMNS"]
 
@@ -360,6 +360,8 @@ def check_report(
             raise ValueError(f"folds must add up to p={p}, n={n}, got {tp_tot}, {tn_tot}")
         configs = tuple(tuple(f) for f in folds)
         P, N = tp_tot, tn_tot
+        if P + N > MAX_COUNT:
+            raise ValueError(f"folds must hold at most {MAX_COUNT} items in all, got {P + N}")
     else:
         if p is None or n is None:
             raise ValueError("p and n are required with k")
@@ -367,6 +369,8 @@ def check_report(
         p = check_int("p", p, low=1)
         n = check_int("n", n, low=1)
         P, N = p * repeats, n * repeats
+        if P + N > MAX_COUNT:
+            raise ValueError(f"p + n (times repeats) must be <= {MAX_COUNT}, got {P + N}")
         if stratified:
             configs = repeat_folds(stratified_folds(p, n, k), repeats)
         else:
@@ -460,7 +464,10 @@ def _fold_types(dataset, intervals) -> int:
     p, n, k, _ = dataset
     bases = {iv.base for iv in intervals}
     pos, neg = bool(bases & {"sens", "bacc"}), bool(bases & {"spec", "bacc"})
-    return sum(len(_types(p, n, s, pos, neg)) for _, s in _classes(p, n, k))
+    # as many as sotalib.consistency._mos_kfold._types lists, without listing them
+    return sum(
+        max(0, min(s - 1 if neg else s, p) - max(1 if pos else 0, s - n) + 1) for _, s in _classes(p, n, k)
+    )
 
 
 def _mos_joint(dataset, intervals):
