@@ -528,10 +528,10 @@ def _cell_text(v) -> str:
     """A DataFrame cell as the text a CSV file would hold ('' for a missing value)."""
     if v is None:
         return ""
-    if isinstance(v, float):
+    if isinstance(v, float):  # also numpy's float64
         if math.isnan(v):
             return ""
-        return repr(v)
+        return repr(float(v))
     try:  # pandas' NA, NaT
         import pandas as pd
 
