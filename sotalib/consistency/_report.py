@@ -465,9 +465,7 @@ def _fold_types(dataset, intervals) -> int:
     bases = {iv.base for iv in intervals}
     pos, neg = bool(bases & {"sens", "bacc"}), bool(bases & {"spec", "bacc"})
     # as many as sotalib.consistency._mos_kfold._types lists, without listing them
-    return sum(
-        max(0, min(s - 1 if neg else s, p) - max(1 if pos else 0, s - n) + 1) for _, s in _classes(p, n, k)
-    )
+    return sum(max(0, min(s - 1 if neg else s, p) - max(1 if pos else 0, s - n) + 1) for _, s in _classes(p, n, k))
 
 
 def _mos_joint(dataset, intervals):

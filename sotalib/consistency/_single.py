@@ -323,13 +323,15 @@ def _order_key(iv, axis, p, n, T, X):
     """Kernel order of a score (never changes the result, only the speed): scores constant in
     the free count first (they decide whole columns), then the narrowest windows -- estimated
     from the roots on three sample columns -- so that later scores mostly need only the cheap
-    endpoint test; the cost of the formula breaks ties."""
+    endpoint test.  Widths within a factor of about ten count as equal and the cost of the
+    formula decides: the first score computes its roots on every column, the later ones mostly
+    only the endpoint test."""
     from ._interval_kernel import _root
 
     base = iv.base
     d = _dirs([base], axis)[0]
     if d == 0:
-        return (0, 0.0, _COST.get(base, 1))
+        return (0, 0, _COST.get(base, 1), 0.0)
     b2 = float(iv.spec.beta) ** 2
     widths = []
     for t in (T // 4, T // 2, (3 * T) // 4):
@@ -337,7 +339,8 @@ def _order_key(iv, axis, p, n, T, X):
         r2 = _root(SCORES.index(base), axis, float(t), float(X), float(p), float(n), b2, float(iv.hi), d)
         w = abs(r2 - r1) if np.isfinite(r1) and np.isfinite(r2) else float(X)
         widths.append(min(w, float(X)))
-    return (1, float(np.median(widths)), _COST.get(base, 1))
+    w = float(np.median(widths))
+    return (1, round(math.log10(w + 1.0)), _COST.get(base, 1), w)
 
 
 def _dirs(bases, axis):
