@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         _draw(res, args.plot)
     d = res.to_dict()
-    w = max(len(c["name"]) for c in d["candidates"])
+    w = max([len("candidate")] + [len(c["name"]) for c in d["candidates"]])
     level = f"{100 * (1 - res.alpha):g}%"
     lines = [
         f"{len(d['candidates'])} candidates: {what}; {res.reps:,} bootstrap resamples"
