@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from .._validate import check_probability
-from ._ranking import _labels, _matrix, rank
+from ._ranking import _close, _labels, _matrix
 
 __all__ = [
     "Comparison",
@@ -76,8 +76,28 @@ def average_ranks(M, lower_is_better: bool = False) -> tuple[np.ndarray, np.ndar
         so every column sums to ``k (k + 1) / 2``.
     """
     A = _matrix(M)
-    r = rank(A, lower_is_better)
+    r = _column_ranks(-A if lower_is_better else A)
     return r.mean(axis=1), r
+
+
+def _column_ranks(A: np.ndarray) -> np.ndarray:
+    """:func:`rank` of every column (higher is better, ties share the mean position), by one sort per column.
+
+    Values within :data:`TIE_RTOL` of the next one in sorted order tie, as in :func:`rank`.
+    """
+    k = A.shape[0]
+    order = np.argsort(-A, axis=0, kind="stable")
+    v = np.take_along_axis(A, order, axis=0).T  # judges x candidates, best first
+    new = np.ones(v.shape, dtype=bool)
+    new[:, 1:] = ~_close(v[:, 1:], v[:, :-1])
+    last = np.ones(v.shape, dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    pos = np.arange(k)
+    start = np.maximum.accumulate(np.where(new, pos, 0), axis=1)
+    end = np.minimum.accumulate(np.where(last, pos, k - 1)[:, ::-1], axis=1)[:, ::-1]
+    r = np.empty_like(A)
+    np.put_along_axis(r, order, ((start + end) / 2.0 + 1.0).T, axis=0)
+    return r
 
 
 @dataclass(frozen=True)
@@ -148,13 +168,18 @@ def friedman_test(M, lower_is_better: bool = False, *, tie_correction: bool = Tr
     ValueError
         If there are fewer than 2 candidates or 2 judges, or scores are not finite.
     """
-    from scipy import stats
-
     A = _matrix(M)
     k, N = A.shape
     if k < 2 or N < 2:
         raise ValueError(f"M must have at least 2 candidates and 2 judges, got shape {A.shape}")
     R, r = average_ranks(A, lower_is_better)
+    return _friedman(R, r, tie_correction)
+
+
+def _friedman(R: np.ndarray, r: np.ndarray, tie_correction: bool) -> FriedmanTest:
+    from scipy import stats
+
+    k, N = r.shape
     chi2 = 12.0 * N / (k * (k + 1)) * (np.sum(R**2) - k * (k + 1) ** 2 / 4.0)
     c = 1.0
     if tie_correction:
@@ -265,16 +290,21 @@ def wilcoxon_signed_rank(d) -> tuple[np.ndarray, np.ndarray]:
     d = np.atleast_2d(np.asarray(d, dtype=float))
     P, N = d.shape
     a = np.abs(d)
-    order = np.argsort(a, axis=1, kind="stable")
+    order = np.argsort(a, axis=1)  # tied entries get the same (mean) rank whatever their order
     s = np.take_along_axis(a, order, axis=1)
-    start, end = _run_lengths(s)
-    zeros = (s == 0).sum(axis=1)
     sd = np.take_along_axis(d, order, axis=1)
-    ranks = (start + end) / 2.0 + 1.0 - zeros[:, None]
+    zeros = (s == 0).sum(axis=1)
+    ranks = np.broadcast_to(np.arange(1.0, N + 1.0), (P, N)).copy()
+    ties = np.zeros(P)
+    tied = np.any(s[:, 1:] == s[:, :-1], axis=1)  # rows with equal absolute differences (zeros included)
+    if tied.any():
+        start, end = _run_lengths(s[tied])
+        ranks[tied] = (start + end) / 2.0 + 1.0
+        L = (end - start + 1).astype(float)
+        ties[tied] = np.sum(np.where(s[tied] > 0, L**2 - 1.0, 0.0), axis=1)
+    ranks -= zeros[:, None]
     r_plus = np.sum(np.where(sd > 0, ranks, 0.0), axis=1)
     n = N - zeros
-    L = (end - start + 1).astype(float)
-    ties = np.sum(np.where(s > 0, L**2 - 1.0, 0.0), axis=1)
     has_ties = ties > 0
     mn = n * (n + 1) / 4.0
     se = np.sqrt((n * (n + 1) * (2 * n + 1) - ties / 2.0) / 24.0)
@@ -283,12 +313,13 @@ def wilcoxon_signed_rank(d) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (r_plus - mn) / se
     p[asym] = np.minimum(1.0, 2.0 * ndtr(-np.abs(z[asym])))
-    for i in np.flatnonzero((n > 0) & ~asym):
-        cdf = _wilcoxon_cdf(int(n[i]))
-        t = int(round(r_plus[i]))
-        low = cdf[t]
-        high = 1.0 - (cdf[t - 1] if t >= 1 else 0.0)
-        p[i] = min(1.0, 2.0 * min(low, high))
+    exact = (n > 0) & ~asym
+    for m in np.unique(n[exact]):
+        rows = np.flatnonzero(exact & (n == m))
+        cdf = np.concatenate(([0.0], _wilcoxon_cdf(int(m))))  # cdf[t + 1] = P(T+ <= t)
+        t = np.rint(r_plus[rows]).astype(np.int64)
+        low, high = cdf[t + 1], 1.0 - cdf[t]
+        p[rows] = np.minimum(1.0, 2.0 * np.minimum(low, high))
     return r_plus, p
 
 
@@ -446,8 +477,10 @@ def compare(
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     k, N = A.shape
     names = _labels(candidates, names, k, "candidates") or tuple(f"C{i + 1}" for i in range(k))
-    fr = friedman_test(A, lower_is_better, tie_correction=tie_correction)
+    if k < 2 or N < 2:
+        raise ValueError(f"M must have at least 2 candidates and 2 judges, got shape {A.shape}")
     R, r = average_ranks(A, lower_is_better)
+    fr = _friedman(R, r, tie_correction)
     q = q_alpha(k, alpha)
     cd = q * float(np.sqrt(k * (k + 1) / (6.0 * N)))
     return Comparison(
