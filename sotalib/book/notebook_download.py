@@ -42,7 +42,7 @@ def _add_notebook(app, pagename, templatename, context, doctree) -> None:
     if doctree is None or app.builder.format != "html":
         return
     source = Path(app.env.doc2path(pagename))
-    if not _is_chapter(source):
+    if not pagename.startswith("notebooks/") or not _is_chapter(source):
         return
     import nbformat
 
