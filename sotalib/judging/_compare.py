@@ -414,7 +414,7 @@ class Comparison:
     def to_dict(self) -> dict:
         """JSON-safe: ``average_ranks`` (candidate -> rank, best first), ``friedman``,
         ``critical_difference``, ``groups`` (lists of names), ``pairwise`` (list of
-        ``{a, b, p_value, p_holm, significant}``), ``alpha``, ``lower_is_better``."""
+        ``{a, b, p_value, p_holm, significant}``) -- exactly these keys."""
         c = self.candidates
         pw = self.pairwise
         return {
@@ -432,8 +432,6 @@ class Comparison:
                 }
                 for i, j, p, q, s in zip(pw.a, pw.b, pw.p, pw.p_holm, pw.significant, strict=True)
             ],
-            "alpha": self.alpha,
-            "lower_is_better": bool(self.lower_is_better),
         }
 
 
