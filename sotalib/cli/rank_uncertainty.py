@@ -67,7 +67,15 @@ def run(args: argparse.Namespace) -> int:
         if args.lower_is_better:
             raise CliError("--lower-is-better applies to --per-item only (a battle has a winner)")
         data = read_battles(args.battles)
-        res = bradley_terry(data.a, data.b, data.winner, reps=args.reps, alpha=args.alpha, rng=args.rng)
+        res = bradley_terry(
+            data.a,
+            data.b,
+            data.winner,
+            reps=args.reps,
+            alpha=args.alpha,
+            rng=args.rng,
+            show=False if args.json else None,
+        )
         what = f"Bradley-Terry ratings (Elo scale) from {res.n_items:,} battles"
     else:
         data = read_per_item(args.per_item)

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._progress import progress
 from .._rng import as_generator, seed_record
 from .._validate import check_int, check_probability
 from ._uncertainty import RankUncertainty, summarize_ranks
@@ -121,6 +122,7 @@ def bradley_terry(
     alpha: float = 0.05,
     rng: np.random.Generator | int | None = None,
     max_redraws: int | None = None,
+    show=None,
 ) -> RankUncertainty:
     """Bradley--Terry ratings of the candidates of pairwise battles, with bootstrap intervals.
 
@@ -141,6 +143,8 @@ def bradley_terry(
     max_redraws : int, optional
         Give up (ValueError) after this many resamples without a maximum
         (default ``10 * reps``).
+    show : bool or None
+        Progress bar over the resamples (default: only when stderr is a terminal).
 
     Returns
     -------
@@ -190,7 +194,7 @@ def bradley_terry(
     done = redrawn = 0
     while done < reps:
         draws = gen.multinomial(n, p, size=reps - done)
-        for c in draws:
+        for c in progress(draws, total=len(draws), desc="Bradley-Terry bootstrap", show=show):
             W = _wins(ua, ub, uo, c.astype(float), k)
             if not _connected(W):
                 redrawn += 1
