@@ -41,10 +41,11 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
     ax_a.plot(s, stats.norm.pdf(s, mu), color=COLORS["reference"], label="positives $S_+$")
     ax_a.plot(neg[0], np.full(neg.shape[1], -0.015), "|", color=COLORS["observed"], ms=8, alpha=0.3)
     ax_a.plot(pos[0], np.full(pos.shape[1], 0.43), "|", color=COLORS["reference"], ms=8)
-    ax_a.set_ylim(-0.03, 0.45)
+    # head room above the positives' rug for the legend, so that it covers neither curve nor rug
+    ax_a.set_ylim(-0.03, 0.56)
     ax_a.set_xlabel("score $s$")
     ax_a.set_ylabel("density")
-    ax_a.legend(loc="upper left", frameon=False, fontsize="small")
+    ax_a.legend(loc="upper left", ncol=2, frameon=False, fontsize="small", handlelength=1.2, columnspacing=0.8)
     ax_a.set_title("(a)", loc="left")
 
     fpr, tpr = roc_curve_points(pos, neg)
@@ -153,12 +154,12 @@ def plot_rho(rows, auc, single_sd, fig=None):
         marker="o",
         ms=3,
         capsize=2,
-        label=r"bias $\mathrm{E}\max_j \widehat{AUC}_j - AUC$ ($\pm 2$ se)",
+        label=r"bias $\mathrm{E}\,\max_j \widehat{\mathrm{AUC}}_j - \mathrm{AUC}$ ($\pm 2$ se)",
     )
     ax_b.axhline(0, color=COLORS["reference"], lw=0.6)
     ax_b.set_xlabel(r"correlation with the reference classifier $\rho$")
     ax_b.set_ylabel("bias of the maximum AUC")
-    ax_b.legend(loc="upper right", frameon=False, fontsize="small")
+    ax_b.legend(loc="lower left", frameon=False, fontsize="small")
     ax_b.set_title("(a)", loc="left")
     ax_s.plot(r, sd, color=COLORS["maximum"], marker="o", ms=3, label="sd of the maximum")
     ax_s.axhline(single_sd, color=COLORS["single"], ls="--", lw=1, label="sd of one classifier's AUC")
