@@ -1,10 +1,11 @@
 """The book's one plotting style and the helpers every chapter shares.
 
 Each chapter calls :func:`use_style` once, at the top.  Colours carry the same
-meaning in every figure (:data:`COLORS`), following the paper's figures: blue
-for a single classifier, red for a better one, magenta for an observed
-sample maximum, green for a state-of-the-art estimate, grey for observed
-leaderboards.
+meaning in every figure (:data:`COLORS`), from the Okabe-Ito palette as
+seaborn's "colorblind" palette draws it: blue for a single classifier,
+vermillion for a better one, pink (reddish purple) for an observed sample
+maximum, bluish green for a state-of-the-art estimate, grey for observed
+leaderboards.  Captions name these colours with these words.
 """
 
 from __future__ import annotations
@@ -233,9 +234,15 @@ def table(df, *, caption: str, name: str, formats: dict[str, str] | None = None,
     return Table(df, caption=caption, name=name, formats=formats, index=index)
 
 
-def add_proportion_axis(ax, n: int, label: str = r"accuracy $\hat\theta = x/n$"):
-    """Add a top axis showing counts ``x`` as proportions ``x / n`` (as in Figure 2)."""
+def add_proportion_axis(ax, n: int, label: str = r"accuracy $\hat\theta = x/n$", nbins: int = 4):
+    """Add a top axis showing counts ``x`` as proportions ``x / n`` (as in Figure 2).
+
+    At most ``nbins`` ticks, so that labels such as "0.9175" never run into each other.
+    """
+    from matplotlib.ticker import MaxNLocator
+
     sec = ax.secondary_xaxis("top", functions=(lambda x: x / n, lambda p: p * n))
+    sec.xaxis.set_major_locator(MaxNLocator(nbins=nbins, steps=[1, 2, 2.5, 5, 10]))
     sec.set_xlabel(label)
     return sec
 
@@ -271,6 +278,7 @@ def plot_cdf_pmf(dist, axes=None, color: str | None = None, label: str | None = 
     pad = max(1.0, 0.05 * (hi - lo))
     for ax in axes:
         ax.set_xlim(lo - pad, hi + pad)
+        ax.xaxis.set_major_locator(mpl.ticker.MaxNLocator(nbins=5, integer=True))
         ax.set_xlabel(r"number of successes $x$ of the best classifier")
         add_proportion_axis(ax, dist.n, label=r"$\hat\theta_{\max} = x/n$")
     return axes
@@ -329,7 +337,7 @@ def plot_beating_the_ensemble(n: int, theta: float, theta_better: float, dist, a
     ax.hlines(0, lo_ci, hi_ci, color=COLORS["single"], lw=4, label=r"CI $(\theta_{\alpha/2}, \theta_{1-\alpha/2})$")
     ax.set_xlabel(r"accuracy $\hat\theta = x / n$")
     ax.set_ylabel("probability")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left")
     return ax
 
 
@@ -356,5 +364,5 @@ def plot_bias_sd(values, curves: dict, ax_bias, ax_sd, xlabel: str, logx: bool =
         ax.set_ylabel(ylabel)
         if logx:
             ax.set_xscale("log")
-    ax_bias.legend(fontsize=8)
+    ax_bias.legend()
     return ax_bias, ax_sd
