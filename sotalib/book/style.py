@@ -175,9 +175,13 @@ class Table:
     # -- JupyterLab ---------------------------------------------------------------------------
     def _repr_html_(self) -> str:
         def align(num: bool) -> str:
-            return "text-align:right;white-space:nowrap" if num else "text-align:left"
+            pad = "padding:0.2em 0.7em;"
+            return pad + ("text-align:right;white-space:nowrap" if num else "text-align:left")
 
-        head = "".join(f'<th style="{align(n)}">{html.escape(c)}</th>' for c, n in zip(self.columns, self.numeric))
+        head = "".join(
+            f'<th style="{align(n)};border-bottom:1px solid currentColor">{html.escape(c)}</th>'
+            for c, n in zip(self.columns, self.numeric)
+        )
         body = "".join(
             "<tr>"
             + "".join(f'<td style="{align(n)}">{html.escape(v)}</td>' for v, n in zip(row, self.numeric))
@@ -186,7 +190,7 @@ class Table:
         )
         caption = html.escape(_plain_caption(self.caption))
         return (
-            f'<table class="sotalib-table" id="{self.name}">'
+            f'<table class="sotalib-table" id="{self.name}" style="border-collapse:collapse">'
             f'<caption style="caption-side:top;text-align:left"><b>Table</b> ({self.name}): {caption}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         )
