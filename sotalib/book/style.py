@@ -44,8 +44,11 @@ def use_style() -> None:
 
     In a notebook kernel, figures are also sent as PNG at twice their resolution
     ("retina"), so that they stay crisp on high-resolution screens, in the book and
-    in JupyterLab alike.
+    in JupyterLab alike.  NumPy scalars print as plain numbers (``0.0566``, not
+    ``np.float64(0.0566)``), so that a reader sees numbers and a glued value can be
+    formatted in the prose (``{glue:text}`key:.3f```).
     """
+    np.set_printoptions(legacy="1.25")
     mpl.rcParams.update(mpl.rcParamsDefault)
     plt.style.use(STYLE)
     sns.set_palette(plt.rcParams["axes.prop_cycle"].by_key()["color"])
