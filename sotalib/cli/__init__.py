@@ -49,7 +49,11 @@ class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose errors are one line on stderr and exit code 2."""
 
     def error(self, message: str):  # noqa: D401 - argparse API
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        # "argument --n: --n must be ..." (from sotalib.cli._types) reads "--n must be ..."
+        m = re.match(r"argument ([-\w/]+): (\1 .*)", message, flags=re.S)
+        if m:
+            message = m.group(2)
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
 
 
 def emit(args: argparse.Namespace, payload: dict, text: str) -> None:
@@ -113,6 +117,8 @@ def in_option_terms(message: str, options: dict[str, str]) -> str:
     """
     for dest, option in options.items():
         message = re.sub(rf"(?<![-\w]){re.escape(dest)} ?=? ?'([^']*)'", rf"{option} \1", message)
+        message = re.sub(rf"(?<![-\w]){re.escape(dest)}(?= in [\[(])", option, message)
+        message = re.sub(rf"(?<![-\w.]){re.escape(dest)}=([-+]?[0-9][0-9.eE+-]*)(?![\w])", rf"{option} \1", message)
     lead = re.match(r"([A-Za-z_]\w*)(?=[ :])", message)
     if lead and lead.group(1) in options:
         message = options[lead.group(1)] + message[lead.end() :]
@@ -144,6 +150,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except (CliError, OSError) as exc:
         print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except MemoryError as exc:  # the last resort: requests that can be sized are refused up front
+        print(
+            f"{prog}: error: not enough memory for this request ({_one_line(exc)}); "
+            "try a smaller problem (fewer items, classifiers or replications)",
+            file=sys.stderr,
+        )
         return 2
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._types import seed
+
 #: The methods offered on the command line.
 CLI_METHODS = ("mean", "median", "average-rank", "copeland", "relative-difference", "kemeny", "random-dictator")
 
@@ -18,7 +20,7 @@ def register(sub) -> None:
     p.add_argument("--scores", required=True, metavar="FILE.csv", help="score matrix (CSV with a header row)")
     p.add_argument("--method", required=True, choices=CLI_METHODS, help="ranking function")
     p.add_argument("--lower-is-better", action="store_true", help="the scores are losses (smaller is better)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the random dictator")
+    p.add_argument("--seed", type=seed(), default=None, help="seed of the random dictator")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._types import CLASSES_MAX, N_MAX, integer, probability, seed
+
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -13,11 +15,23 @@ def register(sub) -> None:
     )
     p.add_argument("--leaderboard", required=True, metavar="FILE", help="Kaggle leaderboard CSV")
     p.add_argument("--score-column", default=None, metavar="NAME", help="column with the scores (default: Score)")
-    p.add_argument("--n", type=int, required=True, help="test-set size (>= 1)")
+    p.add_argument("--n", type=integer("--n", 1, N_MAX), required=True, help=f"test-set size, 1 to {N_MAX:,}")
     p.add_argument("--metric", choices=("accuracy", "auc"), default="accuracy", help="ranking metric")
-    p.add_argument("--classes", type=int, default=2, help="number of classes (chance = 1/classes); default 2")
-    p.add_argument("--prevalence", type=float, default=None, help="share of positives (AUC only)")
-    p.add_argument("--rho", type=float, default=0.6, help="correlation with the reference classifier; default 0.6")
+    p.add_argument(
+        "--classes",
+        type=integer("--classes", 2, CLASSES_MAX),
+        default=2,
+        help="number of classes (chance = 1/classes); default 2",
+    )
+    p.add_argument(
+        "--prevalence",
+        type=probability("--prevalence", low_open=True, high_open=True),
+        default=None,
+        help="share of positives (AUC only)",
+    )
+    p.add_argument(
+        "--rho", type=probability("--rho"), default=0.6, help="correlation with the reference classifier; default 0.6"
+    )
     p.add_argument(
         "--method",
         choices=("shrink", "crop", "deconvolve", "abc"),
@@ -32,7 +46,7 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--seed",
-        type=int,
+        type=seed(),
         default=0,
         help="seed (>= 0) of the Monte Carlo methods (deconvolve, abc, --metric auc); default 0",
     )

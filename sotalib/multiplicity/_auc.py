@@ -55,7 +55,7 @@ from scipy.special import ndtr, ndtri, owens_t
 
 from .._numba import njit
 from .._rng import as_generator, seed_record
-from .._validate import check_choice, check_int, check_probability, check_real
+from .._validate import check_alpha, check_choice, check_int, check_memory, check_probability, check_real
 from ._maxdist import TAIL, MaxDistribution
 from ._summary import Summary
 
@@ -777,6 +777,28 @@ class MaxAUCSummary:
         )
 
 
+def _check_auc_memory(m: int, n: int, n_pos: int, reps: int, rho: float) -> None:
+    """Refuse up front a simulation whose arrays cannot fit (:func:`sotalib._validate.check_memory`).
+
+    The simulated maxima and positive counts take 24 bytes per replication.
+    Independent classifiers (``rho = 0``) draw at least one whole replication
+    at a time, two doubles per classifier and positive; dependent ones draw
+    blocks of ``_CHUNK`` doubles (at least one classifier's ``n`` scores).
+    """
+    per_rep = 24.0 * reps + 16.0 * m
+    if rho == 0.0:
+        block = 24.0 * max(float(_CHUNK), float(m) * n_pos)  # z, uu and the generator's working copy
+        what = f"m={m} classifiers with {n_pos} positives (one simulated challenge at a time)"
+        advice = "use fewer classifiers or a smaller test set"
+    else:
+        block = 16.0 * max(float(_CHUNK), 2.0 * n)
+        what = f"n={n} items"
+        advice = "use a smaller test set"
+    if 24.0 * reps > block:
+        what, advice = f"reps={reps} replications", "use fewer replications"
+    check_memory(per_rep + block, what, advice)
+
+
 def expected_max_auc(
     auc,
     n: int,
@@ -863,8 +885,9 @@ def expected_max_auc(
     prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
     n_pos, n_neg = n_positives(n, prevalence)
     reps = check_int("reps", reps, low=2)
-    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    alpha = check_alpha("alpha", alpha)
     rho = _check_rho(rho)
+    _check_auc_memory(a.size, n, n_pos, reps, rho)
     seed = seed_record(rng)
     gen = as_generator(rng)
     mus, sp = _standardized(a, 1.0, 1.0)
