@@ -36,7 +36,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from .._rng import as_generator, check_rng, int_seed, seed_record
-from .._validate import check_choice, check_int, check_probability, check_real
+from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
 from ._depmax import dependent_max_distribution
 from ._maxdist import MaxDistribution
@@ -213,6 +213,20 @@ def observed(scores, n: int, *, classes: int = 2, rho: float = RHO0, alpha: floa
     )
 
 
+def _two(a: float, b: float) -> tuple[str, str]:
+    """``a`` and ``b`` with the fewest decimals (at least 4) that tell them apart."""
+    for d in range(4, 13):
+        fa, fb = f"{a:.{d}f}", f"{b:.{d}f}"
+        if fa != fb:
+            break
+    return fa, fb
+
+
+#: Accuracies closer than this count as equal when matching E max to the observed maximum
+#: (the exact mean of one classifier equals its accuracy up to rounding).
+_MATCH_TOL = 1e-9
+
+
 def _solve(
     transform,
     lo_param: float,
@@ -249,16 +263,27 @@ def _solve(
     f_hi = stat(hi_param)
     f_lo = stat(lo_param)
     if target == "expected":
-        if f_hi < mx:
+        if f_hi < mx - _MATCH_TOL:
+            e, o = _two(f_hi, mx)
             return None, (
                 f"no {what} solves E max(Theta_hat') = max(Theta_hat): even without shrinking, "
-                f"E max = {f_hi:.4f} < observed maximum {mx:.4f}; the top score is an outlier, "
+                f"E max = {e} < observed maximum {o}; the top score is an outlier, "
                 "not an effect of multiplicity"
             )
+        if f_hi <= mx:  # equal up to rounding: the model at the end of the range is one classifier
+            excl = fits[hi_param][1]
+            if s.size > 1 and excl == s.size - 1:
+                return None, (
+                    f"no {what} solves E max(Theta_hat') = max(Theta_hat): Eq. 8 excludes every team but the top "
+                    f"one ({excl:,} of {s.size:,}), so the model holds a single classifier whose E max is the "
+                    "observed maximum itself; the top score is an outlier, not an effect of multiplicity"
+                )
+            return hi_param, fits.get(hi_param)  # one team: nothing to shrink
         if f_lo > mx:
+            e, o = _two(f_lo, mx)
             return None, (
                 f"no {what} solves E max(Theta_hat') = max(Theta_hat): even at its lowest value, "
-                f"E max = {f_lo:.4f} > observed maximum {mx:.4f}"
+                f"E max = {e} > observed maximum {o}"
             )
         a = lo_param
         guess = hi_param - 1.5 * (f_hi - mx) / slope
@@ -670,6 +695,26 @@ def simulate_leaderboard(
 
 
 # ------------------------------------------------------------- the front door
+def _check_perfect_score(scores, metric: str, method: str, rho: float) -> None:
+    """A perfect top score where the model cannot take one: an error that says what to do."""
+    s = np.asarray(scores, dtype=float).ravel()
+    if s.size == 0 or not np.all(np.isfinite(s)) or s.max() != 1.0:
+        return  # prepare() reports empty and non-finite leaderboards
+    i = int(np.argmax(s))
+    if metric == "auc":
+        raise ValueError(
+            f"scores: team {i + 1} has a perfect AUC of 1, which no binormal classifier reaches (Eq. 10); "
+            "check that score (a leak? a tiny test set?) and leave it out to estimate the state of the art of the others"
+        )
+    if rho != 0.0 and method in ("shrink", "crop"):
+        raise ValueError(
+            f"scores: team {i + 1} has a perfect score of 1; with rho={rho:g} the dependent model takes the top "
+            "score as the accuracy theta0 of the reference classifier, which must be below 1 (Eq. 6); use "
+            "rho=0 (independent classifiers), or check that score (a leak? a tiny test set?) and leave it out"
+        )
+
+
+# -------------------------------------------------------------------- (estimators)
 #: Estimators :func:`estimate_sota` offers for each metric.
 METHODS = {"accuracy": ("shrink", "crop", "deconvolve", "abc"), "auc": ("shrink",)}
 
@@ -761,8 +806,9 @@ def estimate_sota(
     rho = check_probability("rho", rho)
     method = check_choice("method", method, METHODS["accuracy"])
     target = check_choice("target", target, ("expected", "upper"))
-    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    alpha = check_alpha("alpha", alpha)
     check_rng(rng)
+    _check_perfect_score(scores, metric, method, rho)
     if metric == "auc":
         if prevalence is None:
             raise ValueError("prevalence must be given for metric='auc' (the share of positives, in (0, 1))")

@@ -180,7 +180,7 @@ def test_read_leaderboard_rejects_scores_outside_the_unit_interval(tmp_path):
     lb = read_leaderboard(p)
     assert lb.scores.tolist() == [0.9, 0.7] and lb.dropped == 1
     p.write_text("TeamId,TeamName,Score\n1,a,0.9\n2,b,87.5\n")
-    with pytest.raises(ValueError, match=r"scores must be in \[0, 1\].*87\.5"):
+    with pytest.raises(ValueError, match=r"mix two scales \(0\.9 and 87\.5\)"):
         read_leaderboard(p)
 
 
