@@ -31,7 +31,13 @@ def run(args: argparse.Namespace) -> int:
 
     table = read_scores(args.scores)
     res = rank_candidates(
-        table.scores, args.method, args.lower_is_better, rng=args.seed, candidates=table.candidates, judges=table.judges
+        table.scores,
+        args.method,
+        args.lower_is_better,
+        rng=args.seed,
+        candidates=table.candidates,
+        judges=table.judges,
+        show=None if not args.json else False,
     )
     payload = res.to_dict()
     note = payload["note"]
