@@ -55,7 +55,15 @@ def run(args: argparse.Namespace) -> int:
 
     # every option is checked once, by expected_max_auc; its messages name the options (sotalib.cli.in_option_terms)
     s = expected_max_auc(
-        args.auc, args.n, args.prevalence, m=args.m, rho=args.rho, reps=args.reps, rng=args.seed, alpha=args.alpha
+        args.auc,
+        args.n,
+        args.prevalence,
+        m=args.m,
+        rho=args.rho,
+        reps=args.reps,
+        rng=args.seed,
+        alpha=args.alpha,
+        show=False if args.json else None,
     )
     auc, n, m, rho, reps, seed, alpha = args.auc, args.n, args.m, args.rho, args.reps, args.seed, args.alpha
     level = f"{100 * (1 - alpha):g}%"

@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         method=args.method,
         target=args.target,
         rng=args.seed,
+        show=False if args.json else None,
     )
     lb = read_leaderboard(args.leaderboard, args.score_column, scale=args.scale)
     est = estimate_sota(lb.scores, args.n, **kwargs)

@@ -894,8 +894,16 @@ def read_scores(path) -> ScoreFile:
     import csv
     import math
 
-    with open(path, newline="") as fh:
-        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            "save the file as UTF-8 (CSV UTF-8 in a spreadsheet) and try again"
+        ) from None
+    except csv.Error as exc:
+        raise ValueError(f"{path}: not a readable CSV file ({exc})") from None
     if len(rows) < 2:
         raise ValueError(f"{path}: need a header row and at least one candidate row")
     header = [c.strip() for c in rows[0]]
@@ -914,7 +922,15 @@ def read_scores(path) -> ScoreFile:
             raise ValueError(f"{path}: line {i}: scores must be finite")
         values.append(vals)
     if len(set(names)) != len(names):
-        raise ValueError(f"{path}: candidate names must be unique")
+        seen, twice = set(), []
+        for name in names:
+            if name in seen and name not in twice:
+                twice.append(name)
+            seen.add(name)
+        raise ValueError(
+            f"{path}: candidate names must be unique; listed more than once: {', '.join(map(repr, twice[:5]))}"
+            + (f" and {len(twice) - 5} more" if len(twice) > 5 else "")
+        )
     return ScoreFile(names, header[1:], np.array(values, dtype=float))
 
 

@@ -54,6 +54,7 @@ from scipy import fft as sfft
 from scipy.special import ndtr, ndtri, owens_t
 
 from .._numba import njit
+from .._progress import progress
 from .._rng import as_generator, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_memory, check_probability, check_real
 from ._maxdist import TAIL, MaxDistribution
@@ -618,14 +619,14 @@ def simulate_auc(
     return out
 
 
-def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives) -> np.ndarray:
+def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, show=None) -> np.ndarray:
     """Maximum AUC over classifiers with standardized means ``mus``, per replication."""
     m = mus.size
     ks = _draw_positive_counts(rng, n, prevalence, reps, positives)
     out = np.empty(reps)
     log_inv_tol = -math.log(SKIP_TOL)
     if rho == 0.0:
-        for k in np.unique(ks):
+        for k in progress(np.unique(ks), desc="simulated challenges (by positives)", show=show):
             k = int(k)
             idx = np.flatnonzero(ks == k)
             n_neg = n - k
@@ -637,7 +638,7 @@ def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives) -> np.nda
                 uu = rng.random((ii.size, m, k))
                 out[ii] = _max_u_batch(z, uu, mus, sp, n_neg, lf, log_inv_tol) / (k * n_neg)
         return out
-    for r in range(reps):
+    for r in progress(range(reps), total=reps, desc="simulated challenges", show=show):
         k = int(ks[r])
         n_neg = n - k
         z0 = rng.standard_normal(k)
@@ -809,6 +810,7 @@ def expected_max_auc(
     reps: int = 1000,
     rng=0,
     alpha: float = 0.05,
+    show: bool | None = None,
 ) -> MaxAUCSummary:
     """Distribution of the best empirical AUC of ``m`` classifiers (the ``sotalib auc-max`` command).
 
@@ -849,7 +851,9 @@ def expected_max_auc(
         default 0 as on the command line), a Generator (drawn from directly)
         or None (fresh entropy).
     alpha : float
-        The interval is the equal-tailed ``1 - alpha`` interval, ``alpha`` in ``(0, 1)``.
+        The interval is the equal-tailed ``1 - alpha`` interval, ``alpha`` in ``[1e-10, 1)``.
+    show : bool or None
+        Progress bar on stderr (None: only when stderr is a terminal).
 
     Returns
     -------
@@ -891,7 +895,7 @@ def expected_max_auc(
     seed = seed_record(rng)
     gen = as_generator(rng)
     mus, sp = _standardized(a, 1.0, 1.0)
-    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed")
+    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed", show)
     s = Summary.from_samples(maxima, alpha)
     return MaxAUCSummary(
         mean=s.mean,

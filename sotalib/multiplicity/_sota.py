@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.optimize import brentq
 
+from .._progress import progress
 from .._rng import as_generator, check_rng, int_seed, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
@@ -446,7 +447,15 @@ def _expected_max_of_draws(grid, wts, m: int) -> float:
 
 
 def deconvolve(
-    scores, n: int, *, classes: int = 2, reps: int = 200, rng=None, alpha: float = 0.05, grid_size: int = 400
+    scores,
+    n: int,
+    *,
+    classes: int = 2,
+    reps: int = 200,
+    rng=None,
+    alpha: float = 0.05,
+    grid_size: int = 400,
+    show: bool | None = None,
 ) -> SotaEstimate:
     """6. Empirical Bayes by deconvolution (beyond the paper).
 
@@ -455,7 +464,7 @@ def deconvolve(
     percentile interval of a nonparametric bootstrap over teams (``reps``
     replications drawn from ``rng``: an int seed, a
     :class:`numpy.random.Generator` or None; ``details["seed"]`` records an
-    int seed).
+    int seed).  ``show``: progress bar of the bootstrap (None: when stderr is a terminal).
     """
     s, below = prepare(scores, n, _chance(classes))
     reps = check_int("reps", reps, low=0)
@@ -467,7 +476,7 @@ def deconvolve(
     seed = seed_record(rng)
     rng = as_generator(rng)
     if reps >= 2:
-        for _ in range(reps):
+        for _ in progress(range(reps), total=reps, desc="bootstrap", show=show):
             xb = rng.choice(x, x.size, replace=True)
             g, wb = npmle(xb, n, grid_size=grid_size, iters=1000)
             boots.append(_expected_max_of_draws(g, wb, s.size))
@@ -498,6 +507,7 @@ def abc(
     rng=None,
     alpha: float = 0.05,
     top: int = 20,
+    show: bool | None = None,
 ) -> SotaEstimate:
     """7. Approximate Bayesian computation posterior for ``max theta`` (Section 5.3.2).
 
@@ -511,7 +521,8 @@ def abc(
     posterior.  Reports posterior mean, equal-tailed credible interval,
     ``eps`` and the acceptance rate.  ``rng`` is an int seed
     (``numpy.random.default_rng(rng)``), a :class:`numpy.random.Generator` or
-    None; ``details["seed"]`` records an int seed.
+    None; ``details["seed"]`` records an int seed.  ``show``: progress bar
+    (None: when stderr is a terminal).
     """
     s, below = prepare(scores, n, _chance(classes))
     proposals = check_int("proposals", proposals, low=100)
@@ -526,7 +537,7 @@ def abc(
     sig = np.abs(rng.normal(0.0, 1.0, proposals))
     tmax = np.empty(proposals)
     summ = np.empty((proposals, 2))
-    for i in range(proposals):
+    for i in progress(range(proposals), total=proposals, desc="ABC proposals", show=show):
         th = 1.0 / (1.0 + np.exp(-(mu[i] + sig[i] * rng.standard_normal(m))))
         if rho > 0:
             t0 = th.max()
@@ -577,6 +588,7 @@ def shrink_auc(
     reps: int = 200,
     rng=None,
     alpha: float = 0.05,
+    show: bool | None = None,
 ) -> SotaEstimate:
     """6. Shrinkage for an AUC leaderboard (Section 5.2.3): toward 0.5.
 
@@ -603,7 +615,9 @@ def shrink_auc(
 
     def summ(w):
         if w not in memo:
-            memo[w] = expected_max_auc(w * s + (1 - w) * 0.5, n, prevalence, reps=reps, rng=seed, alpha=alpha, rho=rho)
+            memo[w] = expected_max_auc(
+                w * s + (1 - w) * 0.5, n, prevalence, reps=reps, rng=seed, alpha=alpha, rho=rho, show=show
+            )
         return memo[w]
 
     def stat(w):
@@ -731,6 +745,7 @@ def estimate_sota(
     target: str = "expected",
     alpha: float = 0.05,
     rng=0,
+    show: bool | None = None,
 ) -> SotaEstimate:
     """Estimate the state of the art behind a leaderboard (Section 5; the ``sotalib sota`` command).
 
@@ -779,6 +794,9 @@ def estimate_sota(
         Randomness of the Monte Carlo estimators (deconvolve, abc, the AUC):
         an int seed (default 0, as on the command line), a Generator or None
         (fresh entropy).  The exact estimators ignore it.
+    show : bool or None
+        Progress bars of the Monte Carlo estimators (None: only when stderr
+        is a terminal; the command line passes False with ``--json``).
 
     Returns
     -------
@@ -815,16 +833,16 @@ def estimate_sota(
         prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
         if method not in METHODS["auc"]:
             raise ValueError(f"method {method!r} is not available for metric='auc' (use 'shrink')")
-        return shrink_auc(scores, n, prevalence, rho=rho, target=target, rng=rng, alpha=alpha)
+        return shrink_auc(scores, n, prevalence, rho=rho, target=target, rng=rng, alpha=alpha, show=show)
     if method in ("deconvolve", "abc") and target != "expected":
         raise ValueError(
             f"target {target!r} is not supported by method {method!r}, which estimates the expected "
-            "maximum itself; use target='expected' (or method 'shrink' or 'crop')"
+            "maximum itself; use target='expected', or method='shrink' or method='crop' to match the upper bound"
         )
     if method == "shrink":
         return shrink(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
     if method == "crop":
         return crop(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
     if method == "deconvolve":
-        return deconvolve(scores, n, classes=classes, rng=rng, alpha=alpha)
-    return abc(scores, n, classes=classes, rho=rho, rng=rng, alpha=alpha)
+        return deconvolve(scores, n, classes=classes, rng=rng, alpha=alpha, show=show)
+    return abc(scores, n, classes=classes, rho=rho, rng=rng, alpha=alpha, show=show)
