@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._validate import check_int, check_probability, check_real
+from .._validate import check_int, check_probability
 
 __all__ = [
     "log_cdf",
@@ -110,7 +110,9 @@ def count_at_least(t: float, n: int) -> int:
     rather than pushed up to the next integer.  ``t`` must be a number (not
     NaN); thresholds beyond ``[0, 1]`` give ``k <= 0`` or ``k > n``.
     """
-    t = check_real("t", t, low=-math.inf, high=math.inf)
+    if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) or math.isnan(t):
+        raise ValueError(f"t must be a number, got {t!r}")
+    t = float(t)
     n = check_int("n", n, low=1)
     t = min(max(t, -1.0), 2.0)  # the same answer for every t outside [0, 1], and t * n stays finite
     k = t * n
