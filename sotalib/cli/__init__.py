@@ -137,6 +137,11 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: usage errors (2), --help and --version (0)
         return int(exc.code or 0)
     prog = f"sotalib {args.command}"
+    for action in args._commands[args.command]._actions:
+        # argparse reads "--opt=--" as an empty list without calling the option's type
+        if action.option_strings and action.nargs is None and getattr(args, action.dest, None) == []:
+            print(f"{prog}: error: {action.option_strings[-1]} expects one value, got '--'", file=sys.stderr)
+            return 2
     try:
         return int(args.run(args) or 0)
     except NoSolution as exc:
