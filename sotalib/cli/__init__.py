@@ -139,7 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     prog = f"sotalib {args.command}"
     for action in args._commands[args.command]._actions:
         # argparse reads "--opt=--" as an empty list without calling the option's type
-        if action.option_strings and action.nargs is None and getattr(args, action.dest, None) == []:
+        if (
+            isinstance(action, argparse._StoreAction)
+            and action.nargs is None
+            and action.default != []
+            and getattr(args, action.dest, None) == []
+        ):
             print(f"{prog}: error: {action.option_strings[-1]} expects one value, got '--'", file=sys.stderr)
             return 2
     try:
@@ -149,6 +154,19 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(json_safe({**exc.payload, "reason": exc.reason}), allow_nan=False))
         print(f"{prog}: no solution: {_one_line(exc)}", file=sys.stderr)
         return 3
+    except UnicodeDecodeError as exc:  # a reader that did not say which file: name the command's input files
+        files = [
+            str(getattr(args, a.dest))
+            for a in args._commands[args.command]._actions
+            if a.metavar and "FILE" in str(a.metavar) and getattr(args, a.dest, None)
+        ]
+        where = f"{' or '.join(files)}: " if files else ""
+        print(
+            f"{prog}: error: {where}not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            "save the file as UTF-8 (CSV UTF-8 in a spreadsheet) and try again",
+            file=sys.stderr,
+        )
+        return 2
     except ValueError as exc:
         message = in_option_terms(_one_line(exc), _option_names(args._commands[args.command]))
         print(f"{prog}: error: {message}", file=sys.stderr)

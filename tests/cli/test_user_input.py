@@ -289,3 +289,17 @@ def test_rank_scores_near_the_largest_double(tmp_path, capsys):
     d = json.loads(out)
     assert code == 0 and err == "" and d["ranking"] == ["x", "y", "z"]
     assert d["scores"]["x"] == pytest.approx(1.65e308) and None not in d["scores"].values()
+
+
+def test_a_reader_that_does_not_name_its_file_is_named_by_the_command_line(tmp_path, capsys):
+    p = tmp_path / "batch.csv"
+    p.write_bytes("p,n,acc,name\n10,20,0.5,Müller\n".encode("latin-1"))
+    _one_line_error(capsys, ["check", "--batch", str(p), "--decimals", "2"], "batch.csv", "not UTF-8")
+
+
+def test_option_given_as_double_dash_is_refused_but_empty_repeatable_options_are_fine(tmp_path, capsys):
+    _one_line_error(capsys, ["maxdist", "--n=--", "--m", "2", "--theta", "0.5"], "--n expects one value")
+    p = tmp_path / "batch.csv"
+    p.write_text("p,n,acc\n10,20,0.5\n")
+    code, out, err = _run(capsys, ["check", "--batch", str(p), "--decimals", "2"])  # --score is left empty
+    assert code == 0 and "expects one value" not in err, err
