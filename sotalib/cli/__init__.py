@@ -7,7 +7,15 @@ subcommands:
 
 * ``--json`` prints one JSON object (never NaN: missing values are ``null``);
 * bad input -- an option out of range, an unreadable file -- prints a single
-  line ``sotalib CMD: error: ...`` on stderr and exits with code 2;
+  line ``sotalib CMD: error: ...`` on stderr and exits with code 2; numeric
+  options are parsed once, by the typed parsers of :mod:`sotalib.cli._types`
+  (name, range, the text as typed), before any work starts;
+* a request whose arrays cannot fit in memory is refused up front with the
+  size it would need (:func:`sotalib._validate.check_memory`; the limit is
+  half the machine's memory or ``SOTALIB_MEMORY_LIMIT``), exit code 2; an
+  allocation that fails anyway is one line, never a traceback;
+* long loops draw a progress bar on stderr only when it is a terminal, never
+  with ``--json``;
 * a well-posed question without an answer (e.g. no shrinkage weight solves
   the equation) raises :class:`NoSolution`: exit code 3, a one-line
   explanation, and with ``--json`` an object carrying a ``reason``.
