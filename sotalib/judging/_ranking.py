@@ -376,7 +376,7 @@ def _preference(M, lower_is_better: bool, show: bool | None = False) -> np.ndarr
     if lower_is_better:
         A = -A
     n, m = A.shape
-    _check_pairs(n, 1, "Kemeny-Young")
+    _check_pairs(n, 1.5, "Kemeny-Young")  # the table, and the majority graph of its blocks
     return _by_rows(_preference_rows, np.ascontiguousarray(A), np.empty((n, n)), show, "pairwise preferences")
 
 
