@@ -25,7 +25,19 @@ import decimal
 import math
 from collections.abc import Callable
 
-__all__ = ["integer", "real", "probability", "N_MAX", "M_MAX", "REPS_MAX", "SEED_MAX", "ALPHA_MIN", "CLASSES_MAX"]
+__all__ = [
+    "integer",
+    "real",
+    "probability",
+    "alpha",
+    "seed",
+    "N_MAX",
+    "M_MAX",
+    "REPS_MAX",
+    "SEED_MAX",
+    "ALPHA_MIN",
+    "CLASSES_MAX",
+]
 
 #: Largest test-set size the command line accepts: the range sotalib's exact engines are built and tested for.
 N_MAX = 10**7
