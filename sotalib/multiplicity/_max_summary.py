@@ -206,8 +206,9 @@ def max_summary(
         lo, hi = dist.support
         try:
             noniid.check_feasible([lo, hi], theta0, rho)
-        except ValueError as exc:
-            raise ValueError(f"rho: {exc}") from None
+        except ValueError as exc:  # "rho=... is infeasible ...": names rho (--rho on the command line)
+            message = str(exc)
+            raise ValueError(message if message.startswith("rho") else f"rho: {message}") from None
     if method == "exact":
         s = noniid.max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary(alpha)
         return MaxSummary(s.mean, s.sd, s.ci_low, s.ci_high, "exact", None, None, **model)

@@ -117,7 +117,7 @@ def test_max_summary_bad_input_names_the_parameter(kwargs, name):
 
 
 def test_max_summary_infeasible_rho_gives_the_bound():
-    with pytest.raises(ValueError, match=r"^rho: .*Eq\. 8"):
+    with pytest.raises(ValueError, match=r"^rho=0\.9 is infeasible .*Eq\. 8"):
         max_summary(3000, 1000, 0.9, rho=0.9, spread=0.2)
 
 
