@@ -55,9 +55,13 @@ core-smoke: | $(PY)
 	$(CORE)/bin/python -m pip install --quiet -c $(LOCK) .
 	$(CORE)/bin/python tests/core_smoke.py
 
-lab: $(VENV)/.test-installed
+$(VENV)/.lab-installed: pyproject.toml $(LOCK) | $(PY)
 	$(PY) -m pip install --quiet -c $(LOCK) -e '.[lab]'
-	$(VENV)/bin/jupyter lab notebooks/
+	@touch $@ $(VENV)/.book-installed
+
+# JupyterLab with Jupytext: open a chapter (.md) with right-click -> Open With -> Jupytext Notebook.
+lab: $(VENV)/.lab-installed
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
 
 lock: | $(PY)
 	$(PY) -m pip install --quiet uv
@@ -75,7 +79,7 @@ bench: $(VENV)/.test-installed bench-venv
 # if it cannot be installed the benchmark table says so.
 bench-venv: .bench-venv/.installed
 .bench-venv/.installed:
-	-$(PYTHON) -m venv .bench-venv && .bench-venv/bin/python -m pip install --quiet mlscorecheck && touch $@
+	-$(PYTHON) -m venv .bench-venv && .bench-venv/bin/python -m pip install --quiet mlscorecheck autorank scikit-posthocs && touch $@
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis
