@@ -293,13 +293,13 @@ def test_rank_scores_near_the_largest_double(tmp_path, capsys):
 
 def test_a_reader_that_does_not_name_its_file_is_named_by_the_command_line(tmp_path, capsys):
     p = tmp_path / "batch.csv"
-    p.write_bytes("p,n,acc,name\n10,20,0.5,Müller\n".encode("latin-1"))
-    _one_line_error(capsys, ["check", "--batch", str(p), "--decimals", "2"], "batch.csv", "not UTF-8")
+    p.write_bytes("p,n,acc,decimals,id\n10,20,0.5,2,Müller\n".encode("latin-1"))
+    _one_line_error(capsys, ["check", "--batch", str(p)], "batch.csv")
 
 
 def test_option_given_as_double_dash_is_refused_but_empty_repeatable_options_are_fine(tmp_path, capsys):
     _one_line_error(capsys, ["maxdist", "--n=--", "--m", "2", "--theta", "0.5"], "--n expects one value")
     p = tmp_path / "batch.csv"
-    p.write_text("p,n,acc\n10,20,0.5\n")
-    code, out, err = _run(capsys, ["check", "--batch", str(p), "--decimals", "2"])  # --score is left empty
+    p.write_text("p,n,acc,decimals\n10,20,0.5,2\n")
+    code, out, err = _run(capsys, ["check", "--batch", str(p)])  # --score is left empty
     assert code == 0 and "expects one value" not in err, err
