@@ -113,6 +113,14 @@ _FACTOR_EPS = 1e-25
 _ENGINE = "auto"
 #: Work (``_noniid_numpy.work_estimate``) up to which the NumPy engine is used.
 _NUMPY_WORK = 1.5e9
+#: The swap engine (:func:`sotalib.multiplicity._depmax.swap_max`) computes the large problems of a
+#: random reference classifier with at least this many classifiers (its ``F`` is summed from the upper
+#: tail's side, which keeps its digits when ``G^m`` is small only if ``m`` is not).
+_SWAP_MIN_M = 64
+#: Its binomials are cut at this many standard deviations (beyond, the pmf is below 1e-42 of its mode),
+_SWAP_WIDTH = 14.0
+#: and its window starts where ``F`` first exceeds this.
+_SWAP_TAIL = 1e-30
 #: Monte Carlo replications are split into this many independently seeded chunks.
 _MC_CHUNKS = 8
 
@@ -444,7 +452,11 @@ def _choose_engine(n: int, m_or_zero: int, k0s: np.ndarray, p1: np.ndarray, p0: 
         return _ENGINE
     from ._noniid_numpy import work_estimate
 
-    return "numpy" if work_estimate(n, k0s.size, p1.size, p1, p0, m_or_zero) <= _NUMPY_WORK else "numba"
+    if work_estimate(n, k0s.size, p1.size, p1, p0, m_or_zero) <= _NUMPY_WORK:
+        return "numpy"
+    # the swap engine's condition of stability (sotalib.multiplicity._depmax.swap_stable)
+    stable = bool(np.all(p1 * (1.0 - p1) <= p0 * (1.0 - p0) + 1e-15))
+    return "swap" if k0s.size > 1 and m_or_zero >= _SWAP_MIN_M and stable else "numba"
 
 
 def _exact_max(
@@ -456,8 +468,14 @@ def _exact_max(
     p0: np.ndarray,
     w: np.ndarray,
     engine: str | None = None,
+    thetas: np.ndarray | None = None,
 ) -> tuple[int, np.ndarray, np.ndarray]:
-    """``(xlo, F, S)`` from the NumPy engine or the Numba kernel (``engine``: "numpy", "numba" or None: choose)."""
+    """``(xlo, F, S)`` from one of the engines (``engine``: "numpy", "numba", "swap" or None: choose).
+
+    ``thetas`` (the values behind ``p1, p0``) are needed by the swap engine only.
+    """
+    if thetas is None:
+        thetas = p1
     engine = _choose_engine(n, m_or_zero, k0s, p1, p0) if engine is None else engine
     args = (
         int(n),
@@ -472,8 +490,12 @@ def _exact_max(
         from ._noniid_numpy import max_kernel
 
         return max_kernel(*args, _PMF_EPS, _FACTOR_EPS)
-    if engine != "numba":
-        raise ValueError(f"engine must be 'numpy' or 'numba', got {engine!r}")
+    if engine == "swap" and m_or_zero > 0:
+        from ._depmax import swap_max
+
+        return swap_max(*args[:3], args[3], thetas, *args[4:], _SWAP_TAIL, _SWAP_WIDTH)
+    if engine not in ("numba", "swap"):
+        raise ValueError(f"engine must be 'numpy', 'numba' or 'swap', got {engine!r}")
     import numba  # lazily: importing this module does not import Numba
 
     from ._noniid_kernels import _max_kernel
@@ -497,7 +519,7 @@ def _run(
     tail: float,
 ) -> MaxDistribution:
     k0s, pk0, p1, p0 = _kernel_inputs(n, thetas, rho, theta0, y0, tol)
-    xlo, F, S = _exact_max(n, m_or_zero, k0s, pk0, p1, p0, w)
+    xlo, F, S = _exact_max(n, m_or_zero, k0s, pk0, p1, p0, w, thetas=thetas)
     F = np.minimum(F, 1.0)
     S = np.clip(S, 0.0, 1.0)
     # trim to the window carrying all but `tail` at each end (as iid_max_distribution)
