@@ -193,7 +193,7 @@ def _window_w(n, p, width):
 
 
 @njit(cache=True)
-def _swap_regions(x0, n, ks, p1, p0, width, c, top, closed):
+def _swap_regions(x0, n, ks, p1, p0, width, c, top, closed, up):
     """Per value: the positions ``[c_i, top_i]`` whose pmf is carried from one ``K`` to the next.
 
     The first ``K`` is the largest; each step removes a ``Bernoulli(p1)`` and adds a
@@ -201,8 +201,11 @@ def _swap_regions(x0, n, ks, p1, p0, width, c, top, closed):
     (errors shrink by ``q1/p1`` per position, relative digits kept in the upper
     tail) and needs nothing below the position it computes, so only the positions
     from ``x0`` up are carried (``closed``).  Otherwise the removal runs upwards
-    and the whole support is carried.  Returns False for values whose support
-    never reaches ``x0``.
+    and the whole support is carried.  A swap is stable only if the removed
+    Bernoulli has the smaller ``p q`` (:func:`swap_stable`); values where
+    ``p1 q1 > p0 q0`` walk upwards instead (``up``), from a fresh convolution at
+    the lowest ``K`` of each block.  ``top = -1`` marks values whose support never
+    reaches ``x0``.
     """
     nk = ks.size
     nv = p1.size
@@ -214,7 +217,8 @@ def _swap_regions(x0, n, ks, p1, p0, width, c, top, closed):
         s_lo = min(a_lo + b_lo, a_lo2 + b_lo2)
         s_hi = max(a_hi + b_hi, a_hi2 + b_hi2)
         top[i] = s_hi
-        closed[i] = p1[i] > 0.5 and nk > 1
+        up[i] = p1[i] * (1.0 - p1[i]) > p0[i] * (1.0 - p0[i]) and nk > 1
+        closed[i] = p1[i] > 0.5 and nk > 1 and not up[i]
         c[i] = max(s_lo, x0) if closed[i] else s_lo
         if s_hi <= x0:
             top[i] = -1  # never reaches the window
@@ -272,6 +276,19 @@ def _swap_step(f, p1, p0, closed):
             gprev = gk
 
 
+@njit(cache=True)
+def _add_sf(f, c, x0, xe, wi, row):
+    """``row[x - x0] += wi * P(S > x)`` for ``x = x0 .. xe``, from the pmf ``f`` on positions ``c, c + 1, ...``."""
+    s = 0.0
+    for k in range(f.size - 1, -1, -1):
+        s += f[k]  # P(S >= c + k) = P(S > c + k - 1)
+        x = c + k - 1
+        if x <= xe and x >= x0:
+            row[x - x0] += wi * s
+    for x in range(x0, min(c - 1, xe + 1)):
+        row[x - x0] += wi * s
+
+
 @njit(cache=True, parallel=True)
 def _swap_max(x0, nx, n, m, ks, pk, p1, p0, w, width, block, nthreads):
     """``F(x)`` and ``1 - F(x)`` of ``max_j X_j`` for ``x = x0, ..., x0 + nx - 1``.
@@ -288,14 +305,15 @@ def _swap_max(x0, nx, n, m, ks, pk, p1, p0, w, width, block, nthreads):
     c = np.empty(nv, np.int64)
     top = np.empty(nv, np.int64)
     closed = np.empty(nv, np.bool_)
-    _swap_regions(x0, n, ks, p1, p0, width, c, top, closed)
+    up = np.empty(nv, np.bool_)
+    _swap_regions(x0, n, ks, p1, p0, width, c, top, closed, up)
     off = np.zeros(nv + 1, np.int64)
     for i in range(nv):
         off[i + 1] = off[i] + (top[i] - c[i] + 1 if top[i] >= 0 else 0)
     state = np.zeros(off[nv])
     for t_id in nb.prange(nthreads):
         for i in range(t_id, nv, nthreads):
-            if top[i] >= 0:
+            if top[i] >= 0 and not up[i]:
                 _swap_init(n, ks[nk - 1], p1[i], p0[i], width, c[i], state[off[i] : off[i + 1]])
     xe = x0 + nx - 1
     F = np.zeros(nx)
@@ -311,22 +329,19 @@ def _swap_max(x0, nx, n, m, ks, pk, p1, p0, w, width, block, nthreads):
                 if top[i] < 0:
                     continue
                 f = state[off[i] : off[i + 1]]
-                ci = c[i]
-                L = f.size
-                wi = w[i]
+                if up[i]:  # upwards through the block, from a fresh convolution at its lowest K
+                    lo_ik = hi_ik - nb_k + 1
+                    _swap_init(n, ks[lo_ik], p1[i], p0[i], width, c[i], f)
+                    for ik in range(lo_ik, hi_ik + 1):
+                        if ik > lo_ik:
+                            _swap_step(f, p0[i], p1[i], False)
+                        _add_sf(f, c[i], x0, xe, w[i], acc[t_id, hi_ik - ik])
+                    continue
                 for j in range(nb_k):
                     ik = hi_ik - j
                     if ik < nk - 1:
                         _swap_step(f, p1[i], p0[i], closed[i])
-                    row = acc[t_id, j]
-                    s = 0.0
-                    for k in range(L - 1, -1, -1):
-                        s += f[k]  # P(S >= ci + k) = P(S > ci + k - 1)
-                        x = ci + k - 1
-                        if x <= xe and x >= x0:
-                            row[x - x0] += wi * s
-                    for x in range(x0, min(ci - 1, xe + 1)):
-                        row[x - x0] += wi * s
+                    _add_sf(f, c[i], x0, xe, w[i], acc[t_id, j])
         for t_id in nb.prange(nthreads):  # fold the block into F and S, x split among threads
             for xi in range(t_id, nx, nthreads):
                 fx = 0.0
@@ -391,18 +406,16 @@ def dependent_max_distribution(
             ks, log_pk = ks[keep[0] : keep[-1] + 1], log_pk[keep[0] : keep[-1] + 1]
     pk = np.exp(log_pk - np.max(log_pk))
     pk = pk / math.fsum(pk)
-    if swap_stable(p1, p0):
-        lo, hi = _max_window(n, m, v, wts, ks, pk, p1, p0, tail)
-        F, S = _swap_max(lo, hi - lo + 1, n, m, ks, pk, p1, p0, wts, _WIDTH, _block(ks.size, hi - lo + 1), _threads())
-        return _trimmed(n, lo, F, S, tail)
-    return _bernoulli_walk(n, m, v, wts, ks, log_pk, p1, p0, tail)
+    lo, hi = _max_window(n, m, v, wts, ks, pk, p1, p0, tail)
+    F, S = _swap_max(lo, hi - lo + 1, n, m, ks, pk, p1, p0, wts, _WIDTH, _block(ks.size, hi - lo + 1), _threads())
+    return _trimmed(n, lo, F, S, tail)
 
 
 def _bernoulli_walk(n, m, v, wts, ks, log_pk, p1, p0, tail) -> MaxDistribution:
     """The first engine (:func:`_max_log_cdf`): each value walks ``K`` in its own stable direction.
 
-    Used when some value's swap would be unstable in the swap engine's single
-    direction; it holds an array of ``len(ks)`` by the window per thread.
+    Kept as an independent check of the swap engine (tests); it holds an array
+    of ``len(ks)`` by the window per thread, so it is not used for large ``n``.
     """
     # highest values first: the inner loop then stops mattering early
     order = np.argsort(-v)
@@ -464,12 +477,13 @@ def _support_top(n: int, ks: np.ndarray, p1: np.ndarray, p0: np.ndarray, width: 
 
 
 def swap_stable(p1, p0) -> bool:
-    """Whether every swap of :func:`_swap_step` is stable: ``p1 q1 <= p0 q0`` for every value.
+    """Whether every value can walk ``K`` downwards: ``p1 q1 <= p0 q0`` for every value.
 
     Removing a ``Bernoulli(p)`` divides the characteristic function by
     ``q + p e^{iw}``, whose modulus squared is ``1 - 2 p q (1 - cos w)``; adding
     one multiplies by the same with ``p0``.  The swap amplifies no frequency (so
-    no rounding error) exactly when the removed Bernoulli has the smaller ``p q``.
+    no rounding error) exactly when the removed Bernoulli has the smaller ``p q``;
+    :func:`_swap_max` walks the other values upwards, block by block.
     """
     p1 = np.asarray(p1, dtype=float)
     p0 = np.asarray(p0, dtype=float)
@@ -486,8 +500,6 @@ def swap_max(n, m, ks, pk, values, p1, p0, w, tail, width):
     ks = np.ascontiguousarray(ks, dtype=np.int64)
     args = [np.ascontiguousarray(a, dtype=float) for a in (pk, values, p1, p0, w)]
     pk, values, p1, p0, w = args
-    if not swap_stable(p1, p0):
-        raise ValueError("the swap engine needs P(Y=1|Y0=1)(1 - P(Y=1|Y0=1)) <= P(Y=1|Y0=0)(1 - P(Y=1|Y0=0))")
     lo, hi = _max_window(n, m, values, w, ks, pk, p1, p0, tail, width)
     F, S = _swap_max(lo, hi - lo + 1, n, m, ks, pk, p1, p0, w, float(width), _block(ks.size, hi - lo + 1), _threads())
     return lo, F, S

@@ -454,9 +454,7 @@ def _choose_engine(n: int, m_or_zero: int, k0s: np.ndarray, p1: np.ndarray, p0: 
 
     if work_estimate(n, k0s.size, p1.size, p1, p0, m_or_zero) <= _NUMPY_WORK:
         return "numpy"
-    # the swap engine's condition of stability (sotalib.multiplicity._depmax.swap_stable)
-    stable = bool(np.all(p1 * (1.0 - p1) <= p0 * (1.0 - p0) + 1e-15))
-    return "swap" if k0s.size > 1 and m_or_zero >= _SWAP_MIN_M and stable else "numba"
+    return "swap" if k0s.size > 1 and m_or_zero >= _SWAP_MIN_M else "numba"
 
 
 def _exact_max(
