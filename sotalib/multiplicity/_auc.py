@@ -618,26 +618,54 @@ def simulate_auc(
     return out
 
 
-def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives) -> np.ndarray:
-    """Maximum AUC over classifiers with standardized means ``mus``, per replication."""
+def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, show_progress=None) -> np.ndarray:
+    """Maximum AUC over classifiers with standardized means ``mus``, per replication.
+
+    Memory is bounded for any ``m`` and ``n``: the random draws are made in
+    blocks of at most ``_CHUNK`` doubles (replications together while a
+    replication's ``m x n_pos`` draws fit in one block, else classifiers in
+    blocks within each replication, the maximum carried from block to block).
+    A progress bar over the replications is drawn when ``show_progress`` says
+    so (:func:`sotalib._progress.progress`: by default only on a terminal).
+    """
+    from .._progress import progress
+
     m = mus.size
     ks = _draw_positive_counts(rng, n, prevalence, reps, positives)
     out = np.empty(reps)
     log_inv_tol = -math.log(SKIP_TOL)
     if rho == 0.0:
-        for k in np.unique(ks):
+        uniq = np.unique(ks)
+        bar = progress(range(reps), desc="simulated challenges", show=show_progress)
+        for k in uniq:
             k = int(k)
             idx = np.flatnonzero(ks == k)
             n_neg = n - k
             lf = _logfact(n_neg)
-            per = max(1, _CHUNK // (m * k))
-            for s in range(0, idx.size, per):
-                ii = idx[s : s + per]
-                z = rng.standard_normal((ii.size, m, k))
-                uu = rng.random((ii.size, m, k))
-                out[ii] = _max_u_batch(z, uu, mus, sp, n_neg, lf, log_inv_tol) / (k * n_neg)
+            if m * k <= _CHUNK:
+                per = max(1, _CHUNK // (m * k))
+                for s in range(0, idx.size, per):
+                    ii = idx[s : s + per]
+                    z = rng.standard_normal((ii.size, m, k))
+                    uu = rng.random((ii.size, m, k))
+                    out[ii] = _max_u_batch(z, uu, mus, sp, n_neg, lf, log_inv_tol) / (k * n_neg)
+                    for _ in range(ii.size):
+                        next(bar, None)
+                continue
+            per_m = max(1, _CHUNK // k)  # classifiers per block of one replication
+            for r in idx:
+                best = -1
+                for j0 in range(0, m, per_m):
+                    j1 = min(m, j0 + per_m)
+                    z = rng.standard_normal((1, j1 - j0, k))
+                    uu = rng.random((1, j1 - j0, k))
+                    best = max(best, int(_max_u_batch(z, uu, mus[j0:j1], sp, n_neg, lf, log_inv_tol)[0]))
+                out[r] = best / (k * n_neg)
+                next(bar, None)
+        for _ in bar:  # close the bar
+            pass
         return out
-    for r in range(reps):
+    for r in progress(range(reps), desc="simulated challenges", show=show_progress):
         k = int(ks[r])
         n_neg = n - k
         z0 = rng.standard_normal(k)
@@ -787,6 +815,7 @@ def expected_max_auc(
     reps: int = 1000,
     rng=0,
     alpha: float = 0.05,
+    show_progress: bool | None = None,
 ) -> MaxAUCSummary:
     """Distribution of the best empirical AUC of ``m`` classifiers (the ``sotalib auc-max`` command).
 
@@ -828,6 +857,10 @@ def expected_max_auc(
         or None (fresh entropy).
     alpha : float
         The interval is the equal-tailed ``1 - alpha`` interval, ``alpha`` in ``(0, 1)``.
+    show_progress : bool or None
+        A progress bar over the simulated challenges on stderr: True, False,
+        or None (default) for only when stderr is a terminal.  Memory stays
+        bounded for any ``m`` and ``n`` (the draws are made in blocks).
 
     Returns
     -------
@@ -868,7 +901,7 @@ def expected_max_auc(
     seed = seed_record(rng)
     gen = as_generator(rng)
     mus, sp = _standardized(a, 1.0, 1.0)
-    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed")
+    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed", show_progress)
     s = Summary.from_samples(maxima, alpha)
     return MaxAUCSummary(
         mean=s.mean,
