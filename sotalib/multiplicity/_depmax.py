@@ -375,11 +375,15 @@ def dependent_max_distribution(
     theta0: float | None = None,
     y0: str = "random",
     tail: float = TAIL,
+    start: int | None = None,
 ) -> MaxDistribution:
     """Exact distribution of ``max_j X_j`` with ``theta_j`` drawn iid from a discrete ``P(theta)``.
 
     Values that violate Eq. 8 must have been removed by the caller (see
     :func:`sotalib.multiplicity._noniid.feasible`).  ``theta0`` defaults to ``max(values)``.
+    ``start`` is a guess of the count where ``F`` first exceeds ``tail`` (for
+    example from a fit of nearby values); it saves the first pass that finds it,
+    and is used only if the result confirms it (``F(start) <= tail``).
     """
     v = np.asarray(values, dtype=float)
     wts = np.full(v.size, 1.0 / v.size) if weights is None else np.asarray(weights, dtype=float)
@@ -406,6 +410,13 @@ def dependent_max_distribution(
             ks, log_pk = ks[keep[0] : keep[-1] + 1], log_pk[keep[0] : keep[-1] + 1]
     pk = np.exp(log_pk - np.max(log_pk))
     pk = pk / math.fsum(pk)
+    hi = _support_top(n, ks, p1, p0, _WIDTH)
+    if start is not None and 0 <= start < hi:
+        F, S = _swap_max(
+            start, hi - start + 1, n, m, ks, pk, p1, p0, wts, _WIDTH, _block(ks.size, hi - start + 1), _threads()
+        )
+        if F[0] <= tail:  # confirmed: F is below the tail at the guessed start
+            return _trimmed(n, start, F, S, tail)
     lo, hi = _max_window(n, m, v, wts, ks, pk, p1, p0, tail)
     F, S = _swap_max(lo, hi - lo + 1, n, m, ks, pk, p1, p0, wts, _WIDTH, _block(ks.size, hi - lo + 1), _threads())
     return _trimmed(n, lo, F, S, tail)
