@@ -277,6 +277,46 @@ def _swap_step(f, p1, p0, closed):
 
 
 @njit(cache=True)
+def _closed_step_sf(f, p1, p0, c, x0, xe, wi, row):
+    """:func:`_swap_step` (closed) and :func:`_add_sf` in one downward pass over ``f``."""
+    q1 = 1.0 - p1
+    q0 = 1.0 - p0
+    inv = 1.0 / p1
+    L = f.size
+    k_hi = min(L - 1, xe - c + 1)  # positions whose x = c + k - 1 lies in [x0, xe]
+    k_lo = max(0, x0 - c + 1)
+    gk = 0.0
+    s = 0.0
+    for k in range(L - 1, k_hi, -1):
+        gkm1 = (f[k] - q1 * gk) * inv
+        if gkm1 < 0.0:
+            gkm1 = 0.0
+        v = q0 * gk + p0 * gkm1
+        f[k] = v
+        s += v
+        gk = gkm1
+    for k in range(min(k_hi, L - 1), k_lo - 1, -1):
+        gkm1 = (f[k] - q1 * gk) * inv
+        if gkm1 < 0.0:
+            gkm1 = 0.0
+        v = q0 * gk + p0 * gkm1
+        f[k] = v
+        s += v
+        gk = gkm1
+        row[c + k - 1 - x0] += wi * s
+    for k in range(min(k_lo - 1, L - 1), -1, -1):
+        gkm1 = (f[k] - q1 * gk) * inv
+        if gkm1 < 0.0:
+            gkm1 = 0.0
+        v = q0 * gk + p0 * gkm1
+        f[k] = v
+        s += v
+        gk = gkm1
+    for x in range(x0, min(c - 1, xe + 1)):
+        row[x - x0] += wi * s
+
+
+@njit(cache=True)
 def _add_sf(f, c, x0, xe, wi, row):
     """``row[x - x0] += wi * P(S > x)`` for ``x = x0 .. xe``, from the pmf ``f`` on positions ``c, c + 1, ...``."""
     s = 0.0
@@ -339,8 +379,11 @@ def _swap_max(x0, nx, n, m, ks, pk, p1, p0, w, width, block, nthreads):
                     continue
                 for j in range(nb_k):
                     ik = hi_ik - j
+                    if ik < nk - 1 and closed[i]:
+                        _closed_step_sf(f, p1[i], p0[i], c[i], x0, xe, w[i], acc[t_id, j])
+                        continue
                     if ik < nk - 1:
-                        _swap_step(f, p1[i], p0[i], closed[i])
+                        _swap_step(f, p1[i], p0[i], False)
                     _add_sf(f, c[i], x0, xe, w[i], acc[t_id, j])
         for t_id in nb.prange(nthreads):  # fold the block into F and S, x split among threads
             for xi in range(t_id, nx, nthreads):
