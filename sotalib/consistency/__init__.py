@@ -38,6 +38,13 @@ check_mos           -- Mean of Scores over known folds (Section 4.2, Eq. 9), an 
 check_mos_kfold     -- Mean of Scores over every fold configuration of (repeated) k-fold
 diagnose, diagnose_mos -- the typo finder: which single reported value, changed, would be consistent
 
+Beyond binary
+-------------
+check_multiclass    -- multiclass reports (micro, macro, weighted averages): a test set, SoM or MoS over folds
+multiclass_scores, multiclass_score, multiclass_intervals, stratified_class_folds -- their scores and folds
+check_regression    -- MAE, MSE, RMSE and R^2 reported together: which bound a report violates
+check_n_datasets    -- several data sets, k-fold each, averaged within (SoM or MoS) and then across
+
 Scores and folds
 ----------------
 SCORES, resolve_score, score_value, all_scores, aggregate_scores -- the 20 scores of Table 2
@@ -52,6 +59,24 @@ __getattr__, __dir__, __all__ = attach(
     __name__,
     {
         "._folds": ["count_configurations", "kfold_configurations", "parse_folds", "repeat_folds", "stratified_folds"],
+        "._multiclass": [
+            "MulticlassResult",
+            "check_multiclass",
+            "check_multiclass_intervals",
+            "stratified_class_folds",
+        ],
+        "._multiclass_scores": [
+            "AVERAGES",
+            "MULTICLASS_SCORES",
+            "MulticlassInterval",
+            "build_matrix",
+            "multiclass_intervals",
+            "multiclass_score",
+            "multiclass_scores",
+            "transport_feasible",
+        ],
+        "._regression": ["RegressionResult", "check_regression", "regression_scores"],
+        "._twolevel": ["TwoLevelResult", "check_n_datasets"],
         "._mos": [
             "MosResult",
             "MosSearch",

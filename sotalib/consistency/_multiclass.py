@@ -1,0 +1,554 @@
+"""Consistency of multiclass reports: one test set, Score of Means and Mean of Scores over folds.
+
+The unknown is a k x k confusion matrix per evaluation set (test set or
+fold) with known row sums (class sizes).  Every score of
+:mod:`sotalib.consistency._multiclass_scores` depends on a matrix only through
+its diagonal ``d`` and its column sums ``s``, and a pair (d, s) belongs to some
+matrix exactly when ``0 <= d_i <= c_i``, ``s_i >= d_i``, ``sum s = n`` and
+``(c_i - d_i) + (s_i - d_i) <= n - sum d`` for every class (Hall's condition for
+the off-diagonal part, :func:`transport_feasible`).  The search is therefore
+over 2k integers per evaluation set instead of k^2, and every (d, s) found is
+turned into a confusion matrix (:func:`build_matrix`) as evidence.
+
+Two exact methods:
+
+* ``'exhaustive'`` (small test sets): every (d, s) is screened in float64 with
+  a margin of 1e-9 and every value near an interval end is decided in rational
+  arithmetic; the solution set (all compatible (d, s)) and its size are exact.
+* ``'ilp'``: an integer program in (d, s).  Scores linear in the counts
+  (accuracy, micro averages, macro and weighted recall and specificity,
+  balanced accuracy) are linear rows, written with integer coefficients and
+  exactly rounded bounds where their common denominator allows.  The
+  non-linear per-class scores (precision, NPV, F-beta: a ratio whose
+  denominator holds s_i) get one continuous variable t_i per class with the
+  exact bilinear equation ``t_i * den_i(s_i) = num_i(d_i, s_i)``, linearised
+  without approximation through the binary digits of s_i
+  (``t_i * s_i = sum_b 2^b w_ib``, ``w_ib = t_i z_ib``); those rows are widened
+  by 1e-7, more than the solver's tolerance.  Every solution the solver
+  returns is verified in rational arithmetic; one failing the check triggers
+  a second solve with bounds narrowed by 1e-7, and a time-out or a second
+  failure gives the status ``'undecided'``, reported as consistent.  An
+  inconsistency is only claimed when it is certain.
+
+The F1 of the macro precision and macro recall (``f1_of_means``) is decided
+by the exhaustive method only.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from .._json import json_safe
+from .._validate import check_choice, check_int
+from ._multiclass_scores import (
+    MulticlassInterval,
+    build_matrix,
+    check_classes,
+    multiclass_intervals,
+    multiclass_score,
+    transport_feasible,
+)
+
+__all__ = [
+    "MulticlassResult",
+    "check_multiclass",
+    "check_multiclass_intervals",
+    "stratified_class_folds",
+]
+
+_DELTA = 1e-7
+_MARGIN = 1e-9
+METHODS = ("auto", "ilp", "exhaustive")
+AGGREGATIONS = ("single", "som", "mos")
+
+#: The exhaustive method is chosen by 'auto' up to this many (d, s) candidates.
+EXHAUSTIVE_LIMIT = 3_000_000
+
+
+@dataclass(frozen=True)
+class MulticlassResult:
+    """Verdict on a multiclass report.
+
+    Attributes
+    ----------
+    consistent : bool
+        Some confusion matrix (per fold for Mean of Scores) reproduces every reported
+        value; False is a proof of the contrary.
+    evidence : list
+        Confusion matrices (rows: true class): for a test set or Score of Means a list of
+        k x k matrices, for Mean of Scores one list of per-fold matrices.
+    configurations_tested : int
+        1: the stated test set or fold configuration.
+    details : dict
+        ``status``, ``method``, ``aggregation``, ``classes`` (per fold for MoS), ``n_solutions``
+        (exhaustive method: the exact number of compatible (diagonal, column sums); None otherwise),
+        ``scores`` (how each reported name was read) and ``note``.
+    status : {'feasible', 'infeasible', 'undecided'}
+    solutions : list
+        The same matrices as ``evidence`` (at most ``max_solutions``).
+    """
+
+    consistent: bool
+    status: str
+    method: str
+    aggregation: str
+    classes: tuple
+    solutions: list = field(default_factory=list)
+    n_solutions: int | None = None
+    intervals: tuple = field(repr=False, default=())
+    note: str = ""
+
+    @property
+    def evidence(self) -> list:
+        """Confusion matrices that reproduce the report (empty when inconsistent or undecided)."""
+        return self.solutions
+
+    @property
+    def configurations_tested(self) -> int:
+        return 1
+
+    @property
+    def details(self) -> dict:
+        return {
+            "status": self.status,
+            "method": self.method,
+            "aggregation": self.aggregation,
+            "classes": [list(c) for c in self.classes],
+            "n_solutions": self.n_solutions,
+            "scores": {iv.name: iv.label() for iv in self.intervals},
+            "note": self.note,
+        }
+
+    def to_dict(self) -> dict:
+        """JSON-safe: the four common keys, then ``status``, ``n_solutions`` and ``solutions`` (matrices)."""
+        return json_safe(
+            {
+                "consistent": bool(self.consistent),
+                "evidence": self.solutions,
+                "configurations_tested": 1,
+                "details": self.details,
+                "status": self.status,
+                "n_solutions": self.n_solutions,
+                "solutions": self.solutions,
+            }
+        )
+
+
+def stratified_class_folds(classes, k: int) -> tuple[tuple[int, ...], ...]:
+    """Class sizes of the k test folds of scikit-learn's ``StratifiedKFold`` (version >= 0.22).
+
+    The items sorted by class are dealt to the folds in turn (``y_sorted[i::k]``
+    goes to fold i), which is how scikit-learn allocates each class.
+    """
+    classes = check_classes(classes)
+    k = check_int("k", k, low=2)
+    if k > max(classes):
+        raise ValueError(f"k must be <= the largest class size {max(classes)} (scikit-learn), got {k}")
+    y = np.repeat(np.arange(len(classes)), classes)
+    return tuple(tuple(np.bincount(y[i::k], minlength=len(classes)).tolist()) for i in range(k))
+
+
+# --------------------------------------------------------------------------- exact value of a report
+def _unit_values(iv: MulticlassInterval, unit, zero_division):
+    c, d, s = unit
+    return multiclass_score(iv, c, d, s, zero_division=zero_division)
+
+
+def _verify(units, weights, sol, intervals, zero_division) -> bool:
+    for (c, _), (d, s) in zip(units, sol):
+        if sum(s) != sum(c) or not transport_feasible(c, d, s) or any(x > y for x, y in zip(d, c)):
+            return False
+    for iv in intervals:
+        tot = Fraction(0)
+        for (c, _), (d, s), w in zip(units, sol, weights):
+            v = multiclass_score(iv, c, d, s, zero_division=zero_division)
+            if v is None:
+                return False
+            tot += w * v
+        if not iv.contains(tot):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- exhaustive (one evaluation set)
+def _compositions(n: int, k: int) -> np.ndarray:
+    """All k-tuples of non-negative integers summing to n (rows)."""
+    if k == 1:
+        return np.array([[n]], dtype=np.int64)
+    out = []
+    for first in range(n + 1):
+        rest = _compositions(n - first, k - 1)
+        out.append(np.hstack([np.full((len(rest), 1), first, dtype=np.int64), rest]))
+    return np.vstack(out)
+
+
+def _count_candidates(c) -> int:
+    n, k = sum(c), len(c)
+    return math.prod(x + 1 for x in c) * math.comb(n + k - 1, k - 1)
+
+
+def _float_values(iv, c, D, S, zero_division):
+    """Float64 values of a score for candidate rows D, S (shape (m, k)); NaN where undefined."""
+    c = np.asarray(c, dtype=np.float64)
+    n, k = c.sum(), len(c)
+    T = D.sum(axis=1)
+    b2 = float(iv.beta) ** 2
+    z = np.nan if zero_division is None else float(zero_division)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if iv.base == "acc":
+            return T / n
+        if iv.base == "bacc":
+            return (D / c).mean(axis=1)
+        if iv.base != "fbp_means" and iv.average == "micro":
+            return T / n if iv.base in ("sens", "ppv", "fbp") else ((k - 2) * n + T) / ((k - 1) * n)
+
+        def terms(base):
+            tn = n - c - S + D
+            if base == "sens":
+                return D / c
+            if base == "spec":
+                return tn / (n - c)
+            if base == "ppv":
+                return np.where(S == 0, z, D / np.where(S == 0, 1, S))
+            if base == "npv":
+                return np.where(S == n, z, tn / np.where(S == n, 1, n - S))
+            return (1 + b2) * D / (b2 * c + S)
+
+        if iv.base == "fbp_means":
+            P, R = terms("ppv").mean(axis=1), terms("sens").mean(axis=1)
+            den = b2 * P + R
+            return np.where(den == 0, 0.0, (1 + b2) * P * R / np.where(den == 0, 1, den))
+        t = terms(iv.base)
+        return t.mean(axis=1) if iv.average == "macro" else (t * (c / n)).sum(axis=1)
+
+
+def _exhaustive(c, intervals, zero_division, max_solutions):
+    n, k = sum(c), len(c)
+    S_all = _compositions(n, k)
+    grids = np.meshgrid(*[np.arange(x + 1) for x in c], indexing="ij")
+    D_all = np.stack([g.ravel() for g in grids], axis=1).astype(np.int64)
+    sols, count = [], 0
+    chunk = max(1, 2_000_000 // max(len(S_all), 1))
+    cc = np.asarray(c, dtype=np.int64)
+    for start in range(0, len(D_all), chunk):
+        Dc = D_all[start : start + chunk]
+        D = np.repeat(Dc, len(S_all), axis=0)
+        S = np.tile(S_all, (len(Dc), 1))
+        T = D.sum(axis=1)
+        ok = (S >= D).all(axis=1) & ((cc - D) + (S - D) <= (n - T)[:, None]).all(axis=1)
+        D, S = D[ok], S[ok]
+        sure = np.ones(len(D), dtype=bool)
+        for iv in intervals:
+            if not len(D):
+                break
+            v = _float_values(iv, c, D, S, zero_division)
+            lo, hi = float(iv.lo), float(iv.hi)
+            keep = np.isnan(v) | ((v >= lo - _MARGIN) & (v <= hi + _MARGIN))
+            border = np.isnan(v) | (v < lo + _MARGIN) | (v > hi - _MARGIN)
+            D, S, sure = D[keep], S[keep], (sure & ~border)[keep]
+        for d, s, is_sure in zip(D.tolist(), S.tolist(), sure.tolist()):
+            if is_sure or all(
+                iv.contains(multiclass_score(iv, c, d, s, zero_division=zero_division)) for iv in intervals
+            ):
+                count += 1
+                if len(sols) < max_solutions:
+                    sols.append((tuple(d), tuple(s)))
+    return count, sols
+
+
+# --------------------------------------------------------------------------- integer program
+def _solve(units, weights, intervals, zero_division, shift, time_limit):
+    import pulp
+
+    prob = pulp.LpProblem("multiclass", pulp.LpMinimize)
+    prob.setObjective(pulp.LpAffineExpression())
+    nonlin = {(iv.base, iv.average) for iv in intervals if iv.base in ("ppv", "npv", "fbp") and iv.average != "micro"}
+    vars_ = []
+    for u, (c, _) in enumerate(units):
+        n, k = sum(c), len(c)
+        d = [prob.add_variable(f"d{u}_{i}", 0, c[i], cat="Integer") for i in range(k)]
+        s = [prob.add_variable(f"s{u}_{i}", 0, n, cat="Integer") for i in range(k)]
+        T = pulp.lpSum(d)
+        prob.addConstraint(pulp.lpSum(s) == n, f"sum{u}")
+        for i in range(k):
+            prob.addConstraint(s[i] - d[i] >= 0, f"sd{u}_{i}")
+            prob.addConstraint((c[i] - d[i]) + (s[i] - d[i]) + T <= n, f"hall{u}_{i}")
+        terms = {}
+        if nonlin:
+            nbits = max(1, n.bit_length())
+            for i in range(k):
+                z = [prob.add_variable(f"z{u}_{i}_{b}", 0, 1, cat="Binary") for b in range(nbits)]
+                prob.addConstraint(pulp.lpSum((1 << b) * z[b] for b in range(nbits)) == s[i], f"bits{u}_{i}")
+                for base, avg in nonlin:
+                    key = (base, avg)
+                    if key in terms and i < len(terms[key]):
+                        continue
+                    beta2 = next(float(iv.beta) ** 2 for iv in intervals if (iv.base, iv.average) == key)
+                    tag = f"{base}{avg[:2]}{u}_{i}"
+                    t = prob.add_variable(f"t{tag}", 0, 1)
+                    w = [prob.add_variable(f"w{tag}_{b}", 0, 1) for b in range(nbits)]
+                    for b in range(nbits):
+                        prob.addConstraint(w[b] - z[b] <= 0, f"wa{tag}_{b}")
+                        prob.addConstraint(w[b] - t <= 0, f"wb{tag}_{b}")
+                        prob.addConstraint(w[b] - t - z[b] >= -1, f"wc{tag}_{b}")
+                    ts = pulp.lpSum((1 << b) * w[b] for b in range(nbits))  # = t * s_i
+                    tn = n - c[i] - s[i] + d[i]
+                    if base == "ppv":
+                        prob.addConstraint(ts - d[i] == 0, f"eq{tag}")
+                        g = prob.add_variable(f"g{tag}", 0, 1, cat="Binary")  # s_i >= 1
+                        prob.addConstraint(s[i] - g >= 0, f"ga{tag}")
+                        prob.addConstraint(s[i] - n * g <= 0, f"gb{tag}")
+                    elif base == "npv":
+                        prob.addConstraint(n * t - ts - tn == 0, f"eq{tag}")
+                        g = prob.add_variable(f"g{tag}", 0, 1, cat="Binary")  # s_i <= n - 1
+                        prob.addConstraint(n - s[i] - g >= 0, f"ga{tag}")
+                        prob.addConstraint(n - s[i] - n * g <= 0, f"gb{tag}")
+                    else:
+                        prob.addConstraint(beta2 * c[i] * t + ts - (1 + beta2) * d[i] == 0, f"eq{tag}")
+                        g = None
+                    if g is not None:
+                        if zero_division is None:
+                            prob.addConstraint(g == 1, f"gz{tag}")
+                        elif Fraction(zero_division) == 0:
+                            prob.addConstraint(t - g <= 0, f"gz{tag}")
+                        else:
+                            prob.addConstraint(t + g >= 1, f"gz{tag}")
+                    terms.setdefault(key, []).append(t)
+        vars_.append((d, s, terms))
+
+    for j, iv in enumerate(intervals):
+        rows = []  # (coef, var) with Fraction coefs, plus a constant
+        const = Fraction(0)
+        cont = False
+        for (c, _), w, (d, s, terms) in zip(units, weights, vars_):
+            n, k = sum(c), len(c)
+            if iv.base == "acc" or (iv.average == "micro" and iv.base in ("sens", "ppv", "fbp")):
+                rows += [(w * Fraction(1, n), x) for x in d]
+            elif iv.average == "micro" and iv.base in ("spec", "npv"):
+                const += w * Fraction(k - 2, k - 1)
+                rows += [(w * Fraction(1, (k - 1) * n), x) for x in d]
+            elif iv.base == "bacc":
+                rows += [(w * Fraction(1, k * c[i]), d[i]) for i in range(k)]
+            else:
+                a = [Fraction(1, k)] * k if iv.average == "macro" else [Fraction(ci, n) for ci in c]
+                if iv.base == "sens":
+                    rows += [(w * a[i] / c[i], d[i]) for i in range(k)]
+                elif iv.base == "spec":
+                    for i in range(k):
+                        f = w * a[i] / (n - c[i])
+                        const += f * (n - c[i])
+                        rows += [(f, d[i]), (-f, s[i])]
+                elif iv.base == "fbp_means":
+                    raise NotImplementedError
+                else:
+                    cont = True
+                    rows += [(w * a[i], terms[(iv.base, iv.average)][i]) for i in range(k)]
+        L = math.lcm(*[q.denominator for q, _ in rows], const.denominator)
+        lo, hi = iv.lo - const, iv.hi - const
+        if not cont and L * sum(abs(q) for q, _ in rows) * 10**6 < 2**52:
+            expr = pulp.lpSum(int(q * L) * x for q, x in rows)
+            prob.addConstraint(expr >= math.ceil(lo * L), f"r{j}lo")
+            prob.addConstraint(expr <= math.floor(hi * L), f"r{j}hi")
+        else:
+            expr = pulp.lpSum(float(q) * x for q, x in rows)
+            prob.addConstraint(expr >= float(lo) - shift * max(1.0, abs(float(lo))), f"r{j}lo")
+            prob.addConstraint(expr <= float(hi) + shift * max(1.0, abs(float(hi))), f"r{j}hi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        status = prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))
+    name = pulp.LpStatus[status]
+    if name == "Infeasible":
+        return "infeasible", None
+    allv = [x for d, s, _ in vars_ for x in d + s]
+    if name != "Optimal" or any(x.value() is None for x in allv):
+        return "unknown", None
+    sol = tuple((tuple(int(round(x.value())) for x in d), tuple(int(round(x.value())) for x in s)) for d, s, _ in vars_)
+    return "solution", sol
+
+
+def _ilp(units, weights, intervals, zero_division, time_limit):
+    state, sol = _solve(units, weights, intervals, zero_division, _DELTA, time_limit)
+    if state == "infeasible":
+        return "infeasible", None
+    if sol is not None and _verify(units, weights, sol, intervals, zero_division):
+        return "feasible", sol
+    if state == "solution":
+        state2, sol = _solve(units, weights, intervals, zero_division, -_DELTA, time_limit)
+        if sol is not None and _verify(units, weights, sol, intervals, zero_division):
+            return "feasible", sol
+    return "undecided", None
+
+
+# --------------------------------------------------------------------------- public
+def check_multiclass_intervals(
+    classes,
+    intervals: tuple[MulticlassInterval, ...],
+    *,
+    folds=None,
+    aggregation: str = "single",
+    zero_division=0,
+    method: str = "auto",
+    max_solutions: int = 100,
+    time_limit: float = 60.0,
+) -> MulticlassResult:
+    """:func:`check_multiclass` for already resolved intervals."""
+    aggregation = check_choice("aggregation", aggregation, AGGREGATIONS)
+    method = check_choice("method", method, METHODS)
+    if zero_division is not None and Fraction(str(zero_division)) not in (0, 1):
+        raise ValueError(f"zero_division must be 0, 1 or None, got {zero_division!r}")
+    if folds is None:
+        if aggregation == "mos":
+            raise ValueError("aggregation 'mos' needs folds")
+        units_c = [check_classes(classes)]
+    else:
+        units_c = [_fold(f, i) for i, f in enumerate(folds)]
+        if not units_c:
+            raise ValueError("folds must contain at least one fold")
+        kk = {len(f) for f in units_c}
+        if len(kk) != 1:
+            raise ValueError("folds must all list the same number of classes")
+        if classes is not None:
+            classes = check_classes(classes)
+            tot = tuple(sum(f[i] for f in units_c) for i in range(len(units_c[0])))
+            if tot != classes:
+                raise ValueError(f"folds must add up to classes={list(classes)}, got {list(tot)}")
+        if aggregation == "single":
+            raise ValueError("folds need aggregation 'som' or 'mos'")
+        if aggregation == "som":
+            units_c = [tuple(sum(f[i] for f in units_c) for i in range(len(units_c[0])))]
+    per_class = [iv.label() for iv in intervals if iv.base != "acc" and iv.average != "micro" or iv.base == "bacc"]
+    for i, c in enumerate(units_c):
+        if min(c) == 0 and per_class:
+            raise ValueError(
+                f"fold {i + 1} has a class without items: its per-class scores ({', '.join(per_class)}) are undefined"
+            )
+    units = [(c, None) for c in units_c]
+    weights = [Fraction(1, len(units))] * len(units)
+    if any(iv.base == "fbp_means" for iv in intervals) and (len(units) > 1 or method == "ilp"):
+        raise ValueError("f1_of_means is checked on one test set (or Score of Means) by the exhaustive method only")
+    if method == "auto":
+        small = len(units) == 1 and _count_candidates(units_c[0]) <= EXHAUSTIVE_LIMIT
+        method = "exhaustive" if (small or any(iv.base == "fbp_means" for iv in intervals)) else "ilp"
+    if method == "exhaustive":
+        if len(units) != 1:
+            raise ValueError("method 'exhaustive' checks one test set (or Score of Means)")
+        c = units_c[0]
+        count, sols = _exhaustive(c, intervals, zero_division, max_solutions)
+        mats = [build_matrix(c, d, s) for d, s in sols]
+        note = f"{count:,} compatible (diagonal, column sums) of every confusion matrix"
+        return MulticlassResult(
+            count > 0,
+            "feasible" if count else "infeasible",
+            "exhaustive",
+            aggregation,
+            tuple(units_c),
+            mats,
+            count,
+            intervals,
+            note,
+        )
+    status, sol = _ilp(units, weights, intervals, zero_division, time_limit)
+    mats = []
+    if sol is not None:
+        per = [build_matrix(c, d, s) for (c, _), (d, s) in zip(units, sol)]
+        mats = [per] if aggregation == "mos" else per
+    note = {
+        "feasible": "integer program: a solution verified in exact arithmetic",
+        "infeasible": "integer program: infeasible (no confusion matrix gives the reported values)",
+        "undecided": "integer program undecided (time limit or unverifiable solution), counted as consistent",
+    }[status]
+    return MulticlassResult(
+        status != "infeasible", status, "ilp", aggregation, tuple(units_c), mats, None, intervals, note
+    )
+
+
+def _fold(f, i):
+    try:
+        items = list(f)
+    except TypeError:
+        raise ValueError(f"folds[{i}] must be a sequence of class counts, got {f!r}") from None
+    out = tuple(check_int(f"folds[{i}][{j}]", x, low=0) for j, x in enumerate(items))
+    if len(out) < 2 or sum(out) == 0:
+        raise ValueError(f"folds[{i}] must list at least 2 class counts and hold at least one item")
+    return out
+
+
+def check_multiclass(
+    classes,
+    scores: Mapping[str, object],
+    *,
+    average: str = "macro",
+    eps=None,
+    decimals=None,
+    rounding: str = "round",
+    beta: float | None = None,
+    folds=None,
+    k: int | None = None,
+    stratified: bool = False,
+    aggregation: str | None = None,
+    zero_division=0,
+    method: str = "auto",
+    max_solutions: int = 100,
+    time_limit: float = 60.0,
+) -> MulticlassResult:
+    """Can the reported multiclass scores come from a confusion matrix with these class sizes?
+
+    Parameters
+    ----------
+    classes : sequence of int
+        Class sizes c_1, ..., c_k of the test set (of the whole data set with folds or k).
+    scores : mapping
+        Score name -> reported value.  Names: ``acc``, ``bacc``, ``sens``/``recall``, ``spec``,
+        ``ppv``/``precision``, ``npv``, ``f1``/``fbeta`` (the mean of the per-class scores under
+        ``average='macro'``, as scikit-learn) and ``f1_of_means`` (the F1 of macro precision and
+        macro recall); a prefix ``micro_``, ``macro_`` or ``weighted_`` overrides ``average``.
+    average : {'micro', 'macro', 'weighted'}
+        The average of the per-class scores (scikit-learn's meaning).
+    eps, decimals, rounding, beta
+        Numerical uncertainty and F-beta weight, as in :func:`sotalib.consistency.score_intervals`.
+    folds : sequence of sequences, optional
+        Class sizes of every test fold (all repetitions); or ``k`` with ``stratified=True``
+        for scikit-learn's ``StratifiedKFold`` (:func:`stratified_class_folds`).
+    aggregation : {'som', 'mos'}, optional
+        Score of Means (scores of the summed confusion matrix, Eq. 7 of Fazekas & Kovacs)
+        or Mean of Scores (mean of the fold scores, Eq. 8); required with folds.
+    zero_division : 0, 1 or None
+        Value of a per-class precision (NPV) whose denominator is zero (None: undefined, never a match).
+    method : {'auto', 'ilp', 'exhaustive'}
+        'auto' enumerates small test sets exhaustively (exact solution count) and otherwise
+        solves the integer program.
+    max_solutions : int
+        At most this many matrices are returned as evidence by the exhaustive method.
+
+    Returns
+    -------
+    MulticlassResult
+    """
+    intervals = multiclass_intervals(scores, average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
+    if k is not None or stratified:
+        if folds is not None:
+            raise ValueError("give either folds or k, not both")
+        if k is None or not stratified:
+            raise ValueError("k needs stratified=True for multiclass reports (the fold class sizes must be known)")
+        folds = stratified_class_folds(classes, k)
+    if folds is not None and aggregation is None:
+        raise ValueError("aggregation ('som' or 'mos') is required with folds")
+    agg = "single" if folds is None else aggregation
+    if folds is None and aggregation not in (None, "single"):
+        raise ValueError("aggregation needs folds or k (a single test set has none)")
+    return check_multiclass_intervals(
+        classes,
+        intervals,
+        folds=folds,
+        aggregation=agg,
+        zero_division=zero_division,
+        method=method,
+        max_solutions=max_solutions,
+        time_limit=time_limit,
+    )
