@@ -209,9 +209,9 @@ def _float_values(iv, c, D, S, zero_division):
             return T / n if iv.base in ("sens", "ppv", "fbp") else ((k - 2) * n + T) / ((k - 1) * n)
 
         def terms(base):
-            tn = n - c - S + D
             if base == "sens":
                 return D / c
+            tn = n - c - S + D
             if base == "spec":
                 return tn / (n - c)
             if base == "ppv":
@@ -228,29 +228,46 @@ def _float_values(iv, c, D, S, zero_division):
         return t.mean(axis=1) if iv.average == "macro" else (t * (c / n)).sum(axis=1)
 
 
+def _d_only(iv) -> bool:
+    """Scores that depend on the diagonal alone (not on the column sums)."""
+    return iv.base in ("acc", "bacc") or (iv.base != "fbp_means" and iv.average == "micro") or iv.base == "sens"
+
+
+def _screen(iv, c, D, S, zero_division):
+    """Float64 screen of candidates: (keep, borderline) masks with a margin of 1e-9."""
+    v = _float_values(iv, c, D, S, zero_division)
+    lo, hi = float(iv.lo), float(iv.hi)
+    keep = np.isnan(v) | ((v >= lo - _MARGIN) & (v <= hi + _MARGIN))
+    border = np.isnan(v) | (v < lo + _MARGIN) | (v > hi - _MARGIN)
+    return keep, border
+
+
 def _exhaustive(c, intervals, zero_division, max_solutions):
     n, k = sum(c), len(c)
-    S_all = _compositions(n, k)
     grids = np.meshgrid(*[np.arange(x + 1) for x in c], indexing="ij")
     D_all = np.stack([g.ravel() for g in grids], axis=1).astype(np.int64)
+    sure_d = np.ones(len(D_all), dtype=bool)
+    for iv in intervals:  # the diagonal alone decides these: screen it before pairing with column sums
+        if _d_only(iv) and len(D_all):
+            keep, border = _screen(iv, c, D_all, None, zero_division)
+            D_all, sure_d = D_all[keep], (sure_d & ~border)[keep]
+    rest = [iv for iv in intervals if not _d_only(iv)]
+    S_all = _compositions(n, k) if len(D_all) else np.zeros((0, k), dtype=np.int64)
     sols, count = [], 0
     chunk = max(1, 2_000_000 // max(len(S_all), 1))
     cc = np.asarray(c, dtype=np.int64)
     for start in range(0, len(D_all), chunk):
         Dc = D_all[start : start + chunk]
         D = np.repeat(Dc, len(S_all), axis=0)
+        sure = np.repeat(sure_d[start : start + chunk], len(S_all))
         S = np.tile(S_all, (len(Dc), 1))
         T = D.sum(axis=1)
         ok = (S >= D).all(axis=1) & ((cc - D) + (S - D) <= (n - T)[:, None]).all(axis=1)
-        D, S = D[ok], S[ok]
-        sure = np.ones(len(D), dtype=bool)
-        for iv in intervals:
+        D, S, sure = D[ok], S[ok], sure[ok]
+        for iv in rest:
             if not len(D):
                 break
-            v = _float_values(iv, c, D, S, zero_division)
-            lo, hi = float(iv.lo), float(iv.hi)
-            keep = np.isnan(v) | ((v >= lo - _MARGIN) & (v <= hi + _MARGIN))
-            border = np.isnan(v) | (v < lo + _MARGIN) | (v > hi - _MARGIN)
+            keep, border = _screen(iv, c, D, S, zero_division)
             D, S, sure = D[keep], S[keep], (sure & ~border)[keep]
         for d, s, is_sure in zip(D.tolist(), S.tolist(), sure.tolist()):
             if is_sure or all(
