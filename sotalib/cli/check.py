@@ -45,6 +45,9 @@ def register(sub) -> None:
     p.add_argument("--aggregation", choices=("som", "mos"), help="Score of Means or Mean of Scores")
     p.add_argument("--batch", type=str, metavar="FILE.csv", help="check every row of a CSV file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    from ._check_multiclass import add_options
+
+    add_options(p)  # multiclass and regression reports, --fold-min/--fold-max
     p.set_defaults(run=run)
 
 
@@ -62,8 +65,10 @@ def _parse_scores(items: list[str]) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import emit
+    from . import _check_multiclass, emit
 
+    if _check_multiclass.wants(args):
+        return _check_multiclass.run(args)
     if args.batch is not None:
         return _run_batch(args)
     if not args.score:
@@ -93,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         stratified=args.stratified,
         repeats=args.repeats,
         aggregation=args.aggregation,
+        **_check_multiclass.fold_bounds(args),
     )
     payload = v.to_dict()
     verdict = "CONSISTENT" if v.consistent else "INCONSISTENT"
@@ -132,6 +138,8 @@ def _run_batch(args: argparse.Namespace) -> int:
 
     if args.score or args.p is not None or args.n is not None:
         raise CliError("--batch takes everything from the file: drop --score, --p and --n")
+    if args.fold_min or args.fold_max:
+        raise CliError("--fold-min and --fold-max apply to one report, not to --batch")
     batch = check_batch(args.batch)
     emit(args, batch.to_dict(), batch.to_frame().to_string(index=False))
     return 0

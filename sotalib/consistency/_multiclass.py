@@ -49,7 +49,7 @@ from .._validate import check_choice, check_int
 from ._multiclass_scores import (
     MulticlassInterval,
     build_matrix,
-    check_classes,
+    _check_classes,
     multiclass_intervals,
     multiclass_score,
     transport_feasible,
@@ -146,7 +146,7 @@ def stratified_class_folds(classes, k: int) -> tuple[tuple[int, ...], ...]:
     The items sorted by class are dealt to the folds in turn (``y_sorted[i::k]``
     goes to fold i), which is how scikit-learn allocates each class.
     """
-    classes = check_classes(classes)
+    classes = _check_classes(classes)
     k = check_int("k", k, low=2)
     if k > max(classes):
         raise ValueError(f"k must be <= the largest class size {max(classes)} (scikit-learn), got {k}")
@@ -422,7 +422,7 @@ def check_multiclass_intervals(
     if folds is None:
         if aggregation == "mos":
             raise ValueError("aggregation 'mos' needs folds")
-        units_c = [check_classes(classes)]
+        units_c = [_check_classes(classes)]
     else:
         units_c = [_fold(f, i) for i, f in enumerate(folds)]
         if not units_c:
@@ -431,7 +431,7 @@ def check_multiclass_intervals(
         if len(kk) != 1:
             raise ValueError("folds must all list the same number of classes")
         if classes is not None:
-            classes = check_classes(classes)
+            classes = _check_classes(classes)
             tot = tuple(sum(f[i] for f in units_c) for i in range(len(units_c[0])))
             if tot != classes:
                 raise ValueError(f"folds must add up to classes={list(classes)}, got {list(tot)}")

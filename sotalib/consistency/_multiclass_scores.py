@@ -151,7 +151,7 @@ def multiclass_intervals(
     return tuple(out)
 
 
-def check_classes(classes, name: str = "classes") -> tuple[int, ...]:
+def _check_classes(classes, name: str = "classes") -> tuple[int, ...]:
     """Class sizes: at least two, each an integer >= 1."""
     try:
         items = list(classes)
@@ -159,7 +159,13 @@ def check_classes(classes, name: str = "classes") -> tuple[int, ...]:
         raise ValueError(f"{name} must be a sequence of class sizes, got {classes!r}") from None
     if len(items) < 2:
         raise ValueError(f"{name} must list at least 2 class sizes, got {len(items)}")
-    return tuple(check_int(f"{name}[{i}]", c, low=1) for i, c in enumerate(items))
+    out = []
+    for i, c in enumerate(items):
+        try:
+            out.append(check_int(name, c, low=1))
+        except ValueError as exc:
+            raise ValueError(f"{exc} (class {i + 1})") from None
+    return tuple(out)
 
 
 def _term(base: str, d: int, s: int, c: int, n: int, b2: Fraction, zero_division) -> Fraction | None:

@@ -133,9 +133,9 @@ def _som(p, n, scores, kw, typos):
     }, sug
 
 
-def _mos(configs, intervals):
+def _mos(configs, intervals, bounds=()):
     if isinstance(configs, tuple):
-        r = check_mos_intervals(configs, intervals)
+        r = check_mos_intervals(configs, intervals, bounds)
         sols = [[list(x) for x in r.solution]] if r.solution else []
         return {
             "consistent": r.consistent,
@@ -147,7 +147,7 @@ def _mos(configs, intervals):
         }
     tested, nfeas, sols, folds_of, undecided = 0, 0, [], [], 0
     for folds in configs:
-        r = check_mos_intervals(folds, intervals)
+        r = check_mos_intervals(folds, intervals, bounds)
         tested += 1
         if r.consistent:
             nfeas += 1
@@ -183,6 +183,8 @@ def check_report(
     aggregation: str | None = None,
     max_configurations: int = 200_000,
     typos: bool = True,
+    fold_min: Mapping[str, object] | None = None,
+    fold_max: Mapping[str, object] | None = None,
 ) -> ReportVerdict:
     """Check a report against its stated experiment.
 
@@ -213,6 +215,10 @@ def check_report(
     typos : bool
         Run the typo finder on an inconsistent report (single test set, SoM, and MoS
         with one known fold configuration).
+    fold_min, fold_max : mapping, optional
+        Reported minimum and maximum over the folds of a score (Eq. 10), both for the
+        same names; they constrain the Mean-of-Scores test (``aggregation`` defaults to
+        'mos'), on known folds or on fold configurations tested one by one.
 
     Returns
     -------
@@ -227,6 +233,9 @@ def check_report(
     """
     kw = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals = score_intervals(scores, **kw)
+    bounds = _fold_bounds(fold_min, fold_max, kw)
+    if bounds and aggregation is None:
+        aggregation = "mos"
     repeats = check_int("repeats", repeats, low=1)
     if aggregation is not None:
         aggregation = check_choice("aggregation", aggregation, AGGREGATIONS)
@@ -237,6 +246,8 @@ def check_report(
     if stratified and k is None:
         raise ValueError("stratified needs k")
     if folds is None and k is None:
+        if bounds:
+            raise ValueError("fold_min and fold_max need folds or k (a single test set has no folds)")
         if aggregation is not None:
             raise ValueError("aggregation needs folds or k (a single test set has none)")
         if repeats != 1:
@@ -305,12 +316,17 @@ def check_report(
                 "note": f"not testable: {', '.join(nonlin)} not linear",
             }
             continue
+        if bounds and joint is not None:
+            raise ValueError(
+                "fold_min and fold_max need known folds (folds, or k with stratified, or a single k-fold "
+                f"with at most max_configurations={max_configurations} configurations)"
+            )
         if joint is not None:
             details["mos"] = _mos_joint(joint, intervals)
             continue
         if not isinstance(configs, tuple):
             configs = list(configs)
-        details["mos"] = _mos(configs, intervals)
+        details["mos"] = _mos(configs, intervals, bounds)
         if typos and isinstance(configs, tuple) and not details["mos"]["consistent"]:
             sug = list(sug) + diagnose_mos(configs, scores, **kw)  # one known configuration
     fits = [a for a in todo if details[a]["consistent"]]
@@ -331,6 +347,23 @@ def check_report(
         details,
         sorted(sug, key=lambda x: abs(x.change)) if not fits else [],
     )
+
+
+def _fold_bounds(fold_min, fold_max, kw) -> tuple:
+    """(min, max) interval pairs of Eq. 10 from the reported per-fold minimum and maximum."""
+    fold_min, fold_max = dict(fold_min or {}), dict(fold_max or {})
+    if set(fold_min) != set(fold_max):
+        raise ValueError("fold_min and fold_max must name the same scores")
+    bounds = []
+    for name in fold_min:
+        (a,) = score_intervals({name: fold_min[name]}, **kw)
+        (b,) = score_intervals({name: fold_max[name]}, **kw)
+        if a.base not in LINEAR_SCORES:
+            raise ValueError(f"fold_min and fold_max support {', '.join(LINEAR_SCORES)} (Eq. 10), got {name!r}")
+        if a.spec.complement:
+            a, b = b, a
+        bounds.append((a, b))
+    return tuple(bounds)
 
 
 def _mos_joint(dataset, intervals):

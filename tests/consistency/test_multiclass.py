@@ -330,7 +330,7 @@ def _acc_reachable(folds, acc):
     "kwargs,match",
     [
         (dict(classes=[5], scores={"acc": 0.5}, decimals=2), "classes must list at least 2"),
-        (dict(classes=[5, 0], scores={"acc": 0.5}, decimals=2), r"classes\[1\] must be an integer >= 1"),
+        (dict(classes=[5, 0], scores={"acc": 0.5}, decimals=2), r"classes must be an integer >= 1, got 0 \(class 2\)"),
         (dict(classes=[5, 5], scores={"mcc": 0.5}, decimals=2), "no multiclass version"),
         (dict(classes=[5, 5], scores={"nonsense": 0.5}, decimals=2), "score must be one of the multiclass"),
         (dict(classes=[5, 5], scores={"acc": 1.5}, decimals=2), r"must be in \[0, 1\]"),
