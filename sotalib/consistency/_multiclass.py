@@ -48,8 +48,8 @@ from .._json import json_safe
 from .._validate import check_choice, check_int
 from ._multiclass_scores import (
     MulticlassInterval,
-    build_matrix,
     _check_classes,
+    build_matrix,
     multiclass_intervals,
     multiclass_score,
     transport_feasible,
