@@ -211,14 +211,15 @@ def check_regression(
         return RegressionResult(
             False, n, violated, (mlo, mhi) if mhi is not None else None, (alo, ahi) if alo is not None else None
         )
-    # witness: an MSE m and an MAE a with a^2 <= m <= n a^2
+    # witness: an MAE a and an MSE m with a^2 <= m <= n a^2, both in their intervals:
+    # a in [max(alo, sqrt(mlo / n)), min(ahi, sqrt(mhi))] (not empty: checked above), m = max(a^2, mlo)
     if alo is not None:
-        m = max(mlo, alo * alo)
-        a = alo if m <= n * alo * alo else _sqrt_up(m / n, ahi)
-        if a * a > m:
-            a = alo
+        low = max(alo, _sqrt(mlo / n, up=True))
+        high = ahi if mhi is None else min(ahi, _sqrt(mhi, up=False))
+        a = low if low <= high else max(alo, min(ahi, low))
+        m = max(a * a, mlo)
     else:
-        m = mlo if mhi is None or mlo > 0 else (mhi / 2 if mhi > 0 else Fraction(0))
+        m = mlo if (mhi is None or mlo > 0) else mhi / 2
         a = None
     witness = {"mse": float(m)}
     if a is not None:
@@ -229,16 +230,13 @@ def check_regression(
     )
 
 
-def _sqrt_up(x: Fraction, cap: Fraction) -> Fraction:
-    """A rational >= sqrt(x), at most ``cap`` when sqrt(x) < cap (by bisection in exact arithmetic)."""
-    lo, hi = Fraction(0), max(cap, Fraction(1))
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if mid * mid >= x:
-            hi = mid
-        else:
-            lo = mid
-    return min(hi, cap) if hi * hi >= x else hi
+def _sqrt(x: Fraction, up: bool) -> Fraction:
+    """A rational within 2^-100 of sqrt(x): above it (``up``) or below it (exact for perfect squares)."""
+    num, den = x.numerator, x.denominator
+    r = Fraction(math.isqrt(num * den * 4**100), den * 2**100)  # floor(sqrt(x) 2^100) / 2^100
+    if r * r == x or not up:
+        return r
+    return r + Fraction(1, 2**100)
 
 
 def _residuals(n: int, a: Fraction, m: Fraction) -> dict:
