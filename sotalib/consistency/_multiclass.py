@@ -67,7 +67,8 @@ _MARGIN = 1e-9
 METHODS = ("auto", "ilp", "exhaustive")
 AGGREGATIONS = ("single", "som", "mos")
 
-#: The exhaustive method is chosen by 'auto' up to this many (d, s) candidates.
+#: 'auto' enumerates when the diagonals admitted by the scores of the diagonal alone, paired with
+#: every column-sum vector, are at most this many (d, s) candidates.
 EXHAUSTIVE_LIMIT = 3_000_000
 
 
@@ -188,11 +189,6 @@ def _compositions(n: int, k: int) -> np.ndarray:
     return np.vstack(out)
 
 
-def _count_candidates(c) -> int:
-    n, k = sum(c), len(c)
-    return math.prod(x + 1 for x in c) * math.comb(n + k - 1, k - 1)
-
-
 def _float_values(iv, c, D, S, zero_division):
     """Float64 values of a score for candidate rows D, S (shape (m, k)); NaN where undefined."""
     c = np.asarray(c, dtype=np.float64)
@@ -242,8 +238,8 @@ def _screen(iv, c, D, S, zero_division):
     return keep, border
 
 
-def _exhaustive(c, intervals, zero_division, max_solutions):
-    n, k = sum(c), len(c)
+def _diagonals(c, intervals, zero_division):
+    """Every diagonal that the scores of the diagonal alone admit, and whether each is certain (float screen)."""
     grids = np.meshgrid(*[np.arange(x + 1) for x in c], indexing="ij")
     D_all = np.stack([g.ravel() for g in grids], axis=1).astype(np.int64)
     sure_d = np.ones(len(D_all), dtype=bool)
@@ -251,31 +247,48 @@ def _exhaustive(c, intervals, zero_division, max_solutions):
         if _d_only(iv) and len(D_all):
             keep, border = _screen(iv, c, D_all, None, zero_division)
             D_all, sure_d = D_all[keep], (sure_d & ~border)[keep]
+    return D_all, sure_d
+
+
+def _n_candidates(c, D) -> int:
+    """Number of (d, s) pairs the exhaustive method screens: per diagonal, the off-diagonal column
+    sums q = s - d are the compositions of Q = n - trace into k parts."""
+    n, k = sum(c), len(c)
+    Q, counts = np.unique(n - D.sum(axis=1), return_counts=True)
+    return int(sum(int(m) * math.comb(int(q) + k - 1, k - 1) for q, m in zip(Q, counts)))
+
+
+def _exhaustive(c, intervals, zero_division, max_solutions, diagonals=None):
+    n, k = sum(c), len(c)
+    D_all, sure_d = diagonals if diagonals is not None else _diagonals(c, intervals, zero_division)
     rest = [iv for iv in intervals if not _d_only(iv)]
-    S_all = _compositions(n, k) if len(D_all) else np.zeros((0, k), dtype=np.int64)
     sols, count = [], 0
-    chunk = max(1, 2_000_000 // max(len(S_all), 1))
     cc = np.asarray(c, dtype=np.int64)
-    for start in range(0, len(D_all), chunk):
-        Dc = D_all[start : start + chunk]
-        D = np.repeat(Dc, len(S_all), axis=0)
-        sure = np.repeat(sure_d[start : start + chunk], len(S_all))
-        S = np.tile(S_all, (len(Dc), 1))
-        T = D.sum(axis=1)
-        ok = (S >= D).all(axis=1) & ((cc - D) + (S - D) <= (n - T)[:, None]).all(axis=1)
-        D, S, sure = D[ok], S[ok], sure[ok]
-        for iv in rest:
-            if not len(D):
-                break
-            keep, border = _screen(iv, c, D, S, zero_division)
-            D, S, sure = D[keep], S[keep], (sure & ~border)[keep]
-        for d, s, is_sure in zip(D.tolist(), S.tolist(), sure.tolist()):
-            if is_sure or all(
-                iv.contains(multiclass_score(iv, c, d, s, zero_division=zero_division)) for iv in intervals
-            ):
-                count += 1
-                if len(sols) < max_solutions:
-                    sols.append((tuple(d), tuple(s)))
+    Q_all = n - D_all.sum(axis=1)
+    for Q in np.unique(Q_all).tolist():
+        grp = Q_all == Q
+        Dg, sure_g = D_all[grp], sure_d[grp]
+        comps = _compositions(Q, k)  # the off-diagonal column sums q = s - d
+        chunk = max(1, 2_000_000 // len(comps))
+        for start in range(0, len(Dg), chunk):
+            Dc = Dg[start : start + chunk]
+            D = np.repeat(Dc, len(comps), axis=0)
+            q = np.tile(comps, (len(Dc), 1))
+            sure = np.repeat(sure_g[start : start + chunk], len(comps))
+            ok = ((cc - D) + q <= Q).all(axis=1)  # Hall's condition r_i + q_i <= Q
+            D, S, sure = D[ok], (D + q)[ok], sure[ok]
+            for iv in rest:
+                if not len(D):
+                    break
+                keep, border = _screen(iv, c, D, S, zero_division)
+                D, S, sure = D[keep], S[keep], (sure & ~border)[keep]
+            for d, s_, is_sure in zip(D.tolist(), S.tolist(), sure.tolist()):
+                if is_sure or all(
+                    iv.contains(multiclass_score(iv, c, d, s_, zero_division=zero_division)) for iv in intervals
+                ):
+                    count += 1
+                    if len(sols) < max_solutions:
+                        sols.append((tuple(d), tuple(s_)))
     return count, sols
 
 
@@ -449,14 +462,21 @@ def check_multiclass_intervals(
     weights = [Fraction(1, len(units))] * len(units)
     if any(iv.base == "fbp_means" for iv in intervals) and (len(units) > 1 or method == "ilp"):
         raise ValueError("f1_of_means is checked on one test set (or Score of Means) by the exhaustive method only")
+    diagonals = None
     if method == "auto":
-        small = len(units) == 1 and _count_candidates(units_c[0]) <= EXHAUSTIVE_LIMIT
-        method = "exhaustive" if (small or any(iv.base == "fbp_means" for iv in intervals)) else "ilp"
+        method = "ilp"
+        if any(iv.base == "fbp_means" for iv in intervals):
+            method = "exhaustive"
+        elif len(units) == 1 and math.prod(x + 1 for x in units_c[0]) <= EXHAUSTIVE_LIMIT:
+            c = units_c[0]
+            diagonals = _diagonals(c, intervals, zero_division)
+            if _n_candidates(c, diagonals[0]) <= EXHAUSTIVE_LIMIT:
+                method = "exhaustive"
     if method == "exhaustive":
         if len(units) != 1:
             raise ValueError("method 'exhaustive' checks one test set (or Score of Means)")
         c = units_c[0]
-        count, sols = _exhaustive(c, intervals, zero_division, max_solutions)
+        count, sols = _exhaustive(c, intervals, zero_division, max_solutions, diagonals)
         mats = [build_matrix(c, d, s) for d, s in sols]
         note = f"{count:,} compatible (diagonal, column sums) of every confusion matrix"
         return MulticlassResult(
