@@ -293,7 +293,45 @@ def _exhaustive(c, intervals, zero_division, max_solutions, diagonals=None):
 
 
 # --------------------------------------------------------------------------- integer program
-def _solve(units, weights, intervals, zero_division, shift, time_limit):
+def _highs(prob, time_limit):
+    """Solve a PuLP model with SciPy's HiGHS in-process: 'infeasible', 'solution' or 'unknown'.
+
+    Values are written into the PuLP variables.  HiGHS's verdict of infeasibility is not
+    trusted (see :func:`sotalib.consistency.check_mos_kfold`): the caller confirms it with CBC.
+    """
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    variables = prob.variables()
+    index = {v.name: i for i, v in enumerate(variables)}
+    rows, lbs, ubs = [], [], []
+    for con in prob.constraints.values():
+        row = np.zeros(len(variables))
+        for v, a in con.items():
+            row[index[v.name]] = a
+        rhs = -float(con.constant)
+        rows.append(row)
+        lbs.append(rhs if con.sense >= 0 else -np.inf)
+        ubs.append(rhs if con.sense <= 0 else np.inf)
+    lb = [-np.inf if v.lowBound is None else v.lowBound for v in variables]
+    ub = [np.inf if v.upBound is None else v.upBound for v in variables]
+    integrality = [1 if v.cat == "Integer" else 0 for v in variables]
+    res = milp(
+        c=np.zeros(len(variables)),
+        constraints=LinearConstraint(np.array(rows), lbs, ubs) if rows else (),
+        integrality=integrality,
+        bounds=Bounds(lb, ub),
+        options={"time_limit": time_limit},
+    )
+    if res.status == 2:
+        return "infeasible"
+    if res.status != 0 or res.x is None:
+        return "unknown"
+    for v, x in zip(variables, res.x):
+        v.varValue = float(x)
+    return "solution"
+
+
+def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="highs"):
     import pulp
 
     prob = pulp.LpProblem("multiclass", pulp.LpMinimize)
@@ -389,14 +427,18 @@ def _solve(units, weights, intervals, zero_division, shift, time_limit):
             expr = pulp.lpSum(float(q) * x for q, x in rows)
             prob.addConstraint(expr >= float(lo) - shift * max(1.0, abs(float(lo))), f"r{j}lo")
             prob.addConstraint(expr <= float(hi) + shift * max(1.0, abs(float(hi))), f"r{j}hi")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        status = prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))
-    name = pulp.LpStatus[status]
-    if name == "Infeasible":
-        return "infeasible", None
     allv = [x for d, s, _ in vars_ for x in d + s]
-    if name != "Optimal" or any(x.value() is None for x in allv):
+    name = "unknown"
+    if solver == "highs":  # in-process, no solver start-up; its infeasibility is confirmed by CBC
+        name = _highs(prob, time_limit)
+    if name != "solution":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            status = prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))
+        name = {"Infeasible": "infeasible", "Optimal": "solution"}.get(pulp.LpStatus[status], "unknown")
+    if name == "infeasible":
+        return "infeasible", None
+    if name != "solution" or any(x.value() is None for x in allv):
         return "unknown", None
     sol = tuple((tuple(int(round(x.value())) for x in d), tuple(int(round(x.value())) for x in s)) for d, s, _ in vars_)
     return "solution", sol
