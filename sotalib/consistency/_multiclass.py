@@ -304,7 +304,10 @@ def _highs(prob, time_limit):
     variables = prob.variables()
     index = {v.name: i for i, v in enumerate(variables)}
     rows, lbs, ubs = [], [], []
-    for con in prob.constraints.values():
+    with warnings.catch_warnings():  # PuLP 3.x deprecates the dict view of constraints (our pinned version)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        constraints = list(prob.constraints.values())
+    for con in constraints:
         row = np.zeros(len(variables))
         for v, a in con.items():
             row[index[v.name]] = a

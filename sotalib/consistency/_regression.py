@@ -68,11 +68,11 @@ class RegressionResult:
     violated: list = field(default_factory=list)
     mse_interval: tuple | None = None
     mae_interval: tuple | None = None
-    witness: dict | None = None
 
     @property
     def evidence(self) -> list:
-        return [self.witness] if (self.consistent and self.witness) else []
+        """``[witness]`` for a consistent report (computed on demand), else ``[]``."""
+        return [_witness(self.n, self.mse_interval, self.mae_interval)] if self.consistent else []
 
     @property
     def configurations_tested(self) -> int:
@@ -152,43 +152,87 @@ def check_regression(
     below, above = _half_widths(eps, decimals, rounding)
     if not scores:
         raise ValueError("scores must name at least one of mae, mse, rmse, r2")
-    ivs = {}
+    given = {}
     for name, value in scores.items():
         key = _NAMES.get(str(name).strip().lower().replace("-", "_").replace(" ", "_"))
         if key is None:
             raise ValueError(f"score must be one of mae, mse, rmse, r2, got {name!r}")
-        if key in ivs:
+        if key in given:
             raise ValueError(f"score {key} given twice")
-        v = as_decimal(value, f"score {name}")
+        v = _as_float(value, f"score {name}")
         if key != "r2" and v < 0:
-            raise ValueError(f"score {name} must be >= 0, got {float(v):g}")
+            raise ValueError(f"score {name} must be >= 0, got {v:g}")
         if key == "r2" and v > 1:
-            raise ValueError(f"score {name} must be <= 1, got {float(v):g}")
+            raise ValueError(f"score {name} must be <= 1, got {v:g}")
+        given[key] = value
+    if "r2" in given and target_var is None:
+        raise ValueError("target_var (the variance of the target, ddof 0) is required with r2")
+    if target_var is not None and _as_float(target_var, "target_var") <= 0:
+        raise ValueError(f"target_var must be > 0, got {_as_float(target_var, 'target_var'):g}")
+    var_given = target_var if "r2" in given else None
+
+    # screen in float64 with every interval narrowed by a relative 1e-9 (far above rounding errors):
+    # consistent there means consistent exactly; anything else is decided in rational arithmetic
+    fb, fa = float(below), float(above)
+    ivs_f = {k: _narrow(_as_float(v, k) - fb, _as_float(v, k) + fa) for k, v in given.items()}
+    var_f = None if var_given is None else _narrow(_as_float(var_given, "") - fb, _as_float(var_given, "") + fa)
+    if not _relations(n, ivs_f, var_f, float)[4]:
+        ivs_f = {k: (_as_float(v, k) - fb, _as_float(v, k) + fa) for k, v in given.items()}
+        var_f = None if var_given is None else (_as_float(var_given, "") - fb, _as_float(var_given, "") + fa)
+        mlo, mhi, alo, ahi, _ = _relations(n, ivs_f, var_f, float)
+        return RegressionResult(
+            True, n, [], (mlo, mhi) if mhi is not None else None, (alo, ahi) if alo is not None else None
+        )
+    ivs = {}
+    for key, value in given.items():
+        v = as_decimal(value, f"score {key}")
         slack = FLOAT_SLACK * max(1, abs(v))
         ivs[key] = (v - below - slack, v + above + slack)
+    var_iv = None
+    if var_given is not None:
+        var = as_decimal(var_given, "target_var")
+        var_iv = (max(var - below - FLOAT_SLACK * var, Fraction(0)), var + above + FLOAT_SLACK * var)
+    mlo, mhi, alo, ahi, violated = _relations(n, ivs, var_iv, Fraction)
+    return RegressionResult(
+        not violated, n, violated, (mlo, mhi) if mhi is not None else None, (alo, ahi) if alo is not None else None
+    )
+
+
+def _as_float(value, name) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        from ._single import as_decimal
+
+        return float(as_decimal(value, name))
+
+
+def _narrow(lo: float, hi: float, rel: float = 1e-9) -> tuple[float, float]:
+    return lo + rel * max(1.0, abs(lo)), hi - rel * max(1.0, abs(hi))
+
+
+def _relations(n, ivs, var_iv, num):
+    """(mlo, mhi, alo, ahi, violated) for intervals of the reported scores, in the arithmetic ``num``
+    (Fraction: exact; float: the screen).  The MSE interval is the intersection of the MSE, RMSE^2 and
+    (1 - R^2) var intervals; the MAE must satisfy MAE^2 <= MSE <= n MAE^2 (module docstring)."""
+    zero = num(0)
     violated = []
     mse_parts = []  # (label, lo, hi) intervals of the MSE
     if "mse" in ivs:
         lo, hi = ivs["mse"]
-        mse_parts.append(("MSE", max(lo, Fraction(0)), hi))
+        mse_parts.append(("MSE", max(lo, zero), hi))
     if "rmse" in ivs:
         lo, hi = ivs["rmse"]
-        lo = max(lo, Fraction(0))
-        mse_parts.append(("RMSE^2", lo * lo, hi * hi if hi >= 0 else Fraction(-1)))
+        lo = max(lo, zero)
+        mse_parts.append(("RMSE^2", lo * lo, hi * hi if hi >= 0 else num(-1)))
     if "r2" in ivs:
-        if target_var is None:
-            raise ValueError("target_var (the variance of the target, ddof 0) is required with r2")
-        var = as_decimal(target_var, "target_var")
-        if var <= 0:
-            raise ValueError(f"target_var must be > 0, got {float(var):g}")
-        vlo, vhi = max(var - below - FLOAT_SLACK * var, Fraction(0)), var + above + FLOAT_SLACK * var
+        vlo, vhi = var_iv
+        vlo = max(vlo, zero)
         rlo, rhi = ivs["r2"]
         # MSE = (1 - R^2) var with 1 - R^2 in [1 - rhi, 1 - rlo] (>= 0) and var in [vlo, vhi]
-        a, b = max(1 - rhi, Fraction(0)), 1 - rlo
-        mse_parts.append(("(1 - R^2) var", a * vlo, b * vhi if b >= 0 else Fraction(-1)))
-    elif target_var is not None:
-        as_decimal(target_var, "target_var")
-    mlo, mhi = Fraction(0), None
+        a, b = max(1 - rhi, zero), 1 - rlo
+        mse_parts.append(("(1 - R^2) var", a * vlo, b * vhi if b >= 0 else num(-1)))
+    mlo, mhi = zero, None
     for _, lo, hi in mse_parts:
         mlo = max(mlo, lo)
         mhi = hi if mhi is None else min(mhi, hi)
@@ -202,32 +246,28 @@ def check_regression(
             violated.append("MSE, RMSE and R^2 imply no common MSE")
     alo = ahi = None
     if "mae" in ivs:
-        alo, ahi = max(ivs["mae"][0], Fraction(0)), ivs["mae"][1]
+        alo, ahi = max(ivs["mae"][0], zero), ivs["mae"][1]
         if mhi is not None and mhi < alo * alo:
             violated.append("MAE <= RMSE fails (the RMSE is below the MAE)")
         if mlo > n * ahi * ahi:
             violated.append(f"RMSE <= sqrt(n) MAE fails (n = {n}: the RMSE is above sqrt(n) times the MAE)")
-    if violated:
-        return RegressionResult(
-            False, n, violated, (mlo, mhi) if mhi is not None else None, (alo, ahi) if alo is not None else None
-        )
-    # witness: an MAE a and an MSE m with a^2 <= m <= n a^2, both in their intervals:
-    # a in [max(alo, sqrt(mlo / n)), min(ahi, sqrt(mhi))] (not empty: checked above), m = max(a^2, mlo)
-    if alo is not None:
+    return mlo, mhi, alo, ahi, violated
+
+
+def _witness(n, mse_interval, mae_interval) -> dict:
+    """An MAE a and an MSE m with a^2 <= m <= n a^2, both in their intervals, and residuals that have them.
+
+    a in [max(alo, sqrt(mlo / n)), min(ahi, sqrt(mhi))] (not empty for a consistent report), m = max(a^2, mlo).
+    """
+    mlo, mhi = (Fraction(x) for x in mse_interval) if mse_interval is not None else (Fraction(0), None)
+    if mae_interval is not None:
+        alo, ahi = (Fraction(x) for x in mae_interval)
         low = max(alo, _sqrt(mlo / n, up=True))
         high = ahi if mhi is None else min(ahi, _sqrt(mhi, up=False))
         a = low if low <= high else max(alo, min(ahi, low))
         m = max(a * a, mlo)
-    else:
-        m = mlo if (mhi is None or mlo > 0) else mhi / 2
-        a = None
-    witness = {"mse": float(m)}
-    if a is not None:
-        witness["mae"] = float(a)
-        witness["residuals"] = _residuals(n, a, m)
-    return RegressionResult(
-        True, n, [], (mlo, mhi) if mhi is not None else None, (alo, ahi) if alo is not None else None, witness
-    )
+        return {"mse": float(m), "mae": float(a), "residuals": _residuals(n, a, m)}
+    return {"mse": float(mlo if (mhi is None or mlo > 0) else mhi / 2)}
 
 
 def _sqrt(x: Fraction, up: bool) -> Fraction:

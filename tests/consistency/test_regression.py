@@ -32,7 +32,7 @@ def test_true_reports_are_consistent_and_the_witness_reproduces_them(n, seed, d,
     sc = regression_scores(y, pred)
     names = ["mae", "mse", "rmse"] + (["r2"] if sc["var"] > 0 and n > 1 else [])
     rep = {k: _fmt(sc[k], d, mode) for k in names}
-    var = _fmt(sc["var"], d + 4) if "r2" in rep else None
+    var = _fmt(sc["var"], d, mode) if "r2" in rep else None  # read with the scores' rounding
     if var is not None and float(var) == 0:
         rep.pop("r2")
         var = None
