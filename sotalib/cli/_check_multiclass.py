@@ -201,5 +201,10 @@ def run(args: argparse.Namespace) -> int:
                 lines.append("    " + " ".join(f"{x:>5}" for x in row))
             if v.aggregation == "mos":
                 lines.append("")
+    for sug in v.suggestions[:3]:
+        lines.append(
+            f"  typo? {sug.score} {sug.reported:g} -> {sug.suggested:g} (change {sug.change:+g}) makes it consistent, "
+            f"e.g. confusion matrix {sug.example}"
+        )
     emit(args, v.to_dict(), "\n".join(lines).rstrip())
     return 0

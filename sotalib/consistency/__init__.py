@@ -63,6 +63,7 @@ __getattr__, __dir__, __all__ = attach(
             "MulticlassResult",
             "check_multiclass",
             "check_multiclass_intervals",
+            "diagnose_multiclass",
             "stratified_class_folds",
         ],
         "._multiclass_scores": [

@@ -15,7 +15,8 @@ Two exact methods:
 * ``'exhaustive'`` (small test sets): every (d, s) is screened in float64 with
   a margin of 1e-9 and every value near an interval end is decided in rational
   arithmetic; the solution set (all compatible (d, s)) and its size are exact.
-* ``'ilp'``: an integer program in (d, s).  Scores linear in the counts
+* ``'ilp'``: an integer program in (d, s), solved in-process by SciPy's HiGHS (an
+  infeasibility it reports is confirmed by CBC, bundled with PuLP).  Scores linear in the counts
   (accuracy, micro averages, macro and weighted recall and specificity,
   balanced accuracy) are linear rows, written with integer coefficients and
   exactly rounded bounds where their common denominator allows.  The
@@ -31,11 +32,13 @@ Two exact methods:
   inconsistency is only claimed when it is certain.
 
 The F1 of the macro precision and macro recall (``f1_of_means``) is decided
-by the exhaustive method only.
+by the exhaustive method only (one test set or Score of Means, up to
+``10 * EXHAUSTIVE_LIMIT`` candidates).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Mapping
@@ -59,6 +62,7 @@ __all__ = [
     "MulticlassResult",
     "check_multiclass",
     "check_multiclass_intervals",
+    "diagnose_multiclass",
     "stratified_class_folds",
 ]
 
@@ -93,6 +97,8 @@ class MulticlassResult:
     status : {'feasible', 'infeasible', 'undecided'}
     solutions : list
         The same matrices as ``evidence`` (at most ``max_solutions``).
+    suggestions : list of Suggestion
+        The typo finder's proposals for an inconsistent report (:func:`diagnose_multiclass`).
     """
 
     consistent: bool
@@ -104,6 +110,7 @@ class MulticlassResult:
     n_solutions: int | None = None
     intervals: tuple = field(repr=False, default=())
     note: str = ""
+    suggestions: list = field(default_factory=list)
 
     @property
     def evidence(self) -> list:
@@ -127,7 +134,8 @@ class MulticlassResult:
         }
 
     def to_dict(self) -> dict:
-        """JSON-safe: the four common keys, then ``status``, ``n_solutions`` and ``solutions`` (matrices)."""
+        """JSON-safe: the four common keys, then ``status``, ``n_solutions``, ``solutions`` (matrices) and
+        ``suggestions`` (the typo finder's)."""
         return json_safe(
             {
                 "consistent": bool(self.consistent),
@@ -137,6 +145,7 @@ class MulticlassResult:
                 "status": self.status,
                 "n_solutions": self.n_solutions,
                 "solutions": self.solutions,
+                "suggestions": [dict(x.__dict__) for x in self.suggestions],
             }
         )
 
@@ -521,6 +530,15 @@ def check_multiclass_intervals(
         if len(units) != 1:
             raise ValueError("method 'exhaustive' checks one test set (or Score of Means)")
         c = units_c[0]
+        too_big = f"the test set is too large to enumerate (classes {list(c)})" + (
+            "; f1_of_means is decided by enumeration only" if any(iv.base == "fbp_means" for iv in intervals) else ""
+        )
+        if math.prod(x + 1 for x in c) > 10 * EXHAUSTIVE_LIMIT:
+            raise ValueError(too_big)
+        if diagonals is None:
+            diagonals = _diagonals(c, intervals, zero_division)
+        if _n_candidates(c, diagonals[0]) > 10 * EXHAUSTIVE_LIMIT:
+            raise ValueError(too_big)
         count, sols = _exhaustive(c, intervals, zero_division, max_solutions, diagonals)
         mats = [build_matrix(c, d, s) for d, s in sols]
         note = f"{count:,} compatible (diagonal, column sums) of every confusion matrix"
@@ -578,6 +596,7 @@ def check_multiclass(
     method: str = "auto",
     max_solutions: int = 100,
     time_limit: float = 60.0,
+    typos: bool = True,
 ) -> MulticlassResult:
     """Can the reported multiclass scores come from a confusion matrix with these class sizes?
 
@@ -607,6 +626,9 @@ def check_multiclass(
         solves the integer program.
     max_solutions : int
         At most this many matrices are returned as evidence by the exhaustive method.
+    typos : bool
+        Run the typo finder (:func:`diagnose_multiclass`) on an inconsistent report of one
+        test set small enough to enumerate.
 
     Returns
     -------
@@ -624,7 +646,7 @@ def check_multiclass(
     agg = "single" if folds is None else aggregation
     if folds is None and aggregation not in (None, "single"):
         raise ValueError("aggregation needs folds or k (a single test set has none)")
-    return check_multiclass_intervals(
+    result = check_multiclass_intervals(
         classes,
         intervals,
         folds=folds,
@@ -634,3 +656,82 @@ def check_multiclass(
         max_solutions=max_solutions,
         time_limit=time_limit,
     )
+    if typos and result.status == "infeasible" and result.aggregation != "mos":
+        c = result.classes[0]
+        if math.prod(x + 1 for x in c) <= EXHAUSTIVE_LIMIT:
+            kw = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
+            sug = diagnose_multiclass(c, scores, zero_division=zero_division, **kw)
+            result = dataclasses.replace(result, suggestions=sug)
+    return result
+
+
+def diagnose_multiclass(
+    classes,
+    scores: Mapping[str, object],
+    *,
+    average: str = "macro",
+    eps=None,
+    decimals=None,
+    rounding: str = "round",
+    beta: float | None = None,
+    zero_division=0,
+    limit: int = 200_000,
+) -> list:
+    """A typo finder for one multiclass test set: which single reported score, changed, restores consistency?
+
+    For each reported score, the others are checked alone by enumeration; every
+    (diagonal, column sums) they admit gives a value of the score, and the one
+    nearest to the reported value, written with the report's decimals, is
+    proposed -- after :func:`check_multiclass` has verified the corrected report.
+    Returns :class:`sotalib.consistency.Suggestion` objects (``example``: a confusion
+    matrix of the corrected report) sorted by the size of the change; empty if the
+    report is consistent, no single change helps, or the others admit more than
+    ``limit`` solutions.
+    """
+    from ._single import Suggestion, _n_decimals, _quantize, as_decimal
+
+    c = _check_classes(classes)
+    kw = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
+    ivs = multiclass_intervals(scores, **kw)
+    if _exhaustive(c, ivs, zero_division, 1)[0]:
+        return []
+    out = []
+    for name, iv in zip(scores, ivs):
+        others = tuple(x for x in ivs if x is not iv)
+        if not others:
+            continue
+        count, sols = _exhaustive(c, others, zero_division, limit)
+        if not count or count > limit:
+            continue
+        rep = as_decimal(scores[name])
+        vals = []
+        for d, s_ in sols:
+            v = multiclass_score(iv, c, d, s_, zero_division=zero_division)
+            if v is not None:
+                vals.append(1 - v if iv.complement else v)
+        if not vals:
+            continue
+        nd = int(decimals) if decimals is not None else _n_decimals(rep)
+        mode = rounding if (decimals is not None and rounding in ("floor", "ceil")) else "round"
+        u = Fraction(1, 10**nd)
+        for v in sorted(set(vals), key=lambda x: abs(x - rep))[:20]:
+            q = _quantize(float(v), nd, mode)
+            found = None
+            for cand in sorted({q - u, q, q + u}, key=lambda x: (abs(x - rep), x)):
+                if cand == rep or not (0 <= cand <= 1):
+                    continue
+                fixed = dict(scores)
+                fixed[name] = f"{float(cand):.{nd}f}"
+                r = check_multiclass(c, fixed, zero_division=zero_division, method="exhaustive", typos=False, **kw)
+                if r.consistent:
+                    found = (cand, r)
+                    break
+            if found is not None:
+                cand, r = found
+                out.append(
+                    Suggestion(
+                        str(name), float(rep), float(cand), float(cand - rep), int(r.n_solutions), r.solutions[0]
+                    )
+                )
+                break
+    return sorted(out, key=lambda x: abs(x.change))

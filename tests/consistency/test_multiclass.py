@@ -357,3 +357,21 @@ def test_verdict_shape_and_json():
     json.dumps(d, allow_nan=False)
     with pytest.raises(AttributeError):
         r.consistent = False
+
+
+def test_typo_finder_names_the_changed_digit_and_its_proposal_is_consistent():
+    from sotalib.consistency import diagnose_multiclass
+
+    m = [[22, 5, 3], [4, 43, 3], [2, 2, 16]]
+    true = _report(m, ["acc", "macro_ppv", "macro_sens", "macro_fbp"], 4, "round")
+    assert check_multiclass([30, 50, 20], true, decimals=4).consistent
+    typo = dict(true, macro_sens=f"{float(true['macro_sens']) + 0.0001:.4f}")
+    r = check_multiclass([30, 50, 20], typo, decimals=4)
+    assert not r.consistent
+    best = r.suggestions[0]
+    assert best.score == "macro_sens" and f"{best.suggested:.4f}" == true["macro_sens"]
+    fixed = dict(typo, macro_sens=f"{best.suggested:.4f}")
+    assert check_multiclass([30, 50, 20], fixed, decimals=4).consistent
+    assert np.asarray(best.example).sum(axis=1).tolist() == [30, 50, 20]
+    assert r.to_dict()["suggestions"][0]["score"] == "macro_sens"
+    assert diagnose_multiclass([30, 50, 20], true, decimals=4) == []
