@@ -41,6 +41,7 @@ diagnose, diagnose_mos -- the typo finder: which single reported value, changed,
 Beyond binary
 -------------
 check_multiclass    -- multiclass reports (micro, macro, weighted averages): a test set, SoM or MoS over folds
+diagnose_multiclass -- its typo finder (one test set small enough to enumerate)
 multiclass_scores, multiclass_score, multiclass_intervals, stratified_class_folds -- their scores and folds
 check_regression    -- MAE, MSE, RMSE and R^2 reported together: which bound a report violates
 check_n_datasets    -- several data sets, k-fold each, averaged within (SoM or MoS) and then across

@@ -685,8 +685,9 @@ def diagnose_multiclass(
     proposed -- after :func:`check_multiclass` has verified the corrected report.
     Returns :class:`sotalib.consistency.Suggestion` objects (``example``: a confusion
     matrix of the corrected report) sorted by the size of the change; empty if the
-    report is consistent, no single change helps, or the others admit more than
-    ``limit`` solutions.
+    report is consistent or no single change helps.  A score is skipped when the
+    others leave more than ``EXHAUSTIVE_LIMIT`` candidates to enumerate or admit
+    more than ``limit`` solutions.
     """
     from ._single import Suggestion, _n_decimals, _quantize, as_decimal
 
@@ -700,7 +701,10 @@ def diagnose_multiclass(
         others = tuple(x for x in ivs if x is not iv)
         if not others:
             continue
-        count, sols = _exhaustive(c, others, zero_division, limit)
+        diagonals = _diagonals(c, others, zero_division)
+        if _n_candidates(c, diagonals[0]) > EXHAUSTIVE_LIMIT:
+            continue  # the other scores leave too much freedom to enumerate
+        count, sols = _exhaustive(c, others, zero_division, limit, diagonals)
         if not count or count > limit:
             continue
         rep = as_decimal(scores[name])
