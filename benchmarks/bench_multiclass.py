@@ -144,7 +144,7 @@ def _typo(vals, d, rng):
         name = list(vals)[rng.integers(len(vals))]
         v = vals[name] + rng.choice([-1, 1]) * int(rng.integers(1, 4)) * 10.0**-d
         vals[name] = min(max(v, 0.0), 1.0)
-    return {k: round(v, d) for k, v in vals.items()}
+    return {k: round(float(v), d) for k, v in vals.items()}
 
 
 def _multiclass_problems(count, seed):
