@@ -278,7 +278,7 @@ def _exhaustive(c, intervals, zero_division, max_solutions, diagonals=None):
         grp = Q_all == Q
         Dg, sure_g = D_all[grp], sure_d[grp]
         comps = _compositions(Q, k)  # the off-diagonal column sums q = s - d
-        chunk = max(1, 2_000_000 // len(comps))
+        chunk = max(1, (4_000_000 // k) // len(comps))  # about 4e6 counts (32 MB) per array
         for start in range(0, len(Dg), chunk):
             Dc = Dg[start : start + chunk]
             D = np.repeat(Dc, len(comps), axis=0)
