@@ -31,9 +31,13 @@ Two exact methods:
   failure gives the status ``'undecided'``, reported as consistent.  An
   inconsistency is only claimed when it is certain.
 
-The F1 of the macro precision and macro recall (``f1_of_means``) is decided
-by the exhaustive method only (one test set or Score of Means, up to
-``10 * EXHAUSTIVE_LIMIT`` candidates).
+The F-beta of the macro precision P and the macro recall R (``f1_of_means``,
+one test set or Score of Means) is non-linear in two aggregates: the integer
+program holds a relaxation of it -- tangent planes of the convex set
+``F >= lo`` and, for ``F <= hi`` (P below a convex decreasing function of R),
+secants on intervals of R chosen by binaries -- refined at every solution
+that fails the exact check until one passes; an infeasible relaxation is a
+proof (the tests compare it with brute force).
 """
 
 from __future__ import annotations
@@ -343,12 +347,14 @@ def _highs(prob, time_limit):
     return "solution"
 
 
-def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="highs"):
+def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="highs", means=None):
     import pulp
 
     prob = pulp.LpProblem("multiclass", pulp.LpMinimize)
     prob.setObjective(pulp.LpAffineExpression())
     nonlin = {(iv.base, iv.average) for iv in intervals if iv.base in ("ppv", "npv", "fbp") and iv.average != "micro"}
+    if any(iv.base == "fbp_means" for iv in intervals):
+        nonlin.add(("ppv", "macro"))  # P, the macro precision, of the F-beta of the means
     vars_ = []
     for u, (c, _) in enumerate(units):
         n, k = sum(c), len(c)
@@ -369,7 +375,7 @@ def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="
                     key = (base, avg)
                     if key in terms and i < len(terms[key]):
                         continue
-                    beta2 = next(float(iv.beta) ** 2 for iv in intervals if (iv.base, iv.average) == key)
+                    beta2 = next((float(iv.beta) ** 2 for iv in intervals if (iv.base, iv.average) == key), 1.0)
                     tag = f"{base}{avg[:2]}{u}_{i}"
                     t = prob.add_variable(f"t{tag}", 0, 1)
                     w = [prob.add_variable(f"w{tag}_{b}", 0, 1) for b in range(nbits)]
@@ -425,10 +431,14 @@ def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="
                         const += f * (n - c[i])
                         rows += [(f, d[i]), (-f, s[i])]
                 elif iv.base == "fbp_means":
-                    raise NotImplementedError
+                    rows = None
+                    break
                 else:
                     cont = True
                     rows += [(w * a[i], terms[(iv.base, iv.average)][i]) for i in range(k)]
+        if rows is None:
+            _means_rows(prob, j, iv, units[0][0], vars_[0], shift, means or {})
+            continue
         L = math.lcm(*[q.denominator for q, _ in rows], const.denominator)
         lo, hi = iv.lo - const, iv.hi - const
         if not cont and L * sum(abs(q) for q, _ in rows) * 10**6 < 2**52:
@@ -456,7 +466,87 @@ def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="
     return "solution", sol
 
 
+def _means_rows(prob, j, iv, c, unit_vars, shift, means):
+    """Rows of F = (1 + b^2) P R / (b^2 P + R) in [lo, hi] (P: macro precision, R: macro recall), a relaxation.
+
+    F >= lo is the convex set phi(P, R) = (b^2 / R + 1 / P) / (1 + b^2) <= 1 / lo: tangent planes at the
+    points ``means['cuts']`` are valid (phi lies above them), with P >= lo / (1 + b^2) and
+    R >= lo b^2 / (1 + b^2).  F <= hi is P <= h(R) = hi R / ((1 + b^2) R - b^2 hi) where
+    (1 + b^2) R > b^2 hi; h is convex, so on each interval of R between the breakpoints
+    ``means['breaks']`` its secant lies above it: one binary per interval selects it.  A solution
+    outside the true set refines the points (see :func:`_ilp`).
+    """
+    import pulp
+
+    d, _, terms = unit_vars
+    k = len(c)
+    b2 = float(iv.beta) ** 2
+    P = pulp.lpSum(terms[("ppv", "macro")]) * (1.0 / k)
+    R = pulp.lpSum((1.0 / (k * c[i])) * d[i] for i in range(k))
+    lo, hi = float(iv.lo) - shift, float(iv.hi) + shift
+    if lo > 0:
+        prob.addConstraint(P >= lo / (1 + b2), f"m{j}p")
+        prob.addConstraint(R >= lo * b2 / (1 + b2), f"m{j}r")
+        for n_cut, (p0, r0) in enumerate(means.get("cuts", [])):
+            phi = (b2 / r0 + 1 / p0) / (1 + b2)
+            gp, gr = -1 / ((1 + b2) * p0 * p0), -b2 / ((1 + b2) * r0 * r0)
+            prob.addConstraint(gp * P + gr * R <= 1 / lo - phi + gp * p0 + gr * r0, f"m{j}c{n_cut}")
+    if hi < 1:
+        r_star = b2 * hi / (1 + b2)
+        pts = sorted({r_star, 1.0, *[x for x in means.get("breaks", []) if r_star < x < 1]})
+
+        def h(r):
+            return hi * r / ((1 + b2) * r - b2 * hi)
+
+        ys = []
+        for m, (ra, rb) in enumerate(zip(pts[:-1], pts[1:])):
+            y = prob.add_variable(f"m{j}y{m}", 0, 1, cat="Binary")
+            ys.append((y, ra, rb))
+            if m == 0 and b2 * hi > 0:
+                continue  # h is unbounded at r_star: no constraint on the first interval
+            slope = (h(rb) - h(ra)) / (rb - ra)
+            icpt = h(ra) - slope * ra
+            big = 1 + abs(slope) + abs(icpt)
+            prob.addConstraint(P - slope * R - icpt <= big * (1 - y), f"m{j}s{m}")
+        y0 = prob.add_variable(f"m{j}ylow", 0, 1, cat="Binary")  # R <= r_star: no constraint
+        prob.addConstraint(pulp.lpSum(y for y, _, _ in ys) + y0 == 1, f"m{j}one")
+        prob.addConstraint(R - pulp.lpSum(rb * y for y, _, rb in ys) - r_star * y0 <= 0, f"m{j}rhi")
+        prob.addConstraint(R - pulp.lpSum(ra * y for y, ra, _ in ys) >= 0, f"m{j}rlo")
+
+
+def _refine(means, units, sol, intervals, zero_division) -> bool:
+    """Add the failing solution's (P, R) as a tangent point and its R as a breakpoint; False if nothing to add."""
+    c = units[0][0]
+    d, s = sol[0]
+    P = multiclass_score("ppv", c, d, s, average="macro", zero_division=zero_division)
+    R = multiclass_score("sens", c, d, s, average="macro")
+    if P is None or P <= 0 or R <= 0:
+        return False
+    pt = (float(P), float(R))
+    if pt in means.setdefault("cuts", []):
+        return False
+    means["cuts"].append(pt)
+    # R becomes an end of the intervals on both sides: the secants there equal h(R) and cut the point off
+    means.setdefault("breaks", []).extend([float(R), float(R) * (1 - 1e-9)])
+    return True
+
+
 def _ilp(units, weights, intervals, zero_division, time_limit):
+    if any(iv.base == "fbp_means" for iv in intervals):
+        # outer approximation of the F-beta of the means, refined at each unverified solution
+        grid = [0.05 * i for i in range(1, 20)]
+        means = {"cuts": [(p, r) for p in (0.25, 0.5, 0.75, 0.95) for r in (0.25, 0.5, 0.75, 0.95)], "breaks": grid}
+        for _ in range(30):
+            state, sol = _solve(units, weights, intervals, zero_division, _DELTA, time_limit, means=means)
+            if state == "infeasible":
+                return "infeasible", None
+            if sol is None:
+                return "undecided", None
+            if _verify(units, weights, sol, intervals, zero_division):
+                return "feasible", sol
+            if not _refine(means, units, sol, intervals, zero_division):
+                return "undecided", None
+        return "undecided", None
     state, sol = _solve(units, weights, intervals, zero_division, _DELTA, time_limit)
     if state == "infeasible":
         return "infeasible", None
@@ -514,14 +604,12 @@ def check_multiclass_intervals(
             )
     units = [(c, None) for c in units_c]
     weights = [Fraction(1, len(units))] * len(units)
-    if any(iv.base == "fbp_means" for iv in intervals) and (len(units) > 1 or method == "ilp"):
-        raise ValueError("f1_of_means is checked on one test set (or Score of Means) by the exhaustive method only")
+    if any(iv.base == "fbp_means" for iv in intervals) and len(units) > 1:
+        raise ValueError("f1_of_means is checked on one test set or by Score of Means (not Mean of Scores)")
     diagonals = None
     if method == "auto":
         method = "ilp"
-        if any(iv.base == "fbp_means" for iv in intervals):
-            method = "exhaustive"
-        elif len(units) == 1 and math.prod(x + 1 for x in units_c[0]) <= EXHAUSTIVE_LIMIT:
+        if len(units) == 1 and math.prod(x + 1 for x in units_c[0]) <= EXHAUSTIVE_LIMIT:
             c = units_c[0]
             diagonals = _diagonals(c, intervals, zero_division)
             if _n_candidates(c, diagonals[0]) <= EXHAUSTIVE_LIMIT:
@@ -530,9 +618,7 @@ def check_multiclass_intervals(
         if len(units) != 1:
             raise ValueError("method 'exhaustive' checks one test set (or Score of Means)")
         c = units_c[0]
-        too_big = f"the test set is too large to enumerate (classes {list(c)})" + (
-            "; f1_of_means is decided by enumeration only" if any(iv.base == "fbp_means" for iv in intervals) else ""
-        )
+        too_big = f"the test set is too large to enumerate (classes {list(c)}); use method='ilp'"
         if math.prod(x + 1 for x in c) > 10 * EXHAUSTIVE_LIMIT:
             raise ValueError(too_big)
         if diagonals is None:

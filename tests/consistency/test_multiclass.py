@@ -201,11 +201,11 @@ def test_exhaustive_and_ilp_agree_with_brute_force(classes, scores, decimals):
     assert ex.consistent == bool(ref)
     assert ex.n_solutions == len(ref)
     assert {_ds(m) for m in ex.solutions} == ref
-    if "f1_of_means" not in scores:
-        ilp = check_multiclass_intervals(classes, ivs, method="ilp")
-        assert ilp.status == ("feasible" if ref else "infeasible")
-        if ref:
-            assert _ds(ilp.solutions[0]) in ref
+    # the integer program, f1_of_means included (an outer approximation refined to a verified point)
+    ilp = check_multiclass_intervals(classes, ivs, method="ilp")
+    assert ilp.status == ("feasible" if ref else "infeasible")
+    if ref:
+        assert _ds(ilp.solutions[0]) in ref
 
 
 def test_the_inconsistent_cases_exist():
@@ -233,9 +233,8 @@ def test_true_reports_are_never_inconsistent_and_the_true_matrix_is_evidence(pro
     r = check_multiclass(classes, scores, decimals=decimals, rounding=mode, method="exhaustive", max_solutions=10**6)
     assert r.consistent
     assert _ds(m) in {_ds(x) for x in r.solutions}
-    if "f1_of_means" not in names:
-        ilp = check_multiclass(classes, scores, decimals=decimals, rounding=mode, method="ilp")
-        assert ilp.status == "feasible"
+    ilp = check_multiclass(classes, scores, decimals=decimals, rounding=mode, method="ilp")
+    assert ilp.status == "feasible"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -375,3 +374,18 @@ def test_typo_finder_names_the_changed_digit_and_its_proposal_is_consistent():
     assert np.asarray(best.example).sum(axis=1).tolist() == [30, 50, 20]
     assert r.to_dict()["suggestions"][0]["score"] == "macro_sens"
     assert diagnose_multiclass([30, 50, 20], true, decimals=4) == []
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_problem(), st.integers(0, 2**32 - 1))
+def test_f1_of_means_by_the_integer_program_equals_brute_force(problem, seed):
+    classes, m, _, decimals, mode = problem
+    scores = _report(m, ["f1_of_means", "acc"], decimals, mode)
+    rng = np.random.default_rng(seed)
+    if rng.random() < 0.5:
+        v = float(scores["f1_of_means"]) + rng.choice([-1, 1]) * rng.integers(1, 20) * 10**-decimals
+        scores["f1_of_means"] = f"{min(max(v, 0), 1):.{decimals}f}"
+    ivs = multiclass_intervals(scores, decimals=decimals, rounding=mode)
+    ref = _reference(tuple(classes), ivs)
+    r = check_multiclass_intervals(classes, ivs, method="ilp")
+    assert r.status == ("feasible" if ref else "infeasible")
