@@ -85,8 +85,28 @@ def _pairs(items: list[str], option: str) -> dict[str, str]:
     return out
 
 
+def _reject_multiclass_options(args: argparse.Namespace) -> None:
+    """A binary report: the options of multiclass and regression reports are an error, never ignored."""
+    given = [
+        opt
+        for opt, value, default in (
+            ("--classes", args.classes, None),
+            ("--target-var", args.target_var, None),
+            ("--average", args.average, "macro"),
+            ("--beta", args.beta, None),
+            ("--zero-division", args.zero_division, "0"),
+            ("--method", args.method, "auto"),
+        )
+        if value != default
+    ]
+    if given:
+        raise CliError(f"{', '.join(given)} apply to multiclass or regression reports, not to --task binary")
+
+
 def fold_bounds(args: argparse.Namespace) -> dict:
-    """``fold_min`` and ``fold_max`` keyword arguments of :func:`sotalib.consistency.check_report`."""
+    """``fold_min`` and ``fold_max`` keyword arguments of :func:`sotalib.consistency.check_report`
+    (a binary report: multiclass and regression options are rejected here)."""
+    _reject_multiclass_options(args)
     lo, hi = _pairs(args.fold_min, "--fold-min"), _pairs(args.fold_max, "--fold-max")
     if set(lo) != set(hi):
         raise CliError("--fold-min and --fold-max must name the same scores")

@@ -134,12 +134,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_batch(args: argparse.Namespace) -> int:
     from ..consistency import check_batch
-    from . import emit
+    from . import _check_multiclass, emit
 
     if args.score or args.p is not None or args.n is not None:
         raise CliError("--batch takes everything from the file: drop --score, --p and --n")
     if args.fold_min or args.fold_max:
         raise CliError("--fold-min and --fold-max apply to one report, not to --batch")
+    _check_multiclass.fold_bounds(args)  # rejects multiclass and regression options
     batch = check_batch(args.batch)
     emit(args, batch.to_dict(), batch.to_frame().to_string(index=False))
     return 0

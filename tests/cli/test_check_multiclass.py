@@ -148,6 +148,14 @@ def test_fold_min_and_max(capsys):
         (["--task", "regression", "--score", "mae=0.5", "--decimals", "2"], "--n"),
         (["--task", "regression", "--n", "5", "--score", "r2=0.5", "--decimals", "2"], "--target-var"),
         (
+            ["--task", "binary", "--p", "5", "--n", "5", "--classes", "3,2", "--score", "acc=0.5", "--decimals", "1"],
+            "--classes apply to multiclass or regression reports",
+        ),
+        (
+            ["--p", "5", "--n", "5", "--score", "acc=0.5", "--decimals", "1", "--average", "micro"],
+            "--average apply to multiclass",
+        ),
+        (
             ["--p", "5", "--n", "5", "--k", "2", "--score", "acc=0.5", "--decimals", "1", "--fold-min", "acc=0.4"],
             "--fold-min and --fold-max must name the same",
         ),
