@@ -21,18 +21,22 @@ import json
 import math
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from sotalib.consistency import (
     check_multiclass,
+    check_n_datasets,
     check_regression,
     multiclass_intervals,
     multiclass_score,
     multiclass_scores,
     regression_scores,
+    score_intervals,
     stratified_class_folds,
+    stratified_folds,
 )
 
 from ._harness import Case
@@ -50,8 +54,19 @@ logging.disable(logging.CRITICAL)
 from mlscorecheck.check.multiclass import (check_1_testset_no_kfold_macro, check_1_testset_no_kfold_micro,
                                            check_1_dataset_known_folds_mos_macro)
 from mlscorecheck.check.regression import check_1_testset_no_kfold
+from mlscorecheck.check.binary import check_n_datasets_mos_kfold_som, check_n_datasets_mos_known_folds_mos
 def one(req):
     kind = req["kind"]
+    if kind == "ndatasets_som":
+        ev = [{"dataset": {"p": p, "n": n}, "folding": {"n_folds": k, "n_repeats": 1, "strategy": "stratified_sklearn"}}
+              for p, n, k in req["datasets"]]
+        return bool(check_n_datasets_mos_kfold_som(evaluations=ev, scores=req["scores"], eps=req["eps"],
+                                                   verbosity=0)["inconsistency"])
+    if kind == "ndatasets_mos":
+        ev = [{"dataset": {"p": sum(a for a, _ in f), "n": sum(b for _, b in f)},
+               "folding": {"folds": [{"p": a, "n": b} for a, b in f]}} for f in req["folds"]]
+        return bool(check_n_datasets_mos_known_folds_mos(evaluations=ev, scores=req["scores"], eps=req["eps"],
+                                                         verbosity=0)["inconsistency"])
     if kind == "macro":
         r = check_1_testset_no_kfold_macro(testset=dict(enumerate(req["classes"])), scores=req["scores"],
                                            eps=req["eps"], verbosity=0)
@@ -194,7 +209,56 @@ def _regression_problems(count, seed):
     return out
 
 
+def _twolevel_problems(count, seed):
+    """Two small data sets, stratified 2-fold each, mean across of (SoM | MoS) within; half with a typo."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        ds = [(int(rng.integers(2, 6)), int(rng.integers(2, 6)), 2) for _ in range(2)]
+        within = "som" if i % 2 == 0 else "mos"
+        units = [[(p, n)] if within == "som" else list(stratified_folds(p, n, k)) for p, n, k in ds]
+        vals = {"acc": [], "sens": [], "spec": []}
+        for us in units:
+            per = {"acc": [], "sens": [], "spec": []}
+            for p, n in us:
+                tp, tn = int(rng.integers(0, p + 1)), int(rng.integers(0, n + 1))
+                per["acc"].append((tp + tn) / (p + n))
+                per["sens"].append(tp / p)
+                per["spec"].append(tn / n)
+            for key in vals:
+                vals[key].append(np.mean(per[key]))
+        rep = _typo({key: float(np.mean(v)) for key, v in vals.items()}, 2, rng)
+        out.append((ds, within, rep, 0.005))
+    return out
+
+
+def _twolevel_brute(ds, within, scores, eps):
+    """Exact verdict by brute force over every per-unit (tp, tn)."""
+    ivs = score_intervals(scores, eps=eps)
+    f = {
+        "acc": lambda tp, tn, p, n: Fraction(tp + tn, p + n),
+        "sens": lambda tp, tn, p, n: Fraction(tp, p),
+        "spec": lambda tp, tn, p, n: Fraction(tn, n),
+    }
+    per_ds = []
+    for p, n, k in ds:
+        units = [(p, n)] if within == "som" else list(stratified_folds(p, n, k))
+        vals = set()
+        for combo in itertools.product(*[itertools.product(range(a + 1), range(b + 1)) for a, b in units]):
+            vals.add(
+                tuple(
+                    sum(f[iv.base](tp, tn, a, b) for (tp, tn), (a, b) in zip(combo, units)) / len(units) for iv in ivs
+                )
+            )
+        per_ds.append(vals)
+    return any(
+        all(iv.lo <= sum(x[j] for x in combo) / len(combo) <= iv.hi for j, iv in enumerate(ivs))
+        for combo in itertools.product(*per_ds)
+    )
+
+
 MC = _multiclass_problems(120, seed=15)
+TWO = _twolevel_problems(60, seed=17)
 REG = _regression_problems(300, seed=16)
 
 
@@ -204,6 +268,21 @@ def _ours_mc(problems):
         scores = {f"{average}_{k}": v for k, v in vals.items()}
         out.append(not check_multiclass(classes, scores, eps=eps).consistent)
     return out
+
+
+def _ours_two(problems):
+    out = []
+    for ds, within, vals, eps in problems:
+        r = check_n_datasets([{"p": p, "n": n, "k": k} for p, n, k in ds], vals, within=within, eps=eps)
+        out.append(not r.consistent)
+    return out
+
+
+def _ref_two(ds, within, vals, eps):
+    if within == "som":
+        return {"kind": "ndatasets_som", "datasets": ds, "scores": vals, "eps": eps}
+    folds = [[list(f) for f in stratified_folds(p, n, k)] for p, n, k in ds]
+    return {"kind": "ndatasets_mos", "folds": folds, "scores": vals, "eps": eps}
 
 
 def _ours_reg(problems):
@@ -243,7 +322,21 @@ def _agreement() -> str:
             f"  regression n={n} var={var} {vals} eps={eps:g}: sotalib inconsistent={o}, mlscorecheck "
             f"inconsistent={t!r}; exact: " + ("; ".join(r.violated) or f"consistent, e.g. {r.evidence[0]}")
         )
+    ours_t = _ours_two(TWO)
+    theirs_t = _REF.call(kind="many", requests=[_ref_two(*x) for x in TWO])
+    agree_t = sum(o == t for o, t in zip(ours_t, theirs_t))
+    for (ds, within, vals, eps), o, t in zip(TWO, ours_t, theirs_t):
+        if o == t:
+            continue
+        feasible = _twolevel_brute(ds, within, vals, eps)
+        lines.append(
+            f"  two data sets {ds} (p, n, k) mean of {within} {vals} eps={eps:g}: sotalib inconsistent={o}, "
+            f"mlscorecheck inconsistent={t!r}; brute force over every per-unit (tp, tn): "
+            + ("consistent" if feasible else "inconsistent")
+            + f" -> {'sotalib' if feasible != o else 'mlscorecheck'} is right"
+        )
     head = (
+        f"two data sets: {agree_t} of {len(TWO)} random reports agree (stratified 2-fold, mean of SoM or MoS); "
         f"multiclass: {agree} of {len(MC)} random reports agree (k = 3, classes 2-8, macro and micro recall and "
         f"specificity, half with a typo); regression: {agree_r} of {len(REG)} agree"
     )
@@ -274,7 +367,46 @@ def _macro(scores):
     return {f"macro_{k}": v for k, v in scores.items()}
 
 
+_TWO_DS = [(39, 822, 5), (25, 455, 5)]
+
+
+def _two_true(within):
+    """The rounded scores of one classifier (sens 0.8, spec 0.97 per unit): a consistent report."""
+    vals = {"acc": [], "sens": [], "spec": []}
+    for p, n, k in _TWO_DS:
+        units = [(p, n)] if within == "som" else list(stratified_folds(p, n, k))
+        tps = [round(0.8 * a) for a, _ in units]
+        tns = [round(0.97 * b) for _, b in units]
+        vals["acc"].append(np.mean([(t + u) / (a + b) for (a, b), t, u in zip(units, tps, tns)]))
+        vals["sens"].append(np.mean([t / a for (a, _), t in zip(units, tps)]))
+        vals["spec"].append(np.mean([u / b for (_, b), u in zip(units, tns)]))
+    return {key: round(float(np.mean(v)), 4) for key, v in vals.items()}
+
+
+_TWO_TRUE = {w: _two_true(w) for w in ("som", "mos")}
+_TWO_FALSE = {"acc": 0.9512, "sens": 0.4501, "spec": 0.9703}
+
+
+def _two_case(within, scores, ratio_target, label):
+    return Case(
+        f"two data sets, stratified 5-fold each, mean of {within.upper()} (acc, sens, spec), {label}",
+        lambda: check_n_datasets([{"p": p, "n": n, "k": k} for p, n, k in _TWO_DS], scores, within=within, eps=5e-5),
+        reference=_ref(**_ref_two(_TWO_DS, within, scores, 5e-5)),
+        reference_name="mlscorecheck",
+        ratio_target=ratio_target,
+        note=_NOTE
+        + (
+            "; an infeasibility found by HiGHS is confirmed by CBC (two solver runs, exact verdict)"
+            if ratio_target is None
+            else ""
+        ),
+    )
+
+
 CASES = [
+    _two_case("som", _TWO_TRUE["som"], 1.0, "a true report"),
+    _two_case("mos", _TWO_TRUE["mos"], 1.0, "a true report"),
+    _two_case("mos", _TWO_FALSE, None, "an impossible report"),
     Case(
         "multiclass: 30/50/20, macro recall and specificity (exhaustive)",
         lambda: check_multiclass(_SMALL["classes"], _macro(_SMALL["scores"]), eps=5e-5),
@@ -316,8 +448,8 @@ CASES = [
         note=_NOTE,
     ),
     Case(
-        f"agreement on {len(MC)} multiclass and {len(REG)} regression random reports (see note)",
-        lambda: (_ours_mc(MC), _ours_reg(REG)),
+        f"agreement on {len(TWO)} two-level, {len(MC)} multiclass and {len(REG)} regression random reports",
+        lambda: (_ours_two(TWO), _ours_mc(MC), _ours_reg(REG)),
         target=None,
         repeat=1,
         note=AGREEMENT,

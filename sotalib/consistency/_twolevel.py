@@ -13,8 +13,9 @@ scores -- a unit is a fold (weight ``1 / (D k_j)``) of a data set aggregated by
 MoS, or the totals of a data set aggregated by SoM (weight ``1 / D``) -- linear
 in the unknown (tp, tn) of every unit for acc, sens, spec and bacc.  The
 integer program (Eq. 9 with these weights) is written with integer
-coefficients and exactly rounded bounds, solved by CBC, and any solution is
-verified in rational arithmetic; an infeasible program is a proof.
+coefficients and exactly rounded bounds, solved by SciPy's HiGHS (an
+infeasibility it reports is confirmed by CBC), and any solution is verified in
+rational arithmetic; an infeasible program is a proof.
 ``across='som'`` is the single-test-set check on the grand totals (any score).
 This covers ``mlscorecheck``'s ``check_n_datasets_mos_kfold_som``,
 ``check_n_datasets_mos_known_folds_mos`` and ``check_n_datasets_som_kfold_som``.
@@ -214,9 +215,14 @@ def check_n_datasets(
             raise ValueError("the data sets are too large for an exact integer program (common denominator)")
         prob.addConstraint(expr >= math.ceil(iv.lo * L), f"s{j}lo")
         prob.addConstraint(expr <= math.floor(iv.hi * L), f"s{j}hi")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        status = pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))]
+    from ._multiclass import _highs
+
+    # SciPy's HiGHS in-process first (no solver start-up); an infeasibility it reports is confirmed by CBC
+    status = {"solution": "Optimal"}.get(_highs(prob, time_limit), "")
+    if status != "Optimal":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            status = pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))]
     if status == "Infeasible":
         return result("infeasible")
     if status == "Optimal" and all(v.value() is not None for v in tps + tns):
