@@ -251,6 +251,8 @@ def test_exhaustive_equals_brute_force_on_random_reports(problem, seed):
     ref = _reference(tuple(classes), ivs)
     ex = check_multiclass_intervals(classes, ivs, method="exhaustive", max_solutions=10**6)
     assert {_ds(x) for x in ex.solutions} == ref and ex.n_solutions == len(ref)
+    ilp = check_multiclass_intervals(classes, ivs, method="ilp")
+    assert ilp.status == ("feasible" if ref else "infeasible")
 
 
 # --------------------------------------------------------------------------- folds
@@ -388,4 +390,30 @@ def test_f1_of_means_by_the_integer_program_equals_brute_force(problem, seed):
     ivs = multiclass_intervals(scores, decimals=decimals, rounding=mode)
     ref = _reference(tuple(classes), ivs)
     r = check_multiclass_intervals(classes, ivs, method="ilp")
+    assert r.status == ("feasible" if ref else "infeasible")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3)), min_size=2, max_size=2),
+    st.lists(
+        st.sampled_from(["acc", "macro_sens", "macro_spec", "macro_ppv", "weighted_fbp", "micro_spec"]),
+        min_size=1,
+        max_size=2,
+        unique=True,
+    ),
+    st.integers(0, 2**32 - 1),
+)
+def test_mean_of_scores_equals_brute_force_on_random_reports(folds, names, seed):
+    rng = np.random.default_rng(seed)
+    mats = [[list(rng.multinomial(c, np.ones(3) / 3)) for c in f] for f in folds]
+    scores = {}
+    for name in names:
+        v = float(np.mean([multiclass_scores(m)[name] for m in mats]))
+        if rng.random() < 0.4:
+            v += rng.choice([-1, 1]) * rng.integers(1, 6) * 0.01
+        scores[name] = f"{min(max(v, 0), 1):.2f}"
+    ivs = multiclass_intervals(scores, decimals=2)
+    ref = _mos_reference(tuple(folds), ivs)
+    r = check_multiclass_intervals(None, ivs, folds=folds, aggregation="mos")
     assert r.status == ("feasible" if ref else "infeasible")
