@@ -23,7 +23,13 @@ def add_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="kind of report (default: multiclass with --classes, else binary)",
     )
-    g.add_argument("--classes", type=str, metavar="C1,C2,...", help="class sizes of a multiclass test set (data set)")
+    g.add_argument(
+        "--classes",
+        type=str,
+        metavar="C1,C2,...",
+        help="class sizes of a multiclass test set (data set); its folds in --folds-file are one row per fold, "
+        "the class sizes separated by commas (an optional header row of class names)",
+    )
     g.add_argument(
         "--average",
         choices=("micro", "macro", "weighted"),
@@ -45,12 +51,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
         help="multiclass: exhaustive enumeration (small test sets) or integer program (default auto)",
     )
     if "--folds-file" not in p._option_string_actions:
-        g.add_argument(
-            "--folds-file",
-            type=str,
-            metavar="FILE",
-            help="multiclass folds: one fold per line, its class sizes separated by commas",
-        )
+        g.add_argument("--folds-file", type=str, metavar="FILE.csv", help="explicit folds from a CSV file")
     g.add_argument("--target-var", type=str, metavar="V", help="regression: variance of the target (ddof 0), for r2")
     g.add_argument(
         "--fold-min",
@@ -121,9 +122,14 @@ def _ints(text: str, option: str) -> list[int]:
 
 
 def _read_folds(path: str) -> list[list[int]]:
+    """Multiclass folds: one fold per line (a CSV row), its class sizes separated by commas; an optional
+    header line (class names) and ``#`` comments are skipped."""
     with open(path, encoding="utf-8") as fh:
-        lines = [ln.split("#")[0].strip() for ln in fh]
-    folds = [_ints(ln, f"--folds-file line {i + 1}") for i, ln in enumerate(lines) if ln]
+        lines = [(i, ln.split("#")[0].strip()) for i, ln in enumerate(fh)]
+    lines = [(i, ln) for i, ln in lines if ln]
+    if lines and not any(ch.isdigit() for ch in lines[0][1]):
+        lines = lines[1:]  # a header of class names
+    folds = [_ints(ln, f"--folds-file line {i + 1}") for i, ln in lines]
     if not folds:
         raise CliError(f"--folds-file {path}: no folds")
     return folds
@@ -199,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
         aggregation=args.aggregation,
         zero_division=zd,
         method=args.method,
+        typos=not getattr(args, "no_diagnosis", False),
         **kw,
     )
     state = {"feasible": "CONSISTENT", "infeasible": "INCONSISTENT", "undecided": "UNDECIDED (counted as consistent)"}
