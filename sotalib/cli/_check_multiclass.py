@@ -230,8 +230,8 @@ def run(args: argparse.Namespace) -> int:
                 lines.append("")
     for sug in v.suggestions[:3]:
         lines.append(
-            f"  typo? {sug.score} {sug.reported:g} -> {sug.suggested:g} (change {sug.change:+g}) makes it consistent, "
-            f"e.g. confusion matrix {sug.example}"
+            f"  typo? {sug.score} {sug.reported:.{sug.decimals}f} -> {sug.suggested:.{sug.decimals}f} ({sug.typo}, "
+            f"change {sug.change:+.{sug.decimals}f}) makes it consistent, e.g. confusion matrix {sug.example}"
         )
     emit(args, v.to_dict(), "\n".join(lines).rstrip())
     return 0

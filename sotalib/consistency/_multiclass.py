@@ -61,6 +61,7 @@ from ._multiclass_scores import (
     multiclass_score,
     transport_feasible,
 )
+from ._single import Suggestion
 
 __all__ = [
     "MulticlassResult",
@@ -527,7 +528,8 @@ def _refine(means, units, sol, intervals, zero_division) -> bool:
         return False
     means["cuts"].append(pt)
     # R becomes an end of the intervals on both sides: the secants there equal h(R) and cut the point off
-    means.setdefault("breaks", []).extend([float(R), float(R) * (1 - 1e-9)])
+    # (the second breakpoint lies farther below R than the solver's feasibility tolerance)
+    means.setdefault("breaks", []).extend([float(R), float(R) * (1 - 1e-4)])
     return True
 
 
@@ -763,19 +765,23 @@ def diagnose_multiclass(
     zero_division=0,
     limit: int = 200_000,
 ) -> list:
-    """A typo finder for one multiclass test set: which single reported score, changed, restores consistency?
+    """A typo finder for one multiclass test set: which single reported score, mistyped, explains the report?
 
-    For each reported score, the others are checked alone by enumeration; every
-    (diagonal, column sums) they admit gives a value of the score, and the one
-    nearest to the reported value, written with the report's decimals, is
-    proposed -- after :func:`check_multiclass` has verified the corrected report.
-    Returns :class:`sotalib.consistency.Suggestion` objects (``example``: a confusion
-    matrix of the corrected report) sorted by the size of the change; empty if the
-    report is consistent or no single change helps.  A score is skipped when the
-    others leave more than ``EXHAUSTIVE_LIMIT`` candidates to enumerate or admit
-    more than ``limit`` solutions.
+    As :func:`sotalib.consistency.diagnose`: for each reported score, the values a
+    mistyped report may have meant (:func:`sotalib.consistency.typo_candidates`: a few
+    units of the last decimal, one mistyped digit, two swapped digits), nearest first,
+    are tried against the values the *other* scores allow -- every (diagonal, column
+    sums) they admit, enumerated -- and the first that fits is proposed after
+    :func:`check_multiclass` has verified the corrected report.  Returns
+    :class:`sotalib.consistency.Suggestion` objects (``example``: a confusion matrix of
+    the corrected report), sorted by the size of the change; empty if the report is
+    consistent or no plausible typo explains it.  A score is skipped when the others
+    leave more than ``EXHAUSTIVE_LIMIT`` candidates to enumerate or admit more than
+    ``limit`` solutions.
     """
-    from ._single import Suggestion, _n_decimals, _quantize, as_decimal
+    import bisect
+
+    from ._single import _report_decimals, as_decimal, typo_candidates
 
     c = _check_classes(classes)
     kw = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
@@ -793,34 +799,34 @@ def diagnose_multiclass(
         count, sols = _exhaustive(c, others, zero_division, limit, diagonals)
         if not count or count > limit:
             continue
-        rep = as_decimal(scores[name])
-        vals = []
-        for d, s_ in sols:
-            v = multiclass_score(iv, c, d, s_, zero_division=zero_division)
-            if v is not None:
-                vals.append(1 - v if iv.complement else v)
+        vals = sorted(
+            float(v) for d, s_ in sols if (v := multiclass_score(iv, c, d, s_, zero_division=zero_division)) is not None
+        )
         if not vals:
             continue
-        nd = int(decimals) if decimals is not None else _n_decimals(rep)
-        mode = rounding if (decimals is not None and rounding in ("floor", "ceil")) else "round"
-        u = Fraction(1, 10**nd)
-        for v in sorted(set(vals), key=lambda x: abs(x - rep))[:20]:
-            q = _quantize(float(v), nd, mode)
-            found = None
-            for cand in sorted({q - u, q, q + u}, key=lambda x: (abs(x - rep), x)):
-                if cand == rep or not (0 <= cand <= 1):
-                    continue
-                fixed = dict(scores)
-                fixed[name] = f"{float(cand):.{nd}f}"
-                r = check_multiclass(c, fixed, zero_division=zero_division, method="exhaustive", typos=False, **kw)
-                if r.consistent:
-                    found = (cand, r)
-                    break
-            if found is not None:
-                cand, r = found
+        rep = as_decimal(scores[name])
+        nd = _report_decimals(rep, decimals, scores[name])
+        for cand, kind in typo_candidates(rep, nd, 0, 1):
+            text = f"{float(cand):.{nd}f}"
+            (civ,) = multiclass_intervals({name: text}, **kw)
+            k = bisect.bisect_left(vals, float(civ.lo) - 1e-9)
+            if k == len(vals) or vals[k] > float(civ.hi) + 1e-9:
+                continue  # no value the other scores allow is near this one
+            r = check_multiclass(
+                c, {**scores, name: text}, zero_division=zero_division, method="exhaustive", typos=False, **kw
+            )
+            if r.consistent:
                 out.append(
                     Suggestion(
-                        str(name), float(rep), float(cand), float(cand - rep), int(r.n_solutions), r.solutions[0]
+                        str(name),
+                        float(rep),
+                        float(cand),
+                        float(cand - rep),
+                        int(r.n_solutions),
+                        r.solutions[0],
+                        "single",
+                        nd,
+                        kind,
                     )
                 )
                 break
