@@ -201,32 +201,69 @@ def check_n_datasets(
             iv.lo <= value(iv, sol) <= iv.hi for iv in intervals
         )
 
+    # integer rows: L * (weighted mean score) is an integer combination of the counts
+    rows, lbs, ubs = [], [], []
+    for iv in intervals:
+        coefs = [(w * a, w * b) for w, (p, n) in zip(weights, units) for a, b in [_coef(iv.base, p, n)]]
+        L = math.lcm(*[c.denominator for pair in coefs for c in pair])
+        if L * sum(p + n for p, n in units) >= 2**50:
+            raise ValueError("the data sets are too large for an exact integer program (common denominator)")
+        rows.append([int(a * L) for a, _ in coefs] + [int(b * L) for _, b in coefs])
+        lbs.append(math.ceil(iv.lo * L))
+        ubs.append(math.floor(iv.hi * L))
+    if any(lo > hi for lo, hi in zip(lbs, ubs)):
+        return result("infeasible")
+    sol = _solve_highs(units, rows, lbs, ubs, time_limit)  # in-process, no solver start-up
+    if sol is not None and verify(sol):
+        return result("feasible", sol)
+    state, sol = _solve_cbc(units, rows, lbs, ubs, time_limit)  # HiGHS's infeasibility is not trusted alone
+    if state == "infeasible":
+        return result("infeasible")
+    if sol is not None and verify(sol):
+        return result("feasible", sol)
+    return result("undecided")
+
+
+def _solve_highs(units, rows, lbs, ubs, time_limit):
+    """SciPy's HiGHS on the integer rows: a solution or None."""
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    N = len(units)
+    caps = [p for p, _ in units] + [n for _, n in units]
+    res = milp(
+        c=np.zeros(2 * N),
+        constraints=LinearConstraint(np.array(rows, dtype=float), lbs, ubs),
+        integrality=np.ones(2 * N),
+        bounds=Bounds(0, caps),
+        options={"time_limit": time_limit},
+    )
+    if res.status != 0 or res.x is None:
+        return None
+    x = [int(round(v)) for v in res.x]
+    return tuple(zip(x[:N], x[N:]))
+
+
+def _solve_cbc(units, rows, lbs, ubs, time_limit):
+    """CBC (bundled with PuLP) on the integer rows: ('infeasible' | 'solution' | 'unknown', solution)."""
     import pulp
 
+    N = len(units)
     prob = pulp.LpProblem("twolevel", pulp.LpMinimize)
     prob.setObjective(pulp.LpAffineExpression())
     tps = [prob.add_variable(f"tp{i}", 0, p, cat="Integer") for i, (p, _) in enumerate(units)]
     tns = [prob.add_variable(f"tn{i}", 0, n, cat="Integer") for i, (_, n) in enumerate(units)]
-    for j, iv in enumerate(intervals):
-        coefs = [(w * a, w * b) for w, (p, n) in zip(weights, units) for a, b in [_coef(iv.base, p, n)]]
-        L = math.lcm(*[c.denominator for pair in coefs for c in pair])
-        expr = pulp.lpSum(int(a * L) * tps[i] + int(b * L) * tns[i] for i, (a, b) in enumerate(coefs))
-        if L * sum(p + n for p, n in units) >= 2**50:
-            raise ValueError("the data sets are too large for an exact integer program (common denominator)")
-        prob.addConstraint(expr >= math.ceil(iv.lo * L), f"s{j}lo")
-        prob.addConstraint(expr <= math.floor(iv.hi * L), f"s{j}hi")
-    from ._multiclass import _highs
-
-    # SciPy's HiGHS in-process first (no solver start-up); an infeasibility it reports is confirmed by CBC
-    status = {"solution": "Optimal"}.get(_highs(prob, time_limit), "")
-    if status != "Optimal":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            status = pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))]
+    xs = tps + tns
+    for j, (row, lo, hi) in enumerate(zip(rows, lbs, ubs)):
+        expr = pulp.lpSum(a * x for a, x in zip(row, xs) if a)
+        prob.addConstraint(expr >= lo, f"s{j}lo")
+        prob.addConstraint(expr <= hi, f"s{j}hi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        status = pulp.LpStatus[prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit))]
     if status == "Infeasible":
-        return result("infeasible")
-    if status == "Optimal" and all(v.value() is not None for v in tps + tns):
-        sol = tuple((int(round(t.value())), int(round(u.value()))) for t, u in zip(tps, tns))
-        if verify(sol):
-            return result("feasible", sol)
-    return result("undecided")
+        return "infeasible", None
+    if status != "Optimal":
+        return "unknown", None
+    vals = [0 if x.value() is None else int(round(x.value())) for x in xs]  # a variable in no row: any value
+    return "solution", tuple(zip(vals[:N], vals[N:]))
