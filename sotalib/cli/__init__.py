@@ -26,7 +26,7 @@ from .._json import json_safe
 __all__ = ["main", "CliError", "NoSolution", "emit"]
 
 #: Subcommand modules, in the order they appear in ``sotalib --help``.
-COMMANDS = ("maxdist", "sota", "auc-max", "check", "rank", "testsize")
+COMMANDS = ("maxdist", "sota", "auc-max", "check", "rank", "testsize", "datasets")
 
 
 class CliError(Exception):

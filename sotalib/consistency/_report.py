@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .._json import json_safe
 from .._validate import check_choice, check_int
+from ._datasets import dataset_experiment
 from ._folds import kfold_configurations, parse_folds, repeat_folds, stratified_folds
 from ._mos import check_mos_intervals, diagnose_mos
 from ._mos_kfold import check_mos_kfold_intervals, count_kfold_configurations
@@ -183,6 +184,7 @@ def check_report(
     aggregation: str | None = None,
     max_configurations: int = 200_000,
     typos: bool = True,
+    dataset: str | None = None,
 ) -> ReportVerdict:
     """Check a report against its stated experiment.
 
@@ -213,6 +215,9 @@ def check_report(
     typos : bool
         Run the typo finder on an inconsistent report (single test set, SoM, and MoS
         with one known fold configuration).
+    dataset : str, optional
+        A named test set (:data:`sotalib.consistency.DATASETS`, e.g. ``"drive-test-fov"``):
+        its ``p`` and ``n``, or its folds, instead of ``p``, ``n``, ``folds`` and ``k``.
 
     Returns
     -------
@@ -225,6 +230,8 @@ def check_report(
         Bad input: the message names the parameter (``p``, ``k``, ``repeats``,
         ``aggregation``, a score name, ...) and its allowed range.
     """
+    if dataset is not None:
+        p, n, folds = dataset_experiment(dataset, p, n, folds, k)
     kw = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals = score_intervals(scores, **kw)
     repeats = check_int("repeats", repeats, low=1)
@@ -364,7 +371,20 @@ def _mos_joint(dataset, intervals):
 
 # --------------------------------------------------------------------------- batch
 #: Columns of a batch file that are not scores.
-BATCH_COLUMNS = ("id", "p", "n", "k", "folds", "stratified", "repeats", "aggregation", "decimals", "eps", "rounding")
+BATCH_COLUMNS = (
+    "id",
+    "dataset",
+    "p",
+    "n",
+    "k",
+    "folds",
+    "stratified",
+    "repeats",
+    "aggregation",
+    "decimals",
+    "eps",
+    "rounding",
+)
 
 
 def _cell(v):
@@ -386,8 +406,8 @@ def check_batch(table) -> BatchVerdict:
 
     Columns: ``p``, ``n`` and ``decimals`` or ``eps`` (per row), optionally
     ``id``, ``rounding``, ``k``, ``folds``, ``stratified``, ``repeats``,
-    ``aggregation``; every other column must be a score name (Table 2
-    abbreviation, synonym or complement) -- unknown column names are an error,
+    ``aggregation``, ``dataset`` (a named test set instead of ``p`` and ``n``);
+    every other column must be a score name (Table 2 abbreviation, synonym or complement) -- unknown column names are an error,
     never silently ignored.  Empty cells mean "not reported".  Values are read
     as the decimals written in the file.
 
@@ -418,8 +438,8 @@ def check_batch(table) -> BatchVerdict:
             f"batch file: unknown column(s) {', '.join(map(repr, unknown))}; columns must be "
             f"{', '.join(BATCH_COLUMNS)} or score names"
         )
-    if "p" not in cols and "folds" not in cols:
-        raise ValueError("batch file: needs columns p and n (or folds)")
+    if "p" not in cols and "folds" not in cols and "dataset" not in cols:
+        raise ValueError("batch file: needs columns p and n (or folds, or dataset)")
     rows = []
     for i, row in df.iterrows():
         get = lambda c: _cell(row[c]) if c in cols else None  # noqa: E731
@@ -438,6 +458,7 @@ def check_batch(table) -> BatchVerdict:
                 stratified=str(get("stratified") or "").lower() in ("1", "true", "yes"),
                 repeats=int(get("repeats") or 1),
                 aggregation=get("aggregation"),
+                dataset=get("dataset"),
             )
             sug = v.suggestions[0] if v.suggestions else None
             rows.append(
