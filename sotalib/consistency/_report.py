@@ -371,20 +371,8 @@ def _mos_joint(dataset, intervals):
 
 # --------------------------------------------------------------------------- batch
 #: Columns of a batch file that are not scores.
-BATCH_COLUMNS = (
-    "id",
-    "dataset",
-    "p",
-    "n",
-    "k",
-    "folds",
-    "stratified",
-    "repeats",
-    "aggregation",
-    "decimals",
-    "eps",
-    "rounding",
-)
+BATCH_COLUMNS = ("id", "p", "n", "k", "folds", "stratified", "repeats", "aggregation", "decimals", "eps", "rounding")
+BATCH_COLUMNS += ("dataset",)  # a named test set (sotalib.consistency.DATASETS) instead of p and n
 
 
 def _cell(v):
@@ -406,9 +394,9 @@ def check_batch(table) -> BatchVerdict:
 
     Columns: ``p``, ``n`` and ``decimals`` or ``eps`` (per row), optionally
     ``id``, ``rounding``, ``k``, ``folds``, ``stratified``, ``repeats``,
-    ``aggregation``, ``dataset`` (a named test set instead of ``p`` and ``n``);
-    every other column must be a score name (Table 2 abbreviation, synonym or complement) -- unknown column names are an error,
-    never silently ignored.  Empty cells mean "not reported".  Values are read
+    ``aggregation``, ``dataset`` (a named test set instead of ``p`` and ``n``); every
+    other column must be a score name (Table 2 abbreviation, synonym or complement) --
+    unknown column names are an error, never silently ignored.  Empty cells mean "not reported".  Values are read
     as the decimals written in the file.
 
     Returns
