@@ -71,7 +71,7 @@ def test_outlier_leaderboard_has_no_solution():
     s = np.concatenate([[0.95], rng.binomial(2000, 0.80, 300) / 2000])
     r = sota.shrink(s, 2000, classes=2, rho=0.6)
     assert not r.solved and r.estimate is None and "outlier" in r.reason
-    c = sota.crop(s, 2000, classes=2, rho=0.6)
+    c = sota.cap(s, 2000, classes=2, rho=0.6)
     assert not c.solved
 
 
