@@ -55,9 +55,13 @@ core-smoke: | $(PY)
 	$(CORE)/bin/python -m pip install --quiet -c $(LOCK) .
 	$(CORE)/bin/python tests/core_smoke.py
 
-lab: $(VENV)/.test-installed
+$(VENV)/.lab-installed: pyproject.toml $(LOCK) | $(PY)
 	$(PY) -m pip install --quiet -c $(LOCK) -e '.[lab]'
-	$(VENV)/bin/jupyter lab notebooks/
+	@touch $@ $(VENV)/.book-installed
+
+# JupyterLab with Jupytext: open a chapter (.md) with right-click -> Open With -> Jupytext Notebook.
+lab: $(VENV)/.lab-installed
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
 
 lock: | $(PY)
 	$(PY) -m pip install --quiet uv

@@ -9,6 +9,10 @@ leaderboards.
 
 from __future__ import annotations
 
+import html
+import numbers
+import re
+from collections.abc import Mapping
 from importlib import resources
 
 import matplotlib as mpl
@@ -16,7 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
 
-__all__ = ["COLORS", "STYLE", "use_style", "add_proportion_axis", "shade_tail", "vline"]
+__all__ = ["COLORS", "STYLE", "Table", "table", "use_style", "add_proportion_axis", "shade_tail", "vline"]
 
 #: Path of the style sheet shipped inside the package.
 STYLE = str(resources.files("sotalib.book").joinpath("sotalib.mplstyle"))
@@ -35,10 +39,198 @@ COLORS = {
 
 
 def use_style() -> None:
-    """Apply the book's style (matplotlib rc parameters and seaborn palette)."""
+    """Apply the book's style (matplotlib rc parameters and seaborn palette).
+
+    In a notebook kernel, figures are also sent as PNG at twice their resolution
+    ("retina"), so that they stay crisp on high-resolution screens, in the book and
+    in JupyterLab alike.
+    """
     mpl.rcParams.update(mpl.rcParamsDefault)
     plt.style.use(STYLE)
     sns.set_palette(plt.rcParams["axes.prop_cycle"].by_key()["color"])
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the book extra
+        return
+    if get_ipython() is not None:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+        set_matplotlib_formats("retina")
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables
+# ---------------------------------------------------------------------------------------------
+
+_ROLE = re.compile(r"\{([a-z:+-]+)\}`([^`]*)`")
+_NUMBER_LIKE = re.compile(r"[\s\d.,±+\-−–()%×eE\[\]]*\d[\s\d.,±+\-−–()%×eE\[\]]*")
+
+
+def _plain_caption(text: str) -> str:
+    """A caption for plain HTML (JupyterLab): MyST roles reduced to their text."""
+
+    def repl(m):
+        role, inner = m.group(1), m.group(2)
+        if role == "eq":
+            return f"({inner})"
+        # {numref}`Figure %s <fig-x>` or {eq}`eq-x`: keep the text, or the target's name
+        target = re.match(r"^(.*?)\s*<([^>]+)>$", inner)
+        return (target.group(1) or target.group(2)) if target else inner
+
+    return _ROLE.sub(repl, text)
+
+
+def _format_cell(value, fmt: str | None, *, top: bool = True) -> str:
+    """One cell as text: booleans as yes/no, lists joined, numbers by ``fmt`` or by their kind.
+
+    Inside a list (``top=False``) numbers have no thousands separators, and inner lists are
+    parenthesised: ``[[743, 4031], [743, 4032]]`` reads "(743, 4031), (743, 4032)".
+    """
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if fmt is not None:
+        return fmt.format(value) if "{" in fmt else format(value, fmt)
+    if isinstance(value, numbers.Integral):
+        return f"{int(value):,}" if top else str(int(value))
+    if isinstance(value, numbers.Real):
+        return f"{float(value):,.4f}" if top else f"{float(value):.4f}"
+    if isinstance(value, list | tuple | np.ndarray):
+        inner = ", ".join(_format_cell(v, None, top=False) for v in value)
+        return inner if top else f"({inner})"
+    return str(value)
+
+
+def _is_numeric(column) -> bool:
+    """Numbers, or text that reads as numbers ("0.9173 ± 0.0018", "(0.90, 0.93)"): right-aligned."""
+    values = [v for v in column if v is not None and not (isinstance(v, float) and np.isnan(v))]
+
+    def number_like(v) -> bool:
+        if isinstance(v, bool | np.bool_):
+            return False
+        return isinstance(v, numbers.Number) or (isinstance(v, str) and _NUMBER_LIKE.fullmatch(v) is not None)
+
+    return bool(values) and all(number_like(v) for v in values)
+
+
+def _label(key) -> str:
+    if isinstance(key, tuple):
+        return " ".join(str(k) for k in key if str(k))
+    return str(key)
+
+
+class Table:
+    """A captioned, named table of the book; see :func:`table`.
+
+    It displays as a styled HTML table with its caption in JupyterLab (``_repr_html_``)
+    and as a MyST ``table`` directive in the book (``_repr_markdown_``; the book's
+    configuration prefers Markdown outputs), so that the book numbers it "Table N.M"
+    and ``{numref}`` can refer to it.
+    """
+
+    def __init__(self, df, *, caption: str, name: str, formats: Mapping[str, str] | None = None, index: bool = False):
+        import pandas as pd
+
+        if not isinstance(df, pd.DataFrame):
+            df = pd.DataFrame(df)
+        if not caption or not caption.strip():
+            raise ValueError("caption must be a non-empty sentence")
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name or ""):
+            raise ValueError(f"name must be a label such as 'tbl-coin-any' (lower case, digits, '-'); got {name!r}")
+        if index:
+            df = df.reset_index()
+        formats = dict(formats or {})
+        unknown = sorted(set(map(str, formats)) - {_label(c) for c in df.columns})
+        if unknown:
+            raise ValueError(f"formats names columns the table does not have: {unknown}")
+        self.caption = " ".join(caption.split())
+        self.name = name
+        self.columns = [_label(c) for c in df.columns]
+        self.numeric = [_is_numeric(df[c]) for c in df.columns]
+        self.rows = [
+            [_format_cell(v, formats.get(label)) for v, label in zip(row, self.columns, strict=True)]
+            for row in df.itertuples(index=False, name=None)
+        ]
+        self.data = df
+
+    # -- the book -----------------------------------------------------------------------------
+    def _repr_markdown_(self) -> str:
+        def cell(text: str) -> str:
+            return text.replace("|", "\\|") or " "
+
+        lines = [
+            f":::{{table}} {self.caption}",
+            f":name: {self.name}",
+            ":class: sotalib-table",
+            "",
+            "| " + " | ".join(cell(c) for c in self.columns) + " |",
+            "|" + "|".join("---:" if num else ":---" for num in self.numeric) + "|",
+        ]
+        lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in self.rows]
+        lines.append(":::")
+        return "\n".join(lines) + "\n"
+
+    # -- JupyterLab ---------------------------------------------------------------------------
+    def _repr_html_(self) -> str:
+        def align(num: bool) -> str:
+            return "text-align:right;white-space:nowrap" if num else "text-align:left"
+
+        head = "".join(f'<th style="{align(n)}">{html.escape(c)}</th>' for c, n in zip(self.columns, self.numeric))
+        body = "".join(
+            "<tr>"
+            + "".join(f'<td style="{align(n)}">{html.escape(v)}</td>' for v, n in zip(row, self.numeric))
+            + "</tr>"
+            for row in self.rows
+        )
+        caption = html.escape(_plain_caption(self.caption))
+        return (
+            f'<table class="sotalib-table" id="{self.name}">'
+            f'<caption style="caption-side:top;text-align:left"><b>Table</b> ({self.name}): {caption}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        )
+
+    # -- a terminal ---------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        widths = [
+            max(len(c), *(len(r[i]) for r in self.rows)) if self.rows else len(c) for i, c in enumerate(self.columns)
+        ]
+
+        def line(cells):
+            return "  ".join(
+                c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, self.numeric, strict=True)
+            ).rstrip()
+
+        out = [f"Table ({self.name}): {_plain_caption(self.caption)}", line(self.columns)]
+        out += [line(r) for r in self.rows]
+        return "\n".join(out)
+
+
+def table(df, *, caption: str, name: str, formats: dict[str, str] | None = None, index: bool = False) -> Table:
+    """A numbered, captioned table of the book: make it the last expression of a visible cell.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame (or anything ``pandas.DataFrame`` accepts)
+        The values, unformatted.
+    caption : str
+        One or more sentences in MyST Markdown (math ``$...$`` and roles such as ``{eq}`` allowed).
+    name : str
+        The label, e.g. ``"tbl-coin-any"``; refer to the table with ``{numref}`tbl-coin-any```.
+    formats : dict, optional
+        Column label -> format, either a format spec (``".4f"``, ``",d"``) or a format string
+        (``"{:.4f}"``).  Columns without one: integers with thousands separators, other numbers
+        with four decimals, booleans as "yes"/"no", lists joined by commas, text as is.
+    index : bool, default False
+        Show the DataFrame's index as the first column(s).
+
+    Returns
+    -------
+    Table
+        Displayed as "Table N.M" with its caption in the book, and as a styled HTML table in
+        JupyterLab.  Numeric columns are right-aligned and never wrap.
+    """
+    return Table(df, caption=caption, name=name, formats=formats, index=index)
 
 
 def add_proportion_axis(ax, n: int, label: str = r"accuracy $\hat\theta = x/n$"):

@@ -68,6 +68,13 @@ def page_text(html: Path) -> str:
     return re.sub(r"<[^>]+>", " ", html.read_text(encoding="utf-8"))
 
 
+def prose_text(html: Path) -> str:
+    """The page's text without its code (cell sources and literal blocks may show roles verbatim)."""
+    text = re.sub(r"<pre\b.*?</pre>", " ", html.read_text(encoding="utf-8"), flags=re.S)
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", text)
+
+
 @pytest.fixture(scope="module")
 def built(root):
     code = build(root)
@@ -108,3 +115,79 @@ def test_figures_are_images_numbered_and_referenced(built, root):
     text = page_text(built / "notebooks/02_sample_maximum.html")
     for k in (1, 2, 3):
         assert re.search(rf"Figure\s+2\.{k}", text), f"Figure 2.{k} missing"
+
+
+@pytest.mark.book
+def test_no_raw_role_text_in_any_page(built, root):
+    """A role that was not rendered ({glue:text} inside $...$, a typo) shows as raw text."""
+    for f in toc_files(root):
+        text = prose_text(built / f"{f}.html")
+        raw = sorted(set(re.findall(r"\{(?:glue|numref|cite|eq|ref|doc)[^}]*\}", text)))
+        assert not raw, f"{f}: raw role text {raw}"
+        assert not re.search(r"\(\(\d+\.\d+\)\)", text), f"{f}: a doubled equation reference '((N.M))'"
+
+
+@pytest.mark.book
+def test_pages_load_nothing_from_the_network(built):
+    """MathJax and every script and stylesheet ship with the book: it reads offline."""
+    for html in sorted(built.rglob("*.html")):
+        page = html.read_text(encoding="utf-8")
+        scripts = re.findall(r"<script\b[^>]*\bsrc=[\"'](?:https?:)?//[^\"']+", page)
+        links = [
+            tag
+            for tag in re.findall(r"<link\b[^>]*>", page)
+            if re.search(r"\bhref=[\"'](?:https?:)?//", tag)
+            and re.search(r"rel=[\"'](?:stylesheet|preload|modulepreload)", tag)
+        ]
+        assert not scripts and not links, f"{html.relative_to(built)} loads {scripts + links}"
+    assert (built / "_static" / "mathjax" / "tex-chtml.js").exists(), "MathJax is not shipped with the book"
+
+
+@pytest.mark.book
+def test_tables_are_numbered_as_tables(built, root):
+    for f in toc_files(root):
+        html = (built / f"{f}.html").read_text(encoding="utf-8")
+        for fig in re.findall(r"<figure\b.*?</figure>", html, flags=re.S):
+            assert "<table" not in fig, f"{f}: a table captioned as a figure"
+        for caption in re.findall(r"<table\b[^>]*>\s*<caption>(.*?)</caption>", html, flags=re.S):
+            assert "Table" in caption, f"{f}: a table whose caption is not 'Table N.M': {caption[:80]}"
+
+
+@pytest.mark.book
+def test_figures_have_real_alt_text(built, root):
+    for f in toc_files(root):
+        html = (built / f"{f}.html").read_text(encoding="utf-8")
+        for fig in re.findall(r"<figure\b.*?</figure>", html, flags=re.S):
+            for alt in re.findall(r"<img\b[^>]*\balt=\"([^\"]*)\"", fig):
+                assert len(alt.split()) >= 5 and not re.search(r"\.(png|svg|jpe?g)\b|_images/", alt), (
+                    f"{f}: a figure's alt text is not a description: {alt!r}"
+                )
+
+
+@pytest.mark.book
+def test_chapters_offer_their_executed_notebook(built, root):
+    import nbformat
+
+    for f in toc_files(root):
+        if not f.startswith("notebooks/"):
+            continue
+        html = (built / f"{f}.html").read_text(encoding="utf-8")
+        assert f"_sources/{f}.ipynb" in html, f"{f}: no .ipynb in the download menu"
+        nb = nbformat.read(built / "_sources" / f"{f}.ipynb", as_version=4)
+        assert any(cell.get("outputs") for cell in nb.cells if cell.cell_type == "code"), f"{f}.ipynb has no outputs"
+
+
+def test_citation_follows_the_package(root):
+    """CITATION.cff's version and release date are the package's (pyproject.toml and its CHANGELOG entry)."""
+    cff = yaml.safe_load((root / "CITATION.cff").read_text(encoding="utf-8"))
+    version = re.search(r'^version = "([^"]+)"$', (root / "pyproject.toml").read_text(encoding="utf-8"), re.M).group(1)
+    assert cff["version"] == version
+    dated = re.search(
+        rf"^## {re.escape(version)} — (\d{{4}}-\d{{2}}-\d{{2}})$", (root / "CHANGELOG.md").read_text(), re.M
+    )
+    assert dated, f"CHANGELOG.md has no dated entry for {version}"
+    assert str(cff["date-released"]) == dated.group(1)
+    titles = " ".join(ref["title"] for ref in cff["references"])
+    for paper in ("multiplicity", "consistency of performance scores", "How to judge a competition"):
+        assert paper in titles
+    assert "doi" not in cff and "url" not in cff, "no URL or DOI that the project does not own"
