@@ -98,6 +98,13 @@ def _real_boards(out: Path) -> None:
     boards_regenerate(out / "real_boards.json")
 
 
+def _drive(out: Path) -> None:
+    from .drive import TOLERANCES, figure_verdicts
+
+    for tolerance in TOLERANCES:
+        figure_verdicts(tolerance, cache=out / "drive_verdicts.json")
+
+
 CACHES: dict[str, Cache] = {
     c.name: c
     for c in (
@@ -165,6 +172,13 @@ CACHES: dict[str, Cache] = {
             "exact SOTA estimates on the real Obesity, Cassava and ImageNet boards; crop, cap and shrink "
             "on 60 ground-truth leaderboards (needs groundtruth)",
             _real_boards,
+        ),
+        Cache(
+            "drive",
+            "drive_verdicts.json",
+            6,
+            "consistency of 227 figures of 100 DRIVE papers with the FoV and all-pixels evaluations (exact)",
+            _drive,
         ),
     )
 }
