@@ -79,7 +79,7 @@ bench: $(VENV)/.test-installed bench-venv
 # if it cannot be installed the benchmark table says so.
 bench-venv: .bench-venv/.installed
 .bench-venv/.installed:
-	-$(PYTHON) -m venv .bench-venv && .bench-venv/bin/python -m pip install --quiet mlscorecheck && touch $@
+	-$(PYTHON) -m venv .bench-venv && .bench-venv/bin/python -m pip install --quiet mlscorecheck autorank scikit-posthocs && touch $@
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

@@ -20,6 +20,8 @@ check_report       -- can reported scores come from the stated experiment? (``so
 check_batch        -- the same for every row of a table of reports (``sotalib check --batch``)
 rank_candidates    -- one ranking from a candidates x judges score matrix (``sotalib rank``)
 test_size          -- how many test items a precise error estimate needs (``sotalib testsize``)
+compare            -- many candidates on many data sets: Friedman, Nemenyi, Wilcoxon-Holm (``sotalib compare``)
+rank_uncertainty   -- score and rank intervals and P(first) by a paired bootstrap (``sotalib rank-uncertainty``)
 
 Building blocks
 ---------------
@@ -62,7 +64,7 @@ __getattr__, __dir__, __all__ = attach(
             "clopper_pearson",
         ],
         ".consistency": ["consistency", "check_report", "check_batch"],
-        ".judging": ["judging", "rank_candidates", "test_size"],
+        ".judging": ["judging", "rank_candidates", "test_size", "compare", "rank_uncertainty"],
         "._version": ["__version__"],
     },
 )

@@ -52,12 +52,15 @@ def main() -> None:
             ),
             "sota": run("sota", "--leaderboard", str(board), "--n", "2000"),
             "rank": run("rank", "--scores", str(scores), "--method", "mean"),
+            "compare": run("compare", "--scores", str(scores)),
             "testsize": run("testsize", "--error", "0.1"),
             "auc-max": run("auc-max", "--auc", "0.8", "--n", "200", "--m", "5", "--prevalence", "0.3", "--reps", "50"),
         }
     assert abs(results["maxdist"]["mean"] - 0.9173130830485142) < 1e-12, results["maxdist"]
     assert results["rank"]["ranking"][0] in ("A", "B", "C")
     assert results["testsize"]["rule_of_thumb"] == 1000
+    ranks = results["compare"]["average_ranks"]  # A: 1, 2, 2; B: 2, 1, 3; C: 3, 3, 1
+    assert [round(ranks[c] * 3) for c in "ABC"] == [5, 6, 7], ranks
     print("core install: " + ", ".join(sorted(results)) + " ran; the front door loads no matplotlib")
 
 

@@ -16,6 +16,23 @@ random_dictator, kemeny_young -- the ranking functions of the paper's Section 3
 condorcet_winner, pairwise_wins, kendall_tau_distance, kemeny_objective
 property_table, search_counterexample -- which properties of social choice each function has
 
+Comparing many candidates
+-------------------------
+compare             -- Demšar's procedure: average ranks, Friedman and Iman-Davenport tests, Nemenyi
+                       critical difference and groups, Wilcoxon-Holm pairs (the ``compare`` command)
+average_ranks, friedman_test, q_alpha, nemenyi_cd, nemenyi_groups, wilcoxon_signed_rank, holm,
+pairwise_wilcoxon   -- its parts
+plot_cd_diagram     -- the critical-difference diagram (needs matplotlib)
+bayesian_signed_rank -- P(a better), P(equivalent), P(b better) with a region of practical equivalence
+
+How sure is the ranking?
+------------------------
+rank_uncertainty    -- paired bootstrap of the test items: score and rank intervals, P(first)
+                       (the ``rank-uncertainty --per-item`` command); read_per_item reads its CSV
+bradley_terry       -- Bradley-Terry ratings of pairwise battles with bootstrap intervals
+                       (``rank-uncertainty --battles``); read_battles reads its CSV
+plot_rank_intervals -- each candidate's rank distribution and interval (needs matplotlib)
+
 Staged evaluation
 -----------------
 ladder, simulate_public_private, boosting_attack, simulate_final_phase, winner_distribution_exact
@@ -30,6 +47,23 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
+        "._bayes": ["BayesianSignedRank", "bayesian_signed_rank"],
+        "._bradley_terry": ["BattleFile", "TIE_WORDS", "bradley_terry", "bradley_terry_mle", "read_battles"],
+        "._cd_diagram": ["plot_cd_diagram", "plot_rank_intervals"],
+        "._compare": [
+            "Comparison",
+            "FriedmanTest",
+            "Pairwise",
+            "average_ranks",
+            "compare",
+            "friedman_test",
+            "holm",
+            "nemenyi_cd",
+            "nemenyi_groups",
+            "pairwise_wilcoxon",
+            "q_alpha",
+            "wilcoxon_signed_rank",
+        ],
         "._errorbars": [
             "BootstrapInterval",
             "Coverage",
@@ -93,5 +127,13 @@ __getattr__, __dir__, __all__ = attach(
             "winner_distribution_exact",
         ],
         "._testsize": ["TestSize", "test_size"],
+        "._uncertainty": [
+            "PerItemFile",
+            "RankUncertainty",
+            "bootstrap_scores",
+            "rank_uncertainty",
+            "read_per_item",
+            "summarize_ranks",
+        ],
     },
 )

@@ -1,0 +1,115 @@
+"""``sotalib rank-uncertainty``: how sure is a ranking?  Bootstrap score and rank intervals, P(first).
+
+Two kinds of data, one output: per-item results (``--per-item``: a paired
+bootstrap of the test items; the score is the mean per-item result) or
+pairwise battles (``--battles``: Bradley-Terry ratings on the Elo scale, with
+a bootstrap of the battles).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "rank-uncertainty",
+        help="bootstrap score intervals, rank intervals and P(rank first) from per-item results or battles",
+        description="How sure is a ranking?  From per-item results (--per-item: a CSV with one column per "
+        "candidate and one row per test item, 1/0 for correct/wrong or a per-item loss; a first column "
+        "headed 'item' or 'id' holds item labels), every candidate's score with its paired-bootstrap "
+        "interval, its rank interval and the probability that it ranks first, all from the same resamples "
+        "of the items.  From pairwise battles (--battles: a CSV with columns a, b, winner; winner is a, b, "
+        "or 'tie'), Bradley-Terry ratings on the Elo scale with the same intervals, resampling battles.",
+    )
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--per-item", metavar="FILE.csv", help="per-item results: candidates as columns, items as rows")
+    src.add_argument("--battles", metavar="FILE.csv", help="pairwise battles: columns a, b, winner")
+    p.add_argument(
+        "--lower-is-better", action="store_true", help="the per-item results are losses (not with --battles)"
+    )
+    p.add_argument("--reps", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--rng", type=int, default=None, metavar="S", help="seed of the bootstrap")
+    p.add_argument("--alpha", type=float, default=0.05, help="intervals at level 1 - alpha (default 0.05)")
+    p.add_argument("--plot", metavar="FILE.png|.svg", help="also draw the rank intervals (needs matplotlib)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def _draw(result, path: str) -> None:
+    from . import CliError
+
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise CliError("--plot needs matplotlib, which is not installed (pip install matplotlib)") from None
+    from ..judging import plot_rank_intervals
+
+    ax = plot_rank_intervals(result)
+    ax.figure.savefig(path, bbox_inches="tight")
+    plt.close(ax.figure)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..judging import bradley_terry, rank_uncertainty, read_battles, read_per_item
+    from . import CliError, emit
+
+    if args.plot is not None and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
+        raise CliError(f"--plot must name a .png, .svg or .pdf file, got {args.plot!r}")
+    if args.battles is not None:
+        if args.lower_is_better:
+            raise CliError("--lower-is-better applies to --per-item only (a battle has a winner)")
+        data = read_battles(args.battles)
+        res = bradley_terry(
+            data.a,
+            data.b,
+            data.winner,
+            reps=args.reps,
+            alpha=args.alpha,
+            rng=args.rng,
+            show=False if args.json else None,
+        )
+        what = f"Bradley-Terry ratings (Elo scale) from {res.n_items:,} battles"
+    else:
+        data = read_per_item(args.per_item)
+        res = rank_uncertainty(
+            data.X,
+            args.lower_is_better,
+            reps=args.reps,
+            alpha=args.alpha,
+            rng=args.rng,
+            candidates=data.candidates,
+            show=False if args.json else None,
+        )
+        what = (
+            f"mean per-item result on {res.n_items:,} items ({'lower' if args.lower_is_better else 'higher'} is better)"
+        )
+    if args.plot is not None:
+        _draw(res, args.plot)
+    d = res.to_dict()
+    w = max([len("candidate")] + [len(c["name"]) for c in d["candidates"]])
+    level = f"{100 * (1 - res.alpha):g}%"
+    lines = [
+        f"{len(d['candidates'])} candidates: {what}; {res.reps:,} bootstrap resamples"
+        + (f", seed {res.seed}" if res.seed is not None else ""),
+        f"  {'candidate'.ljust(w)}  {'score':>10}  {level + ' interval':^24}  {'rank ' + level:>11}  P(first)",
+    ]
+    for c in d["candidates"]:
+        ranks = f"{c['rank_low']}-{c['rank_high']}" if c["rank_low"] != c["rank_high"] else f"{c['rank_low']}"
+        lines.append(
+            f"  {c['name'].ljust(w)}  {c['score']:10.4f}  [{c['ci_low']:10.4f}, {c['ci_high']:10.4f}]"
+            f"  {ranks:>11}  {c['p_first']:8.3f}"
+        )
+    if res.note:
+        lines.append(f"note: {res.note}")
+    if args.plot is not None:
+        lines.append(f"rank intervals: {args.plot}")
+    emit(args, d, "\n".join(lines))
+    return 0

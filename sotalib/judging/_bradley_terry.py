@@ -1,0 +1,252 @@
+"""Bradley--Terry ratings from pairwise battles, with bootstrap intervals (arena-style leaderboards).
+
+When candidates are judged by pairwise comparisons ("battles": which of two
+answers a person preferred) rather than scored on fixed items, the
+Bradley--Terry model {bradley1952rank} gives every candidate a strength
+``theta_j`` with
+
+``P(i beats j) = 1 / (1 + exp(theta_j - theta_i))``.
+
+The ratings are the maximum-likelihood ``theta`` (centred: mean 0), reported
+on the Elo scale ``1000 + 400 theta / ln 10`` (a 400-point gap is 10:1
+odds).  A tie counts as half a win for each side.  The maximum exists if and
+only if the candidates cannot be split into two groups one of which never
+beats the other (the "who beat whom" graph, a tie counting both ways, is
+strongly connected); otherwise :func:`bradley_terry` raises ``ValueError``.
+The uncertainty is a bootstrap over battles (resampled with replacement);
+resamples in which the maximum does not exist are drawn again, and the number
+redrawn is reported.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._progress import progress
+from .._rng import as_generator, seed_record
+from .._validate import check_int, check_probability
+from ._uncertainty import RankUncertainty, summarize_ranks
+
+__all__ = ["BattleFile", "TIE_WORDS", "bradley_terry", "bradley_terry_mle", "read_battles"]
+
+#: Values of ``winner`` that mean a tie (case-insensitive; an empty cell too).
+TIE_WORDS = ("tie", "draw", "")
+
+#: Elo points per unit of the natural-log strength: 400 / ln 10.
+ELO = 400.0 / np.log(10.0)
+
+
+def _connected(W: np.ndarray) -> bool:
+    from scipy.sparse.csgraph import connected_components
+
+    n, _ = connected_components((W > 0).astype(np.int8), directed=True, connection="strong")
+    return n == 1
+
+
+def bradley_terry_mle(W, *, tol: float = 1e-12, max_iter: int = 200, start=None) -> np.ndarray:
+    """The maximum-likelihood Bradley--Terry strengths (mean 0) from a wins matrix.
+
+    ``W[i, j]`` is the number of battles ``i`` won against ``j`` (a tie adds
+    1/2 to both).  Newton's method on the concave log-likelihood
+    ``sum_{i != j} W_ij log sigma(theta_i - theta_j)`` with step halving;
+    the Hessian's null direction (adding a constant) is removed by solving
+    ``(L + 1 1^T) delta = g``, ``L`` the weighted Laplacian.  ``start``: initial strengths.
+
+    Raises
+    ------
+    ValueError
+        If the maximum does not exist (the wins graph is not strongly connected).
+    """
+    W = np.asarray(W, dtype=float)
+    k = W.shape[0]
+    if k < 2 or W.shape != (k, k):
+        raise ValueError(f"W must be a square wins matrix of at least 2 candidates, got shape {W.shape}")
+    if not _connected(W):
+        raise ValueError(
+            "the Bradley-Terry ratings do not exist: some group of candidates never beats the others "
+            "(every candidate needs a path of wins to every other)"
+        )
+    N = W + W.T
+    wins = W.sum(axis=1)
+    J = np.ones((k, k))
+
+    def loglik(t):
+        d = t[:, None] - t[None, :]
+        return float(np.sum(W * -np.logaddexp(0.0, -d)))
+
+    theta = np.zeros(k) if start is None else np.asarray(start, dtype=float) - np.mean(start)
+    ll = loglik(theta)
+    for _ in range(max_iter):
+        P = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+        g = wins - np.sum(N * P, axis=1)
+        V = N * P * P.T
+        L = np.diag(V.sum(axis=1)) - V
+        delta = np.linalg.solve(L + J, g)
+        step = 1.0
+        while True:
+            new = theta + step * delta
+            new -= new.mean()
+            ll_new = loglik(new)
+            if ll_new >= ll - 1e-12 * abs(ll) or step < 1e-8:
+                break
+            step /= 2
+        theta, ll = new, ll_new
+        if np.max(np.abs(step * delta)) < tol:
+            break
+    return theta
+
+
+class BattleFile(NamedTuple):
+    """Battles read by :func:`read_battles`."""
+
+    a: list
+    b: list
+    winner: list
+
+
+def _wins(ia: np.ndarray, ib: np.ndarray, outcome: np.ndarray, weights: np.ndarray, k: int) -> np.ndarray:
+    """Wins matrix from battles: ``outcome`` 1 (a won), 0 (b won), 0.5 (tie); ``weights`` counts each battle."""
+    flat = np.bincount(ia * k + ib, weights * outcome, minlength=k * k)
+    flat += np.bincount(ib * k + ia, weights * (1.0 - outcome), minlength=k * k)
+    return flat.reshape(k, k)
+
+
+def bradley_terry(
+    a,
+    b,
+    winner,
+    *,
+    reps: int = 1000,
+    alpha: float = 0.05,
+    rng: np.random.Generator | int | None = None,
+    max_redraws: int | None = None,
+    show=None,
+) -> RankUncertainty:
+    """Bradley--Terry ratings of the candidates of pairwise battles, with bootstrap intervals.
+
+    The front door of ``sotalib rank-uncertainty --battles``.
+
+    Parameters
+    ----------
+    a, b : sequence of str, length B
+        The two candidates of each battle (different).
+    winner : sequence of str, length B
+        ``a``'s name, ``b``'s name, or a tie (``tie``, ``draw`` or empty).
+    reps : int >= 1
+        Bootstrap resamples of the battles.
+    alpha : float in (0, 1)
+        Level ``1 - alpha`` of the rating and rank intervals.
+    rng : int, numpy.random.Generator or None
+        Randomness (SPEC 7).
+    max_redraws : int, optional
+        Give up (ValueError) after this many resamples without a maximum
+        (default ``10 * reps``).
+    show : bool or None
+        Progress bar over the resamples (default: only when stderr is a terminal).
+
+    Returns
+    -------
+    RankUncertainty
+        ``score`` is the rating on the Elo scale (``statistic="bradley-terry"``),
+        ``n_items`` the number of battles; rank intervals and ``p_first``
+        come from the same resamples.
+    """
+    a = [str(x) for x in a]
+    b = [str(x) for x in b]
+    winner = [str(x) for x in winner]
+    if not (len(a) == len(b) == len(winner)) or not a:
+        raise ValueError(
+            f"a, b and winner must be non-empty and of the same length, got {len(a)}, {len(b)}, {len(winner)}"
+        )
+    reps = check_int("reps", reps, low=1)
+    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    names = sorted(set(a) | set(b))
+    index = {n: i for i, n in enumerate(names)}
+    ia = np.array([index[x] for x in a])
+    ib = np.array([index[x] for x in b])
+    outcome = np.empty(len(a))
+    for t, (x, y, w) in enumerate(zip(a, b, winner, strict=True)):
+        if x == y:
+            raise ValueError(f"battle {t + 1}: a candidate cannot battle itself ({x!r})")
+        if w == x:
+            outcome[t] = 1.0
+        elif w == y:
+            outcome[t] = 0.0
+        elif w.strip().lower() in TIE_WORDS:
+            outcome[t] = 0.5
+        else:
+            raise ValueError(f"battle {t + 1}: winner must be {x!r}, {y!r} or a tie ('tie', 'draw', empty), got {w!r}")
+    k = len(names)
+    if k < 2:
+        raise ValueError("the battles must involve at least 2 candidates")
+    # aggregate identical battles: resampling battles = multinomial counts over the distinct ones
+    keys = np.stack([ia, ib, (2 * outcome).astype(int)], axis=1)
+    uniq, counts = np.unique(keys, axis=0, return_counts=True)
+    ua, ub, uo = uniq[:, 0], uniq[:, 1], uniq[:, 2] / 2.0
+    theta = bradley_terry_mle(_wins(ua, ub, uo, counts.astype(float), k))
+    gen = as_generator(rng)
+    limit = 10 * reps if max_redraws is None else check_int("max_redraws", max_redraws, low=0)
+    n = len(a)
+    p = counts / n
+    S = np.empty((reps, k))
+    done = redrawn = 0
+    while done < reps:
+        draws = gen.multinomial(n, p, size=reps - done)
+        for c in progress(draws, total=len(draws), desc="Bradley-Terry bootstrap", show=show):
+            W = _wins(ua, ub, uo, c.astype(float), k)
+            if not _connected(W):
+                redrawn += 1
+                if redrawn > limit:
+                    raise ValueError(
+                        f"more than {limit} bootstrap resamples had no Bradley-Terry maximum: "
+                        "too few battles for intervals"
+                    )
+                continue
+            S[done] = bradley_terry_mle(W, start=theta)
+            done += 1
+    note = f"{redrawn} resamples without a maximum were drawn again" if redrawn else ""
+    return summarize_ranks(
+        1000.0 + ELO * theta,
+        1000.0 + ELO * S,
+        names,
+        alpha=alpha,
+        n_items=n,
+        seed=seed_record(rng),
+        statistic="bradley-terry",
+        note=note,
+    )
+
+
+def read_battles(path) -> BattleFile:
+    """Read battles from a CSV file with a header naming the columns ``a``, ``b`` and ``winner`` (any order, any case).
+
+    Other columns are ignored; blank lines are skipped.  The values are
+    checked by :func:`bradley_terry`.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing or a row is short (the message names the file and the line).
+    OSError
+        If the file cannot be read.
+    """
+    import csv
+
+    with open(path, newline="") as fh:
+        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
+    if len(rows) < 2:
+        raise ValueError(f"{path}: need a header row and at least one battle")
+    header = [c.strip().lower() for c in rows[0]]
+    try:
+        cols = [header.index(c) for c in ("a", "b", "winner")]
+    except ValueError:
+        raise ValueError(f"{path}: the header must name the columns a, b and winner, got {rows[0]}") from None
+    out = ([], [], [])
+    for i, r in enumerate(rows[1:], start=2):
+        if len(r) != len(header):
+            raise ValueError(f"{path}: line {i} has {len(r)} fields, the header has {len(header)}")
+        for lst, c in zip(out, cols, strict=True):
+            lst.append(r[c].strip())
+    return BattleFile(*out)

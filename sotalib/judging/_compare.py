@@ -1,0 +1,495 @@
+"""Many candidates on many data sets: the Friedman test, Nemenyi's critical difference, Wilcoxon-Holm.
+
+The procedure of {demsar2006statistical} for comparing ``k`` candidates
+(classifiers, systems) on ``N`` judges (data sets, tasks, metrics): a score
+matrix ``M`` of shape ``(k, N)``, candidates x judges, as ``sotalib rank``
+reads it.
+
+1. Rank the candidates on each judge (1 is best; tied candidates share the
+   mean of the positions they occupy) and average over judges: ``R_j``.
+2. The Friedman test of "all candidates are equivalent",
+   ``chi2_F = 12 N / (k (k + 1)) [sum_j R_j^2 - k (k + 1)^2 / 4]``
+   (Demšar's Eq. (1)), divided by the usual correction for ties
+   ``1 - sum (t^3 - t) / (N k (k^2 - 1))`` (as
+   :func:`scipy.stats.friedmanchisquare`; ``tie_correction=False`` gives the
+   paper's uncorrected statistic), and the Iman--Davenport variant
+   ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)`` on ``(k - 1, (k - 1)(N - 1))``
+   degrees of freedom (Eq. (2), {iman1980approximations}).
+3. The Nemenyi critical difference ``CD = q_alpha sqrt(k (k + 1) / (6 N))``
+   (Eq. (3)), with ``q_alpha`` the studentized range quantile for ``k`` means
+   and infinite degrees of freedom divided by ``sqrt(2)``: two candidates
+   whose average ranks differ by less than ``CD`` are not significantly
+   different.  The *groups* are the maximal sets of candidates, consecutive
+   in average rank, that are pairwise not significantly different -- the
+   bars of the critical-difference diagram.
+4. Pairwise Wilcoxon signed-rank tests with Holm's step-down correction
+   {holm1979simple}, which Demšar recommends for comparing two candidates
+   and which stays valid when the Nemenyi test's exchangeability is doubtful.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .._validate import check_probability
+from ._ranking import _close, _labels, _matrix
+
+__all__ = [
+    "Comparison",
+    "FriedmanTest",
+    "Pairwise",
+    "average_ranks",
+    "compare",
+    "friedman_test",
+    "holm",
+    "nemenyi_cd",
+    "nemenyi_groups",
+    "pairwise_wilcoxon",
+    "q_alpha",
+    "wilcoxon_signed_rank",
+]
+
+
+# ------------------------------------------------------------------ ranks and Friedman
+
+
+def average_ranks(M, lower_is_better: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Rank the candidates on each judge and average: ``(R, ranks)``.
+
+    Parameters
+    ----------
+    M : array_like, shape (k, N)
+        Scores, candidates x judges (finite).
+    lower_is_better : bool
+        The scores are losses.
+
+    Returns
+    -------
+    R : ndarray, shape (k,)
+        Average rank of each candidate (1 is best).
+    ranks : ndarray, shape (k, N)
+        The rank on each judge; tied candidates share the mean of their
+        positions (values within :data:`TIE_RTOL` tie, as in :func:`rank`),
+        so every column sums to ``k (k + 1) / 2``.
+    """
+    A = _matrix(M)
+    r = _column_ranks(-A if lower_is_better else A)
+    return r.mean(axis=1), r
+
+
+def _column_ranks(A: np.ndarray) -> np.ndarray:
+    """:func:`rank` of every column (higher is better, ties share the mean position), by one sort per column.
+
+    Values within :data:`TIE_RTOL` of the next one in sorted order tie, as in :func:`rank`.
+    """
+    k = A.shape[0]
+    order = np.argsort(-A, axis=0, kind="stable")
+    v = np.take_along_axis(A, order, axis=0).T  # judges x candidates, best first
+    new = np.ones(v.shape, dtype=bool)
+    new[:, 1:] = ~_close(v[:, 1:], v[:, :-1])
+    last = np.ones(v.shape, dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    pos = np.arange(k)
+    start = np.maximum.accumulate(np.where(new, pos, 0), axis=1)
+    end = np.minimum.accumulate(np.where(last, pos, k - 1)[:, ::-1], axis=1)[:, ::-1]
+    r = np.empty_like(A)
+    np.put_along_axis(r, order, ((start + end) / 2.0 + 1.0).T, axis=0)
+    return r
+
+
+@dataclass(frozen=True)
+class FriedmanTest:
+    """The Friedman test and its Iman--Davenport variant (Demšar's Eqs. (1) and (2)).
+
+    Attributes
+    ----------
+    statistic : float
+        ``chi2_F`` (corrected for ties unless ``tie_correction=False``).
+    p_value : float
+        Upper tail of the chi-square distribution with ``k - 1`` degrees of freedom.
+    iman_davenport_F : float
+        ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)`` (infinite when every judge ranks alike).
+    iman_davenport_p : float
+        Upper tail of the F distribution with ``(k - 1, (k - 1)(N - 1))`` degrees of freedom.
+    k, N : int
+        Candidates and judges.
+    tie_correction : float
+        The divisor ``1 - sum (t^3 - t) / (N k (k^2 - 1))`` applied (1 if none).
+    """
+
+    statistic: float
+    p_value: float
+    iman_davenport_F: float
+    iman_davenport_p: float
+    k: int
+    N: int
+    tie_correction: float
+
+    def to_dict(self) -> dict:
+        """``statistic``, ``p_value``, ``iman_davenport_F``, ``iman_davenport_p`` (the JSON of ``sotalib compare``)."""
+        return {
+            "statistic": self.statistic,
+            "p_value": self.p_value,
+            "iman_davenport_F": self.iman_davenport_F,
+            "iman_davenport_p": self.iman_davenport_p,
+        }
+
+
+def _run_lengths(sorted_rows: np.ndarray) -> np.ndarray:
+    """For rows sorted ascending: the length of the run of equal values each entry belongs to."""
+    n = sorted_rows.shape[1]
+    idx = np.arange(n)
+    first = np.ones(sorted_rows.shape, dtype=bool)
+    first[:, 1:] = sorted_rows[:, 1:] != sorted_rows[:, :-1]
+    last = np.ones(sorted_rows.shape, dtype=bool)
+    last[:, :-1] = sorted_rows[:, :-1] != sorted_rows[:, 1:]
+    start = np.maximum.accumulate(np.where(first, idx, 0), axis=1)
+    end = np.minimum.accumulate(np.where(last, idx, n - 1)[:, ::-1], axis=1)[:, ::-1]
+    return start, end
+
+
+def friedman_test(M, lower_is_better: bool = False, *, tie_correction: bool = True) -> FriedmanTest:
+    """The Friedman test of "all ``k`` candidates are equivalent" over ``N`` judges.
+
+    ``chi2_F = 12 N / (k (k + 1)) [sum_j R_j^2 - k (k + 1)^2 / 4]`` (Demšar's
+    Eq. (1)) with ``R_j`` the average ranks; with ``tie_correction`` (the
+    default, as :func:`scipy.stats.friedmanchisquare`) it is divided by
+    ``1 - sum (t^3 - t) / (N k (k^2 - 1))``, the sum over groups of ``t`` tied
+    candidates on a judge.  Demšar's worked example prints the uncorrected
+    statistic (``tie_correction=False``).  The Iman--Davenport statistic
+    ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)`` (Eq. (2)) is referred to
+    the F distribution with ``k - 1`` and ``(k - 1)(N - 1)`` degrees of freedom.
+
+    Raises
+    ------
+    ValueError
+        If there are fewer than 2 candidates or 2 judges, or scores are not finite.
+    """
+    A = _matrix(M)
+    k, N = A.shape
+    if k < 2 or N < 2:
+        raise ValueError(f"M must have at least 2 candidates and 2 judges, got shape {A.shape}")
+    R, r = average_ranks(A, lower_is_better)
+    return _friedman(R, r, tie_correction)
+
+
+def _friedman(R: np.ndarray, r: np.ndarray, tie_correction: bool) -> FriedmanTest:
+    from scipy import stats
+
+    k, N = r.shape
+    chi2 = 12.0 * N / (k * (k + 1)) * (np.sum(R**2) - k * (k + 1) ** 2 / 4.0)
+    c = 1.0
+    if tie_correction:
+        s = np.sort(r.T, axis=1)
+        start, end = _run_lengths(s)
+        t = (end - start + 1).astype(float)
+        ties = float(np.sum(t**2 - 1.0))  # sum over entries of t^2 - 1 = sum over groups of t^3 - t
+        c = 1.0 - ties / (N * k * (k * k - 1.0))
+        if c <= 0:  # every judge ties every candidate: no evidence at all
+            return FriedmanTest(0.0, 1.0, 0.0, 1.0, k, N, 0.0)
+        chi2 /= c
+    chi2 = max(float(chi2), 0.0)
+    p = float(stats.chi2.sf(chi2, k - 1))
+    den = N * (k - 1) - chi2
+    F = (N - 1) * chi2 / den if den > 0 else np.inf
+    pF = float(stats.f.sf(F, k - 1, (k - 1) * (N - 1))) if np.isfinite(F) else 0.0
+    return FriedmanTest(chi2, p, float(F), pF, k, N, float(c))
+
+
+# ------------------------------------------------------------------------- Nemenyi
+
+
+@lru_cache(maxsize=256)
+def _q_alpha(k: int, alpha: float) -> float:
+    from scipy.stats import studentized_range
+
+    return float(studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+
+
+def q_alpha(k: int, alpha: float = 0.05) -> float:
+    """Critical value of the Nemenyi test: the studentized range quantile over ``sqrt(2)``.
+
+    ``q_alpha = Q^{-1}(1 - alpha; k, inf) / sqrt(2)`` with ``Q`` the studentized
+    range distribution of ``k`` means on infinite degrees of freedom (the
+    values of Demšar's Table 5(a): 1.960, 2.343, 2.569, ... at ``alpha = 0.05``).
+    """
+    if isinstance(k, bool) or int(k) != k or k < 2:
+        raise ValueError(f"k must be an integer >= 2, got {k}")
+    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    return _q_alpha(int(k), alpha)
+
+
+def nemenyi_cd(k: int, N: int, alpha: float = 0.05) -> float:
+    """The Nemenyi critical difference ``CD = q_alpha sqrt(k (k + 1) / (6 N))`` (Demšar's Eq. (3))."""
+    if isinstance(N, bool) or int(N) != N or N < 1:
+        raise ValueError(f"N must be an integer >= 1, got {N}")
+    return q_alpha(k, alpha) * float(np.sqrt(k * (k + 1) / (6.0 * N)))
+
+
+def nemenyi_groups(R, cd: float) -> list[list[int]]:
+    """The maximal groups of candidates whose average ranks all lie within less than ``cd``.
+
+    Candidates are taken in order of average rank; each group is a maximal run
+    ``i..j`` with ``R[j] - R[i] < cd`` (a maximal clique of the "not
+    significantly different" graph, which is an interval graph).  A candidate
+    significantly different from every other forms a group of its own, so
+    every candidate belongs to at least one group.  Returns lists of indices
+    into ``R``, best group first.
+    """
+    R = np.asarray(R, dtype=float)
+    order = np.argsort(R, kind="stable")
+    s = R[order]
+    k = len(s)
+    ends = np.searchsorted(s, s + cd, side="left") - 1  # last j with s[j] < s[i] + cd
+    groups, last_end = [], -1
+    for i in range(k):
+        j = max(int(ends[i]), i)
+        if j > last_end:
+            groups.append([int(c) for c in order[i : j + 1]])
+            last_end = j
+    return groups
+
+
+# ------------------------------------------------------------------- Wilcoxon, Holm
+
+
+@lru_cache(maxsize=128)
+def _wilcoxon_cdf(n: int) -> np.ndarray:
+    """``P(T+ <= t)``, ``t = 0..n(n+1)/2``, under the null (no ties): counts of subsets of ``{1..n}`` by sum."""
+    top = n * (n + 1) // 2
+    counts = np.zeros(top + 1)
+    counts[0] = 1.0
+    for i in range(1, n + 1):
+        counts[i:] = counts[i:] + counts[:-i].copy()
+    return np.cumsum(counts / 2.0**n)
+
+
+def wilcoxon_signed_rank(d) -> tuple[np.ndarray, np.ndarray]:
+    """Two-sided Wilcoxon signed-rank tests of many paired differences at once: ``(T+, p)``.
+
+    Each row of ``d`` (shape ``(P, N)``) is one test of "the differences are
+    symmetric about 0".  Zero differences are dropped (Wilcoxon's method);
+    the absolute differences are ranked with ties sharing the mean rank.  The
+    p-value is exact (the null distribution of ``T+``) when the row has no
+    ties and no zeros and at most 50 non-zero differences -- as
+    :func:`scipy.stats.wilcoxon` with ``method="auto"`` -- and otherwise the
+    normal approximation with the tie-corrected variance and no continuity
+    correction (``method="asymptotic"`` there).  A row of zeros has ``p = 1``.
+
+    Returns
+    -------
+    r_plus : ndarray, shape (P,)
+        Sum of the ranks of the positive differences.
+    p : ndarray, shape (P,)
+    """
+    from scipy.special import ndtr
+
+    d = np.atleast_2d(np.asarray(d, dtype=float))
+    P, N = d.shape
+    a = np.abs(d)
+    order = np.argsort(a, axis=1)  # tied entries get the same (mean) rank whatever their order
+    s = np.take_along_axis(a, order, axis=1)
+    sd = np.take_along_axis(d, order, axis=1)
+    zeros = (s == 0).sum(axis=1)
+    ranks = np.broadcast_to(np.arange(1.0, N + 1.0), (P, N)).copy()
+    ties = np.zeros(P)
+    tied = np.any(s[:, 1:] == s[:, :-1], axis=1)  # rows with equal absolute differences (zeros included)
+    if tied.any():
+        start, end = _run_lengths(s[tied])
+        ranks[tied] = (start + end) / 2.0 + 1.0
+        L = (end - start + 1).astype(float)
+        ties[tied] = np.sum(np.where(s[tied] > 0, L**2 - 1.0, 0.0), axis=1)
+    ranks -= zeros[:, None]
+    r_plus = np.sum(np.where(sd > 0, ranks, 0.0), axis=1)
+    n = N - zeros
+    has_ties = ties > 0
+    mn = n * (n + 1) / 4.0
+    se = np.sqrt((n * (n + 1) * (2 * n + 1) - ties / 2.0) / 24.0)
+    p = np.ones(P)
+    asym = (n > 0) & (has_ties | (zeros > 0) | (n > 50))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (r_plus - mn) / se
+    p[asym] = np.minimum(1.0, 2.0 * ndtr(-np.abs(z[asym])))
+    exact = (n > 0) & ~asym
+    for m in np.unique(n[exact]):
+        rows = np.flatnonzero(exact & (n == m))
+        cdf = np.concatenate(([0.0], _wilcoxon_cdf(int(m))))  # cdf[t + 1] = P(T+ <= t)
+        t = np.rint(r_plus[rows]).astype(np.int64)
+        low, high = cdf[t + 1], 1.0 - cdf[t]
+        p[rows] = np.minimum(1.0, 2.0 * np.minimum(low, high))
+    return r_plus, p
+
+
+def holm(p) -> np.ndarray:
+    """Holm's step-down adjusted p-values {holm1979simple}: ``max_{j <= i} min(1, (m - j + 1) p_(j))`` in sorted order."""
+    p = np.asarray(p, dtype=float)
+    m = p.size
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
+@dataclass(frozen=True)
+class Pairwise:
+    """Pairwise Wilcoxon signed-rank tests with Holm's correction.
+
+    ``a[i]``, ``b[i]`` index the candidates of test ``i`` (``a < b``); ``p`` the
+    two-sided p-value, ``p_holm`` Holm's adjusted value, ``significant``
+    ``p_holm < alpha``.
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    p: np.ndarray
+    p_holm: np.ndarray
+    significant: np.ndarray
+    alpha: float
+
+
+def pairwise_wilcoxon(M, alpha: float = 0.05) -> Pairwise:
+    """Wilcoxon signed-rank test of every pair of candidates (rows of ``M``) over the judges, Holm-corrected.
+
+    The test is symmetric in the orientation of the scores, so there is no
+    ``lower_is_better``.  See :func:`wilcoxon_signed_rank` for zeros, ties and
+    the exact/normal choice.
+    """
+    A = _matrix(M)
+    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    k = A.shape[0]
+    a, b = np.triu_indices(k, 1)
+    _, p = wilcoxon_signed_rank(A[a] - A[b])
+    ph = holm(p)
+    return Pairwise(a, b, p, ph, ph < alpha, alpha)
+
+
+# -------------------------------------------------------------------------- compare
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Demšar's procedure on one score matrix (what ``sotalib compare --json`` prints, via :meth:`to_dict`).
+
+    Attributes
+    ----------
+    candidates : tuple of str
+    average_ranks : ndarray, shape (k,)
+        1 is best.
+    ranks : ndarray, shape (k, N)
+        Rank of each candidate on each judge.
+    friedman : FriedmanTest
+    critical_difference : float
+        Nemenyi's ``CD`` at ``alpha``.
+    q_alpha : float
+    groups : list of list of int
+        Maximal groups not significantly different by the Nemenyi test (indices, best first).
+    pairwise : Pairwise
+        Wilcoxon-Holm tests of every pair.
+    alpha : float
+    lower_is_better : bool
+    """
+
+    candidates: tuple
+    average_ranks: np.ndarray
+    ranks: np.ndarray
+    friedman: FriedmanTest
+    critical_difference: float
+    q_alpha: float
+    groups: list
+    pairwise: Pairwise
+    alpha: float
+    lower_is_better: bool
+
+    @property
+    def order(self) -> np.ndarray:
+        """Candidate indices by average rank, best first."""
+        return np.argsort(self.average_ranks, kind="stable")
+
+    def to_dict(self) -> dict:
+        """JSON-safe: ``average_ranks`` (candidate -> rank, best first), ``friedman``,
+        ``critical_difference``, ``groups`` (lists of names), ``pairwise`` (list of
+        ``{a, b, p_value, p_holm, significant}``) -- exactly these keys."""
+        c = self.candidates
+        pw = self.pairwise
+        return {
+            "average_ranks": {c[i]: float(self.average_ranks[i]) for i in self.order},
+            "friedman": self.friedman.to_dict(),
+            "critical_difference": float(self.critical_difference),
+            "groups": [[c[i] for i in g] for g in self.groups],
+            "pairwise": [
+                {
+                    "a": c[i],
+                    "b": c[j],
+                    "p_value": float(p),
+                    "p_holm": float(q),
+                    "significant": bool(s),
+                }
+                for i, j, p, q, s in zip(pw.a, pw.b, pw.p, pw.p_holm, pw.significant, strict=True)
+            ],
+        }
+
+
+def compare(
+    M,
+    alpha: float = 0.05,
+    lower_is_better: bool = False,
+    *,
+    candidates=None,
+    tie_correction: bool = True,
+) -> Comparison:
+    """Compare ``k`` candidates over ``N`` judges as {demsar2006statistical} recommends.
+
+    The front door of ``sotalib compare``: ``compare(...).to_dict()`` is what
+    the command prints with ``--json``.
+
+    Parameters
+    ----------
+    M : array_like, shape (k, N), or pandas.DataFrame
+        Scores, candidates x judges (data sets, tasks).  A DataFrame's index
+        names the candidates.
+    alpha : float in (0, 1)
+        Significance level of the Nemenyi critical difference and of the
+        Holm-corrected pairwise tests.
+    lower_is_better : bool
+        The scores are losses.
+    candidates : sequence of str, optional
+        Candidate names (default ``C1``, ``C2``, ...).
+    tie_correction : bool
+        Correct the Friedman statistic for ties (as SciPy; Demšar prints it uncorrected).
+
+    Returns
+    -------
+    Comparison
+    """
+    names = None
+    if hasattr(M, "index") and hasattr(M, "to_numpy"):
+        names = tuple(str(i) for i in M.index)
+        M = M.to_numpy(dtype=float)
+    A = _matrix(M)
+    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    k, N = A.shape
+    names = _labels(candidates, names, k, "candidates") or tuple(f"C{i + 1}" for i in range(k))
+    if k < 2 or N < 2:
+        raise ValueError(f"M must have at least 2 candidates and 2 judges, got shape {A.shape}")
+    R, r = average_ranks(A, lower_is_better)
+    fr = _friedman(R, r, tie_correction)
+    q = q_alpha(k, alpha)
+    cd = q * float(np.sqrt(k * (k + 1) / (6.0 * N)))
+    return Comparison(
+        candidates=tuple(names),
+        average_ranks=R,
+        ranks=r,
+        friedman=fr,
+        critical_difference=cd,
+        q_alpha=q,
+        groups=nemenyi_groups(R, cd),
+        pairwise=pairwise_wilcoxon(A, alpha),
+        alpha=alpha,
+        lower_is_better=bool(lower_is_better),
+    )
