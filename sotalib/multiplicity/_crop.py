@@ -94,7 +94,7 @@ def crop(
     classes : int
         Number of classes (``>= 2``).
     rho : float
-        Correlation ``rho_0`` with the reference classifier, in ``(0, 1)``; default 0.6.
+        Correlation ``rho_0`` with the reference classifier, in ``[0, 1)``; default 0.6.
     target : {"expected", "upper"}
         Solve ``E max(Theta_hat') = max(Theta_hat)`` or put the upper ``1 - alpha/2``
         bound of the simulated maximum at ``max(Theta_hat)``.
@@ -119,7 +119,7 @@ def crop(
 
     chance = _chance(classes)
     s, below = prepare(scores, n, chance)
-    rho = check_probability("rho", rho, open_low=True, open_high=True)
+    rho = check_probability("rho", rho, open_high=True)
     target = check_choice("target", target, ("expected", "upper"))
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     if grid is not None and not (isinstance(grid, (int, float)) and 0 < grid < 1):
@@ -131,6 +131,8 @@ def crop(
 
     def fit(c):
         if c not in fits:
+            if not np.any((s > feasible_interval(c, rho)[0]) & (s <= c)):
+                raise _EmptyPool(c)
             fits[c] = crop_distribution(s, n, c, rho=rho)
         return fits[c]
 
@@ -141,6 +143,31 @@ def crop(
         return level - float(d.cdf_at(x_max - 1))  # > 0 once the upper bound reaches max(s)
 
     details = {"target": target, "rho": rho, "model": "dependent, exact", "grid": grid}
+    try:
+        return _solve_crop(s, n, mx, below, details, gap, fit, fits, grid, alpha, target, level)
+    except _EmptyPool as exc:
+        return SotaEstimate(
+            "crop",
+            s.size,
+            n,
+            mx,
+            None,
+            below_chance=below,
+            solved=False,
+            reason=(
+                f"no crop point solves the equation: at c = {exc.args[0]:.4f} no team lies between Eq. 8's lower "
+                "cut-off and c, so the winner stands alone; the top score is an outlier, not an effect of "
+                "multiplicity"
+            ),
+            details=details,
+        )
+
+
+class _EmptyPool(Exception):
+    """No team between the lower cut-off and the crop point (the board cannot be resampled)."""
+
+
+def _solve_crop(s, n, mx, below, details, gap, fit, fits, grid, alpha, target, level):
     hi = mx
     g_hi = gap(hi)
     if g_hi < 0:
