@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -16,7 +17,7 @@ def test_figures_skip_stare_and_keep_values_as_printed():
     assert figs["key"].nunique() == 100 and (figs["flag"] == "primary").sum() == 100
     assert figs["year"].between(2000, 2024).all()
     row = figs[(figs.key == "alom2019") & (figs.flag == "U-net")].iloc[0]
-    assert row["sens"] == "7537"  # the source's typo, kept as printed
+    assert row["sens"] == "7537.0"  # the source's typo for 0.7537, kept as printed
 
 
 def test_adapa2020_as_the_authors_found():
@@ -59,7 +60,17 @@ def test_cached_verdicts_reproduce_the_authors():
     same = papers["category"] == authors.loc[papers.index, "category_agg"]
     assert same.sum() >= AGREE
     assert (papers["category"] == "outlier").sum() == OUTLIERS
+    fractions = {"fov_mos": "mor", "fov_som": "rom"}
+    for ours, theirs in fractions.items():
+        for prefix, their_prefix in (("fov", "with_fov"), ("all", "without_fov")):
+            col = f"consistency_{their_prefix}_{theirs}"
+            assert np.allclose(papers[prefix + ours[3:]], authors.loc[papers.index, col])
+    # correct rounding (half a unit) changes 36 figures' verdicts and no paper's category
+    cols = ["fov_mos", "fov_som", "all_mos", "all_som"]
+    one, half = drive.figure_verdicts("authors"), drive.figure_verdicts("rounding")
+    assert int((one[cols] != half[cols]).any(axis=1).sum()) == 36
+    assert (drive.paper_verdicts(half)["category"].to_numpy() == papers["category"].to_numpy()).all()
 
 
-AGREE = 100
+AGREE = 100  # every category, and every fraction of consistent figures
 OUTLIERS = 20
