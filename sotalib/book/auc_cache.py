@@ -48,3 +48,22 @@ def rho(out: str | Path) -> None:
         print(f"rho={r}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
     out = {"auc": 0.9, "n": 3000, "m": 1000, "prevalence": 0.017, "reps": RHO_REPS, "rows": rows}
     (Path(out) / "auc_rho.json").write_text(json.dumps(out, indent=1) + "\n")
+
+
+def load_rho():
+    """The cached best AUC against ``rho`` (``data/auc_rho.json``, written by :func:`rho`) as a table.
+
+    One row per ``rho``: the mean, standard deviation and 95% interval of the
+    maximum AUC of 1,000 classifiers with AUC 0.90, n = 3,000, prevalence
+    0.017, from 400 simulated challenges (seed ``1000 + i`` for the i-th
+    ``rho``), and the standard error of the mean; ``attrs`` holds the setting.
+    """
+    from importlib import resources
+
+    import pandas as pd
+
+    with resources.files("sotalib.book").joinpath("data/auc_rho.json").open() as fh:
+        cache = json.load(fh)
+    df = pd.DataFrame(cache["rows"])[["rho", "mean", "se_mean", "sd", "ci_low", "ci_high", "seed"]]
+    df.attrs.update({k: v for k, v in cache.items() if k != "rows"})
+    return df

@@ -33,7 +33,7 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
     max_pmf : tuple (grid, pmf) or None
         The maximum's distribution from ``F^m``, drawn as a line over the histogram.
     """
-    fig = fig or plt.figure(figsize=(12, 3.9))
+    fig = fig or plt.figure(figsize=(8.4, 3.2))
     ax_a, ax_b, ax_c = fig.subplots(1, 3)
     mu = binormal_mu_pos(auc)
     s = np.linspace(-4, mu + 4, 400)
@@ -41,10 +41,11 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
     ax_a.plot(s, stats.norm.pdf(s, mu), color=COLORS["reference"], label="positives $S_+$")
     ax_a.plot(neg[0], np.full(neg.shape[1], -0.015), "|", color=COLORS["observed"], ms=8, alpha=0.3)
     ax_a.plot(pos[0], np.full(pos.shape[1], 0.43), "|", color=COLORS["reference"], ms=8)
-    ax_a.set_ylim(-0.03, 0.45)
+    # head room above the positives' rug for the legend, so that it covers neither curve nor rug
+    ax_a.set_ylim(-0.03, 0.56)
     ax_a.set_xlabel("score $s$")
     ax_a.set_ylabel("density")
-    ax_a.legend(loc="upper left", frameon=False, fontsize="small")
+    ax_a.legend(loc="upper left", ncol=2, frameon=False, fontsize="small", handlelength=1.2, columnspacing=0.8)
     ax_a.set_title("(a)", loc="left")
 
     fpr, tpr = roc_curve_points(pos, neg)
@@ -79,7 +80,8 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
     ax_c.set_xlim(auc - 0.005, float(np.max(maxima)) + 0.01)
     ax_c.set_xlabel(r"maximum empirical AUC")
     ax_c.set_ylabel("density")
-    ax_c.legend(loc="upper right", frameon=False, fontsize="small")
+    # the histogram sits right of the true AUC: the legend goes in the empty space on the left
+    ax_c.legend(loc="upper left", frameon=False, fontsize="small")
     ax_c.set_title("(c)", loc="left")
 
     return fig
@@ -95,24 +97,24 @@ def plot_same_auc(auc, sigmas, sds, samples, fig=None):
     sigmas : list of (sigma_pos, sigma_neg)
         Score standard deviations of each model.
     sds : list of float
-        Standard deviation of the empirical AUC of each (shown in the titles).
+        Standard deviation of the empirical AUC of each (shown in the legends).
     samples : list of (fpr_grid, tpr_lo, tpr_hi, pos, neg)
         Per model: a pointwise 95% band of simulated empirical ROC curves and
         one simulated score sample (rugs at the bottom: negatives grey,
         positives black below them).
     """
     k = len(sigmas)
-    fig = fig or plt.figure(figsize=(4 * k, 7))
+    fig = fig or plt.figure(figsize=(2.8 * k, 5.6))
     axes = fig.subplots(2, k)
     f = np.linspace(0, 1, 500)
     for i, ((sp, sn), sd, (fg, lo, hi, pos, neg)) in enumerate(zip(sigmas, sds, samples)):
         ax = axes[0, i]
-        ax.fill_between(fg, lo, hi, color=COLORS["single"], alpha=0.25, lw=0, label="95% band, simulated")
-        ax.plot(f, binormal_roc(f, auc, sp, sn), color=COLORS["single"], label="true ROC")
+        ax.fill_between(fg, lo, hi, color=COLORS["single"], alpha=0.25, lw=0, label="95% band")
+        ax.plot(f, binormal_roc(f, auc, sp, sn), color=COLORS["single"], label=f"true ROC\nsd(AUC) = {sd:.4f}")
         ax.plot([0, 1], [0, 1], color=COLORS["observed"], lw=0.6, ls=":")
-        ax.set_title(rf"$\sigma_+ = {sp:g}$, $\sigma_- = {sn:g}$: sd(AUC) = {sd:.4f}", fontsize="medium")
+        ax.set_title(rf"({'abc'[i]}) $\sigma_+ = {sp:g}$, $\sigma_- = {sn:g}$", loc="left")
         ax.set_xlabel("false positive rate")
-        ax.set_ylabel("true positive rate")
+        ax.set_ylabel("true positive rate" if i == 0 else "")
         ax.legend(loc="lower right", frameon=False, fontsize="small")
         ax = axes[1, i]
         mu = binormal_mu_pos(auc, 0.0, sp, sn)
@@ -123,17 +125,17 @@ def plot_same_auc(auc, sigmas, sds, samples, fig=None):
         ax.plot(neg, np.full(neg.size, -0.04 * top), "|", color=COLORS["observed"], alpha=0.3)
         ax.plot(pos, np.full(pos.size, -0.10 * top), "|", color=COLORS["reference"])
         ax.set_xlabel("score $s$")
-        ax.set_ylabel("density")
-        ax.legend(loc="upper left", frameon=False, fontsize="small")
-    for ax, tag in zip(axes.ravel(), "abcdef"):
-        ax.set_title(f"({tag})", loc="left")
+        ax.set_ylabel("density" if i == 0 else "")
+        ax.set_title(f"({'def'[i]})", loc="left")
+        if i == 0:
+            ax.legend(loc="upper left", frameon=False, fontsize="small")
 
     return fig
 
 
 def plot_rho(rows, auc, single_sd, fig=None):
     """Bias and standard deviation of the maximum AUC against the correlation ``rho`` (like Figure 5b, c)."""
-    fig = fig or plt.figure(figsize=(10, 3.8))
+    fig = fig or plt.figure(figsize=(8.4, 3.3))
     ax_b, ax_s = fig.subplots(1, 2)
     r = np.array([x["rho"] for x in rows])
     mean = np.array([x["mean"] for x in rows])
@@ -152,12 +154,12 @@ def plot_rho(rows, auc, single_sd, fig=None):
         marker="o",
         ms=3,
         capsize=2,
-        label=r"bias $\mathrm{E}\max_j \widehat{AUC}_j - AUC$ ($\pm 2$ se)",
+        label=r"bias $\mathrm{E}\,\max_j \widehat{\mathrm{AUC}}_j - \mathrm{AUC}$ ($\pm 2$ se)",
     )
     ax_b.axhline(0, color=COLORS["reference"], lw=0.6)
     ax_b.set_xlabel(r"correlation with the reference classifier $\rho$")
     ax_b.set_ylabel("bias of the maximum AUC")
-    ax_b.legend(loc="upper right", frameon=False, fontsize="small")
+    ax_b.legend(loc="lower left", frameon=False, fontsize="small")
     ax_b.set_title("(a)", loc="left")
     ax_s.plot(r, sd, color=COLORS["maximum"], marker="o", ms=3, label="sd of the maximum")
     ax_s.axhline(single_sd, color=COLORS["single"], ls="--", lw=1, label="sd of one classifier's AUC")
@@ -184,7 +186,7 @@ def plot_figure11(observed, shrunk, sample, estimate, expected_max, ci, fig=None
     ci : (float, float)
         95% interval of the maximum.
     """
-    fig = fig or plt.figure(figsize=(11, 3.9))
+    fig = fig or plt.figure(figsize=(8.4, 3.4))
     ax_a, ax_b = fig.subplots(1, 2, sharex=True)
     bins = np.arange(0.6, 0.9625, 0.0025)
     for ax in (ax_a, ax_b):

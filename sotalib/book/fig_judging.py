@@ -28,7 +28,7 @@ def plot_cv_bootstrap_schema(folds: np.ndarray, counts: np.ndarray, axes=None):
     k, n = folds.shape
     cv_cmap = ListedColormap([COLORS["single"], COLORS["better"]])
     axes[0].imshow(folds.astype(int), aspect="auto", cmap=cv_cmap, vmin=0, vmax=1, interpolation="nearest")
-    axes[0].set_title(f"{k}-fold cross-validation: train (blue), test (red)", fontsize=10)
+    axes[0].set_title("(a)", loc="left")
     axes[0].set_ylabel("round (model retrained)")
     top = max(3, int(counts.max()))
     colors = ["white", "#C6DBEF", "#6BAED6", "#2171B5", "#08306B"][: top + 1]
@@ -41,7 +41,7 @@ def plot_cv_bootstrap_schema(folds: np.ndarray, counts: np.ndarray, axes=None):
         vmax=len(colors) - 0.5,
         interpolation="nearest",
     )
-    axes[1].set_title("bootstrap of the test set: times each item is drawn", fontsize=10)
+    axes[1].set_title("(b)", loc="left")
     axes[1].set_ylabel("bootstrap sample (same model)")
     cb = plt.colorbar(im, ax=axes[1], ticks=range(len(colors)), fraction=0.05)
     cb.ax.set_yticklabels([str(i) if i < len(colors) - 1 else f"{i}+" for i in range(len(colors))])
@@ -114,8 +114,7 @@ def plot_public_private(results, axes=None):
     for ax, r in zip(axes, results):
         sc = ax.scatter(r.public, r.private, c=np.log10(r.submissions), s=10, cmap="viridis", alpha=0.8)
         ax.plot([lo, hi], [lo, hi], color=COLORS["reference"], lw=1, label="public = private")
-        title = "every public score shown" if r.mechanism == "kaggle" else "the Ladder"
-        ax.set_title(f"{title}: mean public - private {r.overfit():+.4f}", fontsize=9)
+        ax.set_title("(a)" if r.mechanism == "kaggle" else "(b)", loc="left")
         ax.set_xlabel("public leaderboard score")
         ax.legend(fontsize=8, loc="upper left")
     axes[0].set_ylabel("private leaderboard score")
@@ -128,10 +127,11 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
     """Condorcet graph (Figure 10): an arrow ``u -> v`` when ``u`` beats ``v`` for more judges.
 
     Arrows out of a Condorcet winner and arrows on 3-cycles are drawn bold.
+    Candidates are numbered from 1 in the nodes, as in the book's tables.
     """
     W = pairwise_wins(M, lower_is_better)
     n = W.shape[0]
-    labels = list(labels) if labels is not None else [f"Candidate {i}" for i in range(n)]
+    labels = list(labels) if labels is not None else [f"Candidate {i + 1}" for i in range(n)]
     if ax is None:
         _, ax = plt.subplots(figsize=(4, 4))
     angles = np.pi / 2 - 2 * np.pi * np.arange(n) / n
@@ -168,7 +168,7 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
             )
     for i in range(n):
         ax.scatter(*xy[i], s=900, color=COLORS["sota"] if i == winner else COLORS["single"], zorder=3)
-        ax.text(*xy[i], str(i), color="white", ha="center", va="center", fontsize=12, zorder=4, weight="bold")
+        ax.text(*xy[i], str(i + 1), color="white", ha="center", va="center", fontsize=12, zorder=4, weight="bold")
         px, py = xy[i] * 1.22
         ha = "left" if xy[i, 0] > 0.2 else ("right" if xy[i, 0] < -0.2 else "center")
         va = "bottom" if xy[i, 1] > 0.2 else ("top" if xy[i, 1] < -0.2 else "center")

@@ -9,7 +9,18 @@ import numpy as np
 
 from ..judging import Counterexample, SearchResult
 
-__all__ = ["SEED", "TABLE_FILE", "TRIALS", "save_property_table", "load_property_table"]
+__all__ = [
+    "SEED",
+    "TABLE_FILE",
+    "TRIALS",
+    "FUNCTION_NAMES",
+    "PROPERTY_NAMES",
+    "save_property_table",
+    "load_property_table",
+    "property_comparison",
+    "counterexample_summary",
+    "counterexample_text",
+]
 
 #: File (in sotalib/book/data) holding the full-size search behind the book's Table 4.
 TABLE_FILE = "ranking_properties.json"
@@ -80,3 +91,89 @@ def load_property_table(path=None) -> tuple[dict, int, int]:
         f, p = c["function"], c["property"]
         table[f, p] = SearchResult(f, p, c["trials"], c["tested"], _ce_from_dict(f, p, c["counterexample"]))
     return table, d["trials"], d["seed"]
+
+
+#: Display names of the ranking functions and properties in the book's tables.
+FUNCTION_NAMES = {
+    "random-dictator": "Random dictator",
+    "mean": "Mean",
+    "median": "Median",
+    "average-rank": "Average rank",
+    "copeland": "Copeland",
+    "kemeny": "Kemeny–Young",
+    "relative-difference": "Relative difference",
+}
+PROPERTY_NAMES = {
+    "majority": "Majority",
+    "condorcet": "Condorcet",
+    "consistency": "Consistency",
+    "participation": "Participation",
+    "iia": "IIA",
+    "liia": "LIIA",
+    "clone-proof": "Clone-proof",
+}
+
+
+def property_comparison(table: dict, paper: dict):
+    """The paper's table of properties beside the search: one row per function, one column per property.
+
+    Each cell reads ``paper / search`` with ✓ (the property holds; for the
+    search: no counterexample found) and ✗ (it fails; for the search: a
+    counterexample was found); – where the paper has no row.  ``paper`` maps
+    a function to the set of properties the paper marks as satisfied
+    (:data:`sotalib.book.papers.PAPER_TABLE4`).  The attribute ``differ``
+    lists the ``(function, property)`` cells where the two disagree.
+    """
+    import pandas as pd
+
+    from ..judging import FUNCTIONS, PROPERTIES
+
+    rows, differ = [], []
+    for f in FUNCTIONS:
+        row = {"function": FUNCTION_NAMES[f]}
+        for p in PROPERTIES:
+            found = "✓" if table[f, p].holds else "✗"
+            said = ("✓" if p in paper[f] else "✗") if f in paper else "–"
+            if said not in ("–", found):
+                differ.append((f, p))
+            row[PROPERTY_NAMES[p]] = f"{said} / {found}"
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df.attrs["differ"] = differ
+    return df
+
+
+def counterexample_summary(table: dict):
+    """One row per counterexample of the search: function, property, its size and what goes wrong."""
+    import pandas as pd
+
+    rows = []
+    for (f, p), r in table.items():
+        ce = r.counterexample
+        if ce is None:
+            continue
+        rows.append(
+            {
+                "function": FUNCTION_NAMES[f],
+                "property": PROPERTY_NAMES[p],
+                "candidates × judges": f"{ce.M.shape[0]} × {ce.M.shape[1]}",
+                "second profile": "yes" if ce.M2 is not None else "no",
+                "what goes wrong": ce.explanation,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def counterexample_text(table: dict, width: int = 88) -> str:
+    """Every counterexample of the search as text (score matrices and the explanation wrapped to ``width``)."""
+    import textwrap
+
+    from ..judging import format_counterexample
+
+    blocks = []
+    for r in table.values():
+        if r.counterexample is None:
+            continue
+        lines = format_counterexample(r.counterexample).splitlines()
+        blocks.append("\n".join(lines[:-1] + textwrap.wrap(lines[-1], width)))
+    return "\n\n".join(blocks)
