@@ -164,21 +164,6 @@ def test_paper_melanoma_weight_falls_short_on_every_board_matching_the_counts():
     assert r.mean + 4 * r.se_mean < 0.9400
 
 
-
-@pytest.mark.slow
-def test_cassava_has_no_shrinkage_solution():
-    r = sota.shrink(reconstruct("cassava").scores, 15000, classes=5)
-    assert not r.solved and r.estimate is None
-
-
-@pytest.mark.slow
-def test_obesity_observed_row_of_table_2():
-    r = sota.observed(reconstruct("obesity").scores, 13840, classes=7)
-    assert round(r.expected_max, 4) == 0.9159  # Table 2, row 2
-    assert round(r.ci_high, 4) == 0.9191
-    assert abs(r.ci_low - 0.9128) <= 0.00015  # 0.9127 here: one count of 13,840 below
-
-
 # --------------------------------------------------------------------- loaders
 def _write(tmp_path, text, name="lb.csv"):
     p = tmp_path / name
