@@ -61,7 +61,7 @@ $(VENV)/.lab-installed: pyproject.toml $(LOCK) | $(PY)
 
 # JupyterLab with Jupytext: open a chapter (.md) with right-click -> Open With -> Jupytext Notebook.
 lab: $(VENV)/.lab-installed
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
+	$(PY) -m jupyterlab --notebook-dir=notebooks
 
 lock: | $(PY)
 	$(PY) -m pip install --quiet uv

@@ -53,11 +53,13 @@ def check_real(
     ok = ok and (value > low if low_open else value >= low)
     ok = ok and (value < high if high_open else value <= high)
     if not ok:
-        raise ValueError(
-            f"{name} must be in {interval}, got {value:g}"
-            if not math.isnan(value)
-            else f"{name} must be in {interval}, got nan"
-        )
+        if math.isnan(value):
+            raise ValueError(
+                f"{name} must be a number, got nan"
+                if interval == "[-inf, inf]"
+                else f"{name} must be in {interval}, got nan"
+            )
+        raise ValueError(f"{name} must be in {interval}, got {value:g}")
     return value
 
 
@@ -71,3 +73,80 @@ def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {_fmt(value)}")
     return str(value)
+
+
+#: Smallest interval level ``alpha`` accepted: below it ``1 - alpha/2`` is not resolved by a double
+#: (its relative error ``2**-53 / alpha`` would reach ``1e-6``), and intervals that wide say nothing.
+ALPHA_MIN = 1e-10
+
+
+def check_alpha(name: str, value: object) -> float:
+    """An interval level ``alpha`` in ``[ALPHA_MIN, 1)`` (the interval is ``1 - alpha``)."""
+    return check_real(name, value, low=ALPHA_MIN, high=1.0, high_open=True)
+
+
+def _physical_memory() -> int | None:
+    """Bytes of memory this process may use: the cgroup limit if any, else the machine's RAM (None if unknown)."""
+    import os
+
+    limits = []
+    try:
+        limits.append(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as fh:
+            text = fh.read().strip()
+        if text.isdigit():
+            limits.append(int(text))
+    except OSError:
+        pass
+    return min(limits) if limits else None
+
+
+def memory_limit() -> int:
+    """Bytes one computation may allocate: ``SOTALIB_MEMORY_LIMIT`` if set, else half the memory available.
+
+    ``SOTALIB_MEMORY_LIMIT`` takes a number of bytes with an optional suffix
+    ``K``, ``M``, ``G`` or ``T`` (powers of 1024), e.g. ``64G``.  Without it
+    (or if the machine's memory cannot be read) the limit is half the
+    physical memory (or of the container's limit), or 4 GiB.
+    """
+    import os
+
+    text = os.environ.get("SOTALIB_MEMORY_LIMIT", "").strip().upper().removesuffix("B")
+    if text:
+        scale = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}.get(text[-1], 1)
+        try:
+            value = float(text[:-1] if scale > 1 else text) * scale
+        except ValueError:
+            raise ValueError(f"SOTALIB_MEMORY_LIMIT must be a number of bytes such as 8G, got {text!r}") from None
+        if math.isfinite(value) and value > 0:
+            return int(value)
+        raise ValueError(f"SOTALIB_MEMORY_LIMIT must be a positive number of bytes such as 8G, got {text!r}")
+    total = _physical_memory()
+    return total // 2 if total else 4 * 2**30
+
+
+def format_bytes(nbytes: float) -> str:
+    """``1.5 GiB``, ``820 MiB``, ``74.5 GiB``: sizes as the messages print them."""
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if nbytes >= size:
+            return f"{nbytes / size:.3g} {unit}"
+    return f"{int(nbytes)} bytes"
+
+
+def check_memory(nbytes: float, what: str, advice: str = "") -> None:
+    """Refuse up front a request whose arrays would need more than :func:`memory_limit` bytes.
+
+    ``what`` names the request in the message (it should start with the
+    parameter that makes it large, e.g. ``"reps=10000000000 replications"``);
+    ``advice`` says how to make it fit.
+    """
+    limit = memory_limit()
+    if nbytes > limit:
+        raise ValueError(
+            f"{what} would need {format_bytes(nbytes)} of memory, more than the {format_bytes(limit)} "
+            "sotalib allows itself (half the memory of this machine, or SOTALIB_MEMORY_LIMIT)"
+            + (f"; {advice}" if advice else "")
+        )

@@ -242,8 +242,9 @@ def plot_figure5(data: dict, exact_rows=None):
 
     from .style import COLORS
 
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.6))
-    ax_a, ax_b, ax_c = axes
+    # (a) above (b) and (c): at the width of the book's text column every label stays readable
+    fig, axd = plt.subplot_mosaic([["a", "a"], ["b", "c"]], figsize=(8, 6.4))
+    ax_a, ax_b, ax_c = axd["a"], axd["b"], axd["c"]
     sp = data["spread"]
     ax_a.plot(sp["d"], sp["bias"], color=COLORS["reference"], label="bias")
     ax_a.plot(sp["d"], sp["sd"], color=COLORS["single"], ls="--", label="sd")
@@ -252,9 +253,9 @@ def plot_figure5(data: dict, exact_rows=None):
         if d != D:
             ax_a.axvline(d, color="0.7", lw=0.8, ls="--", zorder=0)
     ax_a.set_xlabel(r"width $d = b - a$ of $\mathcal{U}(a, b)$")
-    ax_a.set_ylabel("accuracy")
-    ax_a.set_title(r"(a) independent, $\theta_j \sim \mathcal{U}(a, b)$", fontsize=10)
-    ax_a.legend(fontsize=8)
+    ax_a.set_ylabel("bias and sd (accuracy)")
+    ax_a.set_title("(a)", loc="left")
+    ax_a.legend()
     styles = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1))]
     for i, (key, cur) in enumerate(data["rho"].items()):
         d = float(key)
@@ -270,14 +271,13 @@ def plot_figure5(data: dict, exact_rows=None):
             ax_c.plot(cur["rho"][-1], cur["sd"][-1], "o", ms=3, color=kw["color"])
     for ax, lab in ((ax_b, "bias"), (ax_c, "standard deviation")):
         ax.axvline(RHO0, color="0.5", lw=1.0, zorder=0)
-        ax.set_xlabel(r"correlation $\rho_0$ with the reference classifier")
+        ax.set_xlabel(r"correlation $\rho_0$ with the reference")
         ax.set_ylabel(lab)
-    ax_b.set_title(r"(b) bias $\mathrm{E}\,\hat\theta_{\max} - \theta_{SOTA}$", fontsize=10)
-    ax_c.set_title(r"(c) sd $\sigma_{\hat\theta_{\max}}$", fontsize=10)
-    ax_b.legend(fontsize=7)
+    ax_b.set_title("(b)", loc="left")
+    ax_c.set_title("(c)", loc="left")
+    ax_b.legend()
     ymax = max(max(sp["bias"]), max(max(c["bias"]) for c in data["rho"].values())) * 1.08
     for ax in (ax_a, ax_b):
         ax.set_ylim(0, ymax)
     ax_c.set_ylim(0, None)
-    fig.tight_layout()
     return fig

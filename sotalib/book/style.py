@@ -1,10 +1,11 @@
 """The book's one plotting style and the helpers every chapter shares.
 
 Each chapter calls :func:`use_style` once, at the top.  Colours carry the same
-meaning in every figure (:data:`COLORS`), following the paper's figures: blue
-for a single classifier, red for a better one, magenta for an observed
-sample maximum, green for a state-of-the-art estimate, grey for observed
-leaderboards.
+meaning in every figure (:data:`COLORS`), from the Okabe-Ito palette as
+seaborn's "colorblind" palette draws it: blue for a single classifier,
+vermillion for a better one, pink (reddish purple) for an observed sample
+maximum, bluish green for a state-of-the-art estimate, grey for observed
+leaderboards.  Captions name these colours with these words.
 """
 
 from __future__ import annotations
@@ -43,8 +44,11 @@ def use_style() -> None:
 
     In a notebook kernel, figures are also sent as PNG at twice their resolution
     ("retina"), so that they stay crisp on high-resolution screens, in the book and
-    in JupyterLab alike.
+    in JupyterLab alike.  NumPy scalars print as plain numbers (``0.0566``, not
+    ``np.float64(0.0566)``), so that a reader sees numbers and a glued value can be
+    formatted in the prose (``{glue:text}`key:.3f```).
     """
+    np.set_printoptions(legacy="1.25")
     mpl.rcParams.update(mpl.rcParamsDefault)
     plt.style.use(STYLE)
     sns.set_palette(plt.rcParams["axes.prop_cycle"].by_key()["color"])
@@ -174,9 +178,13 @@ class Table:
     # -- JupyterLab ---------------------------------------------------------------------------
     def _repr_html_(self) -> str:
         def align(num: bool) -> str:
-            return "text-align:right;white-space:nowrap" if num else "text-align:left"
+            pad = "padding:0.2em 0.7em;"
+            return pad + ("text-align:right;white-space:nowrap" if num else "text-align:left")
 
-        head = "".join(f'<th style="{align(n)}">{html.escape(c)}</th>' for c, n in zip(self.columns, self.numeric))
+        head = "".join(
+            f'<th style="{align(n)};border-bottom:1px solid currentColor">{html.escape(c)}</th>'
+            for c, n in zip(self.columns, self.numeric)
+        )
         body = "".join(
             "<tr>"
             + "".join(f'<td style="{align(n)}">{html.escape(v)}</td>' for v, n in zip(row, self.numeric))
@@ -185,7 +193,7 @@ class Table:
         )
         caption = html.escape(_plain_caption(self.caption))
         return (
-            f'<table class="sotalib-table" id="{self.name}">'
+            f'<table class="sotalib-table" id="{self.name}" style="border-collapse:collapse">'
             f'<caption style="caption-side:top;text-align:left"><b>Table</b> ({self.name}): {caption}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         )
@@ -233,9 +241,15 @@ def table(df, *, caption: str, name: str, formats: dict[str, str] | None = None,
     return Table(df, caption=caption, name=name, formats=formats, index=index)
 
 
-def add_proportion_axis(ax, n: int, label: str = r"accuracy $\hat\theta = x/n$"):
-    """Add a top axis showing counts ``x`` as proportions ``x / n`` (as in Figure 2)."""
+def add_proportion_axis(ax, n: int, label: str = r"accuracy $\hat\theta = x/n$", nbins: int = 4):
+    """Add a top axis showing counts ``x`` as proportions ``x / n`` (as in Figure 2).
+
+    At most ``nbins`` ticks, so that labels such as "0.9175" never run into each other.
+    """
+    from matplotlib.ticker import MaxNLocator
+
     sec = ax.secondary_xaxis("top", functions=(lambda x: x / n, lambda p: p * n))
+    sec.xaxis.set_major_locator(MaxNLocator(nbins=nbins, steps=[1, 2, 2.5, 5, 10]))
     sec.set_xlabel(label)
     return sec
 
@@ -271,6 +285,7 @@ def plot_cdf_pmf(dist, axes=None, color: str | None = None, label: str | None = 
     pad = max(1.0, 0.05 * (hi - lo))
     for ax in axes:
         ax.set_xlim(lo - pad, hi + pad)
+        ax.xaxis.set_major_locator(mpl.ticker.MaxNLocator(nbins=5, integer=True))
         ax.set_xlabel(r"number of successes $x$ of the best classifier")
         add_proportion_axis(ax, dist.n, label=r"$\hat\theta_{\max} = x/n$")
     return axes
@@ -329,7 +344,7 @@ def plot_beating_the_ensemble(n: int, theta: float, theta_better: float, dist, a
     ax.hlines(0, lo_ci, hi_ci, color=COLORS["single"], lw=4, label=r"CI $(\theta_{\alpha/2}, \theta_{1-\alpha/2})$")
     ax.set_xlabel(r"accuracy $\hat\theta = x / n$")
     ax.set_ylabel("probability")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left")
     return ax
 
 
@@ -356,5 +371,5 @@ def plot_bias_sd(values, curves: dict, ax_bias, ax_sd, xlabel: str, logx: bool =
         ax.set_ylabel(ylabel)
         if logx:
             ax.set_xscale("log")
-    ax_bias.legend(fontsize=8)
+    ax_bias.legend()
     return ax_bias, ax_sd

@@ -7,7 +7,15 @@ subcommands:
 
 * ``--json`` prints one JSON object (never NaN: missing values are ``null``);
 * bad input -- an option out of range, an unreadable file -- prints a single
-  line ``sotalib CMD: error: ...`` on stderr and exits with code 2;
+  line ``sotalib CMD: error: ...`` on stderr and exits with code 2; numeric
+  options are parsed once, by the typed parsers of :mod:`sotalib.cli._types`
+  (name, range, the text as typed), before any work starts;
+* a request whose arrays cannot fit in memory is refused up front with the
+  size it would need (:func:`sotalib._validate.check_memory`; the limit is
+  half the machine's memory or ``SOTALIB_MEMORY_LIMIT``), exit code 2; an
+  allocation that fails anyway is one line, never a traceback;
+* long loops draw a progress bar on stderr only when it is a terminal, never
+  with ``--json``;
 * a well-posed question without an answer (e.g. no shrinkage weight solves
   the equation) raises :class:`NoSolution`: exit code 3, a one-line
   explanation, and with ``--json`` an object carrying a ``reason``.
@@ -49,7 +57,11 @@ class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose errors are one line on stderr and exit code 2."""
 
     def error(self, message: str):  # noqa: D401 - argparse API
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        # "argument --n: --n must be ..." (from sotalib.cli._types) reads "--n must be ..."
+        m = re.match(r"argument ([-\w/]+): (\1 .*)", message, flags=re.S)
+        if m:
+            message = m.group(2)
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
 
 
 def emit(args: argparse.Namespace, payload: dict, text: str) -> None:
@@ -113,6 +125,8 @@ def in_option_terms(message: str, options: dict[str, str]) -> str:
     """
     for dest, option in options.items():
         message = re.sub(rf"(?<![-\w]){re.escape(dest)} ?=? ?'([^']*)'", rf"{option} \1", message)
+        message = re.sub(rf"(?<![-\w]){re.escape(dest)}(?= in [\[(])", option, message)
+        message = re.sub(rf"(?<![-\w.]){re.escape(dest)}=([-+]?[0-9][0-9.eE+-]*)(?![\w])", rf"{option} \1", message)
     lead = re.match(r"([A-Za-z_]\w*)(?=[ :])", message)
     if lead and lead.group(1) in options:
         message = options[lead.group(1)] + message[lead.end() :]
@@ -131,6 +145,16 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: usage errors (2), --help and --version (0)
         return int(exc.code or 0)
     prog = f"sotalib {args.command}"
+    for action in args._commands[args.command]._actions:
+        # argparse reads "--opt=--" as an empty list without calling the option's type
+        if (
+            isinstance(action, argparse._StoreAction)
+            and action.nargs is None
+            and action.default != []
+            and getattr(args, action.dest, None) == []
+        ):
+            print(f"{prog}: error: {action.option_strings[-1]} expects one value, got '--'", file=sys.stderr)
+            return 2
     try:
         return int(args.run(args) or 0)
     except NoSolution as exc:
@@ -138,12 +162,32 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(json_safe({**exc.payload, "reason": exc.reason}), allow_nan=False))
         print(f"{prog}: no solution: {_one_line(exc)}", file=sys.stderr)
         return 3
+    except UnicodeDecodeError as exc:  # a reader that did not say which file: name the command's input files
+        files = [
+            str(getattr(args, a.dest))
+            for a in args._commands[args.command]._actions
+            if a.metavar and "FILE" in str(a.metavar) and getattr(args, a.dest, None)
+        ]
+        where = f"{' or '.join(files)}: " if files else ""
+        print(
+            f"{prog}: error: {where}not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            "save the file as UTF-8 (CSV UTF-8 in a spreadsheet) and try again",
+            file=sys.stderr,
+        )
+        return 2
     except ValueError as exc:
         message = in_option_terms(_one_line(exc), _option_names(args._commands[args.command]))
         print(f"{prog}: error: {message}", file=sys.stderr)
         return 2
     except (CliError, OSError) as exc:
         print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except MemoryError as exc:  # the last resort: requests that can be sized are refused up front
+        print(
+            f"{prog}: error: not enough memory for this request ({_one_line(exc)}); "
+            "try a smaller problem (fewer items, classifiers or replications)",
+            file=sys.stderr,
+        )
         return 2
 
 

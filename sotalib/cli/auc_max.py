@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._types import M_MAX, N_MAX, REPS_MAX, alpha, integer, probability, seed
+
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -16,20 +18,32 @@ def register(sub) -> None:
             "reference classifier's within each class."
         ),
     )
-    p.add_argument("--auc", type=float, required=True, help="true AUC of every classifier, in (0, 1)")
-    p.add_argument("--n", type=int, required=True, help="test-set size (>= 2)")
-    p.add_argument("--m", type=int, required=True, help="number of classifiers (>= 1)")
-    p.add_argument("--prevalence", type=float, required=True, help="share of positives, in (0, 1)")
+    p.add_argument(
+        "--auc",
+        type=probability("--auc", low_open=True, high_open=True),
+        required=True,
+        help="true AUC of every classifier, in (0, 1)",
+    )
+    p.add_argument("--n", type=integer("--n", 2, N_MAX), required=True, help=f"test-set size, 2 to {N_MAX:,}")
+    p.add_argument("--m", type=integer("--m", 1, M_MAX), required=True, help=f"number of classifiers, 1 to {M_MAX:,}")
+    p.add_argument(
+        "--prevalence",
+        type=probability("--prevalence", low_open=True, high_open=True),
+        required=True,
+        help="share of positives, in (0, 1)",
+    )
     p.add_argument(
         "--rho",
-        type=float,
+        type=probability("--rho"),
         default=0.0,
         help="within-class correlation with a reference classifier, in [0, 1]; default 0",
     )
-    p.add_argument("--reps", type=int, default=1000, help="simulated challenges (>= 2); default 1000")
-    p.add_argument("--seed", type=int, default=0, help="random seed (>= 0); default 0")
     p.add_argument(
-        "--alpha", type=float, default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05"
+        "--reps", type=integer("--reps", 2, REPS_MAX), default=1000, help="simulated challenges (>= 2); default 1000"
+    )
+    p.add_argument("--seed", type=seed(), default=0, help="random seed (>= 0); default 0")
+    p.add_argument(
+        "--alpha", type=alpha(), default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05"
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
@@ -41,7 +55,15 @@ def run(args: argparse.Namespace) -> int:
 
     # every option is checked once, by expected_max_auc; its messages name the options (sotalib.cli.in_option_terms)
     s = expected_max_auc(
-        args.auc, args.n, args.prevalence, m=args.m, rho=args.rho, reps=args.reps, rng=args.seed, alpha=args.alpha
+        args.auc,
+        args.n,
+        args.prevalence,
+        m=args.m,
+        rho=args.rho,
+        reps=args.reps,
+        rng=args.seed,
+        alpha=args.alpha,
+        show=False if args.json else None,
     )
     auc, n, m, rho, reps, seed, alpha = args.auc, args.n, args.m, args.rho, args.reps, args.seed, args.alpha
     level = f"{100 * (1 - alpha):g}%"

@@ -1,10 +1,87 @@
-"""``sotalib check``: can the reported scores come from the stated experiment?"""
+"""``sotalib check``: can the reported scores come from the stated experiment?
+
+Every option is declared once in :data:`OPTIONS` (flag, argparse keywords) and
+its value is checked once, by the library function it reaches
+(:func:`sotalib.consistency.check_report` or
+:func:`sotalib.consistency.check_batch`); the command line reports the
+library's messages in option terms.  To add an option: one entry in
+:data:`OPTIONS`, one keyword in :func:`_report_kwargs`.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from . import CliError
+
+
+def _text(value: str) -> str:
+    """Numbers stay text here: the library reads them once, as the exact decimals written."""
+    return value
+
+
+def _integer(value: str) -> int:
+    """An integer option; the range is checked by the library (which names the option)."""
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {value!r}") from None
+
+
+#: (flags, argparse keywords) of every option, in the order of ``sotalib check --help``.
+OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
+    (("--p",), dict(type=_integer, help="number of positives (>= 1)")),
+    (("--n",), dict(type=_integer, help="number of negatives (>= 1)")),
+    (
+        ("--score",),
+        dict(
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a reported score, e.g. acc=0.9447 (repeatable, each score once; Table 2 names, "
+            "synonyms, complements)",
+        ),
+    ),
+    (("--eps",), dict(type=_text, help="numerical uncertainty: true value in [v - eps, v + eps] (>= 0)")),
+    (("--decimals",), dict(type=_integer, help="number of decimals reported (0-15)")),
+    (
+        ("--rounding",),
+        dict(
+            choices=("round", "floor", "ceil", "any"),
+            default=None,
+            help="how values were shortened (default round); needs --decimals",
+        ),
+    ),
+    (("--folds",), dict(type=_text, help='explicit folds "p1:n1,p2:n2,..."')),
+    (("--folds-file",), dict(type=_text, metavar="FILE.csv", help="explicit folds from a CSV file (columns p, n)")),
+    (("--k",), dict(type=_integer, help="k-fold cross-validation of (P, N) (>= 2)")),
+    (("--stratified",), dict(action="store_true", help="stratified k-fold (scikit-learn, Table 6)")),
+    (
+        ("--repeats",),
+        dict(
+            type=_integer,
+            default=1,
+            help="repetitions of the k-fold or of the --folds (1-1000; default 1); without "
+            "--stratified every repetition may have its own fold configuration",
+        ),
+    ),
+    (("--aggregation",), dict(choices=("som", "mos"), help="Score of Means or Mean of Scores")),
+    (
+        ("--batch",),
+        dict(
+            type=_text,
+            metavar="FILE.csv",
+            help="check every row of a CSV file (columns p, n, decimals or eps, k, folds, folds_file, "
+            "stratified, repeats, aggregation, rounding, id, and score names; any case); exit 1 when "
+            "some rows could not be checked",
+        ),
+    ),
+    (
+        ("--no-diagnosis",),
+        dict(action="store_true", help="skip the typo finder on inconsistent reports (faster batches)"),
+    ),
+    (("--json",), dict(action="store_true", help="print one JSON object")),
+)
 
 
 def register(sub) -> None:
@@ -15,36 +92,8 @@ def register(sub) -> None:
         "and N negatives, or from k-fold cross-validation aggregated by Score of Means (som) or "
         "Mean of Scores (mos).  Without --aggregation both are tested.",
     )
-    p.add_argument("--p", type=int, help="number of positives (>= 1)")
-    p.add_argument("--n", type=int, help="number of negatives (>= 1)")
-    p.add_argument(
-        "--score",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a reported score, e.g. acc=0.9447 (repeatable; Table 2 names, synonyms, complements)",
-    )
-    p.add_argument("--eps", type=str, help="numerical uncertainty: true value in [v - eps, v + eps]")
-    p.add_argument("--decimals", type=int, help="number of decimals reported (0-15)")
-    p.add_argument(
-        "--rounding",
-        choices=("round", "floor", "ceil", "any"),
-        default=None,
-        help="how values were shortened (default round); needs --decimals",
-    )
-    p.add_argument("--folds", type=str, help='explicit folds "p1:n1,p2:n2,..."')
-    p.add_argument("--k", type=int, help="k-fold cross-validation of (P, N)")
-    p.add_argument("--stratified", action="store_true", help="stratified k-fold (scikit-learn, Table 6)")
-    p.add_argument(
-        "--repeats",
-        type=int,
-        default=1,
-        help="repetitions of the k-fold or of the --folds (>= 1; default 1); without "
-        "--stratified every repetition may have its own fold configuration",
-    )
-    p.add_argument("--aggregation", choices=("som", "mos"), help="Score of Means or Mean of Scores")
-    p.add_argument("--batch", type=str, metavar="FILE.csv", help="check every row of a CSV file")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    for flags, kwargs in OPTIONS:
+        p.add_argument(*flags, **kwargs)
     p.set_defaults(run=run)
 
 
@@ -55,10 +104,37 @@ def _parse_scores(items: list[str]) -> dict[str, str]:
             raise CliError(f"--score must look like NAME=VALUE, got {item!r}")
         name, value = item.split("=", 1)
         name, value = name.strip(), value.strip()
+        if not name:
+            raise CliError(f"--score must look like NAME=VALUE, got {item!r}")
         if name in out:
             raise CliError(f"--score {name} given twice")
         out[name] = value
     return out
+
+
+def _report_kwargs(args: argparse.Namespace) -> dict:
+    """The keywords of :func:`sotalib.consistency.check_report` from the options."""
+    folds = args.folds
+    if args.folds_file is not None:
+        if folds is not None:
+            raise CliError("give either --folds or --folds-file, not both")
+        from ..consistency import read_folds
+
+        folds = read_folds(args.folds_file)
+    return dict(
+        p=args.p,
+        n=args.n,
+        eps=args.eps,
+        decimals=args.decimals,
+        rounding=args.rounding or "round",
+        folds=folds,
+        k=args.k,
+        stratified=args.stratified,
+        repeats=args.repeats,
+        aggregation=args.aggregation,
+        diagnosis=not args.no_diagnosis,
+        progress=False if args.json else None,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,29 +148,21 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("give exactly one of --eps and --decimals")
     if args.rounding is not None and args.decimals is None:
         raise CliError("--rounding needs --decimals")
-    if args.folds is not None and args.k is not None:
-        raise CliError("give either --folds or --k, not both")
+    if (args.folds is not None or args.folds_file is not None) and args.k is not None:
+        raise CliError("give either --folds (or --folds-file) or --k, not both")
     if args.stratified and args.k is None:
         raise CliError("--stratified needs --k")
-    if args.folds is None and (args.p is None or args.n is None):
-        raise CliError("--p and --n are required (unless --folds is given)")
+    if args.folds is None and args.folds_file is None and (args.p is None or args.n is None):
+        raise CliError("--p and --n are required (unless --folds or --folds-file is given)")
     from ..consistency import check_report
 
     scores = _parse_scores(args.score)
-    v = check_report(
-        scores,
-        p=args.p,
-        n=args.n,
-        eps=args.eps,
-        decimals=args.decimals,
-        rounding=args.rounding or "round",
-        folds=args.folds,
-        k=args.k,
-        stratified=args.stratified,
-        repeats=args.repeats,
-        aggregation=args.aggregation,
-    )
-    payload = v.to_dict()
+    v = check_report(scores, **_report_kwargs(args))
+    emit(args, v.to_dict(), _text_report(scores, v))
+    return 0
+
+
+def _text_report(scores: dict, v) -> str:
     verdict = "CONSISTENT" if v.consistent else "INCONSISTENT"
     lines = [f"{verdict}: " + ", ".join(f"{k}={val}" for k, val in scores.items())]
     for agg, d in v.details.items():
@@ -103,35 +171,54 @@ def run(args: argparse.Namespace) -> int:
         lines.append(
             f"  {agg}: {state}; {d['note']}; solutions {d['n_solutions']}"
             + ("" if d.get("n_solutions_counted", True) else " (at least)")
-            + f", configurations tested {'not counted' if tested is None else f'{tested:,}'}"
+            + f", configurations tested {'too many to count' if tested is None else f'{tested:,}'}"
         )
     if v.solutions:
+        agg = v.evidence_aggregation
         shown = v.solutions[:5]
-        lines.append(f"  evidence (tp, tn): {shown}{' ...' if len(v.solutions) > 5 else ''}")
-        folds = next(
-            (d.get("solution_folds") for d in v.details.values() if d["consistent"] and d.get("solution_folds")), None
-        )
-        if folds and v.solutions == next(
-            d["solutions"] for d in v.details.values() if d.get("solution_folds") == folds
-        ):
+        what = "per-fold (tp, tn)" if agg == "mos" else "(tp, tn)"
+        lines.append(f"  evidence under {agg}, {what}: {shown}{' ...' if len(v.solutions) > 5 else ''}")
+        folds = v.details.get(agg, {}).get("solution_folds")
+        if folds:
             lines.append(f"  on folds (p_i, n_i): {folds[0]}")
     for s in v.suggestions[:3]:
         what = "(tp, tn)" if s.aggregation == "single" else "per-fold (tp, tn)"
         lines.append(
-            f"  typo? {s.score} {s.reported:g} -> {s.suggested:g} (change {s.change:+g}) "
-            f"makes it consistent{' under mos' if s.aggregation == 'mos' else ''}, "
-            f"e.g. {what} = {s.example}"
+            f"  typo? {s.score} {s.reported:.{s.decimals}f} -> {s.suggested:.{s.decimals}f} "
+            f"({s.typo}, change {s.change:+.{s.decimals}f}) makes it consistent"
+            f"{' under mos' if s.aggregation == 'mos' else ''}, e.g. {what} = {s.example}"
         )
-    emit(args, payload, "\n".join(lines))
-    return 0
+    if not v.consistent and not v.suggestions:
+        lines.append(f"  diagnosis: {v.diagnosis}")
+    return "\n".join(lines)
 
 
 def _run_batch(args: argparse.Namespace) -> int:
     from ..consistency import check_batch
     from . import emit
 
-    if args.score or args.p is not None or args.n is not None:
-        raise CliError("--batch takes everything from the file: drop --score, --p and --n")
-    batch = check_batch(args.batch)
-    emit(args, batch.to_dict(), batch.to_frame().to_string(index=False))
-    return 0
+    given = [
+        o
+        for o, val in (
+            ("--score", args.score),
+            ("--p", args.p),
+            ("--n", args.n),
+            ("--eps", args.eps),
+            ("--decimals", args.decimals),
+            ("--folds", args.folds),
+            ("--folds-file", args.folds_file),
+            ("--k", args.k),
+            ("--aggregation", args.aggregation),
+            ("--rounding", args.rounding),
+        )
+        if val not in (None, [])
+    ]
+    if args.stratified:
+        given.append("--stratified")
+    if args.repeats != 1:
+        given.append("--repeats")
+    if given:
+        raise CliError(f"--batch takes everything from the file (columns): drop {', '.join(given)}")
+    batch = check_batch(args.batch, diagnosis=not args.no_diagnosis, progress=False if args.json else None)
+    emit(args, batch.to_dict(), batch.to_text())
+    return 1 if batch.errors else 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._types import M_MAX, N_MAX, REPS_MAX, alpha, integer, probability, real, seed
+
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -20,26 +22,26 @@ def register(sub) -> None:
         "Exact by default; non-identical (--spread) and dependent (--rho) classifiers as in Section 4 "
         "of Mollersen & Holsbo.",
     )
-    p.add_argument("--n", type=int, required=True, help="test-set size (>= 1)")
-    p.add_argument("--m", type=int, required=True, help="number of classifiers (>= 1)")
+    p.add_argument("--n", type=integer("--n", 1, N_MAX), required=True, help=f"test-set size, 1 to {N_MAX:,}")
+    p.add_argument("--m", type=integer("--m", 1, M_MAX), required=True, help=f"number of classifiers, 1 to {M_MAX:,}")
     p.add_argument(
         "--theta",
-        type=float,
+        type=probability("--theta"),
         required=True,
         help="probability of success, in [0, 1]; with --spread, theta_SOTA = E max theta_j",
     )
     p.add_argument(
-        "--alpha", type=float, default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05"
+        "--alpha", type=alpha(), default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05"
     )
     p.add_argument(
         "--rho",
-        type=float,
+        type=real("--rho", -1.0, 1.0),
         default=0.0,
         help="correlation rho_0 of each classifier with the reference classifier Y_0, in [-1, 1]; default 0",
     )
     p.add_argument(
         "--theta0",
-        type=float,
+        type=probability("--theta0"),
         default=None,
         help="P(Y_0 = 1) of the reference classifier, in (0, 1); default: the value of --theta",
     )
@@ -51,7 +53,7 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--spread",
-        type=float,
+        type=real("--spread", 0.0, 1.0),
         default=0.0,
         metavar="D",
         help="width d of the uniform U(a, b) the theta_j are drawn from, b = theta + d/(m+1), a = b - d; default 0",
@@ -59,8 +61,13 @@ def register(sub) -> None:
     p.add_argument(
         "--method", choices=("exact", "mc"), default="exact", help="exact computation or Monte Carlo; default exact"
     )
-    p.add_argument("--reps", type=int, default=100_000, help="Monte Carlo replications (>= 2); default 100000")
-    p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (>= 0); default 0")
+    p.add_argument(
+        "--reps",
+        type=integer("--reps", 2, REPS_MAX),
+        default=100_000,
+        help="Monte Carlo replications (>= 2); default 100000",
+    )
+    p.add_argument("--seed", type=seed(), default=0, help="Monte Carlo seed (>= 0); default 0")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 

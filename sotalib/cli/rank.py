@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._types import seed
+
 #: The methods offered on the command line.
 CLI_METHODS = ("mean", "median", "average-rank", "copeland", "relative-difference", "kemeny", "random-dictator")
 
@@ -13,12 +15,17 @@ def register(sub) -> None:
         "rank",
         help="rank candidates from a candidates x judges score matrix",
         description="Rank candidates from a CSV score matrix: the first column names the candidates, "
-        "each further column is a judge (task, metric, run); the first row is a header.",
+        "each further column is a judge (task, metric, run); the first row is a header. "
+        "Cost with n candidates and m judges: mean, median, average-rank and random-dictator take "
+        "O(m n log n); copeland, relative-difference and kemeny compare every pair, O(m n^2), and kemeny "
+        "keeps an n x n table (8 n^2 bytes). Kemeny-Young is exact by blocks of up to 15 candidates that every "
+        "optimal ordering keeps together, a local search beyond, and the note says whether the result is "
+        "proved optimal.",
     )
     p.add_argument("--scores", required=True, metavar="FILE.csv", help="score matrix (CSV with a header row)")
     p.add_argument("--method", required=True, choices=CLI_METHODS, help="ranking function")
     p.add_argument("--lower-is-better", action="store_true", help="the scores are losses (smaller is better)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the random dictator")
+    p.add_argument("--seed", type=seed(), default=None, help="seed of the random dictator")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -29,7 +36,13 @@ def run(args: argparse.Namespace) -> int:
 
     table = read_scores(args.scores)
     res = rank_candidates(
-        table.scores, args.method, args.lower_is_better, rng=args.seed, candidates=table.candidates, judges=table.judges
+        table.scores,
+        args.method,
+        args.lower_is_better,
+        rng=args.seed,
+        candidates=table.candidates,
+        judges=table.judges,
+        show=None if not args.json else False,
     )
     payload = res.to_dict()
     note = payload["note"]

@@ -4,20 +4,43 @@ from __future__ import annotations
 
 import argparse
 
+from ._types import CLASSES_MAX, N_MAX, integer, probability, seed
+
 
 def register(sub) -> None:
     p = sub.add_parser(
         "sota",
         help="estimate the state of the art from a leaderboard",
-        description="Estimate theta_SOTA from a Kaggle leaderboard CSV, correcting the sample maximum for multiplicity.",
+        description="Estimate theta_SOTA from a leaderboard CSV, correcting the sample maximum for multiplicity. "
+        "Reads Kaggle's leaderboard download, the Kaggle command line's --csv output and any CSV with a "
+        "header row and a score column (e.g. rank,score); a team listed twice keeps its best score, and "
+        "every dropped or merged row is reported.",
     )
     p.add_argument("--leaderboard", required=True, metavar="FILE", help="Kaggle leaderboard CSV")
-    p.add_argument("--score-column", default=None, metavar="NAME", help="column with the scores (default: Score)")
-    p.add_argument("--n", type=int, required=True, help="test-set size (>= 1)")
+    p.add_argument("--score-column", default=None, metavar="NAME", help="column with the scores (default: score)")
+    p.add_argument(
+        "--scale",
+        choices=("auto", "unit", "percent"),
+        default="auto",
+        help="scores in [0, 1] (unit) or percentages (percent); default auto: percentages when no score lies in (0, 1]",
+    )
+    p.add_argument("--n", type=integer("--n", 1, N_MAX), required=True, help=f"test-set size, 1 to {N_MAX:,}")
     p.add_argument("--metric", choices=("accuracy", "auc"), default="accuracy", help="ranking metric")
-    p.add_argument("--classes", type=int, default=2, help="number of classes (chance = 1/classes); default 2")
-    p.add_argument("--prevalence", type=float, default=None, help="share of positives (AUC only)")
-    p.add_argument("--rho", type=float, default=0.6, help="correlation with the reference classifier; default 0.6")
+    p.add_argument(
+        "--classes",
+        type=integer("--classes", 2, CLASSES_MAX),
+        default=2,
+        help="number of classes (chance = 1/classes); default 2",
+    )
+    p.add_argument(
+        "--prevalence",
+        type=probability("--prevalence", low_open=True, high_open=True),
+        default=None,
+        help="share of positives (AUC only)",
+    )
+    p.add_argument(
+        "--rho", type=probability("--rho"), default=0.6, help="correlation with the reference classifier; default 0.6"
+    )
     p.add_argument(
         "--method",
         choices=("shrink", "crop", "cap", "deconvolve", "abc"),
@@ -32,12 +55,16 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--seed",
-        type=int,
+        type=seed(),
         default=0,
         help="seed (>= 0) of the Monte Carlo methods (deconvolve, abc, --metric auc); default 0",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
+
+
+def _teams(k: int) -> str:
+    return f"{k:,} team{'s' if k != 1 else ''}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,23 +81,34 @@ def run(args: argparse.Namespace) -> int:
         method=args.method,
         target=args.target,
         rng=args.seed,
+        show=False if args.json else None,
     )
-    lb = read_leaderboard(args.leaderboard, args.score_column)
+    lb = read_leaderboard(args.leaderboard, args.score_column, scale=args.scale)
     est = estimate_sota(lb.scores, args.n, **kwargs)
     n = est.n
     payload = est.to_dict()
     payload["dropped"] = lb.dropped
+    payload["duplicates"] = lb.duplicates
+    payload["notes"] = list(lb.notes)
     if not est.solved:
         raise NoSolution(est.reason, payload)
+    notes = list(lb.notes)
+    if est.below_chance:
+        notes.append(f"{_teams(est.below_chance)} at or below chance left out")
+    if est.excluded:
+        notes.append(
+            f"{est.excluded:,} of the {_teams(est.m)} above chance excluded from the fitted model by Eq. 8 "
+            f"(with --rho {args.rho:g} their probabilities given the reference classifier would leave [0, 1])"
+        )
     text = (
-        f"{args.method} estimate of the state of the art ({est.m} teams above chance, n={n})\n"
+        f"{args.method} estimate of the state of the art ({_teams(est.m)} above chance, n={n:,})\n"
         f"  sample maximum   {est.sample_max:.4f}\n"
         f"  estimate         {est.estimate:.4f}\n"
         + (f"  weight           {est.weight:.6f}\n" if est.weight is not None else "")
         + (f"  E max            {est.expected_max:.4f}\n" if est.expected_max is not None else "")
         + (f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})\n" if est.ci_low is not None else "")
         + f"  teams above      {est.teams_above}"
-        + (f"\n  ({lb.dropped} rows without a score dropped)" if lb.dropped else "")
+        + "".join(f"\n  note: {line}" for line in notes)
     )
     emit(args, payload, text)
     return 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._types import real
+
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -12,15 +14,30 @@ def register(sub) -> None:
         description="Test-set size for an error rate (or mean loss) E: the rule of thumb n = 100/E "
         "and Guyon's n = (S^2/E^2) K^2 10^(2V).",
     )
-    p.add_argument("--error", type=float, required=True, help="error rate (or mean loss) E > 0")
+    p.add_argument(
+        "--error",
+        type=real("--error", 1e-12, 1e12),
+        required=True,
+        help="error rate E in [1e-12, 1] (or, with --sd, a mean loss up to 1e12)",
+    )
     p.add_argument(
         "--sd",
-        type=float,
+        type=real("--sd", 0.0, 1e12, low_open=True),
         default=None,
-        help="standard deviation S of the per-item errors; default sqrt(E(1-E)) (0/1 errors)",
+        help="standard deviation S > 0 of the per-item errors, up to 1e12; default sqrt(E(1-E)) (0/1 errors)",
     )
-    p.add_argument("--confidence", type=float, default=1.96, help="confidence K in standard errors, > 0; default 1.96")
-    p.add_argument("--precision", type=float, default=1.0, help="precision V in significant digits; default 1")
+    p.add_argument(
+        "--confidence",
+        type=real("--confidence", 0.0, 100.0, low_open=True),
+        default=1.96,
+        help="confidence K in standard errors, in (0, 100]; default 1.96",
+    )
+    p.add_argument(
+        "--precision",
+        type=real("--precision", -10.0, 10.0),
+        default=1.0,
+        help="precision V in significant digits, in [-10, 10]; default 1",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 

@@ -37,13 +37,15 @@ check_single        -- one test set (Section 3, Algorithm 1)
 check_som           -- Score of Means over folds (Section 4.1, Eqs. 6-7)
 check_mos           -- Mean of Scores over known folds (Section 4.2, Eq. 9), an integer program
 check_mos_kfold     -- Mean of Scores over every fold configuration of (repeated) k-fold
-diagnose, diagnose_mos -- the typo finder: which single reported value, changed, would be consistent
+diagnose, diagnose_mos -- the typo finder: which single reported value, mistyped, explains an inconsistency
+typo_candidates     -- the values a mistyped report may have meant (TYPO_UNITS, TYPO_DIGITS)
 
 Scores and folds
 ----------------
 SCORES, resolve_score, score_value, all_scores, aggregate_scores -- the 20 scores of Table 2
 score_intervals     -- the interval of true values each reported (rounded) value allows
 stratified_folds, kfold_configurations, count_configurations -- Section 4.3 and Algorithm 2
+parse_folds, read_folds -- folds written "p1:n1,..." or in a CSV file (columns p, n)
 power_typo, power_oversampling -- the power of the test (Section 5); randomness is one argument, ``rng``
 """
 
@@ -53,7 +55,14 @@ __getattr__, __dir__, __all__ = attach(
     __name__,
     {
         "._datasets": ["DATASETS", "Dataset", "dataset_experiment", "get_dataset"],
-        "._folds": ["count_configurations", "kfold_configurations", "parse_folds", "repeat_folds", "stratified_folds"],
+        "._folds": [
+            "count_configurations",
+            "kfold_configurations",
+            "parse_folds",
+            "read_folds",
+            "repeat_folds",
+            "stratified_folds",
+        ],
         "._mos": [
             "MosResult",
             "MosSearch",
@@ -80,7 +89,11 @@ __getattr__, __dir__, __all__ = attach(
         ],
         "._single": [
             "MAX_COUNT",
+            "MAX_DIGITS",
+            "MAX_EXPONENT",
             "ROUNDINGS",
+            "TYPO_DIGITS",
+            "TYPO_UNITS",
             "ScoreInterval",
             "SingleResult",
             "Suggestion",
@@ -90,6 +103,7 @@ __getattr__, __dir__, __all__ = attach(
             "check_som",
             "diagnose",
             "score_intervals",
+            "typo_candidates",
         ],
     },
 )

@@ -14,7 +14,14 @@ from collections.abc import Iterator
 
 from .._validate import check_int
 
-__all__ = ["stratified_folds", "kfold_configurations", "count_configurations", "repeat_folds", "parse_folds"]
+__all__ = [
+    "stratified_folds",
+    "kfold_configurations",
+    "count_configurations",
+    "repeat_folds",
+    "parse_folds",
+    "read_folds",
+]
 
 Folds = tuple[tuple[int, int], ...]
 
@@ -119,4 +126,45 @@ def parse_folds(text: str) -> Folds:
             raise ValueError(f"folds must look like 'p1:n1,p2:n2,...', got {item.strip()!r} as fold {i + 1}") from None
         if out[-1][0] < 0 or out[-1][1] < 0 or sum(out[-1]) == 0:
             raise ValueError(f"folds must hold non-negative counts and at least one item, got {item.strip()!r}")
+    return tuple(out)
+
+
+def read_folds(path) -> Folds:
+    """Read folds from a CSV file with columns ``p`` and ``n`` (any case), one fold per line.
+
+    For fold lists too long for ``"p1:n1,..."`` (``sotalib check --folds-file``).  Every
+    error names the file (and the line).
+    """
+    import csv
+
+    name = str(path)
+    try:
+        with open(name, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise ValueError(f"folds file {name}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"folds file {name} is not UTF-8 text (byte {exc.start})") from None
+    rows = [(i, r) for i, r in enumerate(csv.reader(text.splitlines()), start=1) if any(c.strip() for c in r)]
+    if not rows:
+        raise ValueError(f"folds file {name} is empty: it needs a header line p,n and one line per fold")
+    header = [c.strip().lower() for c in rows[0][1]]
+    if "p" not in header or "n" not in header or len(header) != len(set(header)):
+        raise ValueError(f"folds file {name} must have the columns p and n (once each), got {', '.join(header)}")
+    jp, jn = header.index("p"), header.index("n")
+    out = []
+    for i, r in rows[1:]:
+        try:
+            a, b = (int(r[j].strip()) if j < len(r) else None for j in (jp, jn))
+        except ValueError:
+            a = b = None
+        if a is None or b is None or a < 0 or b < 0 or a + b == 0:
+            raise ValueError(
+                f"folds file {name}, line {i}: p and n must be integers >= 0 with p + n >= 1, got {','.join(r)!r}"
+            )
+        out.append((a, b))
+    if not out:
+        raise ValueError(f"folds file {name} has a header but no folds")
     return tuple(out)

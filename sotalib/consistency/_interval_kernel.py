@@ -355,15 +355,121 @@ def _bisect_window(sid, axis, tf, d, p, n, b2, lo, hi, X):
     return wa, wb
 
 
+#: Below this many columns windows and counting run on one thread: starting the thread pool
+#: costs more than it saves (and on a busy machine far more).
+PARALLEL_COLUMNS = 20_000
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _window_column(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t, A, B, M, i):
+    """The certified window of column t, written to A[i], B[i], M[i] (see :func:`_windows`);
+    returns the number of scores whose window needed the bisection fallback."""
+    k = sids.shape[0]
+    fell = 0
+    tf = float(t)
+    # constant scores first: they decide a whole column at once
+    for j in range(k):
+        if dirs[j] != 0:
+            continue
+        a, b = _pair(axis, tf, 0.0)
+        v = _fval(sids[j], a, b, p, n, b2s[j], False)
+        if not math.isfinite(v):
+            a, b = _pair(axis, tf, float(X))
+            v = _fval(sids[j], a, b, p, n, b2s[j], False)
+        st = _status(v, lo[j], hi[j])
+        if st == -1:
+            A[i] = X + 1
+            B[i] = -1
+            break
+    if A[i] > B[i]:
+        return fell
+    for j in range(k):
+        d = dirs[j]
+        if d == 0:
+            continue
+        sid = sids[j]
+        # endpoint test first (two evaluations): by monotonicity the values at the ends of
+        # the current window bound the score on it, which empties most columns without roots
+        # (on the whole column the ends are the column extremes, which the range of
+        # columns [t0, t1] has already used: skip the test there)
+        e = 0
+        if A[i] > 0 or B[i] < X:
+            e = _ends(sid, axis, tf, A[i], B[i], p, n, b2s[j], lo[j], hi[j], d)
+        if e == -1:
+            A[i] = X + 1
+            B[i] = -1
+            break
+        if e == 1:
+            M[i] |= 1 << j
+            continue
+        r_lo = _root(sid, axis, tf, float(X), p, n, b2s[j], lo[j], d)
+        r_hi = _root(sid, axis, tf, float(X), p, n, b2s[j], hi[j], d)
+        if d > 0:
+            ra, rb = r_lo, r_hi
+        else:
+            ra, rb = r_hi, r_lo
+        # the ends: first the tight integer bounds of the estimated roots, then (if the
+        # point just outside cannot be certified) the bounds widened by the slack
+        ok = True
+        if math.isfinite(ra):
+            c0 = int(math.ceil(max(min(ra, 1e18), -1e18)))
+            wa = max(0, min(X + 1, c0))
+            if wa - 1 >= 0 and not _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0):
+                wa = max(0, min(X + 1, c0 - slack))
+                if wa - 1 >= 0:
+                    ok = _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0)
+        else:
+            wa = 0
+        if math.isfinite(rb):
+            c1 = int(math.floor(max(min(rb, 1e18), -1e18)))
+            wb = min(X, max(-1, c1))
+            if ok and wb + 1 <= X and not _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0):
+                wb = min(X, max(-1, c1 + slack))
+                if wb + 1 <= X:
+                    ok = _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
+        else:
+            wb = X
+        if not ok:
+            # whole column out of reach?  f(t, 0) and f(t, X) bound f(t, .) by monotonicity
+            a, b = _pair(axis, tf, 0.0)
+            v0 = _fval(sid, a, b, p, n, b2s[j], True)
+            a, b = _pair(axis, tf, float(X))
+            vX = _fval(sid, a, b, p, n, b2s[j], True)
+            vmin, vmax = (v0, vX) if d > 0 else (vX, v0)
+            if (math.isfinite(vmax) and vmax < lo[j] - MARGIN * max(1.0, abs(vmax))) or (
+                math.isfinite(vmin) and vmin > hi[j] + MARGIN * max(1.0, abs(vmin))
+            ):
+                wa = X + 1
+                wb = -1
+            else:
+                # the estimated ends could not be certified: find certified ends by bisection
+                fell += 1
+                wa, wb = _bisect_window(sid, axis, tf, d, p, n, b2s[j], lo[j], hi[j], X)
+        if wa > A[i]:
+            A[i] = wa
+        if wb < B[i]:
+            B[i] = wb
+        if A[i] > B[i]:
+            break
+    return fell
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def _window_columns_parallel(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0, A, B, M):
+    """:func:`_window_column` for every column, in parallel; returns the fallbacks."""
+    nfall = 0
+    for i in nb.prange(A.shape[0]):
+        nfall += _window_column(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0 + i, A, B, M, i)
+    return nfall
+
+
 @njit(cache=True, error_model="numpy")
 def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
-    """Certified windows [A, B] of x for every t (intersection over the scores), and a bit mask M
-    per column of the scores proven surely inside on the whole window by the endpoint test
-    (by monotonicity they hold on any part of it, so the scan need not evaluate them)."""
+    """Certified windows [A, B] of x for every column t0 + i (intersection over the scores), and a
+    bit mask M per column of the scores proven surely inside on the whole window by the endpoint
+    test (by monotonicity they hold on any part of it, so the scan need not evaluate them);
+    returns (A, B, M, fallbacks, t0).  Columns outside [t0, t0 + len(A)) hold no solution."""
     k = sids.shape[0]
-    A = np.zeros(T + 1, dtype=np.int64)
-    B = np.full(T + 1, X, dtype=np.int64)
-    M = np.zeros(T + 1, dtype=np.int64)  # bit j: score j proven inside on the whole window
     nfall = 0
     slack = 2 + int(1e-9 * X)
     t0, t1 = 0, T
@@ -371,101 +477,17 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
         ta, tb = _t_range(sids[j], axis, dirs[j], dirs_t[j], p, n, b2s[j], lo[j], hi[j], T, X)
         t0 = max(t0, ta)
         t1 = min(t1, tb)
-    for t in range(T + 1):
-        if t < t0 or t > t1:
-            A[t] = X + 1
-            B[t] = -1
-            continue
-        tf = float(t)
-        # constant scores first: they decide a whole column at once
-        for j in range(k):
-            if dirs[j] != 0:
-                continue
-            a, b = _pair(axis, tf, 0.0)
-            v = _fval(sids[j], a, b, p, n, b2s[j], False)
-            if not math.isfinite(v):
-                a, b = _pair(axis, tf, float(X))
-                v = _fval(sids[j], a, b, p, n, b2s[j], False)
-            st = _status(v, lo[j], hi[j])
-            if st == -1:
-                A[t] = X + 1
-                B[t] = -1
-                break
-        if A[t] > B[t]:
-            continue
-        for j in range(k):
-            d = dirs[j]
-            if d == 0:
-                continue
-            sid = sids[j]
-            # endpoint test first (two evaluations): by monotonicity the values at the ends of
-            # the current window bound the score on it, which empties most columns without roots
-            # (on the whole column the ends are the column extremes, which the range of
-            # columns [t0, t1] has already used: skip the test there)
-            e = 0
-            if A[t] > 0 or B[t] < X:
-                e = _ends(sid, axis, tf, A[t], B[t], p, n, b2s[j], lo[j], hi[j], d)
-            if e == -1:
-                A[t] = X + 1
-                B[t] = -1
-                break
-            if e == 1:
-                M[t] |= 1 << j
-                continue
-            r_lo = _root(sid, axis, tf, float(X), p, n, b2s[j], lo[j], d)
-            r_hi = _root(sid, axis, tf, float(X), p, n, b2s[j], hi[j], d)
-            if d > 0:
-                ra, rb = r_lo, r_hi
-            else:
-                ra, rb = r_hi, r_lo
-            # the ends: first the tight integer bounds of the estimated roots, then (if the
-            # point just outside cannot be certified) the bounds widened by the slack
-            ok = True
-            if math.isfinite(ra):
-                c0 = int(math.ceil(max(min(ra, 1e18), -1e18)))
-                wa = max(0, min(X + 1, c0))
-                if wa - 1 >= 0 and not _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0):
-                    wa = max(0, min(X + 1, c0 - slack))
-                    if wa - 1 >= 0:
-                        ok = _clearly_outside(sid, axis, tf, wa - 1, p, n, b2s[j], lo[j], hi[j], d > 0)
-            else:
-                wa = 0
-            if math.isfinite(rb):
-                c1 = int(math.floor(max(min(rb, 1e18), -1e18)))
-                wb = min(X, max(-1, c1))
-                if (
-                    ok
-                    and wb + 1 <= X
-                    and not _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
-                ):
-                    wb = min(X, max(-1, c1 + slack))
-                    if wb + 1 <= X:
-                        ok = _clearly_outside(sid, axis, tf, wb + 1, p, n, b2s[j], lo[j], hi[j], d <= 0)
-            else:
-                wb = X
-            if not ok:
-                # whole column out of reach?  f(t, 0) and f(t, X) bound f(t, .) by monotonicity
-                a, b = _pair(axis, tf, 0.0)
-                v0 = _fval(sid, a, b, p, n, b2s[j], True)
-                a, b = _pair(axis, tf, float(X))
-                vX = _fval(sid, a, b, p, n, b2s[j], True)
-                vmin, vmax = (v0, vX) if d > 0 else (vX, v0)
-                if (math.isfinite(vmax) and vmax < lo[j] - MARGIN * max(1.0, abs(vmax))) or (
-                    math.isfinite(vmin) and vmin > hi[j] + MARGIN * max(1.0, abs(vmin))
-                ):
-                    wa = X + 1
-                    wb = -1
-                else:
-                    # the estimated ends could not be certified: find certified ends by bisection
-                    nfall += 1
-                    wa, wb = _bisect_window(sid, axis, tf, d, p, n, b2s[j], lo[j], hi[j], X)
-            if wa > A[t]:
-                A[t] = wa
-            if wb < B[t]:
-                B[t] = wb
-            if A[t] > B[t]:
-                break
-    return A, B, M, nfall
+    # only the columns [t0, t1] can hold a solution: the arrays cover those (index i is t0 + i)
+    size = max(t1 - t0 + 1, 0)
+    A = np.zeros(size, dtype=np.int64)
+    B = np.full(size, X, dtype=np.int64)
+    M = np.zeros(size, dtype=np.int64)  # bit j: score j proven inside on the whole window
+    if size >= PARALLEL_COLUMNS:
+        nfall = _window_columns_parallel(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0, A, B, M)
+    else:
+        for i in range(size):
+            nfall += _window_column(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0 + i, A, B, M, i)
+    return A, B, M, nfall, t0
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead
@@ -559,7 +581,37 @@ def _scan_column(sids, lo, hi, b2s, axis, t, a, b, m, p, n, has_pt, sol, nsol, a
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
+def _count_columns_parallel(sids, lo, hi, b2s, axis, p, n, A, B, M, has_pt, t0):
+    """Sure solutions and undecided points of every column, columns in parallel."""
+    T = A.shape[0]
+    none = np.empty((0, 2), dtype=np.int64)
+    cs = np.zeros(T, dtype=np.int64)
+    ca = np.zeros(T, dtype=np.int64)
+    for t in nb.prange(T):
+        if A[t] <= B[t]:
+            cs[t], ca[t] = _scan_column(
+                sids, lo, hi, b2s, axis, t0 + t, A[t], B[t], M[t], p, n, has_pt, none, 0, none, 0
+            )
+    return cs, ca
+
+
+@njit(cache=True, error_model="numpy")
+def _count_columns(sids, lo, hi, b2s, axis, p, n, A, B, M, has_pt, t0):
+    """:func:`_count_columns_parallel` on one thread (few columns)."""
+    T = A.shape[0]
+    none = np.empty((0, 2), dtype=np.int64)
+    cs = np.zeros(T, dtype=np.int64)
+    ca = np.zeros(T, dtype=np.int64)
+    for t in range(T):
+        if A[t] <= B[t]:
+            cs[t], ca[t] = _scan_column(
+                sids, lo, hi, b2s, axis, t0 + t, A[t], B[t], M[t], p, n, has_pt, none, 0, none, 0
+            )
+    return cs, ca
+
+
+@njit(cache=True, error_model="numpy")
+def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, t0, max_store, max_amb):
     """Screen every candidate of the windows: sure solutions counted (first ``max_store`` kept),
     undecided ones returned for the exact check.
 
@@ -569,21 +621,19 @@ def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
     are surely inside for every score, every point between them is a solution
     without evaluation (minus pt's hole, never a solution); only the few points
     at the ends of a window are screened, and only for the scores the windows
-    did not already prove inside (mask ``M``).  Columns are counted in
-    parallel; those whose points must be stored are screened again, in order.
+    did not already prove inside (mask ``M``); column i of the windows is t0 + i.  Columns are counted (in
+    parallel when there are at least :data:`PARALLEL_COLUMNS`); those whose
+    points must be stored are screened again, in order.
     """
     has_pt = False
     for j in range(sids.shape[0]):
         if sids[j] == PT:
             has_pt = True
     T = A.shape[0]
-    # counting pass, columns in parallel (empty arrays: nothing is stored)
-    none = np.empty((0, 2), dtype=np.int64)
-    cs = np.zeros(T, dtype=np.int64)
-    ca = np.zeros(T, dtype=np.int64)
-    for t in nb.prange(T):
-        if A[t] <= B[t]:
-            cs[t], ca[t] = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt, none, 0, none, 0)
+    if T >= PARALLEL_COLUMNS:
+        cs, ca = _count_columns_parallel(sids, lo, hi, b2s, axis, p, n, A, B, M, has_pt, t0)
+    else:
+        cs, ca = _count_columns(sids, lo, hi, b2s, axis, p, n, A, B, M, has_pt, t0)
     # storing pass, in order, over the columns that have something to store
     sol = np.empty((max_store, 2), dtype=np.int64)
     amb = np.empty((max_amb, 2), dtype=np.int64)
@@ -591,7 +641,9 @@ def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, max_store, max_amb):
     namb = 0
     for t in range(T):
         if (cs[t] > 0 and nsol < max_store) or (ca[t] > 0 and namb < max_amb):
-            nsol, namb = _scan_column(sids, lo, hi, b2s, axis, t, A[t], B[t], M[t], p, n, has_pt, sol, nsol, amb, namb)
+            nsol, namb = _scan_column(
+                sids, lo, hi, b2s, axis, t0 + t, A[t], B[t], M[t], p, n, has_pt, sol, nsol, amb, namb
+            )
         else:
             nsol += cs[t]
             namb += ca[t]

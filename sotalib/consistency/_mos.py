@@ -35,7 +35,7 @@ import numpy as np
 
 from .._json import json_safe
 from ._scores import LINEAR_SCORES
-from ._single import ScoreInterval, _check_folds, as_decimal, score_intervals
+from ._single import ScoreInterval, _check_folds, score_intervals
 
 __all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "diagnose_mos", "search_configurations"]
 
@@ -427,53 +427,71 @@ def _nearest_mean(folds, others, base, target: Fraction, up: bool, time_limit: f
     return Fraction(value, N * L)
 
 
-def diagnose_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None, rounding: str = "round") -> list:
-    """A typo finder for Mean of Scores: which single reported mean, changed by how much,
-    makes the report consistent with the folds (Eq. 9)?
+def _mos_finder(folds, scores, kw, max_checks: int = 8) -> tuple[list, bool]:
+    """(plausible typos, whether any change of one mean at all could restore consistency)."""
+    from ._single import Suggestion, _report_decimals, typo_candidates
 
-    For each reported score, the nearest achievable mean above and below its
-    reported value given the other scores is found by two integer programs
-    (minimise / maximise the score's mean); written with the report's decimals,
-    each proposal is verified by :func:`check_mos` on the corrected report.
-    Returns :class:`sotalib.consistency.Suggestion` objects (``example`` holds
-    the per-fold (tp_i, tn_i); ``n_solutions`` is 1), sorted by the size of the change.
-    """
-    from ._single import Suggestion, _n_decimals, _quantize
-
-    kw = dict(eps=eps, decimals=decimals, rounding=rounding)
-    folds = tuple(_check_folds(folds))
-    if check_mos(folds, scores, **kw).consistent:
-        return []
-    out = []
+    out, changeable = [], False
     for name in scores:
         others = {k: v for k, v in scores.items() if k != name}
         if not others or not check_mos(folds, others, **kw).consistent:
             continue
         (iv,) = score_intervals({name: scores[name]}, **kw)
         other_ivs = score_intervals(others, **kw)
-        rep = as_decimal(scores[name])
+        rep = iv.reported
         rep_base = 1 - rep if iv.spec.complement else rep
-        d = int(decimals) if decimals is not None else _n_decimals(rep)
-        u = Fraction(1, 10**d)
-        cands = set()
-        for up in (True, False):
-            m = _nearest_mean(folds, other_ivs, iv.base, rep_base, up)
-            if m is None:
-                continue
-            v = 1 - m if iv.spec.complement else m
-            mode = rounding if (decimals is not None and rounding in ("floor", "ceil")) else "round"
-            q = _quantize(float(v), d, mode)
-            cands.update({q - u, q, q + u})
-        for c in sorted(cands, key=lambda c: (abs(c - rep), c)):
-            if c == rep:
-                continue
+        nearest = [_nearest_mean(folds, other_ivs, iv.base, rep_base, up) for up in (False, True)]
+        if nearest == [None, None]:
+            continue
+        changeable = True
+        # no achievable mean lies strictly between the nearest ones below and above the report
+        gap_lo = -math.inf if nearest[0] is None else nearest[0]
+        gap_hi = math.inf if nearest[1] is None else nearest[1]
+        d = _report_decimals(rep, kw.get("decimals"), scores[name])
+        checks = 0
+        for c, kind in typo_candidates(rep, d, 0, 1):
             fixed = dict(scores)
             fixed[name] = f"{float(c):.{d}f}"
-            try:
-                r = check_mos(folds, fixed, **kw)
-            except ValueError:
+            (civ,) = score_intervals({name: fixed[name]}, **kw)
+            if gap_lo < civ.lo and civ.hi < gap_hi:
                 continue
+            checks += 1
+            r = check_mos(folds, fixed, **kw)
             if r.status == "feasible":
-                out.append(Suggestion(name, float(rep), float(c), float(c - rep), 1, r.solution, "mos"))
+                out.append(
+                    Suggestion(
+                        name,
+                        round(float(rep), d),
+                        round(float(c), d),
+                        round(float(c - rep), d),
+                        1,
+                        r.solution,
+                        "mos",
+                        d,
+                        kind,
+                    )
+                )
                 break
-    return sorted(out, key=lambda s: abs(s.change))
+            if checks >= max_checks:
+                break
+    return sorted(out, key=lambda s: (abs(s.change), s.score)), changeable
+
+
+def diagnose_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None, rounding: str = "round") -> list:
+    """A typo finder for Mean of Scores: which single reported mean, mistyped, explains why
+    the report is inconsistent with the folds (Eq. 9)?
+
+    A typo is plausible as in :func:`sotalib.consistency.diagnose` (a few units of the last
+    decimal, one mistyped digit, two swapped digits).  For each reported score, two integer
+    programs find the nearest achievable mean below and above the reported value given the
+    other scores; candidates falling in the gap between them are impossible, the others are
+    verified by :func:`check_mos` on the corrected report, nearest first.
+    Returns :class:`sotalib.consistency.Suggestion` objects (``example`` holds the per-fold
+    (tp_i, tn_i); ``n_solutions`` is 1), sorted by the size of the change; empty when no
+    plausible typo explains the report.
+    """
+    kw = dict(eps=eps, decimals=decimals, rounding=rounding)
+    folds = tuple(_check_folds(folds))
+    if check_mos(folds, scores, **kw).consistent:
+        return []
+    return _mos_finder(folds, scores, kw)[0]

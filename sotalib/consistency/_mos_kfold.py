@@ -142,26 +142,15 @@ def _types(p, n, s, pos_every, neg_every):
     return [(v, s - v) for v in range(lo, hi + 1)]
 
 
-def _count_multisets(K: int, c: int, q: int):
-    """Counts of multisets of K values in [0, c] (c >= 1) with sum q, by (zeros, fulls): dict."""
-    # middle values in [1, c-1]: M[j][r] = multisets of j values with sum r
-    M = [[0] * (q + 1) for _ in range(K + 1)]
-    M[0][0] = 1
-    for v in range(1, c):
-        if v > q:
-            break
-        for j in range(1, K + 1):
-            row, prev = M[j], M[j - 1]
-            for r in range(v, q + 1):
-                if prev[r - v]:
-                    row[r] += prev[r - v]
-    out = {}
-    for z in range(K + 1):
-        for f in range(K + 1 - z):
-            r = q - f * c
-            if r >= 0 and M[K - z - f][r]:
-                out[(z, f)] = M[K - z - f][r]
-    return out
+def _multiset_table(K: int, c: int, qmax: int) -> np.ndarray:
+    """M[j, r]: multisets of j values in [1, c - 1] with sum r, for j <= K, r <= qmax (exact ints)."""
+    M = np.zeros((K + 1, qmax + 1), dtype=object)
+    M[:] = 0
+    M[0, 0] = 1
+    for v in range(1, min(c, qmax + 1)):
+        for j in range(1, K + 1):  # ascending j: M[j - 1] already allows more copies of v
+            M[j, v:] += M[j - 1, : qmax + 1 - v]
+    return M
 
 
 def count_kfold_configurations(
@@ -171,39 +160,52 @@ def count_kfold_configurations(
     *,
     positives_in_every_fold: bool = False,
     negatives_in_every_fold: bool = False,
-    max_work: int = 50_000_000,
+    max_work: int = 20_000_000,
 ) -> int | None:
     """Number of fold configurations of Algorithm 2, counted without enumerating them.
 
-    Equals ``sotalib.consistency.count_configurations`` (the tests check it); the work grows
-    like k * p * (p + n) / k, and None is returned when it would exceed ``max_work``.
+    Equals ``sotalib.consistency.count_configurations`` (the tests check it).  For each of the
+    two fold sizes, one table counts the multisets of fold positives by their sum, number of
+    folds without positives and number of folds without negatives; the two tables are joined on
+    the sums.  The work grows like k * p * (p + n) / k; None is returned when it would exceed
+    ``max_work``.
     """
     p, n, k = _check_pnk(p, n, k)
     classes = _classes(p, n, k)
-    if sum(K * min(s, p) * (p + 1) for K, s in classes) > max_work:
+    if sum(K * min(s, p + 1) * (min(p, K * s) + 1) + K * K * (p + 1) for K, s in classes) > max_work:
         return None
     per = []
     for K, s in classes:
-        table = {}
-        for q in range(0, min(p, K * s) + 1):
-            for (z, f), cnt in _count_multisets(K, s, q).items():
-                # folds with positives: K - z; folds with negatives: K - f
-                table[(q, K - z, K - f)] = table.get((q, K - z, K - f), 0) + cnt
+        qmax = min(p, K * s)
+        M = _multiset_table(K, s, qmax)
+        table: dict[int, dict[tuple[int, int], int]] = {}
+        for z in range(K + 1):
+            for f in range(K + 1 - z):
+                # z folds without positives, f folds of positives only, the rest in [1, s - 1]
+                row = M[K - z - f]
+                for q in range(f * s, qmax + 1):
+                    cnt = row[q - f * s]
+                    if cnt:
+                        key = (K - z, K - f)
+                        by_q = table.setdefault(q, {})
+                        by_q[key] = by_q.get(key, 0) + cnt
         per.append(table)
     if len(per) == 1:
-        per.append({(0, 0, 0): 1})
+        per.append({0: {(0, 0): 1}})
     total = 0
-    for (qa, pa, na), ca in per[0].items():
-        for (qb, pb, nb), cb in per[1].items():
-            if qa + qb != p:
-                continue
-            npos, nneg = pa + pb, na + nb
-            if npos < 2 or nneg < 2:
-                continue
-            if (positives_in_every_fold and npos < k) or (negatives_in_every_fold and nneg < k):
-                continue
-            total += ca * cb
-    return total
+    for qa, ta in per[0].items():
+        tb = per[1].get(p - qa)
+        if not tb:
+            continue
+        for (pa, na), ca in ta.items():
+            for (pb, nb), cb in tb.items():
+                npos, nneg = pa + pb, na + nb
+                if npos < 2 or nneg < 2:
+                    continue
+                if (positives_in_every_fold and npos < k) or (negatives_in_every_fold and nneg < k):
+                    continue
+                total += ca * cb
+    return int(total)
 
 
 def _model(blocks, intervals, shift):

@@ -187,73 +187,78 @@ def _rational(base: str, tp: int, tn: int, p: int, n: int, beta: Fraction):
     fp, fn = n - tn, p - tp
     b2 = beta * beta
     if base == "acc":
-        return Fraction(tp + tn), Fraction(p + n)
+        return (tp + tn), (p + n)
     if base == "sens":
-        return Fraction(tp), Fraction(p)
+        return (tp), (p)
     if base == "spec":
-        return Fraction(tn), Fraction(n)
+        return (tn), (n)
     if base == "ppv":
-        return Fraction(tp), Fraction(tp + fp)
+        return (tp), (tp + fp)
     if base == "npv":
-        return Fraction(tn), Fraction(tn + fn)
+        return (tn), (tn + fn)
     if base == "fbp":
         return (1 + b2) * tp, b2 * p + fp + tp
     if base == "fbn":
         return (1 + b2) * tn, b2 * n + fn + tn
     if base == "upm":
-        return Fraction(4 * tp * tn), Fraction(tn * (n + p - tn + tp) + tp * (n + p + tn - tp))
+        return (4 * tp * tn), (tn * (n + p - tn + tp) + tp * (n + p + tn - tp))
     if base == "mk":
         d1, d2 = tn + fn, tp + fp
         if d1 == 0 or d2 == 0:
             return None
-        return Fraction(tn * d2 + tp * d1 - d1 * d2), Fraction(d1 * d2)
+        return (tn * d2 + tp * d1 - d1 * d2), (d1 * d2)
     if base == "bm":
-        return Fraction(tp * n + tn * p - p * n), Fraction(p * n)
+        return (tp * n + tn * p - p * n), (p * n)
     if base == "lrp":
-        return Fraction(n * tp), Fraction(p * fp)
+        return (n * tp), (p * fp)
     if base == "lrn":
-        return Fraction(n * fn), Fraction(p * tn)
+        return (n * fn), (p * tn)
     if base == "dor":
-        return Fraction(tp * tn), Fraction(fp * fn)
+        return (tp * tn), (fp * fn)
     if base == "ji":
-        return Fraction(tp), Fraction(tp + fp + fn)
+        return (tp), (tp + fp + fn)
     if base == "bacc":
-        return Fraction(tp * n + tn * p), Fraction(2 * p * n)
+        return (tp * n + tn * p), (2 * p * n)
     if base == "kappa":
-        return Fraction(2 * (tp * tn - fn * fp)), Fraction((tp + fp) * n + p * (fn + tn))
+        return (2 * (tp * tn - fn * fp)), ((tp + fp) * n + p * (fn + tn))
     raise KeyError(base)
 
 
 def exact_sign(base: str, tp: int, tn: int, p: int, n: int, c: Fraction, beta: Fraction = Fraction(1)) -> int | None:
     """Exact sign of ``f_base(tp, tn, p, n) - c`` (``None`` if the score is undefined).
 
-    Rational scores are compared as fractions; the four scores with square
-    roots (gm, fm, mcc, pt) by comparing squares with the signs taken into
-    account, so that no rounding is involved anywhere.
+    Rational scores are compared by integer cross-multiplication with c = cn / cd; the
+    four scores with square roots (gm, fm, mcc, pt) by comparing squares with the
+    signs taken into account, so that no rounding is involved anywhere.
     """
+    c = Fraction(c)
+    cn, cd = c.numerator, c.denominator  # cd > 0
+    tp, tn, p, n = int(tp), int(tn), int(p), int(n)  # Python integers: no overflow
     fp, fn = n - tn, p - tp
-    if base == "gm":  # sqrt(tp tn / (p n))
-        return _sign_diff_sqrt(Fraction(1), Fraction(tp * tn, p * n), c, Fraction(1))
-    if base == "fm":  # tp / sqrt(p (tp + fp))
-        if tp + fp == 0:
+    if base in ("gm", "pt") and (p == 0 or n == 0):
+        return None  # built on sens and spec: undefined on a fold without positives or negatives
+    if base == "gm":  # sqrt(tp tn / (p n)) - c has the sign of cd sqrt(tp tn) - cn sqrt(p n)
+        return _sign_diff_sqrt(cd, tp * tn, cn, p * n)
+    if base == "fm":  # tp / sqrt(m) - c has the sign of cd tp - cn sqrt(m), m = p (tp + fp)
+        m = p * (tp + fp)
+        if m == 0:
             return None
-        return _sign_diff_sqrt(Fraction(1), Fraction(tp * tp, p * (tp + fp)), c, Fraction(1))
-    if base == "mcc":  # (tp tn - fp fn) / sqrt(p n (tp + fp)(tn + fn))
+        return _sign_diff_sqrt(cd, tp * tp, cn, m)
+    if base == "mcc":  # (tp tn - fp fn) / sqrt(m) - c: cd (tp tn - fp fn) - cn sqrt(m)
         m = p * n * (tp + fp) * (tn + fn)
         if m == 0:
             return None
-        return _sign_diff_sqrt(Fraction(tp * tn - fp * fn), Fraction(1), c, Fraction(m))
+        return _sign_diff_sqrt(cd * (tp * tn - fp * fn), 1, cn, m)
     if base == "pt":  # sqrt(fpr) / (sqrt(tpr) + sqrt(fpr)), undefined where tpr == fpr
-        a, b = Fraction(tp, p), Fraction(fp, n)
-        if a == b:
+        if tp * n == fp * p:
             return None
-        # pt - c has the sign of (1 - c) sqrt(b) - c sqrt(a)
-        return _sign_diff_sqrt(1 - c, b, c, a)
+        # pt - c has the sign of (1 - c) sqrt(fpr) - c sqrt(tpr), times cd sqrt(p n) > 0
+        return _sign_diff_sqrt(cd - cn, fp * p, cn, tp * n)
     frac = _rational(base, tp, tn, p, n, beta)
     if frac is None or frac[1] == 0:
         return None
     num, den = frac
-    return _sign(num - c * den) * _sign(den)
+    return _sign(num * cd - cn * den) * _sign(den)
 
 
 def score_value(base: str, tp: int, tn: int, p: int, n: int, beta: float = 1.0) -> float | None:

@@ -39,6 +39,7 @@ no power.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -61,6 +62,11 @@ __all__ = [
     "brute_force",
     "diagnose",
     "MAX_COUNT",
+    "MAX_DIGITS",
+    "MAX_EXPONENT",
+    "TYPO_DIGITS",
+    "TYPO_UNITS",
+    "typo_candidates",
 ]
 
 ROUNDINGS = ("round", "floor", "ceil", "any")
@@ -74,16 +80,59 @@ FLOAT_SLACK = Fraction(1, 10**12)
 MAX_COUNT = 2**26
 
 
+#: A reported number is written with at most this many digits and an exponent of at most this
+#: magnitude: anything beyond is not a report (and building it exactly could take forever).
+MAX_DIGITS = 60
+MAX_EXPONENT = 60
+
+_NUMBER = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
+
+
+def _show(value: object, width: int = 24) -> str:
+    """A value for an error message, shortened (a user may pass a million digits)."""
+    text = str(value).strip()
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def as_decimal(value: object, name: str = "value") -> Fraction:
-    """A reported number read as the exact decimal it was written as."""
+    """A reported number read as the exact decimal it was written as.
+
+    Strings are parsed once, before any exact number is built: at most
+    :data:`MAX_DIGITS` digits and a magnitude between ``1e-60`` and ``1e60``
+    (or zero); anything else -- ``1e400``, ``1e-99999999``, ``nan``, text -- is
+    a ``ValueError`` naming ``name``.
+    """
     if isinstance(value, Fraction):
         return value
     if isinstance(value, str):
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{name} must be a number, got {value!r}") from None
+        text = value.strip()
+        m = _NUMBER.fullmatch(text)
+        if not m or not (m.group(2) or m.group(3)):
+            raise ValueError(f"{name} must be a number, got {value!r}")
+        sign, whole, frac, exp = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
+        digits = (whole + frac).lstrip("0")
+        if len(digits) > MAX_DIGITS:
+            raise ValueError(f"{name} must be written with at most {MAX_DIGITS} digits, got {len(whole + frac)}")
+        if exp is not None and len(exp.lstrip("+-").lstrip("0")) > 6:
+            raise ValueError(
+                f"{name} must be between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT} in magnitude, got {_show(text)}"
+            )
+        e = int(exp) if exp is not None else 0
+        if digits:
+            magnitude = e + len(whole.lstrip("0")) if whole.lstrip("0") else e - (len(frac) - len(frac.lstrip("0")))
+            if not -MAX_EXPONENT <= magnitude <= MAX_EXPONENT:
+                raise ValueError(
+                    f"{name} must be between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT} in magnitude (or 0), got {_show(text)}"
+                )
+        q = Fraction(int(whole + frac or "0"), 10 ** len(frac))
+        if e:
+            q = q * 10**e if e > 0 else q / 10**-e
+        return -q if sign == "-" else q
     v = check_real(name, value)
+    if v != 0 and not 10.0**-MAX_EXPONENT <= abs(v) <= 10.0**MAX_EXPONENT:
+        raise ValueError(
+            f"{name} must be between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT} in magnitude (or 0), got {v!r}"
+        )
     return Fraction(repr(float(v)))
 
 
@@ -145,10 +194,19 @@ def score_intervals(
     if not scores:
         raise ValueError("scores must name at least one reported score")
     below, above = _half_widths(eps, decimals, rounding)
-    out = []
+    out, seen = [], {}
     for name, value in scores.items():
         spec = resolve_score(name, beta if (beta is not None and resolve_score(name).base in ("fbp", "fbn")) else None)
+        key = (spec.base, spec.complement, spec.beta)
+        if key in seen:
+            raise ValueError(f"score {name} names the same score as {seen[key]}: give each score once")
+        seen[key] = name
         v = as_decimal(value, f"score {name}")
+        if decimals is not None and _n_decimals(v) > int(decimals):
+            raise ValueError(
+                f"score {name}={_show(value)} has more decimals than the {int(decimals)} given by decimals: "
+                "give the value as reported, or the number of decimals it was reported with"
+            )
         lo_r, hi_r = score_range(spec.base)
         if spec.complement:
             lo_r, hi_r = 0.0, 1.0
@@ -265,13 +323,15 @@ def _order_key(iv, axis, p, n, T, X):
     """Kernel order of a score (never changes the result, only the speed): scores constant in
     the free count first (they decide whole columns), then the narrowest windows -- estimated
     from the roots on three sample columns -- so that later scores mostly need only the cheap
-    endpoint test; the cost of the formula breaks ties."""
+    endpoint test.  Widths within a factor of about ten count as equal and the cost of the
+    formula decides: the first score computes its roots on every column, the later ones mostly
+    only the endpoint test."""
     from ._interval_kernel import _root
 
     base = iv.base
     d = _dirs([base], axis)[0]
     if d == 0:
-        return (0, 0.0, _COST.get(base, 1))
+        return (0, 0, _COST.get(base, 1), 0.0)
     b2 = float(iv.spec.beta) ** 2
     widths = []
     for t in (T // 4, T // 2, (3 * T) // 4):
@@ -279,7 +339,8 @@ def _order_key(iv, axis, p, n, T, X):
         r2 = _root(SCORES.index(base), axis, float(t), float(X), float(p), float(n), b2, float(iv.hi), d)
         w = abs(r2 - r1) if np.isfinite(r1) and np.isfinite(r2) else float(X)
         widths.append(min(w, float(X)))
-    return (1, float(np.median(widths)), _COST.get(base, 1))
+    w = float(np.median(widths))
+    return (1, round(math.log10(w + 1.0)), _COST.get(base, 1), w)
 
 
 def _dirs(bases, axis):
@@ -313,12 +374,12 @@ def check_intervals(
     lo = np.array([float(iv.lo) for iv in kernel_ivs])
     hi = np.array([float(iv.hi) for iv in kernel_ivs])
     b2s = np.array([float(iv.spec.beta) ** 2 for iv in kernel_ivs])
-    A, B, M, nfall = _windows(
+    A, B, M, nfall, t0 = _windows(
         sids, lo, hi, b2s, _dirs(bases, axis), _dirs(bases, 1 - axis), axis, float(p), float(n), T, X
     )
     max_amb = 100_000
     while True:
-        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M, max_solutions, max_amb)
+        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M, t0, max_solutions, max_amb)
         if namb <= max_amb:
             break
         max_amb = namb
@@ -414,24 +475,37 @@ def brute_force(p: int, n: int, intervals: tuple[ScoreInterval, ...]) -> np.ndar
 
 
 # --------------------------------------------------------------------------- diagnosis
+#: A typo is plausible when one score moved by at most this many units of its last reported
+#: decimal, or one of its last :data:`TYPO_DIGITS` digits was mistyped, or two adjacent digits
+#: among them (or the one before) were swapped.  The paper's own example, 0.6801 printed for
+#: 0.6821, is a mistyped second-to-last digit.
+TYPO_UNITS = 3
+TYPO_DIGITS = 2
+
+
 @dataclass(frozen=True)
 class Suggestion:
-    """One way to make an inconsistent report consistent: change one reported score.
+    """One plausible typo: changing one reported score makes the report consistent.
 
     Attributes
     ----------
     score : str
         The score to change (as reported).
     reported, suggested : float
-        Its reported value and the nearest value that makes the report consistent.
+        Its reported value and the corrected value, both at the report's decimals.
     change : float
-        ``suggested - reported``.
+        ``suggested - reported``, at the report's decimals.
     n_solutions : int
-        Number of (tp, tn) pairs compatible with the corrected report.
+        Number of (tp, tn) pairs compatible with the corrected report (1 for Mean of Scores).
     example : tuple
         One compatible (tp, tn); for Mean of Scores the per-fold (tp_i, tn_i).
     aggregation : str
         The test the corrected report passes: 'single' (test set or Score of Means) or 'mos'.
+    decimals : int
+        Decimals of the reported value (the suggestion is written with as many).
+    typo : str
+        The kind of typo: 'last decimal' (a few units of the last decimal), 'one digit'
+        (one mistyped digit) or 'swapped digits' (two adjacent digits exchanged).
     """
 
     score: str
@@ -441,14 +515,21 @@ class Suggestion:
     n_solutions: int
     example: tuple
     aggregation: str = "single"
+    decimals: int = 4
+    typo: str = "last decimal"
 
 
 def _n_decimals(v: Fraction) -> int:
-    """Number of decimals of an exact decimal (at most 15)."""
-    for d in range(16):
-        if (v * 10**d).denominator == 1:
-            return d
-    return 15
+    """Number of decimals of an exact decimal (at most :data:`MAX_DIGITS` + :data:`MAX_EXPONENT`)."""
+    den = v.denominator
+    d = 0
+    while den % 10 == 0:
+        den //= 10
+        d += 1
+    while den % 2 == 0 or den % 5 == 0:  # 1/2, 1/25, ...: still a finite decimal
+        den //= 2 if den % 2 == 0 else 5
+        d += 1
+    return d if den == 1 else MAX_DIGITS + MAX_EXPONENT
 
 
 def _quantize(x: float, decimals: int, rounding: str) -> Fraction:
@@ -461,6 +542,105 @@ def _quantize(x: float, decimals: int, rounding: str) -> Fraction:
     return Fraction(round(q * scale), scale)
 
 
+def typo_candidates(value: Fraction, decimals: int, low: float = -math.inf, high: float = math.inf) -> list:
+    """Values a mistyped report ``value`` (written with ``decimals`` decimals) may have meant.
+
+    ``(candidate, kind)`` pairs, nearest first: ``value`` moved by 1 to :data:`TYPO_UNITS` units
+    of its last decimal ('last decimal'), one of its last :data:`TYPO_DIGITS` digits replaced by
+    another ('one digit'), two adjacent digits among the last ``TYPO_DIGITS + 1`` swapped
+    ('swapped digits'); only candidates in ``[low, high]``.
+    """
+    d = min(int(decimals), 15)
+    u = Fraction(1, 10**d)
+    scaled = value / u
+    if scaled.denominator != 1 or abs(scaled) >= 10**18:
+        return []
+    sign = -1 if scaled < 0 else 1
+    digits = str(abs(int(scaled))).rjust(d + 1, "0")
+    found: dict[Fraction, str] = {}
+
+    def add(c: Fraction, kind: str) -> None:
+        if c != value and low <= c <= high and c not in found:
+            found[c] = kind
+
+    for j in range(1, TYPO_UNITS + 1):
+        add(value + j * u, "last decimal")
+        add(value - j * u, "last decimal")
+    for i in range(max(0, len(digits) - TYPO_DIGITS), len(digits)):
+        for new in "0123456789":
+            if new != digits[i]:
+                add(sign * int(digits[:i] + new + digits[i + 1 :]) * u, "one digit")
+    for i in range(max(0, len(digits) - TYPO_DIGITS - 1), len(digits) - 1):
+        if digits[i] != digits[i + 1]:
+            add(sign * int(digits[:i] + digits[i + 1] + digits[i] + digits[i + 2 :]) * u, "swapped digits")
+    return sorted(found.items(), key=lambda kv: (abs(kv[0] - value), kv[0]))
+
+
+def _report_decimals(value: Fraction, decimals, written: object = None) -> int:
+    """Decimals of a reported value: ``decimals`` if given, else as written ("0.8280": 4)."""
+    if decimals is not None:
+        return int(decimals)
+    if isinstance(written, str):
+        m = _NUMBER.fullmatch(written.strip())
+        if m:
+            return min(max(len(m.group(3) or "") - int(m.group(4) or 0), _n_decimals(value), 0), 15)
+    return min(_n_decimals(value), 15)
+
+
+def _finder(p, n, scores, kw, screen: int = 200_000) -> tuple[list, bool]:
+    """(plausible typos, whether any change of one score at all could restore consistency)."""
+    out, changeable = [], False
+    names = list(scores)
+    for name in names:
+        others = {k: v for k, v in scores.items() if k != name}
+        if not others:
+            continue
+        res = check_single(p, n, others, max_solutions=screen, **kw)
+        if not res.consistent:
+            continue
+        (iv,) = score_intervals({name: scores[name]}, **kw)
+        spec = iv.spec
+        vals, ok = score_float(spec.base, res.solutions[:, 0], res.solutions[:, 1], p, n, float(spec.beta))
+        if spec.complement:
+            vals = 1 - vals
+        vals = np.sort(vals[ok])
+        complete = res.n_solutions <= screen
+        if complete and not len(vals):
+            continue  # the score is undefined wherever the others hold
+        changeable = True
+        rep = iv.reported
+        d = _report_decimals(rep, kw.get("decimals"), scores[name])
+        lo_r, hi_r = (0.0, 1.0) if spec.complement else score_range(spec.base)
+        width_lo = float(rep - (1 - iv.hi if spec.complement else iv.lo))
+        width_hi = float((1 - iv.lo if spec.complement else iv.hi) - rep)
+        for c, kind in typo_candidates(rep, d, lo_r, hi_r):
+            if complete:  # screen in float64 with a wide margin; the exact check below decides
+                a = float(c) - width_lo - 1e-9 * max(1.0, abs(float(c)))
+                b = float(c) + width_hi + 1e-9 * max(1.0, abs(float(c)))
+                i = np.searchsorted(vals, a)
+                if i >= len(vals) or vals[i] > b:
+                    continue
+            fixed = dict(scores)
+            fixed[name] = f"{float(c):.{d}f}" if d <= 15 else c
+            chk = check_single(p, n, fixed, max_solutions=1, **kw)
+            if chk.consistent:
+                out.append(
+                    Suggestion(
+                        name,
+                        round(float(rep), d),
+                        round(float(c), d),
+                        round(float(c - rep), d),
+                        chk.n_solutions,
+                        tuple(int(x) for x in chk.solutions[0]),
+                        "single",
+                        d,
+                        kind,
+                    )
+                )
+                break
+    return sorted(out, key=lambda s: (abs(s.change), s.score)), changeable
+
+
 def diagnose(
     p: int,
     n: int,
@@ -471,58 +651,23 @@ def diagnose(
     rounding: str = "round",
     beta: float | None = None,
 ) -> list[Suggestion]:
-    """A typo finder: which single reported score, changed by how much, restores consistency?
+    """A typo finder: which single reported score, mistyped, explains the inconsistency?
 
-    For each reported score s, the others are checked alone; every (tp, tn)
-    they admit gives a value of s, and the one nearest to the reported value
-    (written with the same number of decimals) is proposed.  Every proposal is
-    verified by re-running :func:`check_single` on the corrected report, so it
-    is certain to be consistent.  Sorted by the size of the change.
+    A typo is *plausible* when one score differs from a value that makes the
+    report consistent by a few units (at most :data:`TYPO_UNITS`) of its last
+    reported decimal, by one mistyped digit among the last two, or by two swapped
+    adjacent digits (:func:`typo_candidates`).  For each reported score, the candidates are
+    screened against every (tp, tn) the other scores admit and the nearest one
+    that passes is verified by re-running :func:`check_single` on the corrected
+    report, so every suggestion is certain to be consistent.  Values are
+    written with the report's decimals.  Sorted by the size of the change.
 
-    Returns an empty list if the report is consistent or no single change helps.
+    Returns an empty list if the report is consistent or no plausible typo
+    explains it (then the scores may well come from another test set, for
+    example another pixel mask: see :func:`sotalib.consistency.check_report`'s
+    ``diagnosis``).
     """
     kw = dict(eps=eps, decimals=decimals, rounding=rounding, beta=beta)
     if check_single(p, n, scores, **kw).consistent:
         return []
-    out = []
-    names = list(scores)
-    for name in names:
-        others = {k: v for k, v in scores.items() if k != name}
-        if not others:
-            continue
-        res = check_single(p, n, others, max_solutions=2_000_000, **kw)
-        if not res.consistent:
-            continue
-        spec = score_intervals({name: scores[name]}, **kw)[0].spec
-        vals, ok = score_float(spec.base, res.solutions[:, 0], res.solutions[:, 1], p, n, float(spec.beta))
-        if spec.complement:
-            vals = 1 - vals
-        if not ok.any():
-            continue
-        rep = float(as_decimal(scores[name]))
-        order = np.argsort(np.abs(np.where(ok, vals, np.inf) - rep))
-        for idx in order[:20]:
-            if not ok[idx]:
-                break
-            # write the proposal with the decimals of the report
-            d = int(decimals) if decimals is not None else _n_decimals(as_decimal(scores[name]))
-            mode = rounding if (decimals is not None and rounding in ("floor", "ceil")) else "round"
-            base_q = _quantize(float(vals[idx]), d, mode)
-            u = Fraction(1, 10**d)
-            cands = [base_q, base_q - u, base_q + u]
-            found = None
-            for c in sorted(cands, key=lambda c: abs(float(c) - rep)):
-                fixed = dict(scores)
-                fixed[name] = f"{float(c):.{d}f}"
-                try:
-                    chk = check_single(p, n, fixed, **kw)
-                except ValueError:
-                    continue
-                if chk.consistent:
-                    found = (float(c), chk)
-                    break
-            if found is not None:
-                v, chk = found
-                out.append(Suggestion(name, rep, v, v - rep, chk.n_solutions, tuple(int(x) for x in chk.solutions[0])))
-                break
-    return sorted(out, key=lambda s: abs(s.change))
+    return _finder(p, n, scores, kw)[0]

@@ -53,8 +53,12 @@ class TestSize:
 
 
 def _items(n: float) -> int:
-    """Whole items: ``ceil(n)``, forgiving a relative rounding error of 1e-12 (100/0.01 is 10,000)."""
-    return int(math.ceil(n * (1 - 1e-12)))
+    """Whole items, at least one: ``ceil(n)``, forgiving a relative rounding error of 1e-12 (100/0.01 is 10,000)."""
+    return max(1, int(math.ceil(n * (1 - 1e-12))))
+
+
+#: Largest test set :func:`test_size` reports (more items than any evaluation can have).
+MAX_ITEMS = 1e100
 
 
 def test_size(error: float, *, sd: float | None = None, confidence: float = 1.96, precision: float = 1.0) -> TestSize:
@@ -68,12 +72,12 @@ def test_size(error: float, *, sd: float | None = None, confidence: float = 1.96
     Parameters
     ----------
     error : float
-        ``E > 0``: an error rate in (0, 1], or, with ``sd``, any mean loss > 0.
-    sd : float >= 0, optional
+        ``E > 0``: an error rate in (0, 1], or, with ``sd``, any finite mean loss > 0.
+    sd : float > 0, optional
         ``S``, the standard deviation of the per-item errors; default ``sqrt(E (1 - E))``
         (0/1 errors).
     confidence : float > 0
-        ``K``, in standard errors (1.96 for 95%).
+        ``K``, in standard errors (1.96 for 95%), finite.
     precision : float in [-10, 10]
         ``V``, significant digits of relative precision.
 
@@ -84,14 +88,28 @@ def test_size(error: float, *, sd: float | None = None, confidence: float = 1.96
     Raises
     ------
     ValueError
-        A parameter outside its range (the message names it and the range).
+        A parameter outside its range (the message names it and the range),
+        or parameters asking for more than ``10**100`` items.
+
+    Every size is at least one item.
     """
-    e = check_real("error", error, low=0.0, low_open=True)
+    e = check_real("error", error, low=0.0, high=math.inf, low_open=True, high_open=True)
     if sd is None and e > 1:
         raise ValueError(f"error must be in (0, 1] without sd (an error rate), got {e:g}")
-    s = math.sqrt(e * (1 - e)) if sd is None else check_real("sd", sd, low=0.0)
-    k = check_real("confidence", confidence, low=0.0, low_open=True)
+    if sd is None:
+        s = math.sqrt(e * (1 - e))
+    else:
+        s = check_real("sd", sd, low=0.0, high=math.inf, low_open=True, high_open=True)
+    k = check_real("confidence", confidence, low=0.0, high=math.inf, low_open=True, high_open=True)
     v = check_real("precision", precision, low=-10, high=10)
+    # log10 of both sizes first: nothing overflows, and absurd requests are refused before any rounding
+    log_rule = 2.0 - math.log10(e)
+    log_guyon = (2 * (math.log10(s) - math.log10(e)) if s > 0 else -math.inf) + 2 * math.log10(k) + 2 * v
+    if max(log_rule if e <= 1 else -math.inf, log_guyon) > math.log10(MAX_ITEMS):
+        raise ValueError(
+            f"error={e:g} (sd {s:g}, confidence {k:g}, precision {v:g}) asks for about "
+            f"10^{max(log_rule, log_guyon):.0f} test items, more than 10^100; no test set is that large"
+        )
     n_rule = _items(rule_of_thumb_size(e)) if e <= 1 else None
     return TestSize(e, s, k, v, n_rule, _items(guyon_size(e, s, k, v)))
 

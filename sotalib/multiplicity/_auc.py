@@ -54,8 +54,9 @@ from scipy import fft as sfft
 from scipy.special import ndtr, ndtri, owens_t
 
 from .._numba import njit
+from .._progress import progress
 from .._rng import as_generator, seed_record
-from .._validate import check_choice, check_int, check_probability, check_real
+from .._validate import check_alpha, check_choice, check_int, check_memory, check_probability, check_real
 from ._maxdist import TAIL, MaxDistribution
 from ._summary import Summary
 
@@ -618,14 +619,14 @@ def simulate_auc(
     return out
 
 
-def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives) -> np.ndarray:
+def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, show=None) -> np.ndarray:
     """Maximum AUC over classifiers with standardized means ``mus``, per replication."""
     m = mus.size
     ks = _draw_positive_counts(rng, n, prevalence, reps, positives)
     out = np.empty(reps)
     log_inv_tol = -math.log(SKIP_TOL)
     if rho == 0.0:
-        for k in np.unique(ks):
+        for k in progress(np.unique(ks), desc="simulated challenges (by positives)", show=show):
             k = int(k)
             idx = np.flatnonzero(ks == k)
             n_neg = n - k
@@ -637,7 +638,7 @@ def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives) -> np.nda
                 uu = rng.random((ii.size, m, k))
                 out[ii] = _max_u_batch(z, uu, mus, sp, n_neg, lf, log_inv_tol) / (k * n_neg)
         return out
-    for r in range(reps):
+    for r in progress(range(reps), total=reps, desc="simulated challenges", show=show):
         k = int(ks[r])
         n_neg = n - k
         z0 = rng.standard_normal(k)
@@ -777,6 +778,28 @@ class MaxAUCSummary:
         )
 
 
+def _check_auc_memory(m: int, n: int, n_pos: int, reps: int, rho: float) -> None:
+    """Refuse up front a simulation whose arrays cannot fit (:func:`sotalib._validate.check_memory`).
+
+    The simulated maxima and positive counts take 24 bytes per replication.
+    Independent classifiers (``rho = 0``) draw at least one whole replication
+    at a time, two doubles per classifier and positive; dependent ones draw
+    blocks of ``_CHUNK`` doubles (at least one classifier's ``n`` scores).
+    """
+    per_rep = 24.0 * reps + 16.0 * m
+    if rho == 0.0:
+        block = 24.0 * max(float(_CHUNK), float(m) * n_pos)  # z, uu and the generator's working copy
+        what = f"m={m} classifiers with {n_pos} positives (one simulated challenge at a time)"
+        advice = "use fewer classifiers or a smaller test set"
+    else:
+        block = 16.0 * max(float(_CHUNK), 2.0 * n)
+        what = f"n={n} items"
+        advice = "use a smaller test set"
+    if 24.0 * reps > block:
+        what, advice = f"reps={reps} replications", "use fewer replications"
+    check_memory(per_rep + block, what, advice)
+
+
 def expected_max_auc(
     auc,
     n: int,
@@ -787,6 +810,7 @@ def expected_max_auc(
     reps: int = 1000,
     rng=0,
     alpha: float = 0.05,
+    show: bool | None = None,
 ) -> MaxAUCSummary:
     """Distribution of the best empirical AUC of ``m`` classifiers (the ``sotalib auc-max`` command).
 
@@ -827,7 +851,9 @@ def expected_max_auc(
         default 0 as on the command line), a Generator (drawn from directly)
         or None (fresh entropy).
     alpha : float
-        The interval is the equal-tailed ``1 - alpha`` interval, ``alpha`` in ``(0, 1)``.
+        The interval is the equal-tailed ``1 - alpha`` interval, ``alpha`` in ``[1e-10, 1)``.
+    show : bool or None
+        Progress bar on stderr (None: only when stderr is a terminal).
 
     Returns
     -------
@@ -863,12 +889,13 @@ def expected_max_auc(
     prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
     n_pos, n_neg = n_positives(n, prevalence)
     reps = check_int("reps", reps, low=2)
-    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    alpha = check_alpha("alpha", alpha)
     rho = _check_rho(rho)
+    _check_auc_memory(a.size, n, n_pos, reps, rho)
     seed = seed_record(rng)
     gen = as_generator(rng)
     mus, sp = _standardized(a, 1.0, 1.0)
-    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed")
+    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed", show)
     s = Summary.from_samples(maxima, alpha)
     return MaxAUCSummary(
         mean=s.mean,

@@ -107,8 +107,14 @@ def count_at_least(t: float, n: int) -> int:
 
     Accuracies are usually given as decimals (0.75, 0.9173) whose product with
     ``n`` is an integer up to floating-point error; such products are rounded
-    rather than pushed up to the next integer.
+    rather than pushed up to the next integer.  ``t`` must be a number (not
+    NaN); thresholds beyond ``[0, 1]`` give ``k <= 0`` or ``k > n``.
     """
+    if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) or math.isnan(t):
+        raise ValueError(f"t must be a number, got {t!r}")
+    t = float(t)
+    n = check_int("n", n, low=1)
+    t = min(max(t, -1.0), 2.0)  # the same answer for every t outside [0, 1], and t * n stays finite
     k = t * n
     kr = round(k)
     if abs(k - kr) <= 1e-9 * max(1.0, abs(k)):
@@ -131,7 +137,7 @@ def prob_at_least(t: float, n: int, theta: float) -> float:
     """
     n = check_int("n", n, low=1)
     theta = check_probability("theta", theta)
-    k = count_at_least(float(t), n)
+    k = count_at_least(t, n)
     return float(_cdf_sf(k - 1, n, theta)[1])
 
 

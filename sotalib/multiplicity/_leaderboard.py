@@ -37,7 +37,8 @@ class Leaderboard:
     Attributes
     ----------
     scores : ndarray
-        One score per team (accuracy or AUC), in file order.
+        One score per team (accuracy or AUC), in file order (a team listed
+        several times appears once, where it is first listed).
     teams : tuple of str
         Team names (may be empty for reconstructions).
     source : str
@@ -46,6 +47,12 @@ class Leaderboard:
         Rows without a score (teams that never submitted), dropped and counted.
     reconstruction : bool
         True for the shipped reconstructions.
+    duplicates : int
+        Rows that repeated a team already listed (same team id, else same
+        team name); each team keeps its best score, as Kaggle does.
+    notes : tuple of str
+        How the file was read, one sentence each: rows dropped or merged,
+        percentages rescaled, a Kaggle pagination line skipped.
     """
 
     scores: np.ndarray
@@ -53,116 +60,274 @@ class Leaderboard:
     source: str = ""
     dropped: int = 0
     reconstruction: bool = False
+    duplicates: int = 0
+    notes: tuple = ()
 
     @property
     def m(self) -> int:
         return int(self.scores.size)
 
+    def to_dict(self) -> dict:
+        """JSON-safe account of the reading: ``source, m, dropped, duplicates, notes``."""
+        return {
+            "source": self.source,
+            "m": self.m,
+            "dropped": self.dropped,
+            "duplicates": self.duplicates,
+            "notes": list(self.notes),
+        }
+
 
 # ------------------------------------------------------------------------ loaders
 def _parse_score(value, path, row: int, column: str):
-    """float, or None for an empty cell; a non-number is an error naming file, row and column."""
+    """float, or None for an empty cell; a non-number is an error naming file, row and column.
+
+    A trailing ``%`` divides by 100 (``91.5%`` is 0.915).
+    """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     s = str(value).strip()
     if s == "":
         return None
+    percent = s.endswith("%")
     try:
-        v = float(s)
+        v = float(s[:-1] if percent else s)
     except ValueError:
         raise ValueError(f"{path}: row {row}, column {column!r}: score {s!r} is not a number") from None
     if not math.isfinite(v):
         raise ValueError(f"{path}: row {row}, column {column!r}: score {s!r} is not a finite number")
-    return v
+    return v / 100.0 if percent else v
 
 
-def read_kaggle_leaderboard(path: str | Path, score_column: str | None = None) -> Leaderboard:
-    """Read a Kaggle leaderboard CSV (``TeamId, TeamName, SubmissionDate, Score``).
+#: Kaggle's command line (``kaggle competitions leaderboard SLUG --show --csv``) ends a page with this line.
+_PAGE_TOKEN = "next page token"
+
+
+def _read_text(path: Path) -> str:
+    """The file as text (UTF-8, with or without a byte-order mark); errors name the file and say what to do."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a directory, not a leaderboard file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ValueError(
+            f"{path}: not UTF-8 text (byte 0x{raw[exc.start]:02x} on line {line}); "
+            "save the file as UTF-8 (CSV UTF-8 in a spreadsheet) and try again"
+        ) from None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text.strip().rstrip("%"))
+    except ValueError:
+        return False
+    return True
+
+
+def read_kaggle_leaderboard(
+    path: str | Path, score_column: str | None = None, *, higher_is_better: bool = True
+) -> Leaderboard:
+    """Read a leaderboard CSV: Kaggle's download, Kaggle's command-line ``--csv`` output, or ``rank,score``.
+
+    Accepted layouts (column names are matched case-insensitively):
+
+    * the CSV that ``kaggle competitions leaderboard SLUG --download`` writes
+      (``TeamId, TeamName, SubmissionDate, Score``);
+    * what ``kaggle competitions leaderboard SLUG --show --csv`` prints
+      (``teamId, teamName, submissionDate, score``); its closing
+      ``Next Page Token = ...`` line is skipped and reported, since it means
+      the file holds one page of the leaderboard only;
+    * any CSV with a header row and one column named ``score`` (e.g.
+      ``rank,score``).
 
     Parameters
     ----------
     path : str or Path
-        The CSV (as written by ``kaggle competitions leaderboard SLUG --download``,
-        unzipped).
+        The CSV file (UTF-8).
     score_column : str, optional
-        Column holding the scores; default ``"Score"``, else the only numeric-looking
-        column whose name contains "score".
+        Column holding the scores; default the column named ``score`` (any
+        case), else the only column whose name contains "score".
+    higher_is_better : bool
+        Which score a team listed several times keeps (its best, as Kaggle does).
 
-    Rows with an empty score are dropped and counted in ``Leaderboard.dropped``;
-    a score that is not a number raises ValueError naming the file, the row
-    (1 = first data row) and the column.
+    Returns
+    -------
+    Leaderboard
+        One score per team.  Rows with an empty score are dropped and counted
+        in ``dropped``; rows repeating a team id (or, without an id column, a
+        team name) are merged into the team's best score and counted in
+        ``duplicates``; ``notes`` says what was done.  A score written with
+        a percent sign (``91.5%``) is divided by 100.
+
+    Raises
+    ------
+    ValueError
+        If the file is missing, not UTF-8 or not a CSV with a header row, the
+        score column is missing or ambiguous, or a score is not a number (the
+        message names file, row -- 1 = first data row -- and column).
     """
+    import io
+
     import pandas as pd
 
     path = Path(path)
+    text = _read_text(path)
+    lines = text.splitlines()
+    token_lines = [i for i, line in enumerate(lines) if line.strip().lower().startswith(_PAGE_TOKEN)]
+    notes = []
+    if token_lines:
+        lines = [line for i, line in enumerate(lines) if i not in set(token_lines)]
+        notes.append(
+            "the file ends with the Kaggle command line's 'Next Page Token' line, so it holds one page of "
+            "the leaderboard; for every team use 'kaggle competitions leaderboard SLUG --download'"
+        )
+    if not any(line.strip() for line in lines):
+        raise ValueError(f"{path}: empty file; a leaderboard CSV needs a header row and one row per team")
     try:
-        df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        df = pd.read_csv(io.StringIO("\n".join(lines)), dtype=str, keep_default_na=False, skip_blank_lines=True)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         raise ValueError(f"{path}: not a readable CSV file ({' '.join(str(exc).split())})") from None
-    cols = list(df.columns)
+    cols = [str(c) for c in df.columns]
+    df.columns = cols
+    if cols and all(_is_number(c) for c in cols if not c.startswith("Unnamed")):
+        raise ValueError(
+            f"{path}: the first line holds numbers, not column names; add a header line "
+            "such as 'rank,score' (the scores are read from the column named score)"
+        )
     if score_column is None:
         cands = [c for c in cols if c.strip().lower() == "score"] or [c for c in cols if "score" in c.lower()]
         if len(cands) != 1:
             raise ValueError(
-                f"{path}: cannot tell which column holds the scores (columns: {', '.join(cols)}); use --score-column"
+                f"{path}: cannot tell which column holds the scores (columns: {', '.join(cols)}); "
+                "name it 'score' or use --score-column"
             )
         score_column = cands[0]
     elif score_column not in cols:
         raise ValueError(f"{path}: no column {score_column!r} (columns: {', '.join(cols)})")
-    team_col = next((c for c in cols if c.lower() in ("teamname", "team name", "team")), None)
-    scores, teams, dropped = [], [], 0
-    for i, value in enumerate(df[score_column].tolist(), start=1):
+    lowered = {c.strip().lower().replace("_", "").replace(" ", ""): c for c in reversed(cols)}
+    id_col = lowered.get("teamid")
+    team_col = lowered.get("teamname") or lowered.get("team")
+    key_col = id_col or team_col
+    better = max if higher_is_better else min
+    best: dict = {}  # team key -> index in scores
+    scores, teams, dropped, duplicates = [], [], 0, 0
+    values = df[score_column].tolist()
+    keys = df[key_col].tolist() if key_col else None
+    names = df[team_col].tolist() if team_col else None
+    for i, value in enumerate(values, start=1):
         v = _parse_score(value, path, i, score_column)
         if v is None:
             dropped += 1
             continue
+        key = str(keys[i - 1]).strip() if keys is not None else None
+        if key and key in best:
+            j = best[key]
+            scores[j] = better(scores[j], v)
+            duplicates += 1
+            continue
+        if key:
+            best[key] = len(scores)
         scores.append(v)
-        teams.append(str(df[team_col].iloc[i - 1]) if team_col else "")
+        teams.append(str(names[i - 1]) if names is not None else "")
     if not scores:
         raise ValueError(f"{path}: no scores in column {score_column!r}")
-    return Leaderboard(scores=np.asarray(scores), teams=tuple(teams), source=str(path), dropped=dropped)
+    if dropped:
+        notes.append(f"{dropped} row{'s' if dropped != 1 else ''} without a score dropped")
+    if duplicates:
+        what = "team id" if id_col else "team name"
+        notes.append(
+            f"{duplicates} row{'s' if duplicates != 1 else ''} repeating a {what} already listed merged "
+            f"into {len(scores)} teams (each keeps its best score)"
+        )
+    return Leaderboard(
+        scores=np.asarray(scores, dtype=float),
+        teams=tuple(teams),
+        source=str(path),
+        dropped=dropped,
+        duplicates=duplicates,
+        notes=tuple(notes),
+    )
 
 
-def read_leaderboard(path: str | Path, score_column: str | None = None) -> Leaderboard:
+def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale: str = "auto") -> Leaderboard:
     """Read a leaderboard file for :func:`~sotalib.multiplicity.estimate_sota` (the ``sotalib sota`` command).
 
-    The file is a Kaggle leaderboard CSV (:func:`read_kaggle_leaderboard`:
-    ``TeamId, TeamName, SubmissionDate, Score``); every score must be an
-    accuracy or an AUC, i.e. in ``[0, 1]``.
+    The file is read by :func:`read_kaggle_leaderboard` (Kaggle's download,
+    Kaggle's command-line ``--csv`` output, or any CSV with a ``score``
+    column); every score must be an accuracy or an AUC, in ``[0, 1]``, or a
+    percentage.
 
     Parameters
     ----------
     path : str or Path
         The CSV file.
     score_column : str, optional
-        Column holding the scores; default ``"Score"``, else the only column
-        whose name contains "score".
+        Column holding the scores; default the column named ``score``, else
+        the only column whose name contains "score".
+    scale : {"auto", "unit", "percent"}
+        ``"unit"``: scores in ``[0, 1]``; ``"percent"``: scores in ``[0, 100]``,
+        divided by 100; ``"auto"`` (default): percentages when every score
+        lies in ``[0, 100]`` and none in ``(0, 1]`` (so that no score is
+        ambiguous), else the unit scale.  Rescaling is reported in ``notes``.
 
     Returns
     -------
     Leaderboard
-        Scores in file order; rows without a score are dropped and counted
-        in ``dropped``.
+        One score per team, in file order; rows without a score dropped and
+        counted in ``dropped``, repeated teams merged (best score) and counted
+        in ``duplicates``, both said in ``notes``.
 
     Raises
     ------
     ValueError
         If the file cannot be read, the score column is missing or
         ambiguous, a score is not a number (the message names file, row and
-        column), or a score lies outside ``[0, 1]``.
+        column), or a score lies outside the scale (the message says which
+        team and what to do).
     """
+    if scale not in ("auto", "unit", "percent"):
+        raise ValueError(f"scale must be one of 'auto', 'unit', 'percent', got {scale!r}")
     lb = read_kaggle_leaderboard(path, score_column)
     s = lb.scores
+    notes = list(lb.notes)
+    if scale == "auto" and s.max() > 1 and s.min() >= 0 and s.max() <= 100:
+        if np.any((s > 0) & (s <= 1)):
+            small, big = float(s[(s > 0) & (s <= 1)][0]), float(s.max())
+            raise ValueError(
+                f"{lb.source}: the scores mix two scales ({small:g} and {big:g}): accuracies and AUCs "
+                "are in [0, 1] or, as percentages, in [0, 100]; correct the file, or give the scale "
+                "(scale='unit' or scale='percent')"
+            )
+        scale = "percent"
+    if scale == "percent":
+        if s.min() < 0 or s.max() > 100:
+            i = int(np.flatnonzero((s < 0) | (s > 100))[0])
+            raise ValueError(f"{lb.source}: percentages must be in [0, 100], got {s[i]:g} (team {i + 1})")
+        s = s / 100.0
+        notes.append(f"scores read as percentages (the largest is {100 * s.max():g}) and divided by 100")
     outside = np.flatnonzero((s < 0) | (s > 1))
     if outside.size:
         i = int(outside[0])
         raise ValueError(
-            f"{lb.source}: scores must be in [0, 1] (accuracies or AUCs), got {s[i]:g} "
-            f"({outside.size} such scores; the first is team {i + 1} with a score)"
+            f"{lb.source}: scores must be in [0, 1] (accuracies or AUCs) or percentages in [0, 100], "
+            f"got {s[i]:g} ({outside.size} such scores; the first is team {i + 1} with a score); "
+            "is this another metric (a loss, an error count)?"
         )
-    return lb
+    return Leaderboard(
+        scores=s,
+        teams=lb.teams,
+        source=lb.source,
+        dropped=lb.dropped,
+        duplicates=lb.duplicates,
+        notes=tuple(notes),
+    )
 
 
 def read_meta_kaggle(

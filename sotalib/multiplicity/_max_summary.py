@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._rng import check_rng
-from .._validate import check_choice, check_int, check_probability, check_real
+from .._validate import check_alpha, check_choice, check_int, check_memory, check_probability, check_real
 
 __all__ = ["MaxSummary", "max_summary"]
 
@@ -118,7 +118,8 @@ def max_summary(
         Probability of success of every classifier, in ``[0, 1]``; with
         ``spread > 0``, ``theta_SOTA = E max_j theta_j``.
     alpha : float
-        The interval's level is ``1 - alpha``, ``alpha`` in ``(0, 1)``.
+        The interval's level is ``1 - alpha``, ``alpha`` in ``[1e-10, 1)``
+        (smaller levels are not resolved by double precision).
     rho : float
         Correlation ``rho_0`` of each classifier with the reference
         classifier, in ``[-1, 1]``; 0 for independent classifiers.
@@ -167,16 +168,28 @@ def max_summary(
     n = check_int("n", n, low=1)
     m = check_int("m", m, low=1)
     theta = check_probability("theta", theta)
-    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    alpha = check_alpha("alpha", alpha)
     rho = check_real("rho", rho, low=-1.0, high=1.0)
-    theta0 = theta if theta0 is None else check_probability("theta0", theta0)
-    if rho != 0.0 and not 0.0 < theta0 < 1.0:
-        raise ValueError(f"theta0 must be in (0, 1) when rho != 0, got {theta0:g}")
+    if theta0 is None:
+        theta0 = theta
+        if rho != 0.0 and not 0.0 < theta0 < 1.0:
+            raise ValueError(
+                f"rho={rho:g} needs a reference classifier with 0 < theta0 < 1, and theta0 defaults to "
+                f"theta={theta:g}: give theta0 in (0, 1), or rho=0 (a classifier always right or always wrong "
+                "is correlated with nothing)"
+            )
+    else:
+        theta0 = check_probability("theta0", theta0)
+        if rho != 0.0 and not 0.0 < theta0 < 1.0:
+            raise ValueError(f"theta0 must be in (0, 1) when rho != 0, got {theta0:g}")
     y0 = check_choice("y0", y0, ("random", "fixed"))
     spread = check_real("spread", spread, low=0.0, high=1.0)
     method = check_choice("method", method, ("exact", "mc"))
     reps = check_int("reps", reps, low=2)
     check_rng(rng)
+    if method == "mc":
+        # the simulated maxima (8 bytes each) and their sorted copy for the quantiles
+        check_memory(16.0 * reps, f"reps={reps} replications", "use fewer replications (100000 give 3 digits)")
     model = dict(n=n, m=m, theta=theta, alpha=alpha, rho=rho, theta0=theta0, y0=y0, spread=spread)
 
     if rho == 0.0 and spread == 0.0 and method == "exact":
@@ -193,8 +206,9 @@ def max_summary(
         lo, hi = dist.support
         try:
             noniid.check_feasible([lo, hi], theta0, rho)
-        except ValueError as exc:
-            raise ValueError(f"rho: {exc}") from None
+        except ValueError as exc:  # "rho=... is infeasible ...": names rho (--rho on the command line)
+            message = str(exc)
+            raise ValueError(message if message.startswith("rho") else f"rho: {message}") from None
     if method == "exact":
         s = noniid.max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary(alpha)
         return MaxSummary(s.mean, s.sd, s.ci_low, s.ci_high, "exact", None, None, **model)

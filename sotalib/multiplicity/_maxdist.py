@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_int, check_probability, check_real
+from .._validate import check_alpha, check_int, check_probability, check_real
 from ._binomial import count_at_least, log_cdf
 from ._summary import Summary
 
@@ -183,7 +183,7 @@ class MaxDistribution:
         For the iid maximum this is the multiplicity-adjusted interval
         ``(theta^m_{alpha/2}, theta^m_{1-alpha/2})`` of Section 3.4.
         """
-        alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+        alpha = check_alpha("alpha", alpha)
         return self.quantile(alpha / 2), self.quantile(1 - alpha / 2)
 
     def cdf_at(self, x) -> np.ndarray:

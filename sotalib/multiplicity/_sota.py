@@ -37,8 +37,9 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.optimize import brentq
 
+from .._progress import progress
 from .._rng import as_generator, check_rng, int_seed, seed_record
-from .._validate import check_choice, check_int, check_probability, check_real
+from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
 from ._depmax import dependent_max_distribution
 from ._maxdist import MaxDistribution
@@ -215,6 +216,20 @@ def observed(scores, n: int, *, classes: int = 2, rho: float = RHO0, alpha: floa
     )
 
 
+def _two(a: float, b: float) -> tuple[str, str]:
+    """``a`` and ``b`` with the fewest decimals (at least 4) that tell them apart."""
+    for d in range(4, 13):
+        fa, fb = f"{a:.{d}f}", f"{b:.{d}f}"
+        if fa != fb:
+            break
+    return fa, fb
+
+
+#: Accuracies closer than this count as equal when matching E max to the observed maximum
+#: (the exact mean of one classifier equals its accuracy up to rounding).
+_MATCH_TOL = 1e-9
+
+
 def _solve(
     transform,
     lo_param: float,
@@ -251,16 +266,27 @@ def _solve(
     f_hi = stat(hi_param)
     f_lo = stat(lo_param)
     if target == "expected":
-        if f_hi < mx:
+        if f_hi < mx - _MATCH_TOL:
+            e, o = _two(f_hi, mx)
             return None, (
                 f"no {what} solves E max(Theta_hat') = max(Theta_hat): even without shrinking, "
-                f"E max = {f_hi:.4f} < observed maximum {mx:.4f}; the top score is an outlier, "
+                f"E max = {e} < observed maximum {o}; the top score is an outlier, "
                 "not an effect of multiplicity"
             )
+        if f_hi <= mx:  # equal up to rounding: the model at the end of the range is one classifier
+            excl = fits[hi_param][1]
+            if s.size > 1 and excl == s.size - 1:
+                return None, (
+                    f"no {what} solves E max(Theta_hat') = max(Theta_hat): Eq. 8 excludes every team but the top "
+                    f"one ({excl:,} of {s.size:,}), so the model holds a single classifier whose E max is the "
+                    "observed maximum itself; the top score is an outlier, not an effect of multiplicity"
+                )
+            return hi_param, fits.get(hi_param)  # one team: nothing to shrink
         if f_lo > mx:
+            e, o = _two(f_lo, mx)
             return None, (
                 f"no {what} solves E max(Theta_hat') = max(Theta_hat): even at its lowest value, "
-                f"E max = {f_lo:.4f} > observed maximum {mx:.4f}"
+                f"E max = {e} > observed maximum {o}"
             )
         a = lo_param
         guess = hi_param - 1.5 * (f_hi - mx) / slope
@@ -427,7 +453,15 @@ def _expected_max_of_draws(grid, wts, m: int) -> float:
 
 
 def deconvolve(
-    scores, n: int, *, classes: int = 2, reps: int = 200, rng=None, alpha: float = 0.05, grid_size: int = 400
+    scores,
+    n: int,
+    *,
+    classes: int = 2,
+    reps: int = 200,
+    rng=None,
+    alpha: float = 0.05,
+    grid_size: int = 400,
+    show: bool | None = None,
 ) -> SotaEstimate:
     """6. Empirical Bayes by deconvolution (beyond the paper).
 
@@ -436,7 +470,7 @@ def deconvolve(
     percentile interval of a nonparametric bootstrap over teams (``reps``
     replications drawn from ``rng``: an int seed, a
     :class:`numpy.random.Generator` or None; ``details["seed"]`` records an
-    int seed).
+    int seed).  ``show``: progress bar of the bootstrap (None: when stderr is a terminal).
     """
     s, below = prepare(scores, n, _chance(classes))
     reps = check_int("reps", reps, low=0)
@@ -448,7 +482,7 @@ def deconvolve(
     seed = seed_record(rng)
     rng = as_generator(rng)
     if reps >= 2:
-        for _ in range(reps):
+        for _ in progress(range(reps), total=reps, desc="bootstrap", show=show):
             xb = rng.choice(x, x.size, replace=True)
             g, wb = npmle(xb, n, grid_size=grid_size, iters=1000)
             boots.append(_expected_max_of_draws(g, wb, s.size))
@@ -479,6 +513,7 @@ def abc(
     rng=None,
     alpha: float = 0.05,
     top: int = 20,
+    show: bool | None = None,
 ) -> SotaEstimate:
     """7. Approximate Bayesian computation posterior for ``max theta`` (Section 5.3.2).
 
@@ -492,7 +527,8 @@ def abc(
     posterior.  Reports posterior mean, equal-tailed credible interval,
     ``eps`` and the acceptance rate.  ``rng`` is an int seed
     (``numpy.random.default_rng(rng)``), a :class:`numpy.random.Generator` or
-    None; ``details["seed"]`` records an int seed.
+    None; ``details["seed"]`` records an int seed.  ``show``: progress bar
+    (None: when stderr is a terminal).
     """
     s, below = prepare(scores, n, _chance(classes))
     proposals = check_int("proposals", proposals, low=100)
@@ -507,7 +543,7 @@ def abc(
     sig = np.abs(rng.normal(0.0, 1.0, proposals))
     tmax = np.empty(proposals)
     summ = np.empty((proposals, 2))
-    for i in range(proposals):
+    for i in progress(range(proposals), total=proposals, desc="ABC proposals", show=show):
         th = 1.0 / (1.0 + np.exp(-(mu[i] + sig[i] * rng.standard_normal(m))))
         if rho > 0:
             t0 = th.max()
@@ -558,6 +594,7 @@ def shrink_auc(
     reps: int = 200,
     rng=None,
     alpha: float = 0.05,
+    show: bool | None = None,
 ) -> SotaEstimate:
     """6. Shrinkage for an AUC leaderboard (Section 5.2.3): toward 0.5.
 
@@ -584,7 +621,9 @@ def shrink_auc(
 
     def summ(w):
         if w not in memo:
-            memo[w] = expected_max_auc(w * s + (1 - w) * 0.5, n, prevalence, reps=reps, rng=seed, alpha=alpha, rho=rho)
+            memo[w] = expected_max_auc(
+                w * s + (1 - w) * 0.5, n, prevalence, reps=reps, rng=seed, alpha=alpha, rho=rho, show=show
+            )
         return memo[w]
 
     def stat(w):
@@ -676,6 +715,26 @@ def simulate_leaderboard(
 
 
 # ------------------------------------------------------------- the front door
+def _check_perfect_score(scores, metric: str, method: str, rho: float) -> None:
+    """A perfect top score where the model cannot take one: an error that says what to do."""
+    s = np.asarray(scores, dtype=float).ravel()
+    if s.size == 0 or not np.all(np.isfinite(s)) or s.max() != 1.0:
+        return  # prepare() reports empty and non-finite leaderboards
+    i = int(np.argmax(s))
+    if metric == "auc":
+        raise ValueError(
+            f"scores: team {i + 1} has a perfect AUC of 1, which no binormal classifier reaches (Eq. 10); "
+            "check that score (a leak? a tiny test set?) and leave it out to estimate the state of the art of the others"
+        )
+    if rho != 0.0 and method in ("shrink", "crop", "cap"):
+        raise ValueError(
+            f"scores: team {i + 1} has a perfect score of 1; with rho={rho:g} the dependent model takes the top "
+            "score as the accuracy theta0 of the reference classifier, which must be below 1 (Eq. 6); use "
+            "rho=0 (independent classifiers), or check that score (a leak? a tiny test set?) and leave it out"
+        )
+
+
+# -------------------------------------------------------------------- (estimators)
 #: Estimators :func:`estimate_sota` offers for each metric.
 METHODS = {"accuracy": ("shrink", "crop", "cap", "deconvolve", "abc"), "auc": ("shrink",)}
 
@@ -692,6 +751,7 @@ def estimate_sota(
     target: str = "expected",
     alpha: float = 0.05,
     rng=0,
+    show: bool | None = None,
 ) -> SotaEstimate:
     """Estimate the state of the art behind a leaderboard (Section 5; the ``sotalib sota`` command).
 
@@ -743,6 +803,9 @@ def estimate_sota(
         Randomness of the Monte Carlo estimators (deconvolve, abc, the AUC):
         an int seed (default 0, as on the command line), a Generator or None
         (fresh entropy).  The exact estimators ignore it.
+    show : bool or None
+        Progress bars of the Monte Carlo estimators (None: only when stderr
+        is a terminal; the command line passes False with ``--json``).
 
     Returns
     -------
@@ -770,19 +833,21 @@ def estimate_sota(
     rho = check_probability("rho", rho)
     method = check_choice("method", method, METHODS["accuracy"])
     target = check_choice("target", target, ("expected", "upper"))
-    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    alpha = check_alpha("alpha", alpha)
     check_rng(rng)
+    _check_perfect_score(scores, metric, method, rho)
     if metric == "auc":
         if prevalence is None:
             raise ValueError("prevalence must be given for metric='auc' (the share of positives, in (0, 1))")
         prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
         if method not in METHODS["auc"]:
             raise ValueError(f"method {method!r} is not available for metric='auc' (use 'shrink')")
-        return shrink_auc(scores, n, prevalence, rho=rho, target=target, rng=rng, alpha=alpha)
+        return shrink_auc(scores, n, prevalence, rho=rho, target=target, rng=rng, alpha=alpha, show=show)
     if method in ("deconvolve", "abc") and target != "expected":
         raise ValueError(
             f"target {target!r} is not supported by method {method!r}, which estimates the expected "
-            "maximum itself; use target='expected' (or method 'shrink', 'crop' or 'cap')"
+            "maximum itself; use target='expected', or method='shrink', method='crop' or method='cap' to match "
+            "the upper bound"
         )
     if method == "shrink":
         return shrink(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
@@ -793,5 +858,5 @@ def estimate_sota(
     if method == "cap":
         return cap(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
     if method == "deconvolve":
-        return deconvolve(scores, n, classes=classes, rng=rng, alpha=alpha)
-    return abc(scores, n, classes=classes, rho=rho, rng=rng, alpha=alpha)
+        return deconvolve(scores, n, classes=classes, rng=rng, alpha=alpha, show=show)
+    return abc(scores, n, classes=classes, rho=rho, rng=rng, alpha=alpha, show=show)

@@ -103,7 +103,7 @@ def test_cli_prints_the_front_door_result(tmp_path, capsys, iid_board):
         )
         out = json.loads(capsys.readouterr().out)
         est = estimate_sota(read_leaderboard(p).scores, 3000, rho=0.0, method=method, rng=4)
-        assert out == json.loads(json.dumps({**est.to_dict(), "dropped": 0}))
+        assert out == json.loads(json.dumps({**est.to_dict(), "dropped": 0, "duplicates": 0, "notes": []}))
 
 
 def test_cli_target_for_monte_carlo_methods_is_an_error_not_ignored(tmp_path, capsys, iid_board):
@@ -114,7 +114,12 @@ def test_cli_target_for_monte_carlo_methods_is_an_error_not_ignored(tmp_path, ca
 
 
 def test_cli_scores_outside_the_unit_interval(tmp_path, capsys):
-    p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,91.5\n2,b,88\n")
+    p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,0.915\n2,b,1.5\n")
     assert main(["sota", "--leaderboard", str(p), "--n", "100"]) == 2
     err = capsys.readouterr().err
-    assert "scores must be in [0, 1]" in err and err.count("\n") == 1
+    assert "mix two scales (0.915 and 1.5)" in err and "--scale unit or --scale percent" in err
+    assert err.count("\n") == 1
+    p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,0.915\n2,b,150\n")
+    assert main(["sota", "--leaderboard", str(p), "--n", "100", "--scale", "unit"]) == 2
+    err = capsys.readouterr().err
+    assert "scores must be in [0, 1]" in err and "150" in err and err.count("\n") == 1

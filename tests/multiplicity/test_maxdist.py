@@ -170,7 +170,7 @@ def test_bad_input_names_the_parameter(kwargs, name):
 
 def test_bad_alpha_and_quantile():
     d = iid_max_distribution(100, 10, 0.5)
-    with pytest.raises(ValueError, match=r"^alpha must be in \(0, 1\)"):
+    with pytest.raises(ValueError, match=r"^alpha must be in \[1e-10, 1\)"):
         d.summary(alpha=0)
     with pytest.raises(ValueError, match=r"^q must be in \(0, 1\)"):
         d.quantile(1.0)

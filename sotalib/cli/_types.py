@@ -1,0 +1,164 @@
+"""Numbers on the command line: each option parsed once, with its name and allowed range.
+
+An option declared ``type=integer("--n", 1, N_MAX)`` or
+``type=real("--alpha", ALPHA_MIN, 1, high_open=True)`` turns its text into a
+number while argparse reads the command line, before any work starts; a bad
+value is one line on stderr naming the option, the range and the text as
+typed, and exit code 2 (``sotalib maxdist: error: --n must be an integer in
+[1, 10000000], got '1e9'``).
+
+The checks refuse what a float would silently change: ``nan`` and
+infinities, a literal that overflows (``1e400``) or underflows to zero
+(``1e-400``), and magnitudes far beyond the range (``1e99999999`` is
+compared, never expanded).  Integers may be written ``1000000``,
+``1_000_000`` or ``1e6``.
+
+This module imports only the standard library, so ``sotalib --help`` stays
+fast.  The ranges below are the ones the command line promises; the library
+functions check their own arguments as well, for callers from Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import decimal
+import math
+from collections.abc import Callable
+
+__all__ = [
+    "integer",
+    "real",
+    "probability",
+    "alpha",
+    "seed",
+    "N_MAX",
+    "M_MAX",
+    "REPS_MAX",
+    "SEED_MAX",
+    "ALPHA_MIN",
+    "CLASSES_MAX",
+]
+
+#: Largest test-set size the command line accepts: the range sotalib's exact engines are built and tested for.
+N_MAX = 10**7
+#: Largest number of classifiers (teams) the command line accepts.
+M_MAX = 10**7
+#: Largest number of Monte Carlo replications the command line accepts.
+REPS_MAX = 10**9
+#: Largest seed (NumPy's seeds are non-negative integers; 64 bits are plenty).
+SEED_MAX = 2**64 - 1
+#: Largest number of classes (chance accuracy 1/classes).
+CLASSES_MAX = 10**6
+#: Smallest interval level ``alpha``: below it ``1 - alpha/2`` is no longer resolved by a double
+#: (equal to ``sotalib._validate.ALPHA_MIN``; a test checks that they agree).
+ALPHA_MIN = 1e-10
+
+#: Longest text accepted as a number (a report carries a few dozen characters at most).
+_MAX_CHARS = 64
+
+
+def _shown(text: str) -> str:
+    """The text as typed, quoted, shortened when long."""
+    s = text if len(text) <= 40 else text[:37] + "..."
+    return repr(s)
+
+
+def _fmt(x) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _interval(low, high, low_open: bool, high_open: bool) -> str:
+    if low is None or low == -math.inf:
+        return f"<= {_fmt(high)}" if not high_open else f"< {_fmt(high)}"
+    if high is None or high == math.inf:
+        return f">= {_fmt(low)}" if not low_open else f"> {_fmt(low)}"
+    return f"{'(' if low_open else '['}{_fmt(low)}, {_fmt(high)}{')' if high_open else ']'}"
+
+
+def _in(what: str, low, high, low_open: bool, high_open: bool) -> str:
+    rng = _interval(low, high, low_open, high_open)
+    return f"{what} {rng}" if rng[0] in "<>" else f"{what} in {rng}"
+
+
+def integer(option: str, low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: an integer in ``[low, high]`` (either end may be None: unbounded).
+
+    Accepts ``12``, ``1_000`` and exact integers in exponent form (``1e6``);
+    the range is checked on the exact decimal value, so ``1e99999999`` is
+    refused without being expanded.
+    """
+    need = _in(f"{option} must be an integer", low, high, False, False)
+
+    def parse(text: str) -> int:
+        s = text.strip()
+        if not s or len(s) > _MAX_CHARS:
+            raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
+        try:
+            float(s)  # the syntax of a number (underscores between digits, exponent form)
+            d = decimal.Decimal(s)
+        except (ValueError, decimal.InvalidOperation):
+            d = None
+        if d is None or not d.is_finite():
+            raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
+        if (low is not None and d < low) or (high is not None and d > high):
+            raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
+        if d != d.to_integral_value():
+            raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
+        return int(d)
+
+    parse.__name__ = "integer"
+    parse.numeric = True  # type: ignore[attr-defined]  # marks the option as numeric (tests discover these)
+    return parse
+
+
+def real(
+    option: str,
+    low: float = -math.inf,
+    high: float = math.inf,
+    *,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number in the interval (ends closed unless ``*_open``).
+
+    ``nan``, infinities, and literals that overflow a double or underflow to
+    zero are refused with the option's name and range.
+    """
+    need = _in(f"{option} must be a number", low, high, low_open, high_open)
+
+    def parse(text: str) -> float:
+        s = text.strip()
+        if not s or len(s) > _MAX_CHARS:
+            raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
+        try:
+            v = float(s)
+            d = decimal.Decimal(s)
+        except (ValueError, decimal.InvalidOperation):
+            raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}") from None
+        if not math.isfinite(v) or not d.is_finite():
+            raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
+        if v == 0.0 and d != 0:
+            raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)} (too small for a double: it reads as 0)")
+        ok = (v > low if low_open else v >= low) and (v < high if high_open else v <= high)
+        if not ok:
+            raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
+        return v
+
+    parse.__name__ = "number"
+    parse.numeric = True  # type: ignore[attr-defined]
+    return parse
+
+
+def probability(option: str, *, low_open: bool = False, high_open: bool = False) -> Callable[[str], float]:
+    """A number in ``[0, 1]`` (ends open as asked)."""
+    return real(option, 0.0, 1.0, low_open=low_open, high_open=high_open)
+
+
+def alpha(option: str = "--alpha") -> Callable[[str], float]:
+    """The interval level ``alpha``, in ``[ALPHA_MIN, 1)``."""
+    return real(option, ALPHA_MIN, 1.0, high_open=True)
+
+
+def seed(option: str = "--seed") -> Callable[[str], int]:
+    """A random seed, an integer in ``[0, SEED_MAX]``."""
+    return integer(option, 0, SEED_MAX)

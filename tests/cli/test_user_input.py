@@ -1,0 +1,305 @@
+"""Users' own input on the command line: each kind of bad or unusual input, pinned (issue 12).
+
+Every refusal is exit code 2 with one line on stderr naming the option or the
+file and saying what to do; every unusual file that can be read is read, and
+what was dropped, merged or rescaled is reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+import numpy as np
+import pytest
+
+from sotalib.cli import main
+from sotalib.cli._types import N_MAX, integer, real
+
+
+def _run(capsys, argv):
+    code = main(argv)
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def _one_line_error(capsys, argv, *needles):
+    code, out, err = _run(capsys, argv)
+    assert code == 2, (out, err)
+    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in err, (needle, err)
+    return err
+
+
+# ------------------------------------------------------------------ option types
+def test_integer_type_reads_exponent_form_and_refuses_without_expanding():
+    n = integer("--n", 1, N_MAX)
+    assert n("1e6") == 1_000_000 and n("1_000") == 1000 and n(" 12 ") == 12 and n("1.0e3") == 1000
+    for bad in ("1.5", "1e99999999", "-1e99999999", "nan", "inf", "", "0x10", "1e7.5", "9" * 70):
+        with pytest.raises(argparse.ArgumentTypeError, match=r"--n must be an integer in \[1, 10000000\]"):
+            n(bad)
+
+
+def test_real_type_refuses_nan_overflow_and_underflow():
+    x = real("--x", 0.0, 1.0, low_open=True)
+    assert x("0.5") == 0.5 and x("1e-300") == 1e-300
+    with pytest.raises(argparse.ArgumentTypeError, match="reads as 0"):
+        x("1e-400")
+    for bad in ("nan", "inf", "1e400", "0", "2", "abc"):
+        with pytest.raises(argparse.ArgumentTypeError, match=r"--x must be a number in \(0, 1\]"):
+            x(bad)
+
+
+# ------------------------------------------------------------------ testsize
+@pytest.mark.parametrize(
+    "argv,option",
+    [
+        (["--error", "inf"], "--error"),
+        (["--error", "1e-320"], "--error"),
+        (["--error", "0.1", "--confidence", "inf"], "--confidence"),
+        (["--error", "0.1", "--sd", "inf"], "--sd"),
+        (["--error", "0.1", "--sd", "0"], "--sd"),
+        (["--error", "nan"], "--error"),
+    ],
+)
+def test_testsize_refuses_what_used_to_crash_or_answer_zero(capsys, argv, option):
+    _one_line_error(capsys, ["testsize", *argv], option)
+
+
+def test_testsize_library_never_answers_zero_items_nor_overflows():
+    from sotalib.judging import test_size
+
+    assert test_size(1.0).guyon == 1  # always wrong: one item shows it (sd 0)
+    with pytest.raises(ValueError, match="sd must be in"):
+        test_size(0.1, sd=0.0)
+    with pytest.raises(ValueError, match=r"10\^32\d test items"):
+        test_size(1e-320)
+    with pytest.raises(ValueError, match="confidence"):
+        test_size(0.1, confidence=math.inf)
+    # the largest request the command line allows is computed exactly
+    r = test_size(1e-12, sd=1e12, confidence=100, precision=10)
+    assert r.guyon == pytest.approx(1e72, rel=1e-11)
+
+
+# ------------------------------------------------------------------ maxdist / auc-max
+def test_maxdist_alpha_below_double_resolution_names_alpha(capsys):
+    _one_line_error(
+        capsys, ["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--alpha", "1e-17"], "--alpha", "1e-10"
+    )
+    from sotalib.multiplicity import max_summary
+
+    with pytest.raises(ValueError, match=r"alpha must be in \[1e-10, 1\)"):
+        max_summary(100, 10, 0.9, alpha=1e-17)
+
+
+def test_prob_at_least_nan_says_what_is_wrong():
+    from sotalib.multiplicity import prob_at_least
+
+    with pytest.raises(ValueError, match="t must be a number, got nan"):
+        prob_at_least(float("nan"), 20, 0.5)
+    assert prob_at_least(1e308, 20, 0.5) == 0.0 and prob_at_least(-math.inf, 20, 0.5) == 1.0
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--method", "mc", "--reps", "10000000000"], "--reps"),
+        (["auc-max", "--auc", "0.9", "--n", "300", "--m", "10", "--prevalence", "0.1", "--reps", "1e10"], "--reps"),
+        (["auc-max", "--auc", "0.9", "--n", "300", "--m", "1e8", "--prevalence", "0.1"], "--m"),
+        (["maxdist", "--n", "1000000000", "--m", "10", "--theta", "0.9"], "--n"),
+    ],
+)
+def test_absurd_sizes_are_refused_before_any_work(capsys, argv, needle):
+    _one_line_error(capsys, argv, needle)
+
+
+def test_requests_that_cannot_fit_say_the_size_they_need(capsys, monkeypatch):
+    monkeypatch.setenv("SOTALIB_MEMORY_LIMIT", "64M")
+    err = _one_line_error(
+        capsys,
+        ["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--method", "mc", "--reps", "100000000"],
+        "--reps 100000000 replications would need 1.49 GiB",
+        "SOTALIB_MEMORY_LIMIT",
+    )
+    assert "64 MiB" in err
+    _one_line_error(
+        capsys,
+        ["auc-max", "--auc", "0.9", "--n", "3000", "--m", "1000000", "--prevalence", "0.5", "--reps", "10"],
+        "--m 1000000 classifiers with 1500 positives",
+        "would need 33.5 GiB",
+    )
+
+
+def test_memory_error_is_one_line_not_a_traceback(capsys, monkeypatch):
+    from sotalib.cli import maxdist
+
+    def boom(args):
+        raise MemoryError("Allocation failed (probably too large).")
+
+    monkeypatch.setattr(maxdist, "run", boom)
+    _one_line_error(capsys, ["maxdist", "--n", "10", "--m", "2", "--theta", "0.5"], "not enough memory")
+
+
+def test_dependent_model_with_a_certain_classifier_names_the_options(capsys):
+    err = _one_line_error(capsys, ["maxdist", "--n", "10", "--m", "2", "--theta", "1", "--rho", "0.5"], "--theta0")
+    assert "--rho 0" in err
+
+
+# ------------------------------------------------------------------ sota and leaderboards
+def _lb(tmp_path, text, name="lb.csv", encoding="utf-8"):
+    p = tmp_path / name
+    p.write_bytes(text.encode(encoding))
+    return str(p)
+
+
+def _board(scores, ids=None):
+    ids = range(len(scores)) if ids is None else ids
+    return "TeamId,TeamName,SubmissionDate,Score\n" + "".join(
+        f"{i},team {i},2024-01-01,{s:.6f}\n" for i, s in zip(ids, scores)
+    )
+
+
+@pytest.fixture(scope="module")
+def scores():
+    return np.random.default_rng(7).binomial(3000, 0.9, 120) / 3000
+
+
+def test_sota_test_set_too_large_is_refused_up_front(tmp_path, capsys, scores):
+    _one_line_error(capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(scores)), "--n", "1000000000"], "--n")
+
+
+def test_sota_teams_listed_twice_count_once_and_are_reported(tmp_path, capsys, scores):
+    once = _lb(tmp_path, _board(scores), "once.csv")
+    ids = list(range(scores.size)) * 2
+    worse = np.concatenate([scores, scores - 0.01])  # the second listing is worse: the best is kept
+    twice = _lb(tmp_path, _board(worse, ids), "twice.csv")
+    a = json.loads(_run(capsys, ["sota", "--leaderboard", once, "--n", "3000", "--rho", "0", "--json"])[1])
+    code, out, _ = _run(capsys, ["sota", "--leaderboard", twice, "--n", "3000", "--rho", "0", "--json"])
+    b = json.loads(out)
+    assert code == 0 and b["m"] == a["m"] == scores.size and b["estimate"] == a["estimate"]
+    assert b["duplicates"] == scores.size and "merged" in b["notes"][0]
+    code, out, _ = _run(capsys, ["sota", "--leaderboard", twice, "--n", "3000", "--rho", "0"])
+    assert "note: 120 rows repeating a team id already listed merged into 120 teams" in out
+
+
+def test_sota_deconvolve_upper_target_is_an_error_not_ignored(tmp_path, capsys, scores):
+    p = _lb(tmp_path, _board(scores))
+    _one_line_error(
+        capsys,
+        ["sota", "--leaderboard", p, "--n", "3000", "--method", "deconvolve", "--target", "upper"],
+        "--target upper is not supported by --method deconvolve",
+        "--method shrink or --method crop",
+    )
+
+
+def test_sota_says_how_many_teams_eq8_excluded(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    board = np.concatenate([[0.99], rng.binomial(2000, 0.72, 200) / 2000])
+    code, out, err = _run(
+        capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(board)), "--n", "2000", "--method", "crop"]
+    )
+    payload_code, payload, _ = _run(
+        capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(board)), "--n", "2000", "--method", "crop", "--json"]
+    )
+    excluded = json.loads(payload)["excluded"]
+    assert code == payload_code == 0 and excluded == 200, err
+    assert "note: 200 of the 201 teams above chance excluded from the fitted model by Eq. 8" in out
+
+
+def test_sota_perfect_score_names_what_to_do(tmp_path, capsys, scores):
+    p = _lb(tmp_path, _board(np.append(scores, 1.0)))
+    err = _one_line_error(capsys, ["sota", "--leaderboard", p, "--n", "3000"], "perfect score of 1", "--rho 0")
+    assert "theta0 must be in (0, 1) when rho" not in err
+    code, out, err = _run(capsys, ["sota", "--leaderboard", p, "--n", "3000", "--rho", "0", "--json"])
+    assert code in (0, 3) and "Traceback" not in err and json.loads(out)["m"] == scores.size + 1
+    _one_line_error(
+        capsys,
+        ["sota", "--leaderboard", p, "--n", "3000", "--metric", "auc", "--prevalence", "0.2"],
+        "perfect AUC of 1",
+    )
+
+
+def test_one_team_board_is_its_own_estimate(tmp_path, capsys):
+    p = _lb(tmp_path, "TeamId,TeamName,Score\n1,a,0.91\n")
+    code, out, err = _run(capsys, ["sota", "--leaderboard", p, "--n", "3000", "--json"])
+    d = json.loads(out)
+    assert code == 0 and d["m"] == 1 and d["estimate"] == pytest.approx(0.91) and d["weight"] == 1.0
+    assert "0.9100 < observed maximum 0.9100" not in err
+
+
+def test_outlier_reason_prints_digits_that_differ():
+    from sotalib.multiplicity._sota import _two
+
+    assert _two(0.90999, 0.91) == ("0.90999", "0.91000")
+    assert _two(0.8, 0.9) == ("0.8000", "0.9000")
+
+
+def test_percentages_kaggle_cli_csv_and_rank_score_files_are_read(tmp_path, capsys, scores):
+    ref = json.loads(
+        _run(capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(scores)), "--n", "3000", "--rho", "0", "--json"])[1]
+    )
+    pct = "rank,score\n" + "".join(f"{i + 1},{100 * s:.4f}\n" for i, s in enumerate(scores))
+    cli = (
+        "teamId,teamName,submissionDate,score\n"
+        + "".join(f"{i},team {i},2024-01-01 10:00:00,{s:.6f}\n" for i, s in enumerate(scores))
+        + "Next Page Token = CfDJ8Abc\n"
+    )
+    sign = "rank,score\n" + "".join(f"{i + 1},{100 * s:.4f}%\n" for i, s in enumerate(scores))
+    for name, text, note in [
+        ("pct.csv", pct, "percentages"),
+        ("cli.csv", cli, "Next Page Token"),
+        ("sign.csv", sign, None),
+    ]:
+        code, out, err = _run(
+            capsys, ["sota", "--leaderboard", _lb(tmp_path, text, name), "--n", "3000", "--rho", "0", "--json"]
+        )
+        d = json.loads(out)
+        assert code == 0, err
+        assert d["m"] == ref["m"] and d["estimate"] == pytest.approx(ref["estimate"], abs=1e-9), name
+        if note:
+            assert any(note in line for line in d["notes"]), (name, d["notes"])
+
+
+@pytest.mark.parametrize(
+    "text,encoding,needles",
+    [
+        ("TeamId,TeamName,Score\n1,Müller,0.91\n", "latin-1", ["not UTF-8", "lb.csv", "save the file as UTF-8"]),
+        ("1,0.91\n2,0.88\n", "utf-8", ["first line holds numbers", "rank,score"]),
+        ("TeamId,TeamName,Score\n1,a,0.91\n2,b,91.5\n", "utf-8", ["mix two scales", "--scale"]),
+        ("", "utf-8", ["empty file"]),
+        ("team,points\na,0.9\n", "utf-8", ["which column holds the scores", "--score-column"]),
+    ],
+)
+def test_unreadable_leaderboards_say_what_to_do(tmp_path, capsys, text, encoding, needles):
+    _one_line_error(capsys, ["sota", "--leaderboard", _lb(tmp_path, text, encoding=encoding), "--n", "100"], *needles)
+
+
+def test_rank_names_a_non_utf8_file(tmp_path, capsys):
+    p = tmp_path / "m.csv"
+    p.write_bytes("c,a\nMüller,1\n".encode("latin-1"))
+    _one_line_error(capsys, ["rank", "--scores", str(p), "--method", "mean"], "m.csv", "not UTF-8")
+
+
+def test_rank_scores_near_the_largest_double(tmp_path, capsys):
+    p = tmp_path / "huge.csv"
+    p.write_text("c,a,b\nx,1.7e308,1.6e308\ny,1.5e308,1.79e308\nz,1,2\n")
+    code, out, err = _run(capsys, ["rank", "--scores", str(p), "--method", "mean", "--json"])
+    d = json.loads(out)
+    assert code == 0 and err == "" and d["ranking"] == ["x", "y", "z"]
+    assert d["scores"]["x"] == pytest.approx(1.65e308) and None not in d["scores"].values()
+
+
+def test_a_reader_that_does_not_name_its_file_is_named_by_the_command_line(tmp_path, capsys):
+    p = tmp_path / "batch.csv"
+    p.write_bytes("p,n,acc,decimals,id\n10,20,0.5,2,Müller\n".encode("latin-1"))
+    _one_line_error(capsys, ["check", "--batch", str(p)], "batch.csv")
+
+
+def test_option_given_as_double_dash_is_refused_but_empty_repeatable_options_are_fine(tmp_path, capsys):
+    _one_line_error(capsys, ["maxdist", "--n=--", "--m", "2", "--theta", "0.5"], "--n expects one value")
+    p = tmp_path / "batch.csv"
+    p.write_text("p,n,acc,decimals\n10,20,0.5,2\n")
+    code, out, err = _run(capsys, ["check", "--batch", str(p)])  # --score is left empty
+    assert code == 0 and "expects one value" not in err, err
