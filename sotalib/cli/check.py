@@ -32,6 +32,7 @@ def _integer(value: str) -> int:
 OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
     (("--p",), dict(type=_integer, help="number of positives (>= 1)")),
     (("--n",), dict(type=_integer, help="number of negatives (>= 1)")),
+    (("--dataset",), dict(type=_text, metavar="NAME", help="a named test set instead of --p/--n (sotalib datasets)")),
     (
         ("--score",),
         dict(
@@ -141,6 +142,7 @@ def _report_kwargs(args: argparse.Namespace) -> dict:
         diagnosis=not args.no_diagnosis,
         progress=False if args.json else None,
         **bounds,
+        dataset=args.dataset,
     )
 
 
@@ -161,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("give either --folds (or --folds-file) or --k, not both")
     if args.stratified and args.k is None:
         raise CliError("--stratified needs --k")
-    if args.folds is None and args.folds_file is None and (args.p is None or args.n is None):
+    if args.folds is None and args.folds_file is None and args.dataset is None and (args.p is None or args.n is None):
         raise CliError("--p and --n are required (unless --folds or --folds-file is given)")
     from ..consistency import check_report
 
@@ -212,6 +214,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             ("--score", args.score),
             ("--p", args.p),
             ("--n", args.n),
+            ("--dataset", args.dataset),
             ("--eps", args.eps),
             ("--decimals", args.decimals),
             ("--folds", args.folds),

@@ -43,15 +43,15 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--method",
-        choices=("shrink", "crop", "deconvolve", "abc"),
+        choices=("shrink", "crop", "cap", "deconvolve", "abc"),
         default="shrink",
-        help="estimator (default: shrink, as in the paper)",
+        help="estimator (default: shrink, as in the paper; crop: the paper's cropping, Table 4; cap: min(score, c))",
     )
     p.add_argument(
         "--target",
         choices=("expected", "upper"),
         default="expected",
-        help="solve for the expected maximum or the upper 95%% bound (shrink and crop only)",
+        help="solve for the expected maximum or the upper 95%% bound (shrink, crop and cap only)",
     )
     p.add_argument(
         "--seed",

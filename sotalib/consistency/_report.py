@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._validate import check_choice, check_int
+from ._datasets import dataset_experiment
 from ._folds import kfold_configurations, parse_folds, read_folds, repeat_folds, stratified_folds
 from ._mos import _mos_finder, check_mos_intervals
 from ._mos_kfold import _classes, check_mos_kfold_intervals, count_kfold_configurations
@@ -270,6 +271,7 @@ def check_report(
     progress: bool | None = None,
     fold_min: Mapping[str, object] | None = None,
     fold_max: Mapping[str, object] | None = None,
+    dataset: str | None = None,
 ) -> ReportVerdict:
     """Check a report against its stated experiment.
 
@@ -310,6 +312,9 @@ def check_report(
         Reported minimum and maximum over the folds of a score (Eq. 10), both for the
         same names; they constrain the Mean-of-Scores test (``aggregation`` defaults to
         'mos'), on known folds or on fold configurations tested one by one.
+    dataset : str, optional
+        A named test set (:data:`sotalib.consistency.DATASETS`, e.g. ``"drive-test-fov"``):
+        its ``p`` and ``n``, or its folds, instead of ``p``, ``n``, ``folds`` and ``k``.
 
     Returns
     -------
@@ -322,6 +327,8 @@ def check_report(
         Bad input: the message names the parameter (``p``, ``k``, ``repeats``,
         ``aggregation``, a score name, ...) and its allowed range.
     """
+    if dataset is not None:
+        p, n, folds = dataset_experiment(dataset, p, n, folds, k)
     kw = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals = score_intervals(scores, **kw)
     bounds = _fold_bounds(fold_min, fold_max, kw)
@@ -546,6 +553,7 @@ BATCH_COLUMNS = (
     "eps",
     "rounding",
 )
+BATCH_COLUMNS += ("dataset",)  # a named test set (sotalib.consistency.DATASETS) instead of p and n
 
 _TRUE = ("true", "yes", "1", "1.0", "y", "t")
 _FALSE = ("false", "no", "0", "0.0", "n", "f")
@@ -676,8 +684,8 @@ def _columns(header, where) -> tuple[dict[str, int], dict[str, int]]:
         )
     if not scores:
         raise ValueError(f"{where}: no score column (acc, sens, spec, f1, ...)")
-    if not ({"p", "n"} <= set(known) or "folds" in known or "folds_file" in known):
-        raise ValueError(f"{where}: needs columns p and n (or folds, or folds_file)")
+    if not ({"p", "n"} <= set(known) or "folds" in known or "folds_file" in known or "dataset" in known):
+        raise ValueError(f"{where}: needs columns p and n (or folds, or folds_file, or dataset)")
     return known, scores
 
 
@@ -709,6 +717,7 @@ def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
         aggregation=opt("aggregation").lower() if opt("aggregation") else None,
         diagnosis=diagnosis,
         progress=False,
+        dataset=opt("dataset"),
     )
     sug = v.suggestions[0] if v.suggestions else None
     main = v.details[v.evidence_aggregation or next(iter(v.details))]
@@ -741,7 +750,8 @@ def check_batch(table, *, diagnosis: bool = True, progress: bool | None = None) 
     Columns (names matched case-insensitively): ``p``, ``n`` and ``decimals`` or ``eps`` (per
     row), optionally ``id``, ``rounding``, ``k``, ``folds`` (``"p1:n1,..."``), ``folds_file`` (a
     CSV file with columns p and n, its path relative to the batch file), ``stratified``
-    (true/false, yes/no, 1/0), ``repeats``, ``aggregation``; every other column must be a
+    (true/false, yes/no, 1/0), ``repeats``, ``aggregation``, ``dataset`` (a named test set
+    instead of p and n); every other column must be a
     score name (Table 2 abbreviation, synonym or complement).  Empty cells mean "not
     reported".  Values are read as the decimals written in the file; integer columns also
     accept the ``100.0`` pandas writes for a column with gaps.
