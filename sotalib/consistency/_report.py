@@ -25,7 +25,7 @@ from ._folds import kfold_configurations, parse_folds, read_folds, repeat_folds,
 from ._mos import _mos_finder, check_mos_intervals
 from ._mos_kfold import _classes, check_mos_kfold_intervals, count_kfold_configurations
 from ._scores import LINEAR_SCORES, SCORES, resolve_score
-from ._single import MAX_COUNT, _finder, as_decimal, check_single, score_intervals
+from ._single import MAX_COUNT, _finder, _too_many, as_decimal, check_single, score_intervals
 
 __all__ = ["ReportVerdict", "BatchVerdict", "check_report", "check_batch", "BATCH_COLUMNS"]
 
@@ -370,7 +370,7 @@ def check_report(
         n = check_int("n", n, low=1)
         P, N = p * repeats, n * repeats
         if P + N > MAX_COUNT:
-            raise ValueError(f"p + n (times repeats) must be <= {MAX_COUNT}, got {P + N}")
+            raise ValueError(_too_many(p, n, repeats))
         if stratified:
             configs = repeat_folds(stratified_folds(p, n, k), repeats)
         else:
