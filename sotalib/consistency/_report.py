@@ -418,6 +418,8 @@ def check_report(
             continue
         details["mos"] = _mos(configs, intervals, progress)
         if diagnosis and isinstance(configs, tuple) and not details["mos"]["consistent"]:
+            if _undefined_fold_score(configs, intervals):  # no value of any score helps: nothing to search
+                continue
             more, ch = _mos_finder(configs, scores, kw)  # one known configuration
             sug, changeable = list(sug) + more, changeable or ch
     fits = [a for a in todo if details[a]["consistent"]]
@@ -430,6 +432,10 @@ def check_report(
         main["configurations_tested"] = tested
     sug = sorted(sug, key=lambda x: abs(x.change)) if not fits else []
     text = _diagnosis(bool(fits), diagnosis, sug, changeable)
+    undefined = _undefined_fold_score(configs, intervals) if "mos" in details and not fits else ""
+    if undefined:
+        details["mos"]["note"] += f"; {undefined}"
+        text = undefined if aggregation == "mos" or not text or text == "not run" else f"{text}; under mos: {undefined}"
     if text and text != "not run" and "mos" in details and not isinstance(configs, tuple):
         text += " (searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
     return ReportVerdict(
@@ -444,6 +450,27 @@ def check_report(
         text,
         fits[0] if fits else None,
     )
+
+
+def _undefined_fold_score(configs, intervals) -> str:
+    """Why no Mean of Scores can give these scores: a fold score the folds leave undefined, or ""."""
+    bases = {iv.base for iv in intervals}
+    need = [(0, "positive", "sens"), (1, "negative", "spec")]
+    if isinstance(configs, _Enumeration) and configs.total == 0:  # unknown k-fold: no split qualifies
+        names = [sc for i, what, sc in need if bases & {sc, "bacc"}]
+        return (
+            f"no split into k folds puts a {' and a '.join(w for _, w, sc in need if sc in names)} in every fold "
+            f"(fewer items of a class than folds), and {', '.join(sorted(bases & {'sens', 'spec', 'bacc'}))} "
+            "of a fold without them is undefined: no Mean of Scores over these folds has this value"
+        )
+    if isinstance(configs, tuple):
+        for i, what, sc in need:
+            if bases & {sc, "bacc"} and any(f[i] == 0 for f in configs):
+                return (
+                    f"a fold holds no {what} item, and {', '.join(sorted(bases & {sc, 'bacc'}))} of such a fold is "
+                    "undefined: no Mean of Scores over these folds has this value (fewer items of a class than folds?)"
+                )
+    return ""
 
 
 def _diagnosis(consistent, ran, sug, changeable) -> str:
