@@ -120,7 +120,10 @@ def _report_kwargs(args: argparse.Namespace) -> dict:
             raise CliError("give either --folds or --folds-file, not both")
         from ..consistency import read_folds
 
-        folds = read_folds(args.folds_file)
+        try:
+            folds = read_folds(args.folds_file)
+        except ValueError as exc:  # the library says "folds file X ...": name the option, not --folds
+            raise CliError(str(exc).replace("folds file", "--folds-file", 1)) from None
     return dict(
         p=args.p,
         n=args.n,

@@ -633,6 +633,12 @@ def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str
             "and one line per report"
         )
     (_, header), rows = lines[0], lines[1:]
+    sep = next((c for c in ";\t|" if len(header) == 1 and c in header[0]), None)
+    if sep is not None:  # a spreadsheet's export in a locale whose list separator is not the comma
+        raise ValueError(
+            f"batch file {name} is separated by {sep!r}, not by commas (header {header[0]!r}): save it as "
+            "comma-separated CSV with decimal points"
+        )
     if not rows:
         raise ValueError(f"batch file {name} has a header but no reports: add one line per report")
     # rows numbered as data rows (1 = the first report), as in a DataFrame

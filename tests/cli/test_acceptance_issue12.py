@@ -156,3 +156,22 @@ def test_sota_text_says_teams_above_the_estimate(tmp_path, capsys):
     assert above == int(np.sum(scores.round(5) > json.loads(js)["estimate"]))
     assert f"  above estimate   {above:,} team{'s' if above != 1 else ''}\n" in out + "\n", out
     assert not out.endswith("\n\n")
+
+
+# ------------------------------------------------------------------ files the user exported from a spreadsheet
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_batch_separated_by_semicolons_or_tabs_says_so(tmp_path, capsys, sep):
+    f = tmp_path / "b.csv"
+    f.write_text(sep.join(["p", "n", "decimals", "acc"]) + "\n" + sep.join(["100", "200", "4", "0,9"]) + "\n")
+    _one_line_error(capsys, ["check", "--batch", str(f)], f"is separated by {sep!r}, not by commas", "--batch")
+
+
+def test_folds_file_errors_name_the_folds_file_option(tmp_path, capsys):
+    f = tmp_path / "folds.csv"
+    f.write_text("a,b\n10,20\n")
+    err = _one_line_error(capsys, ["check", "--score", "acc=0.9", "--decimals", "2", "--folds-file", str(f)])
+    assert err.startswith(f"sotalib check: error: --folds-file {f} must have the columns p and n"), err
+    err = _one_line_error(
+        capsys, ["check", "--score", "acc=0.9", "--decimals", "2", "--folds-file", str(tmp_path / "none.csv")]
+    )
+    assert "--folds-file" in err and "cannot be read" in err, err
