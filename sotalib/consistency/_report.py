@@ -49,6 +49,12 @@ NO_SINGLE_CHANGE = (
     "pixel mask, other folds, another aggregation)"
 )
 
+#: What the diagnosis says for a Mean of Scores over unknown folds (the typo finder needs the folds).
+NOT_SEARCHED_MOS = (
+    "not searched: typos of a Mean of Scores over unknown folds are not searched (give the folds to search them, "
+    "or leave out the aggregation to search under Score of Means)"
+)
+
 
 @dataclass(frozen=True)
 class ReportVerdict:
@@ -436,8 +442,13 @@ def check_report(
     if undefined:
         details["mos"]["note"] += f"; {undefined}"
         text = undefined if aggregation == "mos" or not text or text == "not run" else f"{text}; under mos: {undefined}"
-    if text and text != "not run" and "mos" in details and not isinstance(configs, tuple):
-        text += " (searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
+    if text and text != "not run" and "mos" in details and not isinstance(configs, tuple) and not undefined:
+        if "som" not in details:  # nothing was searched: say so rather than "no single change" or "no typo"
+            text = NOT_SEARCHED_MOS
+        else:
+            text += (
+                " (searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
+            )
     return ReportVerdict(
         bool(fits),
         main["n_solutions"],

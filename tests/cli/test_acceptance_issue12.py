@@ -175,3 +175,21 @@ def test_folds_file_errors_name_the_folds_file_option(tmp_path, capsys):
         capsys, ["check", "--score", "acc=0.9", "--decimals", "2", "--folds-file", str(tmp_path / "none.csv")]
     )
     assert "--folds-file" in err and "cannot be read" in err, err
+
+
+# ------------------------------------------------------------------ the typo finder says when it did not search
+def test_mos_over_unknown_folds_says_the_finder_did_not_search(capsys):
+    # tp=80, tn=190 of p=100, n=200 gives acc 0.9000, sens 0.8000, spec 0.9500: acc 0.9010 is one mistyped digit
+    argv = ["check", "--p", "100", "--n", "200", "--k", "5", "--decimals", "4"]
+    argv += ["--score", "acc=0.9010", "--score", "sens=0.8", "--score", "spec=0.95"]
+    code, out, err = _run(capsys, argv + ["--aggregation", "mos", "--json"])
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["consistent"] is False and d["suggestions"] == []
+    assert d["diagnosis"].startswith("not searched: typos of a Mean of Scores over unknown folds")
+    code, out, err = _run(capsys, argv + ["--json"])  # both aggregations: the Score-of-Means typo is found
+    d = json.loads(out)
+    assert [(s["score"], s["suggested"]) for s in d["suggestions"]] == [("acc", 0.9)]
+    assert d["diagnosis"].endswith(
+        "(searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
+    )
