@@ -238,7 +238,7 @@ def read_battles(path) -> BattleFile:
     """
     import csv
 
-    with open(path, newline="") as fh:
+    with open(path, newline="", encoding="utf-8-sig") as fh:
         rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
     if len(rows) < 2:
         raise ValueError(f"{path}: need a header row and at least one battle")

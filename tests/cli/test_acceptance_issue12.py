@@ -193,3 +193,27 @@ def test_mos_over_unknown_folds_says_the_finder_did_not_search(capsys):
     assert d["diagnosis"].endswith(
         "(searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
     )
+
+
+# ------------------------------------------------------------------ Excel's "CSV UTF-8" starts with a byte-order mark
+def test_per_item_and_battle_files_with_a_byte_order_mark_and_crlf(tmp_path, capsys):
+    f = tmp_path / "items.csv"
+    f.write_bytes(b"\xef\xbb\xbfitem,A,B\r\n1,1,0\r\n2,0,1\r\n3,1,1\r\n")
+    code, out, err = _run(capsys, ["rank-uncertainty", "--per-item", str(f), "--reps", "20", "--rng", "0", "--json"])
+    assert code == 0, err
+    d = json.loads(out)  # the item column is labels, not a third candidate
+    assert [c["name"] for c in d["candidates"]] == ["A", "B"] and d["n_items"] == 3
+    assert [c["score"] for c in d["candidates"]] == pytest.approx([2 / 3, 2 / 3])
+    g = tmp_path / "battles.csv"
+    g.write_bytes(b"\xef\xbb\xbfa,b,winner\r\nx,y,x\r\ny,x,x\r\nx,y,tie\r\n")
+    code, out, err = _run(capsys, ["rank-uncertainty", "--battles", str(g), "--reps", "20", "--rng", "0", "--json"])
+    assert code == 0, err
+    assert [c["name"] for c in json.loads(out)["candidates"]] == ["x", "y"]
+
+
+def test_rank_says_one_judge(tmp_path, capsys):
+    f = tmp_path / "s.csv"
+    f.write_text("cand,j1\nA,0.5\nB,0.7\n")
+    code, out, err = _run(capsys, ["rank", "--scores", str(f), "--method", "mean"])
+    assert code == 0, err
+    assert out.startswith("mean ranking of 2 candidates by 1 judge; score: higher is better"), out
