@@ -167,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _text_report(scores: dict, v) -> str:
     verdict = "CONSISTENT" if v.consistent else "INCONSISTENT"
+    from .._validate import format_count
+
     lines = [f"{verdict}: " + ", ".join(f"{k}={val}" for k, val in scores.items())]
     for agg, d in v.details.items():
         state = {True: "consistent", False: "inconsistent", None: "not tested"}[d["consistent"]]
@@ -174,7 +176,7 @@ def _text_report(scores: dict, v) -> str:
         lines.append(
             f"  {agg}: {state}; {d['note']}; solutions {d['n_solutions']}"
             + ("" if d.get("n_solutions_counted", True) else " (at least)")
-            + f", configurations tested {'too many to count' if tested is None else f'{tested:,}'}"
+            + f", configurations tested {'too many to count' if tested is None else format_count(tested)}"
         )
     if v.solutions:
         agg = v.evidence_aggregation

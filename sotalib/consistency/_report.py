@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .._json import json_safe
 from .._progress import progress as _progress
-from .._validate import check_choice, check_int
+from .._validate import check_choice, check_int, format_count
 from ._folds import kfold_configurations, parse_folds, read_folds, repeat_folds, stratified_folds
 from ._mos import _mos_finder, check_mos_intervals
 from ._mos_kfold import _classes, check_mos_kfold_intervals, count_kfold_configurations
@@ -512,7 +512,7 @@ def _mos_joint(dataset, intervals):
     r = check_mos_kfold_intervals([(p, n, k, repeats)], intervals)
     tested = r.configurations_tested
     space = (
-        f"{tested:,} {'joint ' if repeats > 1 else ''}fold configurations"
+        f"{format_count(tested)} {'joint ' if repeats > 1 else ''}fold configurations"
         if tested is not None
         else "the fold configurations (too many to count)"
     )

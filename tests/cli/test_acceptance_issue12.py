@@ -217,3 +217,21 @@ def test_rank_says_one_judge(tmp_path, capsys):
     code, out, err = _run(capsys, ["rank", "--scores", str(f), "--method", "mean"])
     assert code == 0, err
     assert out.startswith("mean ranking of 2 candidates by 1 judge; score: higher is better"), out
+
+
+# ------------------------------------------------------------------ counts too long to read
+def test_counts_of_more_than_18_digits_print_in_exponent_form():
+    from sotalib._validate import format_count
+
+    assert format_count(39_508) == "39,508" and format_count(10**18 - 1) == "999,999,999,999,999,999"
+    assert format_count(10**18) == "about 1.00e18"
+    assert format_count(473_792_838_776 * 10**400 + 12345) == "about 4.73e411"  # digits cut, never rounded up
+
+
+def test_check_text_prints_a_huge_configuration_count_in_exponent_form(capsys):
+    argv = ["check", "--p", "1000", "--n", "2000", "--k", "10", "--score", "acc=0.9", "--eps", "1e-4"]
+    code, out, err = _run(capsys, argv)
+    assert code == 0, err
+    assert "configurations tested 577,001,085,855,082" in out  # 15 digits: still in full
+    code, js, _ = _run(capsys, argv + ["--json"])
+    assert json.loads(js)["details"]["mos"]["configurations_tested"] == 577_001_085_855_082
