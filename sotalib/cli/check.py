@@ -127,7 +127,10 @@ def _report_kwargs(args: argparse.Namespace) -> dict:
             raise CliError("give either --folds or --folds-file, not both")
         from ..consistency import read_folds
 
-        folds = read_folds(args.folds_file)
+        try:
+            folds = read_folds(args.folds_file)
+        except ValueError as exc:  # the library says "folds file X ...": name the option, not --folds
+            raise CliError(str(exc).replace("folds file", "--folds-file", 1)) from None
     return dict(
         p=args.p,
         n=args.n,
@@ -175,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _text_report(scores: dict, v) -> str:
     verdict = "CONSISTENT" if v.consistent else "INCONSISTENT"
+    from .._validate import format_count
+
     lines = [f"{verdict}: " + ", ".join(f"{k}={val}" for k, val in scores.items())]
     for agg, d in v.details.items():
         state = {True: "consistent", False: "inconsistent", None: "not tested"}[d["consistent"]]
@@ -182,7 +187,7 @@ def _text_report(scores: dict, v) -> str:
         lines.append(
             f"  {agg}: {state}; {d['note']}; solutions {d['n_solutions']}"
             + ("" if d.get("n_solutions_counted", True) else " (at least)")
-            + f", configurations tested {'too many to count' if tested is None else f'{tested:,}'}"
+            + f", configurations tested {'too many to count' if tested is None else format_count(tested)}"
         )
     if v.solutions:
         agg = v.evidence_aggregation
