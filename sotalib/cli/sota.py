@@ -105,14 +105,17 @@ def run(args: argparse.Namespace) -> int:
         f"  sample maximum   {est.sample_max:.4f}",
         f"  estimate         {est.estimate:.4f}",
     ]
+    crop = args.method in ("crop", "cap")
     if est.weight is not None:
-        rows.append(f"  weight           {est.weight:.6f}")
+        # for crop and cap the fitted parameter is the crop point c, not a shrinkage weight
+        rows.append(f"  {'crop point c   ' if crop else 'weight         '}  {est.weight:.6f}")
     if est.expected_max is not None:
         rows.append(f"  E max            {est.expected_max:.4f}")
     if est.ci_low is not None:
         rows.append(f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})")
     if est.teams_above is not None:
-        rows.append(f"  above estimate   {_teams(est.teams_above)}")
+        # the paper counts the teams above the crop point for cropping, above the estimate otherwise
+        rows.append(f"  {'above c        ' if crop else 'above estimate '}  {_teams(est.teams_above)}")
     text = "\n".join(rows + [f"  note: {line}" for line in notes])
     emit(args, payload, text)
     return 0

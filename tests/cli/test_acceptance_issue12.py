@@ -147,10 +147,10 @@ def test_sota_text_says_teams_above_the_estimate(tmp_path, capsys):
     scores = np.sort(rng.normal(0.85, 0.01, 300))[::-1]
     f = tmp_path / "lb.csv"
     f.write_text("TeamId,TeamName,Score\n" + "".join(f"{i},t{i},{s:.5f}\n" for i, s in enumerate(scores)))
-    code, out, err = _run(capsys, ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0", "--method", "crop"])
+    code, out, err = _run(capsys, ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0", "--method", "cap"])
     assert code == 0, err
     code, js, _ = _run(
-        capsys, ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0", "--method", "crop", "--json"]
+        capsys, ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0", "--method", "cap", "--json"]
     )
     above = json.loads(js)["teams_above"]
     assert above == int(np.sum(scores.round(5) > json.loads(js)["estimate"]))
@@ -235,3 +235,21 @@ def test_check_text_prints_a_huge_configuration_count_in_exponent_form(capsys):
     assert "configurations tested 577,001,085,855,082" in out  # 15 digits: still in full
     code, js, _ = _run(capsys, argv + ["--json"])
     assert json.loads(js)["details"]["mos"]["configurations_tested"] == 577_001_085_855_082
+
+
+def test_sota_crop_text_names_the_crop_point_and_counts_teams_above_it(tmp_path, capsys):
+    # For the paper's cropping the fitted parameter is the crop point c and the paper's count is of
+    # the teams above c (its Table 4: 1,134 on the Obesity board); the text must not call them a weight
+    # and teams above the estimate.
+    rng = np.random.default_rng(1)
+    scores = np.sort(rng.normal(0.85, 0.01, 300))[::-1]
+    f = tmp_path / "lb.csv"
+    f.write_text("TeamId,TeamName,Score\n" + "".join(f"{i},t{i},{s:.5f}\n" for i, s in enumerate(scores)))
+    args = ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0", "--method", "crop"]
+    code, out, err = _run(capsys, args)
+    assert code == 0, err
+    d = json.loads(_run(capsys, [*args, "--json"])[1])
+    c = d["details"]["crop_point"]
+    assert d["teams_above"] == int(np.sum(scores.round(5) > c))
+    assert f"  crop point c     {c:.6f}" in out and f"  above c          {d['teams_above']:,} teams" in out
+    assert "weight" not in out and "above estimate" not in out
