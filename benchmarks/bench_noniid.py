@@ -42,7 +42,7 @@ CASES = [
         lambda: max_distribution(10**5, 1000, THETA, rho=0.6).summary(),
         target=20.0,
         repeat=1,
-        note="about 1,900 values of k0, each a convolution of two binomials",
+        note="about 1,900 values of k0: the swap engine carries the pmf from one k0 to the next",
     ),
     Case(
         "noniid: Table 1 row 4.3 Monte Carlo, 10^5 reps",

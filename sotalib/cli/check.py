@@ -94,6 +94,9 @@ def register(sub) -> None:
     )
     for flags, kwargs in OPTIONS:
         p.add_argument(*flags, **kwargs)
+    from ._check_multiclass import add_options
+
+    add_options(p)  # multiclass and regression reports, --fold-min/--fold-max
     p.set_defaults(run=run)
 
 
@@ -114,6 +117,9 @@ def _parse_scores(items: list[str]) -> dict[str, str]:
 
 def _report_kwargs(args: argparse.Namespace) -> dict:
     """The keywords of :func:`sotalib.consistency.check_report` from the options."""
+    from ._check_multiclass import fold_bounds
+
+    bounds = fold_bounds(args)  # --fold-min/--fold-max; rejects multiclass and regression options
     folds = args.folds
     if args.folds_file is not None:
         if folds is not None:
@@ -134,12 +140,15 @@ def _report_kwargs(args: argparse.Namespace) -> dict:
         aggregation=args.aggregation,
         diagnosis=not args.no_diagnosis,
         progress=False if args.json else None,
+        **bounds,
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import emit
+    from . import _check_multiclass, emit
 
+    if _check_multiclass.wants(args):
+        return _check_multiclass.run(args)
     if args.batch is not None:
         return _run_batch(args)
     if not args.score:
@@ -217,8 +226,13 @@ def _run_batch(args: argparse.Namespace) -> int:
         given.append("--stratified")
     if args.repeats != 1:
         given.append("--repeats")
+    if args.fold_min or args.fold_max:
+        given.append("--fold-min/--fold-max")
     if given:
         raise CliError(f"--batch takes everything from the file (columns): drop {', '.join(given)}")
+    from ._check_multiclass import fold_bounds
+
+    fold_bounds(args)  # rejects multiclass and regression options
     batch = check_batch(args.batch, diagnosis=not args.no_diagnosis, progress=False if args.json else None)
     emit(args, batch.to_dict(), batch.to_text())
     return 1 if batch.errors else 0

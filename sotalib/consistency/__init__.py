@@ -39,6 +39,14 @@ check_mos_kfold     -- Mean of Scores over every fold configuration of (repeated
 diagnose, diagnose_mos -- the typo finder: which single reported value, mistyped, explains an inconsistency
 typo_candidates     -- the values a mistyped report may have meant (TYPO_UNITS, TYPO_DIGITS)
 
+Beyond binary
+-------------
+check_multiclass    -- multiclass reports (micro, macro, weighted averages): a test set, SoM or MoS over folds
+diagnose_multiclass -- its typo finder (one test set small enough to enumerate)
+multiclass_scores, multiclass_score, multiclass_intervals, stratified_class_folds -- their scores and folds
+check_regression    -- MAE, MSE, RMSE and R^2 reported together: which bound a report violates
+check_n_datasets    -- several data sets, k-fold each, averaged within (SoM or MoS) and then across
+
 Scores and folds
 ----------------
 SCORES, resolve_score, score_value, all_scores, aggregate_scores -- the 20 scores of Table 2
@@ -61,6 +69,25 @@ __getattr__, __dir__, __all__ = attach(
             "repeat_folds",
             "stratified_folds",
         ],
+        "._multiclass": [
+            "MulticlassResult",
+            "check_multiclass",
+            "check_multiclass_intervals",
+            "diagnose_multiclass",
+            "stratified_class_folds",
+        ],
+        "._multiclass_scores": [
+            "AVERAGES",
+            "MULTICLASS_SCORES",
+            "MulticlassInterval",
+            "build_matrix",
+            "multiclass_intervals",
+            "multiclass_score",
+            "multiclass_scores",
+            "transport_feasible",
+        ],
+        "._regression": ["RegressionResult", "check_regression", "regression_scores"],
+        "._twolevel": ["TwoLevelResult", "check_n_datasets"],
         "._mos": [
             "MosResult",
             "MosSearch",

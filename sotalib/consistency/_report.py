@@ -216,9 +216,9 @@ class _Enumeration:
     total: int
 
 
-def _mos(configs, intervals, show):
+def _mos(configs, intervals, show, bounds=()):
     if isinstance(configs, tuple):
-        r = check_mos_intervals(configs, intervals)
+        r = check_mos_intervals(configs, intervals, bounds)
         sols = [[list(x) for x in r.solution]] if r.solution else []
         return {
             "consistent": r.consistent,
@@ -231,7 +231,7 @@ def _mos(configs, intervals, show):
     configs, total = configs.configurations, configs.total
     tested, nfeas, sols, folds_of, undecided = 0, 0, [], [], 0
     for folds in _progress(configs, total=total, desc="fold configurations", show=show):
-        r = check_mos_intervals(folds, intervals)
+        r = check_mos_intervals(folds, intervals, bounds)
         tested += 1
         if r.consistent:
             nfeas += 1
@@ -268,6 +268,8 @@ def check_report(
     max_configurations: int = 2_000,
     diagnosis: bool = True,
     progress: bool | None = None,
+    fold_min: Mapping[str, object] | None = None,
+    fold_max: Mapping[str, object] | None = None,
 ) -> ReportVerdict:
     """Check a report against its stated experiment.
 
@@ -304,6 +306,10 @@ def check_report(
     progress : bool or None
         Progress bar for a long enumeration of fold configurations (None: only when
         stderr is a terminal; the command line passes False with ``--json``).
+    fold_min, fold_max : mapping, optional
+        Reported minimum and maximum over the folds of a score (Eq. 10), both for the
+        same names; they constrain the Mean-of-Scores test (``aggregation`` defaults to
+        'mos'), on known folds or on fold configurations tested one by one.
 
     Returns
     -------
@@ -318,6 +324,9 @@ def check_report(
     """
     kw = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals = score_intervals(scores, **kw)
+    bounds = _fold_bounds(fold_min, fold_max, kw)
+    if bounds and aggregation is None:
+        aggregation = "mos"
     repeats = check_int("repeats", repeats, low=1, high=MAX_REPEATS)
     if aggregation is not None:
         aggregation = check_choice("aggregation", aggregation, AGGREGATIONS)
@@ -328,6 +337,8 @@ def check_report(
     if stratified and k is None:
         raise ValueError("stratified needs k")
     if folds is None and k is None:
+        if bounds:
+            raise ValueError("fold_min and fold_max need folds or k (a single test set has no folds)")
         if aggregation is not None:
             raise ValueError("aggregation needs folds or k (a single test set has none)")
         if repeats != 1:
@@ -413,10 +424,15 @@ def check_report(
                 "note": f"not testable: {why}",
             }
             continue
+        if bounds and joint is not None:
+            raise ValueError(
+                "fold_min and fold_max need known folds (folds, or k with stratified, or a single k-fold "
+                f"with at most max_configurations={max_configurations} configurations)"
+            )
         if joint is not None:
             details["mos"] = _mos_joint(joint, intervals)
             continue
-        details["mos"] = _mos(configs, intervals, progress)
+        details["mos"] = _mos(configs, intervals, progress, bounds)
         if diagnosis and isinstance(configs, tuple) and not details["mos"]["consistent"]:
             more, ch = _mos_finder(configs, scores, kw)  # one known configuration
             sug, changeable = list(sug) + more, changeable or ch
@@ -444,6 +460,23 @@ def check_report(
         text,
         fits[0] if fits else None,
     )
+
+
+def _fold_bounds(fold_min, fold_max, kw) -> tuple:
+    """(min, max) interval pairs of Eq. 10 from the reported per-fold minimum and maximum."""
+    fold_min, fold_max = dict(fold_min or {}), dict(fold_max or {})
+    if set(fold_min) != set(fold_max):
+        raise ValueError("fold_min and fold_max must name the same scores")
+    bounds = []
+    for name in fold_min:
+        (a,) = score_intervals({name: fold_min[name]}, **kw)
+        (b,) = score_intervals({name: fold_max[name]}, **kw)
+        if a.base not in LINEAR_SCORES:
+            raise ValueError(f"fold_min and fold_max support {', '.join(LINEAR_SCORES)} (Eq. 10), got {name!r}")
+        if a.spec.complement:
+            a, b = b, a
+        bounds.append((a, b))
+    return tuple(bounds)
 
 
 def _diagnosis(consistent, ran, sug, changeable) -> str:

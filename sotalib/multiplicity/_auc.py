@@ -620,25 +620,51 @@ def simulate_auc(
 
 
 def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, show=None) -> np.ndarray:
-    """Maximum AUC over classifiers with standardized means ``mus``, per replication."""
+    """Maximum AUC over classifiers with standardized means ``mus``, per replication.
+
+    Memory is bounded for any ``m`` and ``n``: the random draws are made in
+    blocks of at most ``_CHUNK`` doubles (replications together while a
+    replication's ``m x n_pos`` draws fit in one block, else classifiers in
+    blocks within each replication, the maximum carried from block to block).
+    A progress bar over the replications is drawn when ``show`` says
+    so (:func:`sotalib._progress.progress`: by default only on a terminal).
+    """
     m = mus.size
     ks = _draw_positive_counts(rng, n, prevalence, reps, positives)
     out = np.empty(reps)
     log_inv_tol = -math.log(SKIP_TOL)
     if rho == 0.0:
-        for k in progress(np.unique(ks), desc="simulated challenges (by positives)", show=show):
+        uniq = np.unique(ks)
+        bar = progress(range(reps), desc="simulated challenges", show=show)
+        for k in uniq:
             k = int(k)
             idx = np.flatnonzero(ks == k)
             n_neg = n - k
             lf = _logfact(n_neg)
-            per = max(1, _CHUNK // (m * k))
-            for s in range(0, idx.size, per):
-                ii = idx[s : s + per]
-                z = rng.standard_normal((ii.size, m, k))
-                uu = rng.random((ii.size, m, k))
-                out[ii] = _max_u_batch(z, uu, mus, sp, n_neg, lf, log_inv_tol) / (k * n_neg)
+            if m * k <= _CHUNK:
+                per = max(1, _CHUNK // (m * k))
+                for s in range(0, idx.size, per):
+                    ii = idx[s : s + per]
+                    z = rng.standard_normal((ii.size, m, k))
+                    uu = rng.random((ii.size, m, k))
+                    out[ii] = _max_u_batch(z, uu, mus, sp, n_neg, lf, log_inv_tol) / (k * n_neg)
+                    for _ in range(ii.size):
+                        next(bar, None)
+                continue
+            per_m = max(1, _CHUNK // k)  # classifiers per block of one replication
+            for r in idx:
+                best = -1
+                for j0 in range(0, m, per_m):
+                    j1 = min(m, j0 + per_m)
+                    z = rng.standard_normal((1, j1 - j0, k))
+                    uu = rng.random((1, j1 - j0, k))
+                    best = max(best, int(_max_u_batch(z, uu, mus[j0:j1], sp, n_neg, lf, log_inv_tol)[0]))
+                out[r] = best / (k * n_neg)
+                next(bar, None)
+        for _ in bar:  # close the bar
+            pass
         return out
-    for r in progress(range(reps), total=reps, desc="simulated challenges", show=show):
+    for r in progress(range(reps), desc="simulated challenges", show=show):
         k = int(ks[r])
         n_neg = n - k
         z0 = rng.standard_normal(k)
@@ -853,7 +879,9 @@ def expected_max_auc(
     alpha : float
         The interval is the equal-tailed ``1 - alpha`` interval, ``alpha`` in ``[1e-10, 1)``.
     show : bool or None
-        Progress bar on stderr (None: only when stderr is a terminal).
+        A progress bar over the simulated challenges on stderr: True, False,
+        or None (default) for only when stderr is a terminal.  Memory stays
+        bounded for any ``m`` and ``n`` (the draws are made in blocks).
 
     Returns
     -------

@@ -177,6 +177,237 @@ def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w, nthreads=1):
     return out
 
 
+# ---------------------------------------------------------------------------
+# The swap engine: one Bernoulli exchanged per step of K, memory bounded
+# ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _window_w(n, p, width):
+    """``[lo, hi]``: mean +- ``width`` standard deviations (+3) of ``B(n, p)``, clipped to ``[0, n]``."""
+    mu = n * p
+    sd = math.sqrt(n * p * (1.0 - p))
+    lo = max(0, int(math.floor(mu - width * sd - 3.0)))
+    hi = min(n, int(math.ceil(mu + width * sd + 3.0)))
+    return lo, hi
+
+
+@njit(cache=True)
+def _swap_regions(x0, n, ks, p1, p0, width, c, top, closed, up):
+    """Per value: the positions ``[c_i, top_i]`` whose pmf is carried from one ``K`` to the next.
+
+    The first ``K`` is the largest; each step removes a ``Bernoulli(p1)`` and adds a
+    ``Bernoulli(p0)``.  With ``p1 > 1/2`` the removal runs downwards from the top
+    (errors shrink by ``q1/p1`` per position, relative digits kept in the upper
+    tail) and needs nothing below the position it computes, so only the positions
+    from ``x0`` up are carried (``closed``).  Otherwise the removal runs upwards
+    and the whole support is carried.  A swap is stable only if the removed
+    Bernoulli has the smaller ``p q`` (:func:`swap_stable`); values where
+    ``p1 q1 > p0 q0`` walk upwards instead (``up``), from a fresh convolution at
+    the lowest ``K`` of each block.  ``top = -1`` marks values whose support never
+    reaches ``x0``.
+    """
+    nk = ks.size
+    nv = p1.size
+    for i in range(nv):
+        a_lo, a_hi = _window_w(ks[0], p1[i], width)
+        b_lo, b_hi = _window_w(n - ks[0], p0[i], width)
+        a_lo2, a_hi2 = _window_w(ks[nk - 1], p1[i], width)
+        b_lo2, b_hi2 = _window_w(n - ks[nk - 1], p0[i], width)
+        s_lo = min(a_lo + b_lo, a_lo2 + b_lo2)
+        s_hi = max(a_hi + b_hi, a_hi2 + b_hi2)
+        top[i] = s_hi
+        up[i] = p1[i] * (1.0 - p1[i]) > p0[i] * (1.0 - p0[i]) and nk > 1
+        closed[i] = p1[i] > 0.5 and nk > 1 and not up[i]
+        c[i] = max(s_lo, x0) if closed[i] else s_lo
+        if s_hi <= x0:
+            top[i] = -1  # never reaches the window
+
+
+@njit(cache=True)
+def _swap_init(n, k, p1, p0, width, c, f):
+    """pmf of ``B(k, p1) + B(n - k, p0)`` on positions ``c, c + 1, ...`` (``f.size`` of them)."""
+    f[:] = 0.0
+    al, ah = _window_w(k, p1, width)
+    bl, bh = _window_w(n - k, p0, width)
+    pa = _binom_pmf_window(k, p1, al, ah)
+    pb = _binom_pmf_window(n - k, p0, bl, bh)
+    pa /= pa.sum()  # normalised on the windows: lgamma's rounding is a common factor, removed here
+    pb /= pb.sum()
+    L = f.size
+    for a in range(al, ah + 1):
+        fa = pa[a - al]
+        if fa == 0.0:
+            continue
+        b0 = max(bl, c - a)
+        b1 = min(bh, c + L - 1 - a)
+        for b in range(b0, b1 + 1):
+            f[a + b - c] += fa * pb[b - bl]
+
+
+@njit(cache=True)
+def _swap_step(f, p1, p0, closed):
+    """In place: pmf of ``S`` becomes the pmf of ``S - Bernoulli(p1) + Bernoulli(p0)``.
+
+    ``f[k] = q1 g[k] + p1 g[k-1]`` defines ``g`` (the pmf of ``S - Bernoulli(p1)``);
+    it is solved downwards (``closed``, ``p1 > 1/2``) or upwards, and
+    ``q0 g[k] + p0 g[k-1]`` written back.
+    """
+    q1 = 1.0 - p1
+    q0 = 1.0 - p0
+    L = f.size
+    if closed:
+        inv = 1.0 / p1
+        gk = 0.0  # nothing above the top
+        for k in range(L - 1, -1, -1):
+            gkm1 = (f[k] - q1 * gk) * inv
+            if gkm1 < 0.0:
+                gkm1 = 0.0
+            f[k] = q0 * gk + p0 * gkm1
+            gk = gkm1
+    else:
+        inv = 1.0 / q1
+        gprev = 0.0  # nothing below the bottom of the support
+        for k in range(L):
+            gk = (f[k] - p1 * gprev) * inv
+            if gk < 0.0:
+                gk = 0.0
+            f[k] = q0 * gk + p0 * gprev
+            gprev = gk
+
+
+@njit(cache=True)
+def _closed_step_sf(f, p1, p0, c, x0, xe, wi, row):
+    """:func:`_swap_step` (closed) and :func:`_add_sf` in one downward pass over ``f``."""
+    q1 = 1.0 - p1
+    q0 = 1.0 - p0
+    inv = 1.0 / p1
+    L = f.size
+    k_hi = min(L - 1, xe - c + 1)  # positions whose x = c + k - 1 lies in [x0, xe]
+    k_lo = max(0, x0 - c + 1)
+    gk = 0.0
+    s = 0.0
+    for k in range(L - 1, k_hi, -1):
+        gkm1 = (f[k] - q1 * gk) * inv
+        if gkm1 < 0.0:
+            gkm1 = 0.0
+        v = q0 * gk + p0 * gkm1
+        f[k] = v
+        s += v
+        gk = gkm1
+    for k in range(min(k_hi, L - 1), k_lo - 1, -1):
+        gkm1 = (f[k] - q1 * gk) * inv
+        if gkm1 < 0.0:
+            gkm1 = 0.0
+        v = q0 * gk + p0 * gkm1
+        f[k] = v
+        s += v
+        gk = gkm1
+        row[c + k - 1 - x0] += wi * s
+    for k in range(min(k_lo - 1, L - 1), -1, -1):
+        gkm1 = (f[k] - q1 * gk) * inv
+        if gkm1 < 0.0:
+            gkm1 = 0.0
+        v = q0 * gk + p0 * gkm1
+        f[k] = v
+        s += v
+        gk = gkm1
+    for x in range(x0, min(c - 1, xe + 1)):
+        row[x - x0] += wi * s
+
+
+@njit(cache=True)
+def _add_sf(f, c, x0, xe, wi, row):
+    """``row[x - x0] += wi * P(S > x)`` for ``x = x0 .. xe``, from the pmf ``f`` on positions ``c, c + 1, ...``."""
+    s = 0.0
+    for k in range(f.size - 1, -1, -1):
+        s += f[k]  # P(S >= c + k) = P(S > c + k - 1)
+        x = c + k - 1
+        if x <= xe and x >= x0:
+            row[x - x0] += wi * s
+    for x in range(x0, min(c - 1, xe + 1)):
+        row[x - x0] += wi * s
+
+
+@njit(cache=True, parallel=True)
+def _swap_max(x0, nx, n, m, ks, pk, p1, p0, w, width, block, nthreads):
+    """``F(x)`` and ``1 - F(x)`` of ``max_j X_j`` for ``x = x0, ..., x0 + nx - 1``.
+
+    ``F(x) = sum_K P(K) (1 - sum_i w_i P(S_iK > x))^m`` with
+    ``S_iK = B(K, p1_i) + B(n - K, p0_i)``.  The pmf of each ``S_iK`` is built once,
+    at the largest ``K``, and carried down one ``K`` at a time (:func:`_swap_step`),
+    so a value costs ``O(len(ks) * window)`` instead of a convolution per ``K``.
+    ``ks`` are consecutive.  Memory: one window per value, plus per-thread sums
+    over ``block`` values of ``K`` at a time.
+    """
+    nk = ks.size
+    nv = w.size
+    c = np.empty(nv, np.int64)
+    top = np.empty(nv, np.int64)
+    closed = np.empty(nv, np.bool_)
+    up = np.empty(nv, np.bool_)
+    _swap_regions(x0, n, ks, p1, p0, width, c, top, closed, up)
+    off = np.zeros(nv + 1, np.int64)
+    for i in range(nv):
+        off[i + 1] = off[i] + (top[i] - c[i] + 1 if top[i] >= 0 else 0)
+    state = np.zeros(off[nv])
+    for t_id in nb.prange(nthreads):
+        for i in range(t_id, nv, nthreads):
+            if top[i] >= 0 and not up[i]:
+                _swap_init(n, ks[nk - 1], p1[i], p0[i], width, c[i], state[off[i] : off[i + 1]])
+    xe = x0 + nx - 1
+    F = np.zeros(nx)
+    S = np.zeros(nx)
+    acc = np.zeros((nthreads, block, nx))
+    nblocks = (nk + block - 1) // block
+    for blk in range(nblocks):
+        hi_ik = nk - 1 - blk * block  # this block: ik = hi_ik, hi_ik - 1, ..., > hi_ik - block
+        nb_k = min(block, hi_ik + 1)
+        acc[:] = 0.0
+        for t_id in nb.prange(nthreads):
+            for i in range(t_id, nv, nthreads):
+                if top[i] < 0:
+                    continue
+                f = state[off[i] : off[i + 1]]
+                if up[i]:  # upwards through the block, from a fresh convolution at its lowest K
+                    lo_ik = hi_ik - nb_k + 1
+                    _swap_init(n, ks[lo_ik], p1[i], p0[i], width, c[i], f)
+                    for ik in range(lo_ik, hi_ik + 1):
+                        if ik > lo_ik:
+                            _swap_step(f, p0[i], p1[i], False)
+                        _add_sf(f, c[i], x0, xe, w[i], acc[t_id, hi_ik - ik])
+                    continue
+                for j in range(nb_k):
+                    ik = hi_ik - j
+                    if ik < nk - 1 and closed[i]:
+                        _closed_step_sf(f, p1[i], p0[i], c[i], x0, xe, w[i], acc[t_id, j])
+                        continue
+                    if ik < nk - 1:
+                        _swap_step(f, p1[i], p0[i], False)
+                    _add_sf(f, c[i], x0, xe, w[i], acc[t_id, j])
+        for t_id in nb.prange(nthreads):  # fold the block into F and S, x split among threads
+            for xi in range(t_id, nx, nthreads):
+                fx = 0.0
+                sx = 0.0
+                for j in range(nb_k):
+                    pkj = pk[hi_ik - j]
+                    g = 0.0
+                    for t in range(nthreads):
+                        g += acc[t, j, xi]
+                    if g <= 0.0:
+                        fx += pkj
+                        continue
+                    if g >= 1.0:
+                        sx += pkj
+                        continue
+                    lg = m * math.log1p(-g)
+                    fx += pkj * math.exp(lg)
+                    sx += pkj * -math.expm1(lg)
+                F[xi] += fx
+                S[xi] += sx
+    return F, S
+
+
 def dependent_max_distribution(
     n: int,
     m: int,
@@ -187,11 +418,15 @@ def dependent_max_distribution(
     theta0: float | None = None,
     y0: str = "random",
     tail: float = TAIL,
+    start: int | None = None,
 ) -> MaxDistribution:
     """Exact distribution of ``max_j X_j`` with ``theta_j`` drawn iid from a discrete ``P(theta)``.
 
     Values that violate Eq. 8 must have been removed by the caller (see
     :func:`sotalib.multiplicity._noniid.feasible`).  ``theta0`` defaults to ``max(values)``.
+    ``start`` is a guess of the count where ``F`` first exceeds ``tail`` (for
+    example from a fit of nearby values); it saves the first pass that finds it,
+    and is used only if the result confirms it (``F(start) <= tail``).
     """
     v = np.asarray(values, dtype=float)
     wts = np.full(v.size, 1.0 / v.size) if weights is None else np.asarray(weights, dtype=float)
@@ -216,6 +451,26 @@ def dependent_max_distribution(
             log_pk = binom.logpmf(ks, n, theta0)
             keep = np.flatnonzero(log_pk > np.log(tail) - 5)
             ks, log_pk = ks[keep[0] : keep[-1] + 1], log_pk[keep[0] : keep[-1] + 1]
+    pk = np.exp(log_pk - np.max(log_pk))
+    pk = pk / math.fsum(pk)
+    hi = _support_top(n, ks, p1, p0, _WIDTH)
+    if start is not None and 0 <= start < hi:
+        F, S = _swap_max(
+            start, hi - start + 1, n, m, ks, pk, p1, p0, wts, _WIDTH, _block(ks.size, hi - start + 1), _threads()
+        )
+        if F[0] <= tail:  # confirmed: F is below the tail at the guessed start
+            return _trimmed(n, start, F, S, tail)
+    lo, hi = _max_window(n, m, v, wts, ks, pk, p1, p0, tail)
+    F, S = _swap_max(lo, hi - lo + 1, n, m, ks, pk, p1, p0, wts, _WIDTH, _block(ks.size, hi - lo + 1), _threads())
+    return _trimmed(n, lo, F, S, tail)
+
+
+def _bernoulli_walk(n, m, v, wts, ks, log_pk, p1, p0, tail) -> MaxDistribution:
+    """The first engine (:func:`_max_log_cdf`): each value walks ``K`` in its own stable direction.
+
+    Kept as an independent check of the swap engine (tests); it holds an array
+    of ``len(ks)`` by the window per thread, so it is not used for large ``n``.
+    """
     # highest values first: the inner loop then stops mattering early
     order = np.argsort(-v)
     p1, p0, wts = np.ascontiguousarray(p1[order]), np.ascontiguousarray(p0[order]), np.ascontiguousarray(wts[order])
@@ -251,3 +506,98 @@ def dependent_max_distribution(
     below = -np.expm1(lf) <= tail
     i_hi = int(np.argmax(below)) if below.any() else lf.size - 1
     return MaxDistribution.from_log_cdf(n, a + i_lo, lf[i_lo : i_hi + 1])
+
+
+#: Elements of the per-thread sums of :func:`_swap_max` (blocks of K are sized to stay below it).
+_ACC_ELEMENTS = 1 << 21
+
+
+def _threads() -> int:
+    return int(nb.get_num_threads())
+
+
+def _block(nk: int, nx: int) -> int:
+    return max(1, min(nk, _ACC_ELEMENTS // max(1, _threads() * nx)))
+
+
+def _support_top(n: int, ks: np.ndarray, p1: np.ndarray, p0: np.ndarray, width: float) -> int:
+    """The highest count any value can reach (its window's top, as in :func:`_window_w`)."""
+
+    def hi(k, p):
+        return np.minimum(k, np.ceil(k * p + width * np.sqrt(k * p * (1.0 - p)) + 3.0))
+
+    tops = [hi(int(k), p1) + hi(n - int(k), p0) for k in (ks[0], ks[-1])]
+    return int(min(n, np.max(np.maximum(*tops))))
+
+
+def swap_stable(p1, p0) -> bool:
+    """Whether every value can walk ``K`` downwards: ``p1 q1 <= p0 q0`` for every value.
+
+    Removing a ``Bernoulli(p)`` divides the characteristic function by
+    ``q + p e^{iw}``, whose modulus squared is ``1 - 2 p q (1 - cos w)``; adding
+    one multiplies by the same with ``p0``.  The swap amplifies no frequency (so
+    no rounding error) exactly when the removed Bernoulli has the smaller ``p q``;
+    :func:`_swap_max` walks the other values upwards, block by block.
+    """
+    p1 = np.asarray(p1, dtype=float)
+    p0 = np.asarray(p0, dtype=float)
+    return bool(np.all(p1 * (1.0 - p1) <= p0 * (1.0 - p0) + 1e-15))
+
+
+def swap_max(n, m, ks, pk, values, p1, p0, w, tail, width):
+    """``(xlo, F, S)`` of the mixture model by the swap engine (the third engine of ``_noniid``).
+
+    ``F(x) = sum_K pk_K (1 - sum_i w_i P(S_iK > x))^m`` on the window where
+    ``F > tail`` up to the top of every value's support (binomials cut at
+    ``width`` standard deviations); ``ks`` consecutive, ``m >= 1``.
+    """
+    ks = np.ascontiguousarray(ks, dtype=np.int64)
+    args = [np.ascontiguousarray(a, dtype=float) for a in (pk, values, p1, p0, w)]
+    pk, values, p1, p0, w = args
+    lo, hi = _max_window(n, m, values, w, ks, pk, p1, p0, tail, width)
+    F, S = _swap_max(lo, hi - lo + 1, n, m, ks, pk, p1, p0, w, float(width), _block(ks.size, hi - lo + 1), _threads())
+    return lo, F, S
+
+
+def _max_window(n, m, v, wts, ks, pk, p1, p0, tail, width=_WIDTH):
+    """``[lo, hi]``: from the first count where ``F > tail`` to the top of every value's support.
+
+    Above the top ``F = 1`` exactly (the model's binomials are cut at ``width``
+    standard deviations); below, a first pass with the top values only bounds
+    ``F`` from above (leaving values out can only raise it), so where that pass is
+    below ``tail`` so is ``F``.  The window start also decides which values and
+    which part of each value's pmf the full pass carries, so it is worth a pass.
+    """
+    vmax = float(v.max())
+    sd = math.sqrt(n * vmax * (1 - vmax)) + 1.0
+    hi = _support_top(n, ks, p1, p0, width)
+    # the top values: those within 4 sd of the best, and enough of the others that the weight
+    # left out cannot keep F above the tail on its own ((1 - W_top)^m <= tail / 1000)
+    order = np.argsort(-v, kind="stable")
+    need = -math.expm1(math.log(tail * 1e-3) / m)
+    count = max(int(np.searchsorted(np.cumsum(wts[order]), need)) + 1, int(np.sum(v >= vmax - 4 * sd / n)))
+    top = np.sort(order[: min(count, v.size)])
+    # 12 standard deviations below the top value's mean at the smallest K
+    k = int(ks[0])
+    mu = k * p1[top] + (n - k) * p0[top]
+    sd_k = np.sqrt(k * p1[top] * (1 - p1[top]) + (n - k) * p0[top] * (1 - p0[top])) + 1.0
+    a = max(0, min(hi, int(np.max(mu - 12 * sd_k)) - 5))
+    if top.size == wts.size:
+        return a, hi
+    while True:
+        F, _ = _swap_max(
+            a, hi - a + 1, n, m, ks, pk, p1[top], p0[top], wts[top], width, _block(ks.size, hi - a + 1), _threads()
+        )
+        if F[0] <= tail or a == 0:
+            return a + max(int(np.argmax(F > tail)) - 1, 0), hi
+        a = max(0, a - int(10 * float(sd_k.max())) - 10)  # not low enough yet
+
+
+def _trimmed(n, lo, F, S, tail):
+    """The window carrying all but ``tail`` at each end (as :func:`iid_max_distribution`)."""
+    F = np.minimum(F, 1.0)
+    S = np.clip(S, 0.0, 1.0)
+    i_lo = int(np.argmax(F > tail)) if np.any(F > tail) else F.size - 1
+    below = np.nonzero(S[i_lo:] <= tail)[0]
+    i_hi = i_lo + int(below[0]) if below.size else F.size - 1
+    return MaxDistribution(n=int(n), lo=int(lo + i_lo), cdf=F[i_lo : i_hi + 1].copy(), sf=S[i_lo : i_hi + 1].copy())

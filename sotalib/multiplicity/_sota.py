@@ -177,12 +177,26 @@ def naive(scores, n: int, *, classes: int = 2, alpha: float = 0.05) -> SotaEstim
     )
 
 
-def _fit_dist(values: np.ndarray, n: int, rho: float, y0: str = "random", tail: float = 1e-12):
-    """Exact max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions."""
+def _fit_dist(values: np.ndarray, n: int, rho: float, y0: str = "random", tail: float = 1e-12, start=None):
+    """Exact max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions.
+
+    ``start``: a guess of the window's first count (checked by the engine, see
+    :func:`sotalib.multiplicity._depmax.dependent_max_distribution`).
+    """
     theta0 = float(values.max())
     ok = feasible(values, theta0, rho)
     v = values[ok]
-    return dependent_max_distribution(n, v.size, v, rho=rho, theta0=theta0, y0=y0, tail=tail), int((~ok).sum())
+    d = dependent_max_distribution(n, v.size, v, rho=rho, theta0=theta0, y0=y0, tail=tail, start=start)
+    return d, int((~ok).sum())
+
+
+def _start_hint(fits: dict, p: float, n: int) -> int | None:
+    """The window start of the fit nearest to parameter ``p``, lowered by two standard deviations of its maximum."""
+    if not fits:
+        return None
+    q = min(fits, key=lambda q: abs(q - p))
+    d = fits[q][0]
+    return max(0, d.lo - int(2 * d.sd() * n) - 2)
 
 
 def observed_distribution(scores, n: int, *, classes: int = 2, rho: float = RHO0) -> MaxDistribution:
@@ -256,7 +270,7 @@ def _solve(
 
     def stat(p):
         if p not in memo:
-            fits[p] = _fit_dist(transform(p), n, rho)
+            fits[p] = _fit_dist(transform(p), n, rho, start=_start_hint(fits, p, n))
             d = fits[p][0]
             memo[p] = d.mean() if target == "expected" else d.quantile(1 - alpha / 2)
         return memo[p]
@@ -309,7 +323,7 @@ def _solve(
 
         def cdf_below(p):
             if p not in cmemo:
-                fits[p] = _fit_dist(transform(p), n, rho)
+                fits[p] = _fit_dist(transform(p), n, rho, start=_start_hint(fits, p, n))
                 cmemo[p] = float(fits[p][0].cdf_at(x_max - 1))
             return cmemo[p]
 

@@ -61,7 +61,9 @@ def toc_files(root: Path) -> list[str]:
     toc = yaml.safe_load((root / "_toc.yml").read_text())
     files = [toc["root"]]
     for part in toc.get("parts", []):
-        files += [c["file"] for c in part["chapters"]]
+        for chapter in part["chapters"]:
+            files.append(chapter["file"])
+            files += [s["file"] for s in chapter.get("sections", [])]
     return files
 
 
