@@ -28,6 +28,7 @@ Reports
 -------
 check_report        -- one report: a test set, or k-fold cross-validation by SoM or MoS (the ``check`` command)
 check_batch         -- every row of a table of reports (``check --batch``)
+DATASETS, get_dataset -- named test sets (DRIVE, TPEHG, ISIC) so that nobody types counts (``check --dataset``)
 ReportVerdict, BatchVerdict -- their result types
 
 The three tests of the paper
@@ -61,6 +62,7 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
+        "._datasets": ["DATASETS", "Dataset", "dataset_experiment", "get_dataset"],
         "._folds": [
             "count_configurations",
             "kfold_configurations",
