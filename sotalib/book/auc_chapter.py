@@ -16,6 +16,7 @@ import pandas as pd
 
 from .. import multiplicity as A
 from ..multiplicity import Summary, iid_max_distribution
+from .style import sci
 
 __all__ = [
     "PAPER_FIG10",
@@ -84,12 +85,12 @@ def variance_table(
     lo, hi = np.quantile(v_dl, [0.025, 0.975])
     rows = [
         ("exact (binormal Q1, Q2)", v_exact, ""),
-        ("simulated", v_sim, f"{reps:,} test sets; se of the variance {v_sim * math.sqrt(2 / (reps - 1)):.1e}"),
+        ("simulated", v_sim, f"{reps:,} test sets; se of the variance {sci(v_sim * math.sqrt(2 / (reps - 1)))}"),
         ("Hanley–McNeil", v_hm, "exponential-model Q1, Q2"),
         (
             "DeLong, mean over samples",
             float(v_dl.mean()),
-            f"{delong_samples:,} samples; 95% of them in {lo:.2e}–{hi:.2e}",
+            f"{delong_samples:,} samples; 95% of them in {sci(lo, 2)} to {sci(hi, 2)}",
         ),
     ]
     df = pd.DataFrame(rows, columns=["method", "variance", "note"])
@@ -182,9 +183,9 @@ def max_methods_table(dist, m: int, maxima, single_aucs, alpha: float = 0.05, pa
         ),
     ]
     for label, s, se in (
-        (f"plain F^m ({len(single_aucs):,} single AUCs)", plain, plain_se),
-        (f"conditional MC F^m, no control ({dist.draws:,} negative samples)", raw, raw_se),
-        (f"conditional MC F^m, control variates ({dist.draws:,})", cmc, cmc_se),
+        (f"plain Fᵐ ({len(single_aucs):,} single AUCs)", plain, plain_se),
+        (f"conditional MC Fᵐ, no control ({dist.draws:,} negative samples)", raw, raw_se),
+        (f"conditional MC Fᵐ, control variates ({dist.draws:,})", cmc, cmc_se),
     ):
         rows.append(
             (

@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
 
-__all__ = ["COLORS", "STYLE", "Table", "table", "use_style", "add_proportion_axis", "shade_tail", "vline"]
+__all__ = ["COLORS", "STYLE", "Table", "sci", "table", "use_style", "add_proportion_axis", "shade_tail", "vline"]
 
 #: Path of the style sheet shipped inside the package.
 STYLE = str(resources.files("sotalib.book").joinpath("sotalib.mplstyle"))
@@ -84,6 +84,25 @@ def _plain_caption(text: str) -> str:
     return _ROLE.sub(repl, text)
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+_E_NOTATION = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)e([+-]?)0*(\d+)(?![\w.])")
+
+
+def _readable_exponents(text: str) -> str:
+    """Python's ``7.7e-07`` as a reader writes it: ``7.7 × 10⁻⁷``."""
+
+    def repl(m):
+        sign = "-" if m.group(2) == "-" else ""
+        return f"{m.group(1)} \u00d7 10{(sign + m.group(3)).translate(_SUPERSCRIPT)}"
+
+    return _E_NOTATION.sub(repl, text)
+
+
+def sci(x: float, digits: int = 1) -> str:
+    """A number in scientific notation for prose and tables: ``sci(7.66e-07)`` is ``"7.7 × 10⁻⁷"``."""
+    return _readable_exponents(f"{float(x):.{digits}e}")
+
+
 def _format_cell(value, fmt: str | None, *, top: bool = True) -> str:
     """One cell as text: booleans as yes/no, lists joined, numbers by ``fmt`` or by their kind.
 
@@ -95,7 +114,8 @@ def _format_cell(value, fmt: str | None, *, top: bool = True) -> str:
     if isinstance(value, bool | np.bool_):
         return "yes" if value else "no"
     if fmt is not None:
-        return fmt.format(value) if "{" in fmt else format(value, fmt)
+        # an "e" format prints as a reader writes it: 4.471 × 10⁻⁴, not 4.471e-04
+        return _readable_exponents(fmt.format(value) if "{" in fmt else format(value, fmt))
     if isinstance(value, numbers.Integral):
         return f"{int(value):,}" if top else str(int(value))
     if isinstance(value, numbers.Real):
@@ -163,10 +183,12 @@ class Table:
         def cell(text: str) -> str:
             return text.replace("|", "\\|") or " "
 
+        # a last column of sentences gets room to wrap into a few lines, not one word a line
+        long_text = bool(self.rows) and not self.numeric[-1] and max(len(r[-1]) for r in self.rows) > 60
         lines = [
             f":::{{table}} {self.caption}",
             f":name: {self.name}",
-            ":class: sotalib-table",
+            ":class: sotalib-table" + (" sotalib-long-text" if long_text else ""),
             "",
             "| " + " | ".join(cell(c) for c in self.columns) + " |",
             "|" + "|".join("---:" if num else ":---" for num in self.numeric) + "|",

@@ -62,3 +62,23 @@ def test_html_has_caption_and_right_aligned_numbers_for_jupyterlab():
 def test_bad_arguments_name_the_parameter(kwargs, message):
     with pytest.raises(ValueError, match=message):
         table(frame(), **kwargs)
+
+
+def test_scientific_notation_reads_as_a_reader_writes_it():
+    from sotalib.book.style import sci
+
+    assert sci(7.66e-07) == "7.7 × 10⁻⁷"
+    assert sci(4.4712e-4, 3) == "4.471 × 10⁻⁴"
+    assert sci(2.5e12) == "2.5 × 10¹²"
+    md = table(
+        pd.DataFrame({"p": [7.66e-07], "v": [0.0132]}), caption="c", name="tbl-e", formats={"p": ".1e", "v": "{:.2e}"}
+    )._repr_markdown_()
+    assert "| 7.7 × 10⁻⁷ | 1.32 × 10⁻² |" in md
+    assert "e-0" not in md
+
+
+def test_a_last_column_of_sentences_is_marked_for_room():
+    long = table(pd.DataFrame({"a": [1], "why": ["x" * 61]}), caption="c", name="tbl-l")._repr_markdown_()
+    short = table(pd.DataFrame({"a": [1], "why": ["yes"]}), caption="c", name="tbl-s")._repr_markdown_()
+    assert ":class: sotalib-table sotalib-long-text" in long
+    assert ":class: sotalib-table\n" in short
