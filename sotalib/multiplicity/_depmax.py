@@ -317,6 +317,104 @@ def _closed_step_sf(f, p1, p0, c, x0, xe, wi, row):
 
 
 @njit(cache=True)
+def _closed_step2_sf(f, p1, p0, c, x0, xe, wi, row_a, row_b):
+    """Two :func:`_closed_step_sf` in one downward pass: ``row_a`` after the first step, ``row_b`` after the second.
+
+    The second step at position ``k`` needs only the first step's value at ``k``
+    (the removal runs downwards), so both run in the same pass: the same
+    operations in the same order, hence bitwise the same numbers, with two
+    independent chains of dependent arithmetic interleaved and one pass over
+    memory instead of two.
+    """
+    q1 = 1.0 - p1
+    q0 = 1.0 - p0
+    inv = 1.0 / p1
+    L = f.size
+    k_hi = min(L - 1, xe - c + 1)  # positions whose x = c + k - 1 lies in [x0, xe]
+    k_lo = max(0, x0 - c + 1)
+    g1 = 0.0
+    g2 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    for k in range(L - 1, -1, -1):
+        g1m = (f[k] - q1 * g1) * inv
+        if g1m < 0.0:
+            g1m = 0.0
+        v1 = q0 * g1 + p0 * g1m
+        s1 += v1
+        g1 = g1m
+        g2m = (v1 - q1 * g2) * inv
+        if g2m < 0.0:
+            g2m = 0.0
+        v2 = q0 * g2 + p0 * g2m
+        f[k] = v2
+        s2 += v2
+        g2 = g2m
+        if k_lo <= k <= k_hi:
+            row_a[c + k - 1 - x0] += wi * s1
+            row_b[c + k - 1 - x0] += wi * s2
+    for x in range(x0, min(c - 1, xe + 1)):
+        row_a[x - x0] += wi * s1
+        row_b[x - x0] += wi * s2
+
+
+@njit(cache=True)
+def _closed_step4_sf(f, p1, p0, c, x0, xe, wi, row_a, row_b, row_c, row_d):
+    """Four :func:`_closed_step_sf` in one downward pass (see :func:`_closed_step2_sf`), bitwise the same numbers."""
+    q1 = 1.0 - p1
+    q0 = 1.0 - p0
+    inv = 1.0 / p1
+    L = f.size
+    k_hi = min(L - 1, xe - c + 1)
+    k_lo = max(0, x0 - c + 1)
+    g1 = 0.0
+    g2 = 0.0
+    g3 = 0.0
+    g4 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    s3 = 0.0
+    s4 = 0.0
+    for k in range(L - 1, -1, -1):
+        g1m = (f[k] - q1 * g1) * inv
+        if g1m < 0.0:
+            g1m = 0.0
+        v1 = q0 * g1 + p0 * g1m
+        s1 += v1
+        g1 = g1m
+        g2m = (v1 - q1 * g2) * inv
+        if g2m < 0.0:
+            g2m = 0.0
+        v2 = q0 * g2 + p0 * g2m
+        s2 += v2
+        g2 = g2m
+        g3m = (v2 - q1 * g3) * inv
+        if g3m < 0.0:
+            g3m = 0.0
+        v3 = q0 * g3 + p0 * g3m
+        s3 += v3
+        g3 = g3m
+        g4m = (v3 - q1 * g4) * inv
+        if g4m < 0.0:
+            g4m = 0.0
+        v4 = q0 * g4 + p0 * g4m
+        s4 += v4
+        g4 = g4m
+        f[k] = v4
+        if k_lo <= k <= k_hi:
+            r = c + k - 1 - x0
+            row_a[r] += wi * s1
+            row_b[r] += wi * s2
+            row_c[r] += wi * s3
+            row_d[r] += wi * s4
+    for x in range(x0, min(c - 1, xe + 1)):
+        row_a[x - x0] += wi * s1
+        row_b[x - x0] += wi * s2
+        row_c[x - x0] += wi * s3
+        row_d[x - x0] += wi * s4
+
+
+@njit(cache=True)
 def _add_sf(f, c, x0, xe, wi, row):
     """``row[x - x0] += wi * P(S > x)`` for ``x = x0 .. xe``, from the pmf ``f`` on positions ``c, c + 1, ...``."""
     s = 0.0
@@ -377,14 +475,27 @@ def _swap_max(x0, nx, n, m, ks, pk, p1, p0, w, width, block, nthreads):
                             _swap_step(f, p0[i], p1[i], False)
                         _add_sf(f, c[i], x0, xe, w[i], acc[t_id, hi_ik - ik])
                     continue
-                for j in range(nb_k):
+                j = 0
+                while j < nb_k:
                     ik = hi_ik - j
                     if ik < nk - 1 and closed[i]:
-                        _closed_step_sf(f, p1[i], p0[i], c[i], x0, xe, w[i], acc[t_id, j])
+                        if j + 3 < nb_k:  # four steps of K in one pass
+                            a4 = acc[t_id]
+                            _closed_step4_sf(
+                                f, p1[i], p0[i], c[i], x0, xe, w[i], a4[j], a4[j + 1], a4[j + 2], a4[j + 3]
+                            )
+                            j += 4
+                        elif j + 1 < nb_k:  # two steps of K in one pass
+                            _closed_step2_sf(f, p1[i], p0[i], c[i], x0, xe, w[i], acc[t_id, j], acc[t_id, j + 1])
+                            j += 2
+                        else:
+                            _closed_step_sf(f, p1[i], p0[i], c[i], x0, xe, w[i], acc[t_id, j])
+                            j += 1
                         continue
                     if ik < nk - 1:
                         _swap_step(f, p1[i], p0[i], False)
                     _add_sf(f, c[i], x0, xe, w[i], acc[t_id, j])
+                    j += 1
         for t_id in nb.prange(nthreads):  # fold the block into F and S, x split among threads
             for xi in range(t_id, nx, nthreads):
                 fx = 0.0
