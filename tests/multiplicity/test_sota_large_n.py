@@ -64,3 +64,17 @@ def test_leaderboard_fit_with_fused_steps_agrees_with_numpy_engine(monkeypatch, 
     assert a.mean == pytest.approx(b.mean, abs=1e-11)
     assert a.sd == pytest.approx(b.sd, abs=1e-11)
     assert (a.ci_low, a.ci_high) == (b.ci_low, b.ci_high)
+
+
+def test_fused_and_single_step_fits_are_bitwise_equal(monkeypatch):
+    """The benchmark's reference path (one step of K per pass) and the default give the same distribution."""
+    rng = np.random.default_rng(5)
+    n = 20000
+    v = rng.binomial(n, 0.9 - np.abs(rng.normal(0, 0.003, 120))) / n
+    out = []
+    for fused in (4, 1):
+        monkeypatch.setattr(_depmax, "_FUSED", fused)
+        d = _depmax.dependent_max_distribution(n, v.size, v, rho=0.6, theta0=float(v.max()), tail=1e-12)
+        out.append(d)
+    assert out[0].lo == out[1].lo
+    assert np.array_equal(out[0].cdf, out[1].cdf) and np.array_equal(out[0].sf, out[1].sf)
