@@ -18,6 +18,9 @@ estimate_sota      -- the state of the art behind a leaderboard, every estimator
 read_leaderboard   -- a leaderboard file in any format the command line reads
 check_report       -- can reported scores come from the stated experiment? (``sotalib check``)
 check_batch        -- the same for every row of a table of reports (``sotalib check --batch``)
+check_multiclass   -- the same for a multiclass report: known class counts, micro/macro/weighted
+                      scores (``sotalib check --classes``)
+check_regression   -- can MAE, MSE, RMSE and R^2 come from n items? (``sotalib check --task regression``)
 rank_candidates    -- one ranking from a candidates x judges score matrix (``sotalib rank``)
 test_size          -- how many test items a precise error estimate needs (``sotalib testsize``)
 compare            -- many candidates on many data sets: Friedman, Nemenyi, Wilcoxon-Holm (``sotalib compare``)
@@ -34,7 +37,8 @@ The papers
 multiplicity  -- Møllersen & Holsbø, *Accounting for multiplicity in machine learning benchmark
                  performance*: the best of m classifiers, the AUC, estimators of the state of the art
 consistency   -- Fazekas & Kovács, *Testing the consistency of performance scores reported for
-                 binary classification problems*: single test set, SoM, MoS, folds, typo finder
+                 binary classification problems*: single test set, SoM, MoS, folds, typo finder;
+                 multiclass and regression reports, several data sets
 judging       -- Pavão, *How to judge a competition*: error bars, test-set size, staged
                  evaluation, ranking functions and their properties
 
@@ -63,7 +67,7 @@ __getattr__, __dir__, __all__ = attach(
             "prob_any_at_least",
             "clopper_pearson",
         ],
-        ".consistency": ["consistency", "check_report", "check_batch"],
+        ".consistency": ["consistency", "check_report", "check_batch", "check_multiclass", "check_regression"],
         ".judging": ["judging", "rank_candidates", "test_size", "compare", "rank_uncertainty"],
         "._version": ["__version__"],
     },

@@ -136,6 +136,14 @@ def format_bytes(nbytes: float) -> str:
     return f"{int(nbytes)} bytes"
 
 
+def format_count(count: int) -> str:
+    """``39,508``; a count of more than 18 digits as ``about 4.74e406`` (the exact value stays in the JSON)."""
+    digits = str(int(count))
+    if len(digits) <= 18:
+        return f"{int(count):,}"
+    return f"about {digits[0]}.{digits[1:3]}e{len(digits) - 1}"
+
+
 def check_memory(nbytes: float, what: str, advice: str = "") -> None:
     """Refuse up front a request whose arrays would need more than :func:`memory_limit` bytes.
 

@@ -82,8 +82,12 @@ def test_front_door_names():
         "expected_max_auc",
         "check_report",
         "check_batch",
+        "check_multiclass",
+        "check_regression",
         "rank_candidates",
         "test_size",
+        "compare",
+        "rank_uncertainty",
         "read_leaderboard",
     ):
         assert callable(getattr(sotalib, name)), name

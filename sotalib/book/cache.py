@@ -92,6 +92,19 @@ def _sota_results(out: Path) -> None:
     sota_regenerate(out / "sota_results.json")
 
 
+def _real_boards(out: Path) -> None:
+    from .real_boards import regenerate as boards_regenerate
+
+    boards_regenerate(out / "real_boards.json")
+
+
+def _drive(out: Path) -> None:
+    from .drive import TOLERANCES, figure_verdicts
+
+    for tolerance in TOLERANCES:
+        figure_verdicts(tolerance, cache=out / "drive_verdicts.json")
+
+
 CACHES: dict[str, Cache] = {
     c.name: c
     for c in (
@@ -151,6 +164,21 @@ CACHES: dict[str, Cache] = {
             4,
             "SOTA estimates on the three challenges and 60 ground-truth leaderboards (needs groundtruth)",
             _sota_results,
+        ),
+        Cache(
+            "real_boards",
+            "real_boards.json",
+            4,
+            "exact SOTA estimates on the real Obesity, Cassava and ImageNet boards; crop, cap and shrink "
+            "on 60 ground-truth leaderboards (needs groundtruth)",
+            _real_boards,
+        ),
+        Cache(
+            "drive",
+            "drive_verdicts.json",
+            6,
+            "consistency of 227 figures of 100 DRIVE papers with the FoV and all-pixels evaluations (exact)",
+            _drive,
         ),
     )
 }

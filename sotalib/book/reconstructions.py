@@ -1,23 +1,25 @@
-"""The published facts of the paper's Section 5 and leaderboards reconstructed from them.
+"""The Melanoma challenge's published facts and the leaderboard reconstructed from them.
 
-Three challenges are analysed in Section 5 of Mollersen & Holsbo.  This module
-holds
+Three challenges are analysed in Section 5 of Mollersen & Holsbo.  The real
+leaderboards of the two accuracy challenges (Obesity and Cassava) ship with the
+project and are read by :mod:`sotalib.book.real_boards`, where the paper's
+numbers about them are kept (and tested against the real boards).  No full
+leaderboard of the third, Melanoma (ranked by AUC), is public, so this module holds
 
-* :data:`FACTS` -- the numbers the paper publishes about each challenge;
-* :func:`reconstruct` -- for each a *reconstructed* leaderboard whose upper
-  tail agrees with those facts (every published count of teams above a
-  threshold, the top scores, ``m`` and ``n``).  Everything below the
-  published anchors is a plausible guess and is labelled as such;
+* :data:`FACTS` -- the numbers the paper publishes about it;
+* :func:`reconstruct` -- a *reconstructed* leaderboard that agrees with those
+  facts (every published count of teams above a threshold, the winner, ``m``
+  and ``n``).  Everything between and below the published anchors is invented
+  and labelled as such;
 * :func:`load_challenge` -- the real leaderboard when the environment variable
-  ``SOTALIB_LEADERBOARD_<NAME>`` (e.g. ``SOTALIB_LEADERBOARD_OBESITY``) points
-  to a Kaggle leaderboard CSV, the reconstruction otherwise.
+  ``SOTALIB_LEADERBOARD_MELANOMA`` points to a Kaggle leaderboard CSV, the
+  reconstruction otherwise.
 
 Only the book uses this module; it is not part of the public API.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field
 
@@ -51,48 +53,6 @@ class ChallengeFacts:
 
 
 FACTS = {
-    "obesity": ChallengeFacts(
-        name="Multi-Class Prediction of Obesity Risk",
-        slug="playground-series-s4e2",
-        metric="accuracy",
-        n=13840,
-        m=3558,
-        classes=7,
-        top=(0.9116,),
-        above=((0.9070, 841), (0.9063, 1134), (0.9036, 1726), (0.9026, 1844)),
-        interval=(0.9067, 0.9162, 921),
-        paper={
-            "observed_expected_max": 0.9159,
-            "observed_ci": (0.9128, 0.9191),
-            "shrink_estimate": 0.9070,
-            "shrink_ci": (0.9084, 0.9148),
-            "shrink_teams_above": 841,
-            "shrink_upper_estimate": 0.9036,
-            "shrink_upper_expected_max": 0.9082,
-            "shrink_upper_ci_low": 0.9050,
-            "shrink_upper_teams_above": 1726,
-            "crop_estimate": 0.9063,
-            "crop_teams_above": 1134,
-            "crop_ci": (0.9084, 0.9148),
-            "crop_upper_estimate": 0.9026,
-            "crop_upper_expected_max": 0.9083,
-            "crop_upper_ci_low": 0.9050,
-            "crop_upper_teams_above": 1844,
-        },
-        note="Section 5.1.1, Table 2 and Table 4; m counts teams above chance (1/7).",
-    ),
-    "cassava": ChallengeFacts(
-        name="Cassava Leaf Disease Classification",
-        slug="cassava-leaf-disease-classification",
-        metric="accuracy",
-        n=15000,
-        m=3752,
-        classes=5,
-        top=(0.9132, 0.9043, 0.9028),
-        interval=(0.9086, 0.9177, 1),
-        paper={"shrink_solution": None},
-        note="Section 5.1.2; the paper gives n as 'approximately 15,000'. The interval holds no team but the winner.",
-    ),
     "melanoma": ChallengeFacts(
         name="SIIM-ISIC Melanoma Classification",
         slug="siim-isic-melanoma-classification",
@@ -127,20 +87,6 @@ FACTS = {
         },
     ),
 }
-
-
-def _spread(lo: float, hi: float, count: int, n: int, power: float = 1.0) -> np.ndarray:
-    """``count`` scores on the grid ``x / n`` strictly above ``lo`` and at most ``hi``.
-
-    Positions follow ``lo + (hi - lo) u**power`` at evenly spaced ``u``
-    (``power > 1`` thins the top out, like the tail of a leaderboard).
-    """
-    if count <= 0:
-        return np.empty(0)
-    u = (np.arange(count) + 0.5) / count
-    t = lo + (hi - lo) * u**power
-    x = np.clip(np.round(t * n), math.floor(lo * n) + 1, math.floor(hi * n))
-    return x / n
 
 
 #: Invented knots of the Melanoma reconstruction below the published anchors: (rank, AUC).
@@ -186,38 +132,14 @@ def _melanoma(f: ChallengeFacts) -> np.ndarray:
 def reconstruct(name: str) -> Leaderboard:
     """A leaderboard whose upper tail agrees with the published facts (a RECONSTRUCTION).
 
-    The published anchors (top scores, counts of teams above thresholds and
-    inside the maximum's interval, ``m``) are reproduced exactly; between and
-    below them the scores are spread smoothly, and that part is invented.
+    The published anchors (the winner, counts of teams above thresholds,
+    ``m``) are reproduced exactly; between and below them the scores follow a
+    smooth invented curve (:func:`_melanoma`).
     """
     if name not in FACTS:
         raise ValueError(f"name must be one of {sorted(FACTS)}, got {name!r}")
     f = FACTS[name]
-    n = f.n
-    if name == "obesity":
-        top = round(f.top[0] * n) / n  # 12617 / 13840
-        # anchors: (threshold, teams strictly above); 921 teams at or above the interval's lower end
-        parts = [
-            np.array([top]),
-            _spread(0.9070, 0.91135, 840, n, power=2.2),  # 841 above 0.9070 (with the top)
-            _spread(0.90669, 0.9070, 921 - 841, n),  # 921 inside (0.9067, 0.9162)
-            _spread(0.9063, 0.90669, 1134 - 921, n),  # 1134 above 0.9063
-            _spread(0.9036, 0.9063, 1726 - 1134, n),  # 1726 above 0.9036
-            _spread(0.9026, 0.9036, 1844 - 1726, n),  # 1844 above 0.9026
-            _spread(0.88, 0.9026, 1000, n, power=0.5),  # invented below this line
-            _spread(0.80, 0.88, 500, n, power=0.5),
-            _spread(1 / 7, 0.80, f.m - 1844 - 1500, n, power=0.5),
-        ]
-    elif name == "cassava":
-        parts = [
-            np.array([round(t * n) / n for t in f.top]),
-            _spread(0.899, 0.9027, 300, n, power=1.5),  # invented below the top three
-            _spread(0.885, 0.899, 1500, n, power=0.7),
-            _spread(0.80, 0.885, 1200, n, power=0.5),
-            _spread(0.2, 0.80, f.m - 3 - 3000, n, power=0.5),
-        ]
-    else:  # melanoma
-        parts = [_melanoma(f)]
+    parts = [_melanoma(f)]
     scores = np.sort(np.concatenate(parts))[::-1]
     return Leaderboard(scores=scores, source=f"reconstruction of {f.name}", reconstruction=True)
 

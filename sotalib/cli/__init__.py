@@ -34,7 +34,7 @@ from .._json import json_safe
 __all__ = ["main", "CliError", "NoSolution", "emit"]
 
 #: Subcommand modules, in the order they appear in ``sotalib --help``.
-COMMANDS = ("maxdist", "sota", "auc-max", "check", "rank", "testsize", "compare", "rank-uncertainty")
+COMMANDS = ("maxdist", "sota", "auc-max", "check", "rank", "testsize", "compare", "rank-uncertainty", "datasets")
 
 
 class CliError(Exception):

@@ -32,6 +32,7 @@ def _integer(value: str) -> int:
 OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
     (("--p",), dict(type=_integer, help="number of positives (>= 1)")),
     (("--n",), dict(type=_integer, help="number of negatives (>= 1)")),
+    (("--dataset",), dict(type=_text, metavar="NAME", help="a named test set instead of --p/--n (sotalib datasets)")),
     (
         ("--score",),
         dict(
@@ -94,6 +95,9 @@ def register(sub) -> None:
     )
     for flags, kwargs in OPTIONS:
         p.add_argument(*flags, **kwargs)
+    from ._check_multiclass import add_options
+
+    add_options(p)  # multiclass and regression reports, --fold-min/--fold-max
     p.set_defaults(run=run)
 
 
@@ -114,13 +118,19 @@ def _parse_scores(items: list[str]) -> dict[str, str]:
 
 def _report_kwargs(args: argparse.Namespace) -> dict:
     """The keywords of :func:`sotalib.consistency.check_report` from the options."""
+    from ._check_multiclass import fold_bounds
+
+    bounds = fold_bounds(args)  # --fold-min/--fold-max; rejects multiclass and regression options
     folds = args.folds
     if args.folds_file is not None:
         if folds is not None:
             raise CliError("give either --folds or --folds-file, not both")
         from ..consistency import read_folds
 
-        folds = read_folds(args.folds_file)
+        try:
+            folds = read_folds(args.folds_file)
+        except ValueError as exc:  # the library says "folds file X ...": name the option, not --folds
+            raise CliError(str(exc).replace("folds file", "--folds-file", 1)) from None
     return dict(
         p=args.p,
         n=args.n,
@@ -134,12 +144,16 @@ def _report_kwargs(args: argparse.Namespace) -> dict:
         aggregation=args.aggregation,
         diagnosis=not args.no_diagnosis,
         progress=False if args.json else None,
+        **bounds,
+        dataset=args.dataset,
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import emit
+    from . import _check_multiclass, emit
 
+    if _check_multiclass.wants(args):
+        return _check_multiclass.run(args)
     if args.batch is not None:
         return _run_batch(args)
     if not args.score:
@@ -152,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("give either --folds (or --folds-file) or --k, not both")
     if args.stratified and args.k is None:
         raise CliError("--stratified needs --k")
-    if args.folds is None and args.folds_file is None and (args.p is None or args.n is None):
+    if args.folds is None and args.folds_file is None and args.dataset is None and (args.p is None or args.n is None):
         raise CliError("--p and --n are required (unless --folds or --folds-file is given)")
     from ..consistency import check_report
 
@@ -164,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _text_report(scores: dict, v) -> str:
     verdict = "CONSISTENT" if v.consistent else "INCONSISTENT"
+    from .._validate import format_count
+
     lines = [f"{verdict}: " + ", ".join(f"{k}={val}" for k, val in scores.items())]
     for agg, d in v.details.items():
         state = {True: "consistent", False: "inconsistent", None: "not tested"}[d["consistent"]]
@@ -171,7 +187,7 @@ def _text_report(scores: dict, v) -> str:
         lines.append(
             f"  {agg}: {state}; {d['note']}; solutions {d['n_solutions']}"
             + ("" if d.get("n_solutions_counted", True) else " (at least)")
-            + f", configurations tested {'too many to count' if tested is None else f'{tested:,}'}"
+            + f", configurations tested {'too many to count' if tested is None else format_count(tested)}"
         )
     if v.solutions:
         agg = v.evidence_aggregation
@@ -203,6 +219,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             ("--score", args.score),
             ("--p", args.p),
             ("--n", args.n),
+            ("--dataset", args.dataset),
             ("--eps", args.eps),
             ("--decimals", args.decimals),
             ("--folds", args.folds),
@@ -217,8 +234,13 @@ def _run_batch(args: argparse.Namespace) -> int:
         given.append("--stratified")
     if args.repeats != 1:
         given.append("--repeats")
+    if args.fold_min or args.fold_max:
+        given.append("--fold-min/--fold-max")
     if given:
         raise CliError(f"--batch takes everything from the file (columns): drop {', '.join(given)}")
+    from ._check_multiclass import fold_bounds
+
+    fold_bounds(args)  # rejects multiclass and regression options
     batch = check_batch(args.batch, diagnosis=not args.no_diagnosis, progress=False if args.json else None)
     emit(args, batch.to_dict(), batch.to_text())
     return 1 if batch.errors else 0

@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     payload = res.to_dict()
     note = payload["note"]
     lines = [
-        f"{args.method} ranking of {len(table.candidates)} candidates by {len(table.judges)} judges"
+        f"{args.method} ranking of {len(table.candidates):,} candidates by {len(table.judges):,} "
+        + ("judge" if len(table.judges) == 1 else "judges")
         + (f" ({note})" if note else "")
         + f"; score: {'higher' if res.higher_is_better else 'lower'} is better"
     ]

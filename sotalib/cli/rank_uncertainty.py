@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._types import REPS_MAX, alpha, integer, seed
+
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
@@ -30,9 +32,11 @@ def register(sub) -> None:
     p.add_argument(
         "--lower-is-better", action="store_true", help="the per-item results are losses (not with --battles)"
     )
-    p.add_argument("--reps", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    p.add_argument("--rng", type=int, default=None, metavar="S", help="seed of the bootstrap")
-    p.add_argument("--alpha", type=float, default=0.05, help="intervals at level 1 - alpha (default 0.05)")
+    p.add_argument(
+        "--reps", type=integer("--reps", 1, REPS_MAX), default=1000, help="bootstrap resamples (default 1000)"
+    )
+    p.add_argument("--rng", type=seed("--rng"), default=None, metavar="S", help="seed (>= 0) of the bootstrap")
+    p.add_argument("--alpha", type=alpha(), default=0.05, help="intervals at level 1 - alpha (default 0.05)")
     p.add_argument("--plot", metavar="FILE.png|.svg", help="also draw the rank intervals (needs matplotlib)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)

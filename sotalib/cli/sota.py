@@ -43,15 +43,15 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--method",
-        choices=("shrink", "crop", "deconvolve", "abc"),
+        choices=("shrink", "crop", "cap", "deconvolve", "abc"),
         default="shrink",
-        help="estimator (default: shrink, as in the paper)",
+        help="estimator (default: shrink, as in the paper; crop: the paper's cropping, Table 4; cap: min(score, c))",
     )
     p.add_argument(
         "--target",
         choices=("expected", "upper"),
         default="expected",
-        help="solve for the expected maximum or the upper 95%% bound (shrink and crop only)",
+        help="solve for the expected maximum or the upper 95%% bound (shrink, crop and cap only)",
     )
     p.add_argument(
         "--seed",
@@ -100,15 +100,19 @@ def run(args: argparse.Namespace) -> int:
             f"{est.excluded:,} of the {_teams(est.m)} above chance excluded from the fitted model by Eq. 8 "
             f"(with --rho {args.rho:g} their probabilities given the reference classifier would leave [0, 1])"
         )
-    text = (
-        f"{args.method} estimate of the state of the art ({_teams(est.m)} above chance, n={n:,})\n"
-        f"  sample maximum   {est.sample_max:.4f}\n"
-        f"  estimate         {est.estimate:.4f}\n"
-        + (f"  weight           {est.weight:.6f}\n" if est.weight is not None else "")
-        + (f"  E max            {est.expected_max:.4f}\n" if est.expected_max is not None else "")
-        + (f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})\n" if est.ci_low is not None else "")
-        + f"  teams above      {est.teams_above}"
-        + "".join(f"\n  note: {line}" for line in notes)
-    )
+    rows = [
+        f"{args.method} estimate of the state of the art ({_teams(est.m)} above chance, n={n:,})",
+        f"  sample maximum   {est.sample_max:.4f}",
+        f"  estimate         {est.estimate:.4f}",
+    ]
+    if est.weight is not None:
+        rows.append(f"  weight           {est.weight:.6f}")
+    if est.expected_max is not None:
+        rows.append(f"  E max            {est.expected_max:.4f}")
+    if est.ci_low is not None:
+        rows.append(f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})")
+    if est.teams_above is not None:
+        rows.append(f"  above estimate   {_teams(est.teams_above)}")
+    text = "\n".join(rows + [f"  note: {line}" for line in notes])
     emit(args, payload, text)
     return 0

@@ -28,6 +28,7 @@ Reports
 -------
 check_report        -- one report: a test set, or k-fold cross-validation by SoM or MoS (the ``check`` command)
 check_batch         -- every row of a table of reports (``check --batch``)
+DATASETS, get_dataset -- named test sets (DRIVE, TPEHG, ISIC) so that nobody types counts (``check --dataset``)
 ReportVerdict, BatchVerdict -- their result types
 
 The three tests of the paper
@@ -38,6 +39,14 @@ check_mos           -- Mean of Scores over known folds (Section 4.2, Eq. 9), an 
 check_mos_kfold     -- Mean of Scores over every fold configuration of (repeated) k-fold
 diagnose, diagnose_mos -- the typo finder: which single reported value, mistyped, explains an inconsistency
 typo_candidates     -- the values a mistyped report may have meant (TYPO_UNITS, TYPO_DIGITS)
+
+Beyond binary
+-------------
+check_multiclass    -- multiclass reports (micro, macro, weighted averages): a test set, SoM or MoS over folds
+diagnose_multiclass -- its typo finder (one test set small enough to enumerate)
+multiclass_scores, multiclass_score, multiclass_intervals, stratified_class_folds -- their scores and folds
+check_regression    -- MAE, MSE, RMSE and R^2 reported together: which bound a report violates
+check_n_datasets    -- several data sets, k-fold each, averaged within (SoM or MoS) and then across
 
 Scores and folds
 ----------------
@@ -53,6 +62,7 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
+        "._datasets": ["DATASETS", "Dataset", "dataset_experiment", "get_dataset"],
         "._folds": [
             "count_configurations",
             "kfold_configurations",
@@ -61,6 +71,25 @@ __getattr__, __dir__, __all__ = attach(
             "repeat_folds",
             "stratified_folds",
         ],
+        "._multiclass": [
+            "MulticlassResult",
+            "check_multiclass",
+            "check_multiclass_intervals",
+            "diagnose_multiclass",
+            "stratified_class_folds",
+        ],
+        "._multiclass_scores": [
+            "AVERAGES",
+            "MULTICLASS_SCORES",
+            "MulticlassInterval",
+            "build_matrix",
+            "multiclass_intervals",
+            "multiclass_score",
+            "multiclass_scores",
+            "transport_feasible",
+        ],
+        "._regression": ["RegressionResult", "check_regression", "regression_scores"],
+        "._twolevel": ["TwoLevelResult", "check_n_datasets"],
         "._mos": [
             "MosResult",
             "MosSearch",

@@ -261,9 +261,17 @@ def _solve_cbc(folds, intervals, bounds, shift: float, time_limit: float):
     name = pulp.LpStatus[status]
     if name == "Infeasible":
         return "infeasible", None
-    if name != "Optimal" or any(v.value() is None for v in tps + tns):
+    if name != "Optimal":
         return "unknown", None
-    return "solution", tuple((int(round(t.value())), int(round(u.value()))) for t, u in zip(tps, tns))
+    # A count that appears in no constraint (e.g. every tn when only sensitivity is reported) has
+    # no value from CBC; any value in its bounds is feasible, and the caller verifies exactly.
+    return "solution", tuple((_value(t), _value(u)) for t, u in zip(tps, tns))
+
+
+def _value(v) -> int:
+    """A solved PuLP variable's integer value; its lower bound when no constraint involves it."""
+    x = v.value()
+    return int(round(x)) if x is not None else int(v.lowBound or 0)
 
 
 def check_mos_intervals(

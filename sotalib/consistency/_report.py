@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 
 from .._json import json_safe
 from .._progress import progress as _progress
-from .._validate import check_choice, check_int
+from .._validate import check_choice, check_int, format_count
+from ._datasets import dataset_experiment
 from ._folds import kfold_configurations, parse_folds, read_folds, repeat_folds, stratified_folds
 from ._mos import _mos_finder, check_mos_intervals
 from ._mos_kfold import _classes, check_mos_kfold_intervals, count_kfold_configurations
 from ._scores import LINEAR_SCORES, SCORES, resolve_score
-from ._single import MAX_COUNT, _finder, as_decimal, check_single, score_intervals
+from ._single import MAX_COUNT, _finder, _too_many, as_decimal, check_single, score_intervals
 
 __all__ = ["ReportVerdict", "BatchVerdict", "check_report", "check_batch", "BATCH_COLUMNS"]
 
@@ -47,6 +48,12 @@ NO_SINGLE_CHANGE = (
     "no change of a single score makes the report consistent: at least two of the values disagree "
     "with the stated experiment; the scores may come from another experiment (another test set or "
     "pixel mask, other folds, another aggregation)"
+)
+
+#: What the diagnosis says for a Mean of Scores over unknown folds (the typo finder needs the folds).
+NOT_SEARCHED_MOS = (
+    "not searched: typos of a Mean of Scores over unknown folds are not searched (give the folds to search them, "
+    "or leave out the aggregation to search under Score of Means)"
 )
 
 
@@ -216,9 +223,9 @@ class _Enumeration:
     total: int
 
 
-def _mos(configs, intervals, show):
+def _mos(configs, intervals, show, bounds=()):
     if isinstance(configs, tuple):
-        r = check_mos_intervals(configs, intervals)
+        r = check_mos_intervals(configs, intervals, bounds)
         sols = [[list(x) for x in r.solution]] if r.solution else []
         return {
             "consistent": r.consistent,
@@ -231,7 +238,7 @@ def _mos(configs, intervals, show):
     configs, total = configs.configurations, configs.total
     tested, nfeas, sols, folds_of, undecided = 0, 0, [], [], 0
     for folds in _progress(configs, total=total, desc="fold configurations", show=show):
-        r = check_mos_intervals(folds, intervals)
+        r = check_mos_intervals(folds, intervals, bounds)
         tested += 1
         if r.consistent:
             nfeas += 1
@@ -268,6 +275,9 @@ def check_report(
     max_configurations: int = 2_000,
     diagnosis: bool = True,
     progress: bool | None = None,
+    fold_min: Mapping[str, object] | None = None,
+    fold_max: Mapping[str, object] | None = None,
+    dataset: str | None = None,
 ) -> ReportVerdict:
     """Check a report against its stated experiment.
 
@@ -304,6 +314,13 @@ def check_report(
     progress : bool or None
         Progress bar for a long enumeration of fold configurations (None: only when
         stderr is a terminal; the command line passes False with ``--json``).
+    fold_min, fold_max : mapping, optional
+        Reported minimum and maximum over the folds of a score (Eq. 10), both for the
+        same names; they constrain the Mean-of-Scores test (``aggregation`` defaults to
+        'mos'), on known folds or on fold configurations tested one by one.
+    dataset : str, optional
+        A named test set (:data:`sotalib.consistency.DATASETS`, e.g. ``"drive-test-fov"``):
+        its ``p`` and ``n``, or its folds, instead of ``p``, ``n``, ``folds`` and ``k``.
 
     Returns
     -------
@@ -316,8 +333,13 @@ def check_report(
         Bad input: the message names the parameter (``p``, ``k``, ``repeats``,
         ``aggregation``, a score name, ...) and its allowed range.
     """
+    if dataset is not None:
+        p, n, folds = dataset_experiment(dataset, p, n, folds, k)
     kw = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals = score_intervals(scores, **kw)
+    bounds = _fold_bounds(fold_min, fold_max, kw)
+    if bounds and aggregation is None:
+        aggregation = "mos"
     repeats = check_int("repeats", repeats, low=1, high=MAX_REPEATS)
     if aggregation is not None:
         aggregation = check_choice("aggregation", aggregation, AGGREGATIONS)
@@ -328,6 +350,8 @@ def check_report(
     if stratified and k is None:
         raise ValueError("stratified needs k")
     if folds is None and k is None:
+        if bounds:
+            raise ValueError("fold_min and fold_max need folds or k (a single test set has no folds)")
         if aggregation is not None:
             raise ValueError("aggregation needs folds or k (a single test set has none)")
         if repeats != 1:
@@ -370,7 +394,7 @@ def check_report(
         n = check_int("n", n, low=1)
         P, N = p * repeats, n * repeats
         if P + N > MAX_COUNT:
-            raise ValueError(f"p + n (times repeats) must be <= {MAX_COUNT}, got {P + N}")
+            raise ValueError(_too_many(p, n, repeats))
         if stratified:
             configs = repeat_folds(stratified_folds(p, n, k), repeats)
         else:
@@ -413,11 +437,18 @@ def check_report(
                 "note": f"not testable: {why}",
             }
             continue
+        if bounds and joint is not None:
+            raise ValueError(
+                "fold_min and fold_max need known folds (folds, or k with stratified, or a single k-fold "
+                f"with at most max_configurations={max_configurations} configurations)"
+            )
         if joint is not None:
             details["mos"] = _mos_joint(joint, intervals)
             continue
-        details["mos"] = _mos(configs, intervals, progress)
+        details["mos"] = _mos(configs, intervals, progress, bounds)
         if diagnosis and isinstance(configs, tuple) and not details["mos"]["consistent"]:
+            if _undefined_fold_score(configs, intervals):  # no value of any score helps: nothing to search
+                continue
             more, ch = _mos_finder(configs, scores, kw)  # one known configuration
             sug, changeable = list(sug) + more, changeable or ch
     fits = [a for a in todo if details[a]["consistent"]]
@@ -430,8 +461,17 @@ def check_report(
         main["configurations_tested"] = tested
     sug = sorted(sug, key=lambda x: abs(x.change)) if not fits else []
     text = _diagnosis(bool(fits), diagnosis, sug, changeable)
-    if text and text != "not run" and "mos" in details and not isinstance(configs, tuple):
-        text += " (searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
+    undefined = _undefined_fold_score(configs, intervals) if "mos" in details and not fits else ""
+    if undefined:
+        details["mos"]["note"] += f"; {undefined}"
+        text = undefined if aggregation == "mos" or not text or text == "not run" else f"{text}; under mos: {undefined}"
+    if text and text != "not run" and "mos" in details and not isinstance(configs, tuple) and not undefined:
+        if "som" not in details:  # nothing was searched: say so rather than "no single change" or "no typo"
+            text = NOT_SEARCHED_MOS
+        else:
+            text += (
+                " (searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
+            )
     return ReportVerdict(
         bool(fits),
         main["n_solutions"],
@@ -444,6 +484,44 @@ def check_report(
         text,
         fits[0] if fits else None,
     )
+
+
+def _fold_bounds(fold_min, fold_max, kw) -> tuple:
+    """(min, max) interval pairs of Eq. 10 from the reported per-fold minimum and maximum."""
+    fold_min, fold_max = dict(fold_min or {}), dict(fold_max or {})
+    if set(fold_min) != set(fold_max):
+        raise ValueError("fold_min and fold_max must name the same scores")
+    bounds = []
+    for name in fold_min:
+        (a,) = score_intervals({name: fold_min[name]}, **kw)
+        (b,) = score_intervals({name: fold_max[name]}, **kw)
+        if a.base not in LINEAR_SCORES:
+            raise ValueError(f"fold_min and fold_max support {', '.join(LINEAR_SCORES)} (Eq. 10), got {name!r}")
+        if a.spec.complement:
+            a, b = b, a
+        bounds.append((a, b))
+    return tuple(bounds)
+
+
+def _undefined_fold_score(configs, intervals) -> str:
+    """Why no Mean of Scores can give these scores: a fold score the folds leave undefined, or ""."""
+    bases = {iv.base for iv in intervals}
+    need = [(0, "positive", "sens"), (1, "negative", "spec")]
+    if isinstance(configs, _Enumeration) and configs.total == 0:  # unknown k-fold: no split qualifies
+        names = [sc for i, what, sc in need if bases & {sc, "bacc"}]
+        return (
+            f"no split into k folds puts a {' and a '.join(w for _, w, sc in need if sc in names)} in every fold "
+            f"(fewer items of a class than folds), and {', '.join(sorted(bases & {'sens', 'spec', 'bacc'}))} "
+            "of a fold without them is undefined: no Mean of Scores over these folds has this value"
+        )
+    if isinstance(configs, tuple):
+        for i, what, sc in need:
+            if bases & {sc, "bacc"} and any(f[i] == 0 for f in configs):
+                return (
+                    f"a fold holds no {what} item, and {', '.join(sorted(bases & {sc, 'bacc'}))} of such a fold is "
+                    "undefined: no Mean of Scores over these folds has this value (fewer items of a class than folds?)"
+                )
+    return ""
 
 
 def _diagnosis(consistent, ran, sug, changeable) -> str:
@@ -474,7 +552,7 @@ def _mos_joint(dataset, intervals):
     r = check_mos_kfold_intervals([(p, n, k, repeats)], intervals)
     tested = r.configurations_tested
     space = (
-        f"{tested:,} {'joint ' if repeats > 1 else ''}fold configurations"
+        f"{format_count(tested)} {'joint ' if repeats > 1 else ''}fold configurations"
         if tested is not None
         else "the fold configurations (too many to count)"
     )
@@ -513,6 +591,7 @@ BATCH_COLUMNS = (
     "eps",
     "rounding",
 )
+BATCH_COLUMNS += ("dataset",)  # a named test set (sotalib.consistency.DATASETS) instead of p and n
 
 _TRUE = ("true", "yes", "1", "1.0", "y", "t")
 _FALSE = ("false", "no", "0", "0.0", "n", "f")
@@ -606,6 +685,12 @@ def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str
             "and one line per report"
         )
     (_, header), rows = lines[0], lines[1:]
+    sep = next((c for c in ";\t|" if len(header) == 1 and c in header[0]), None)
+    if sep is not None:  # a spreadsheet's export in a locale whose list separator is not the comma
+        raise ValueError(
+            f"batch file {name} is separated by {sep!r}, not by commas (header {header[0]!r}): save it as "
+            "comma-separated CSV with decimal points"
+        )
     if not rows:
         raise ValueError(f"batch file {name} has a header but no reports: add one line per report")
     # rows numbered as data rows (1 = the first report), as in a DataFrame
@@ -643,8 +728,8 @@ def _columns(header, where) -> tuple[dict[str, int], dict[str, int]]:
         )
     if not scores:
         raise ValueError(f"{where}: no score column (acc, sens, spec, f1, ...)")
-    if not ({"p", "n"} <= set(known) or "folds" in known or "folds_file" in known):
-        raise ValueError(f"{where}: needs columns p and n (or folds, or folds_file)")
+    if not ({"p", "n"} <= set(known) or "folds" in known or "folds_file" in known or "dataset" in known):
+        raise ValueError(f"{where}: needs columns p and n (or folds, or folds_file, or dataset)")
     return known, scores
 
 
@@ -676,6 +761,7 @@ def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
         aggregation=opt("aggregation").lower() if opt("aggregation") else None,
         diagnosis=diagnosis,
         progress=False,
+        dataset=opt("dataset"),
     )
     sug = v.suggestions[0] if v.suggestions else None
     main = v.details[v.evidence_aggregation or next(iter(v.details))]
@@ -708,7 +794,8 @@ def check_batch(table, *, diagnosis: bool = True, progress: bool | None = None) 
     Columns (names matched case-insensitively): ``p``, ``n`` and ``decimals`` or ``eps`` (per
     row), optionally ``id``, ``rounding``, ``k``, ``folds`` (``"p1:n1,..."``), ``folds_file`` (a
     CSV file with columns p and n, its path relative to the batch file), ``stratified``
-    (true/false, yes/no, 1/0), ``repeats``, ``aggregation``; every other column must be a
+    (true/false, yes/no, 1/0), ``repeats``, ``aggregation``, ``dataset`` (a named test set
+    instead of p and n); every other column must be a
     score name (Table 2 abbreviation, synonym or complement).  Empty cells mean "not
     reported".  Values are read as the decimals written in the file; integer columns also
     accept the ``100.0`` pandas writes for a column with gaps.

@@ -352,8 +352,19 @@ def _check_pn(p, n):
     p = check_int("p", p, low=1)
     n = check_int("n", n, low=1)
     if p + n > MAX_COUNT:
-        raise ValueError(f"p + n must be <= {MAX_COUNT}, got {p + n}")
+        raise ValueError(_too_many(p, n))
     return p, n
+
+
+def _too_many(p: int, n: int, repeats: int = 1) -> str:
+    """The message for ``repeats * (p + n) > MAX_COUNT``, naming the larger count (the one to change)."""
+    big, other = ("n", "p") if n >= p else ("p", "n")
+    value, rest = max(p, n), min(p, n)
+    times = f" (times repeats={repeats})" if repeats != 1 else ""
+    return (
+        f"{big} must be <= {MAX_COUNT // repeats - rest} so that p + n{times} stays <= {MAX_COUNT}, "
+        f"got {big}={value} with {other}={rest}"
+    )
 
 
 def check_intervals(

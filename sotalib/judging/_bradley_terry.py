@@ -26,7 +26,7 @@ import numpy as np
 
 from .._progress import progress
 from .._rng import as_generator, seed_record
-from .._validate import check_int, check_probability
+from .._validate import check_int, check_memory, check_probability
 from ._uncertainty import RankUncertainty, summarize_ranks
 
 __all__ = ["BattleFile", "TIE_WORDS", "bradley_terry", "bradley_terry_mle", "read_battles"]
@@ -190,6 +190,10 @@ def bradley_terry(
     limit = 10 * reps if max_redraws is None else check_int("max_redraws", max_redraws, low=0)
     n = len(a)
     p = counts / n
+    # the ratings of every resample and its multinomial counts over the distinct battles
+    check_memory(
+        8.0 * reps * (k + len(uniq)), f"reps={reps} resamples of {len(uniq):,} distinct battles", "use fewer resamples"
+    )
     S = np.empty((reps, k))
     done = redrawn = 0
     while done < reps:
@@ -234,7 +238,7 @@ def read_battles(path) -> BattleFile:
     """
     import csv
 
-    with open(path, newline="") as fh:
+    with open(path, newline="", encoding="utf-8-sig") as fh:
         rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
     if len(rows) < 2:
         raise ValueError(f"{path}: need a header row and at least one battle")

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._progress import progress
 from .._rng import as_generator, seed_record
-from .._validate import check_int, check_probability
+from .._validate import check_int, check_memory, check_probability
 from ._ranking import TIE_RTOL, _labels
 
 __all__ = ["PerItemFile", "RankUncertainty", "bootstrap_scores", "rank_uncertainty", "read_per_item", "summarize_ranks"]
@@ -231,6 +231,8 @@ def rank_uncertainty(
     reps = check_int("reps", reps, low=1)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     names = _labels(candidates, names, k, "candidates") or tuple(f"C{j + 1}" for j in range(k))
+    # the scores and the ranks of every resample: reps x k of float64 and of int64
+    check_memory(16.0 * reps * k, f"reps={reps} resamples of {k} candidates", "use fewer resamples")
     S = bootstrap_scores(A, reps, rng, show=show)
     return summarize_ranks(
         A.mean(axis=1), S, names, alpha=alpha, lower_is_better=lower_is_better, n_items=n, seed=seed_record(rng)
@@ -315,7 +317,7 @@ def read_per_item(path) -> PerItemFile:
     import csv
     import math
 
-    with open(path, newline="") as fh:
+    with open(path, newline="", encoding="utf-8-sig") as fh:
         rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
     if len(rows) < 2:
         raise ValueError(f"{path}: need a header row and at least one item row")

@@ -27,7 +27,7 @@ simulate_max_auc, empirical_auc, binormal_auc, delong_variance, ...
 The state of the art from a leaderboard
 ---------------------------------------
 estimate_sota           -- every estimator and target, accuracy or AUC (the ``sota`` command)
-shrink, crop, deconvolve, abc, shrink_auc, naive, observed -- the estimators themselves
+shrink, crop, cap, deconvolve, abc, shrink_auc, naive, observed -- the estimators themselves
 SotaEstimate            -- their result type
 simulate_leaderboard    -- one simulated leaderboard of the dependent model (Figures 8b, 8d, 9b)
 read_leaderboard        -- a leaderboard file as the command line reads it (scores in [0, 1])
@@ -59,6 +59,7 @@ __getattr__, __dir__, __all__ = attach(
             "simulate_max_auc",
             "simulate_scores",
         ],
+        "._crop": ["PAPER_GRID", "crop", "crop_distribution"],
         "._binomial": ["clopper_pearson", "count_at_least", "log_cdf", "log_sf", "prob_at_least"],
         "._leaderboard": ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
         "._max_summary": ["MaxSummary", "max_summary"],
@@ -96,7 +97,7 @@ __getattr__, __dir__, __all__ = attach(
             "RHO0",
             "SotaEstimate",
             "abc",
-            "crop",
+            "cap",
             "deconvolve",
             "estimate_sota",
             "naive",

@@ -13,7 +13,9 @@ the paper and two beyond it:
 3. :func:`shrink` -- Eq. 9, ``theta'_j = w theta_hat_j + (1 - w)/|classes|``, with
    ``w`` solved so that ``E max(Theta_hat') = max(Theta_hat)`` (or, with
    ``target="upper"``, so that the upper 95% bound equals it);
-4. :func:`crop` -- Appendix, Table 4: ``theta'_j = min(theta_hat_j, c)``;
+4. :func:`cap` -- ``theta'_j = min(theta_hat_j, c)``, a cap at ``c`` (the paper's
+   cropping, Appendix, Table 4, is :func:`sotalib.multiplicity.crop`: the teams
+   above ``c`` are dropped and the rest resampled);
 5. when no weight solves the equation the result says so (``solved=False``
    with a ``reason``): a result, not a crash (Cassava);
 6. :func:`deconvolve` -- empirical Bayes: the Kiefer-Wolfowitz nonparametric
@@ -51,7 +53,7 @@ __all__ = [
     "observed",
     "observed_distribution",
     "shrink",
-    "crop",
+    "cap",
     "deconvolve",
     "npmle",
     "abc",
@@ -396,10 +398,14 @@ def shrink(
     return _finish("shrink", w, s, n, rho, alpha, below, transform, w * s.max() + (1 - w) * chance, target, fit)
 
 
-def crop(
+def cap(
     scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected", alpha: float = 0.05
 ) -> SotaEstimate:
-    """4. Cropping (Appendix, Table 4): ``theta'_j = min(theta_hat_j, c)``, ``c`` solved numerically."""
+    """4. A cap at ``c``: ``theta'_j = min(theta_hat_j, c)``, ``c`` solved numerically.
+
+    Not the paper's cropping (:func:`sotalib.multiplicity.crop`): capped teams stay
+    on the simulated board at ``c``, where cropping drops them and resamples.
+    """
     chance = _chance(classes)
     s, below = prepare(scores, n, chance)
     rho = check_probability("rho", rho)
@@ -411,17 +417,17 @@ def crop(
     c, fit = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c")
     if c is None:
         return SotaEstimate(
-            "crop",
+            "cap",
             s.size,
             n,
             float(s.max()),
             None,
             below_chance=below,
             solved=False,
-            reason=fit.replace("shrinking", "cropping"),
+            reason=fit.replace("shrinking", "capping"),
             details={"target": target, "rho": rho},
         )
-    return _finish("crop", c, s, n, rho, alpha, below, transform, c, target, fit)
+    return _finish("cap", c, s, n, rho, alpha, below, transform, c, target, fit)
 
 
 # ---------------------------------------------------------------- deconvolution
@@ -736,7 +742,7 @@ def _check_perfect_score(scores, metric: str, method: str, rho: float) -> None:
             f"scores: team {i + 1} has a perfect AUC of 1, which no binormal classifier reaches (Eq. 10); "
             "check that score (a leak? a tiny test set?) and leave it out to estimate the state of the art of the others"
         )
-    if rho != 0.0 and method in ("shrink", "crop"):
+    if rho != 0.0 and method in ("shrink", "crop", "cap"):
         raise ValueError(
             f"scores: team {i + 1} has a perfect score of 1; with rho={rho:g} the dependent model takes the top "
             "score as the accuracy theta0 of the reference classifier, which must be below 1 (Eq. 6); use "
@@ -746,7 +752,7 @@ def _check_perfect_score(scores, metric: str, method: str, rho: float) -> None:
 
 # -------------------------------------------------------------------- (estimators)
 #: Estimators :func:`estimate_sota` offers for each metric.
-METHODS = {"accuracy": ("shrink", "crop", "deconvolve", "abc"), "auc": ("shrink",)}
+METHODS = {"accuracy": ("shrink", "crop", "cap", "deconvolve", "abc"), "auc": ("shrink",)}
 
 
 def estimate_sota(
@@ -774,7 +780,10 @@ def estimate_sota(
       (``target="expected"``, Table 2 row 3) or its upper ``1 - alpha/2``
       bound does (``"upper"``, row 4); for ``metric="auc"`` toward 0.5 with
       the simulated maximum AUC (Section 5.2.3, :func:`shrink_auc`);
-    * ``"crop"`` -- the Appendix's ``theta'_j = min(theta_hat_j, c)`` (Table 4);
+    * ``"crop"`` -- the paper's cropping (Appendix, Table 4; :func:`sotalib.multiplicity.crop`):
+      the teams above a crop point ``c`` are dropped, the board is resampled
+      from the scores below it, ``c`` is solved and snapped to the paper's grid;
+    * ``"cap"`` -- ``theta'_j = min(theta_hat_j, c)``, capped teams kept at ``c``;
     * ``"deconvolve"`` -- empirical Bayes: ``E max`` of ``m`` draws from the
       nonparametric maximum-likelihood mixing distribution, with a
       bootstrap interval (beyond the paper; it uses the marginal binomial
@@ -798,10 +807,10 @@ def estimate_sota(
     rho : float
         Correlation ``rho_0`` with the reference classifier, in ``[0, 1]``;
         default 0.6 as in the paper.
-    method : {"shrink", "crop", "deconvolve", "abc"}
+    method : {"shrink", "crop", "cap", "deconvolve", "abc"}
         The estimator; only ``"shrink"`` for the AUC.
     target : {"expected", "upper"}
-        What the shrink and crop equations match to the observed maximum;
+        What the shrink, crop and cap equations match to the observed maximum;
         ``deconvolve`` and ``abc`` estimate ``E max`` directly and accept only
         ``"expected"``.
     alpha : float
@@ -853,12 +862,17 @@ def estimate_sota(
     if method in ("deconvolve", "abc") and target != "expected":
         raise ValueError(
             f"target {target!r} is not supported by method {method!r}, which estimates the expected "
-            "maximum itself; use target='expected', or method='shrink' or method='crop' to match the upper bound"
+            "maximum itself; use target='expected', or method='shrink', method='crop' or method='cap' to match "
+            "the upper bound"
         )
     if method == "shrink":
         return shrink(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
     if method == "crop":
+        from ._crop import crop
+
         return crop(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
+    if method == "cap":
+        return cap(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
     if method == "deconvolve":
         return deconvolve(scores, n, classes=classes, rng=rng, alpha=alpha, show=show)
     return abc(scores, n, classes=classes, rho=rho, rng=rng, alpha=alpha, show=show)

@@ -38,14 +38,6 @@ BASELINE_FOR = {("check", "--eps"): ["--p", "10", "--n", "20", "--score", "acc=0
 #: Numeric options whose parser type is ``str`` (parsed by the command itself).
 NUMERIC_STR_OPTIONS = {("check", "--eps")}
 
-#: Options that still fail, (command, option) -> (reason, whether the case may run at all); each is
-#: another command's parsing, to be fixed there.
-XFAIL = {
-    ("check", "--n"): ("check's message for a huge --n reads '--p + n must be <= 67108864', naming --p", True),
-    ("rank-uncertainty", "--reps"): ("a huge --reps reaches NumPy: 'Maximum allowed dimension exceeded'", True),
-    ("rank-uncertainty", "--rng"): ("--rng takes any integer NumPy accepts, 400 digits included (exit 0)", True),
-}
-
 
 def _numeric(action: argparse.Action, command: str) -> bool:
     if not action.option_strings or action.nargs == 0:
@@ -76,11 +68,7 @@ OPTIONS = _numeric_options()
 
 def _cases():
     for command, option in OPTIONS:
-        marks = []
-        if (command, option) in XFAIL:
-            reason, run = XFAIL[command, option]
-            marks.append(pytest.mark.xfail(reason=reason, run=run, strict=False))
-        yield pytest.param(command, option, marks=marks, id=f"{command} {option}")
+        yield pytest.param(command, option, id=f"{command} {option}")
 
 
 #: Text that is no usable number for any option: NaN, infinities, overflow, underflow, absurd exponents.

@@ -185,3 +185,23 @@ def test_mos_typo_finder_finds_a_perturbed_score(seed):
     assert any(s.score == "sens" for s in sug)
     for s in sug:
         assert check_mos(folds, dict(wrong, **{s.score: f"{s.suggested:.4f}"}), decimals=4).consistent
+
+
+def test_a_count_in_no_constraint_is_decided_not_undecided():
+    # Only sensitivity is reported, so no constraint involves the true negatives: the solver leaves
+    # them without a value.  The report is feasible (sens 0.8 and 0.6 per fold, mean 0.70), and the
+    # verdict must say so with per-fold evidence, not "undecided".
+    import sotalib
+
+    r = sotalib.check_report(
+        {"sens": "0.7"},
+        folds=[(10, 20), (10, 20)],
+        decimals=2,
+        aggregation="mos",
+        fold_min={"sens": "0.6"},
+        fold_max={"sens": "0.8"},
+    )
+    mos = r.to_dict()["details"]["mos"]
+    assert r.consistent and mos["note"] == "feasible (ilp)"
+    (tp1, _), (tp2, _) = mos["solutions"][0]
+    assert 6 <= tp1 <= 8 and 6 <= tp2 <= 8 and round((tp1 + tp2) / 20, 2) == 0.70

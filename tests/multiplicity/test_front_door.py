@@ -14,6 +14,7 @@ from sotalib.book.noniid_paper import TABLE1, table1_exact
 from sotalib.multiplicity import (
     abc,
     auc_distribution,
+    cap,
     crop,
     deconvolve,
     estimate_sota,
@@ -128,10 +129,11 @@ def board():
 
 
 @pytest.mark.parametrize(
-    "method,target", [("shrink", "expected"), ("shrink", "upper"), ("crop", "expected"), ("crop", "upper")]
+    "method,target",
+    [(m, t) for m in ("shrink", "crop", "cap") for t in ("expected", "upper")],
 )
 def test_estimate_sota_equals_the_exact_estimators(board, method, target):
-    direct = {"shrink": shrink, "crop": crop}[method](board, 1000, classes=2, rho=0.6, target=target)
+    direct = {"shrink": shrink, "crop": crop, "cap": cap}[method](board, 1000, classes=2, rho=0.6, target=target)
     via = estimate_sota(board, 1000, method=method, target=target)
     assert via.to_dict() == direct.to_dict()
     _json_safe(via.to_dict())

@@ -1,0 +1,137 @@
+"""Consistency testing in the wild: 100 published DRIVE retinal-vessel-segmentation results.
+
+The data of Kovács & Fazekas (Medical Image Analysis, 2024), vendored in the
+project's ``data/drive`` (source, commit and MIT licence in ``data/README.md``):
+every aggregated accuracy, sensitivity and specificity the papers report, and
+the authors' verdicts.  For each figure the book asks whether it can come from
+the 20 DRIVE test images evaluated inside the field-of-view (FoV) mask or over
+all pixels, averaged over the images (Mean of Scores, the authors' "mean of
+ratios") or pooled (Score of Means, "ratio of means"), with
+:func:`sotalib.consistency.check_report` and the named test sets
+``drive-test-fov`` and ``drive-test-all``.
+
+Two tolerances: the authors' (``eps = 10^-digits``, one unit of the last
+printed digit) and the strict half unit of correct rounding (``decimals=digits``).
+
+Each figure costs up to four integer programs; :func:`figure_verdicts` caches
+its table in ``sotalib/book/data/drive_verdicts.json``
+(``python -m sotalib.book.cache drive --out sotalib/book/data`` recomputes it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from ..consistency import check_report
+
+__all__ = [
+    "DRIVE_DIR",
+    "EVALUATIONS",
+    "TOLERANCES",
+    "load_figures",
+    "load_authors_verdicts",
+    "check_figure",
+    "figure_verdicts",
+    "paper_verdicts",
+    "category",
+]
+
+DRIVE_DIR = Path(__file__).resolve().parents[2] / "data" / "drive"
+CACHE = Path(__file__).parent / "data" / "drive_verdicts.json"
+#: (column prefix, named test set): the two evaluations a paper may have used.
+EVALUATIONS = (("fov", "drive-test-fov"), ("all", "drive-test-all"))
+#: The two tolerances: the authors' one unit of the last digit, and correct rounding (half a unit).
+TOLERANCES = ("authors", "rounding")
+
+
+def load_figures(skip_stare: bool = True) -> pd.DataFrame:
+    """The papers' aggregated figures (``key, flag, acc, sens, spec, digits``) with the year of the paper.
+
+    Values are kept as printed (strings); figures of models trained on STARE are
+    skipped, as the authors did, unless ``skip_stare`` is False.
+    """
+    df = pd.read_csv(DRIVE_DIR / "aggregated_figures.csv", dtype={"acc": str, "sens": str, "spec": str})
+    if skip_stare:
+        df = df[~df["flag"].str.contains("STARE", case=False)]
+    df = df.assign(year=df["key"].map(lambda k: int(re.search(r"(\d{4})", k).group(1))))
+    return df.reset_index(drop=True)
+
+
+def load_authors_verdicts() -> pd.DataFrame:
+    """The authors' verdicts per paper (``authors_verdicts.csv``)."""
+    return pd.read_csv(DRIVE_DIR / "authors_verdicts.csv")
+
+
+def check_figure(acc, sens, spec, digits: int, tolerance: str = "authors") -> dict:
+    """Is one reported (acc, sens, spec) consistent with each evaluation and aggregation?
+
+    Returns ``{"fov_mos": bool, "fov_som": bool, "all_mos": bool, "all_som": bool}``.
+    ``tolerance="authors"`` uses ``eps = 10^-digits``; ``"rounding"`` uses
+    ``decimals=digits`` (values correctly rounded to ``digits`` decimals).  A
+    value that is not a score (``alom2019``'s sensitivity 7537, a typo in the
+    paper) makes every verdict False.
+    """
+    if tolerance not in TOLERANCES:
+        raise ValueError(f"tolerance must be one of {', '.join(TOLERANCES)}, got {tolerance!r}")
+    tol = {"eps": 10.0 ** (-digits)} if tolerance == "authors" else {"decimals": int(digits)}
+    scores = {"acc": acc, "sens": sens, "spec": spec}
+    out = {}
+    for prefix, dataset in EVALUATIONS:
+        for agg in ("mos", "som"):
+            try:
+                v = check_report(scores, dataset=dataset, aggregation=agg, diagnosis=False, **tol)
+                out[f"{prefix}_{agg}"] = bool(v.consistent)
+            except ValueError:  # a value outside [0, 1]: no evaluation produces it
+                out[f"{prefix}_{agg}"] = False
+    return out
+
+
+def figure_verdicts(tolerance: str = "authors", *, cache: Path | None = CACHE, log=None) -> pd.DataFrame:
+    """:func:`check_figure` for every figure of :func:`load_figures`, cached in ``cache`` (None: no cache)."""
+    figs = load_figures()
+    store = json.loads(cache.read_text()) if cache is not None and cache.exists() else {}
+    rows = []
+    for i, r in figs.iterrows():
+        key = f"{tolerance}|{r.key}|{r.flag}|{r.acc}|{r.sens}|{r.spec}|{r.digits}"
+        if key not in store:
+            store[key] = check_figure(r.acc, r.sens, r.spec, int(r.digits), tolerance)
+            if log is not None:
+                log(f"{i + 1}/{len(figs)} {key}: {store[key]}")
+            if cache is not None:
+                cache.write_text(json.dumps(store, indent=1))
+        rows.append({**r.to_dict(), **store[key]})
+    return pd.DataFrame(rows)
+
+
+def category(with_fov: bool, without_fov: bool) -> str:
+    """The authors' category of a paper: ``FoV``, ``no FoV``, ``ambiguous`` (both) or ``outlier`` (neither)."""
+    return {(True, False): "FoV", (False, True): "no FoV", (True, True): "ambiguous"}.get(
+        (bool(with_fov), bool(without_fov)), "outlier"
+    )
+
+
+def paper_verdicts(figures: pd.DataFrame) -> pd.DataFrame:
+    """Per paper, the authors' rule: consistent with an evaluation when its primary figure is
+    (under Mean of Scores or Score of Means) and more than half of its figures are.
+
+    Columns: ``key, year, acc`` (the primary accuracy), ``n_figures``, the fraction of figures
+    consistent with each evaluation and aggregation (``fov_mos``, ...), ``with_fov``,
+    ``without_fov`` and ``category``.
+    """
+    rows = []
+    for key, g in figures.groupby("key", sort=True):
+        prim = g[g["flag"] == "primary"].iloc[0]
+        row = {"key": key, "year": int(prim["year"]), "acc": float(prim["acc"]), "n_figures": len(g)}
+        for prefix, _ in EVALUATIONS:
+            for agg in ("mos", "som"):
+                row[f"{prefix}_{agg}"] = float(g[f"{prefix}_{agg}"].mean())
+            either = g[f"{prefix}_mos"] | g[f"{prefix}_som"]
+            ok = bool(prim[f"{prefix}_mos"] or prim[f"{prefix}_som"]) and either.mean() > 0.5
+            row["with_fov" if prefix == "fov" else "without_fov"] = ok
+        row["category"] = category(row["with_fov"], row["without_fov"])
+        rows.append(row)
+    return pd.DataFrame(rows)

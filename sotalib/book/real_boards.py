@@ -1,0 +1,292 @@
+"""The real leaderboards of the real-challenges chapter, the paper's printed numbers about them, and a cache.
+
+The boards are the project's vendored copies (``data/leaderboards``, ``data/imagenet``
+in a checkout; source, commit and licence in ``data/README.md``), read through the
+library's reader :func:`sotalib.multiplicity.read_leaderboard`.
+
+The chapter calls :func:`sotalib.estimate_sota` in visible cells through
+:func:`cached`: the exact fits on boards of thousands of teams take minutes, so
+their results ship in ``sotalib/book/data/real_boards.json``, keyed by the call
+(a hash of the scores and the arguments).  A call that is not in the file is
+computed.  ``python -m sotalib.book.cache real_boards --out sotalib/book/data``
+recomputes every call of :data:`CALLS` (what the chapter asks for).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import multiplicity as sota
+
+__all__ = [
+    "DATA_DIR",
+    "Board",
+    "BOARDS",
+    "PAPER",
+    "load_board",
+    "compatible_n",
+    "load_imagenet",
+    "cached",
+    "CALLS",
+    "predicted_max",
+    "cached_predicted_max",
+    "cached_groundtruth",
+    "regenerate",
+    "groundtruth_crop_vs_cap",
+]
+
+#: The vendored real data of a checkout.
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+CACHE = Path(__file__).parent / "data" / "real_boards.json"
+
+
+@dataclass(frozen=True)
+class Board:
+    """A Kaggle challenge with its public and private boards."""
+
+    name: str
+    slug: str
+    classes: int
+    #: the test-set size the paper uses (Obesity: the whole test set; Cassava: "approximately 15,000")
+    n_paper: int
+    #: decimals Kaggle shows (its scores are truncated to them)
+    decimals: int
+    #: items behind each board, found from the scores' granularity (None when it does not pin them)
+    n_private: int | None = None
+    n_public: int | None = None
+
+
+BOARDS = {
+    "obesity": Board("Multi-Class Prediction of Obesity Risk", "playground-series-s4e2", 7, 13840, 5, 11072, 2768),
+    "cassava": Board("Cassava Leaf Disease Classification", "cassava-leaf-disease-classification", 5, 15000, 4),
+}
+
+#: The multiplicity paper's printed numbers about the two boards (Section 5.1, Tables 2 and 4), as printed.
+PAPER = {
+    "obesity": {
+        "m": 3558,
+        "n": 13840,
+        "sample_max": 0.9116,
+        "naive_ci": (0.9067, 0.9162),
+        "teams_inside": 921,
+        "observed_expected_max": 0.9159,
+        "observed_ci": (0.9128, 0.9191),
+        "shrink_estimate": 0.9070,
+        "shrink_ci": (0.9084, 0.9148),
+        "shrink_teams_above": 841,
+        "shrink_upper_estimate": 0.9036,
+        "shrink_upper_expected_max": 0.9082,
+        "shrink_upper_ci_low": 0.9050,
+        "shrink_upper_teams_above": 1726,
+        "crop_estimate": 0.9063,
+        "crop_ci": (0.9084, 0.9148),
+        "crop_teams_above": 1134,
+        "crop_upper_estimate": 0.9026,
+        "crop_upper_expected_max": 0.9083,
+        "crop_upper_ci_low": 0.9050,
+        "crop_upper_teams_above": 1844,
+    },
+    "cassava": {
+        "m": 3752,
+        "n": 15000,
+        "top": (0.9132, 0.9043, 0.9028),
+        "naive_ci": (0.9086, 0.9177),
+        "shrink_solution": None,
+    },
+}
+
+
+def load_board(name: str, which: str = "private") -> sota.Leaderboard:
+    """The real ``private`` (default) or ``public`` board of ``"obesity"`` or ``"cassava"``."""
+    if name not in BOARDS:
+        raise ValueError(f"name must be one of {', '.join(BOARDS)}, got {name!r}")
+    if which not in ("private", "public"):
+        raise ValueError(f"which must be 'private' or 'public', got {which!r}")
+    return sota.read_leaderboard(DATA_DIR / "leaderboards" / f"{BOARDS[name].slug}__{which}.csv", "score")
+
+
+def compatible_n(scores, decimals: int, candidates, *, mode: str = "floor") -> list[int]:
+    """Test-set sizes ``n`` for which every score is ``k/n`` shortened to ``decimals`` decimals.
+
+    Kaggle shows accuracies truncated (``mode="floor"``) to a fixed number of
+    decimals; a board scored on ``n`` items can only show the values
+    ``floor(10^d k / n) / 10^d``.  Scores at or below 0.3 (empty and broken
+    submissions) are ignored.  When ``10^d`` is well below ``n`` the
+    granularity pins ``n`` down (its multiples fit as well); when ``n`` is
+    near ``10^d`` or above, most sizes fit and it does not.
+    """
+    if mode not in ("floor", "round"):
+        raise ValueError(f"mode must be 'floor' or 'round', got {mode!r}")
+    u = np.unique(np.asarray(scores, dtype=float))
+    u = u[u > 0.3]
+    scale = 10.0**decimals
+    out = []
+    for n in candidates:
+        k = np.round(u * n)
+        ok = np.zeros(u.size, dtype=bool)
+        for dk in (-1, 0, 1):  # the k whose shortened value is u is within one of round(u n)
+            v = (k + dk) / n * scale
+            r = np.floor(v + 1e-9) if mode == "floor" else np.round(v)
+            ok |= np.abs(r / scale - u) < 1e-12
+        if ok.all():
+            out.append(int(n))
+    return out
+
+
+def load_imagenet():
+    """335 ImageNet models: top-1 accuracy (as fractions) on the validation set and ImageNetV2."""
+    import pandas as pd
+
+    df = pd.read_csv(DATA_DIR / "imagenet" / "imagenet_val_vs_v2_top1.csv")
+    for c in [c for c in df.columns if c.endswith("_top1")]:
+        df[c] = df[c] / 100.0
+    return df
+
+
+# ------------------------------------------------------------------------- cache
+def _key(fn, scores, n, kwargs) -> str:
+    s = np.ascontiguousarray(np.asarray(scores, dtype=float))
+    h = hashlib.sha256(s.tobytes())
+    h.update(json.dumps([fn.__name__, int(n), sorted(kwargs.items())], default=str).encode())
+    return h.hexdigest()[:20]
+
+
+def _read() -> dict:
+    return json.loads(CACHE.read_text()) if CACHE.exists() else {}
+
+
+def cached(fn=None):
+    """``cached(sl.estimate_sota)(scores, n, **kwargs)``: the call's result, from the cache if it is there.
+
+    Returns a :class:`sotalib.multiplicity.SotaEstimate` equal to what ``fn`` returns.
+    """
+    fn = sota.estimate_sota if fn is None else fn
+
+    def call(scores, n, **kwargs):
+        store = _read()
+        key = _key(fn, scores, n, kwargs)
+        if key in store:
+            return sota.SotaEstimate(**store[key])
+        return fn(scores, n, **kwargs)
+
+    return call
+
+
+def _calls():
+    """Every ``(function, scores, n, kwargs)`` the chapter passes through :func:`cached`."""
+    ob, ob_pub = load_board("obesity").scores, load_board("obesity", "public").scores
+    ca = load_board("cassava").scores
+    est = sota.estimate_sota
+    out = [(sota.observed, ob, 13840, dict(classes=7)), (sota.observed, ca, 15000, dict(classes=5))]
+    for n in (13840, 11072):
+        for method in ("crop", "shrink", "cap"):
+            for target in ("expected", "upper"):
+                if n == 11072 and method == "cap":
+                    continue
+                out.append((est, ob, n, dict(classes=7, method=method, target=target)))
+    out.append((est, ob_pub, 2768, dict(classes=7, method="shrink", target="expected")))
+    out.append((est, ob_pub, 2768, dict(classes=7, method="crop", target="expected")))
+    out.append((est, ca, 15000, dict(classes=5, method="shrink", target="expected")))
+    out.append((est, ca, 15000, dict(classes=5, method="crop", target="expected")))
+    im = load_imagenet()
+    out.append((est, im["imagenet_val_top1"].to_numpy(), 50000, dict(classes=1000, method="shrink", target="expected")))
+    v2 = im["imagenetv2_matched_frequency_top1"].to_numpy()
+    out.append((est, v2, 10000, dict(classes=1000, method="shrink", target="expected")))
+    return out
+
+
+#: What the chapter asks for (a function: reading the boards needs a checkout).
+CALLS = _calls
+
+
+def predicted_max(scores, weight: float, n: int, *, classes: int, rho: float = sota.RHO0, alpha: float = 0.05):
+    """The distribution of the winner's score on ``n`` new items, from a board shrunk with ``weight``.
+
+    The shrunk accuracies ``theta'_j = w theta_hat_j + (1 - w)/classes`` of the
+    teams above chance (the fit of :func:`sotalib.multiplicity.shrink` on one
+    board) are the true accuracies; the maximum over the same teams on ``n``
+    other items follows the same dependent model (``theta0 = max theta'``, teams
+    violating Eq. 8 left out), computed exactly with
+    :func:`sotalib.multiplicity.max_distribution`.  Returns ``mean``, ``ci_low``,
+    ``ci_high`` (the ``1 - alpha`` interval) and ``m``.
+    """
+    s = np.asarray(scores, dtype=float)
+    s = s[s > 1.0 / classes]
+    theta = weight * s + (1 - weight) / classes
+    theta0 = float(theta.max())
+    keep = sota.feasible(theta, theta0, rho)
+    d = sota.max_distribution(n, int(keep.sum()), sota.Empirical(theta[keep]), rho=rho, theta0=theta0)
+    lo, hi = d.interval(alpha)
+    return {"mean": float(d.mean()), "ci_low": float(lo), "ci_high": float(hi), "m": int(keep.sum())}
+
+
+def cached_predicted_max(scores, weight: float, n: int, *, classes: int) -> dict:
+    """:func:`predicted_max`, from the cache when it is there."""
+    key = _key(predicted_max, scores, n, dict(weight=float(weight), classes=classes))
+    store = _read()
+    return store[key] if key in store else predicted_max(scores, weight, n, classes=classes)
+
+
+def regenerate(path: str | Path = CACHE, calls=None, log=print) -> dict:
+    """Compute every call of :data:`CALLS`, the public-to-private prediction and the ground-truth comparison."""
+    import time
+
+    path = Path(path)
+    store = json.loads(path.read_text()) if path.exists() else {}
+
+    def save():
+        path.write_text(json.dumps(store, indent=1, allow_nan=False))
+
+    for fn, scores, n, kw in calls if calls is not None else _calls():
+        key = _key(fn, scores, n, kw)
+        if key in store:
+            continue
+        t = time.time()
+        est = fn(scores, n, **kw)
+        store[key] = json.loads(json.dumps(asdict(est), default=float))
+        log(f"{fn.__name__} n={n} {kw}: {est.estimate} ({time.time() - t:.0f} s)")
+        save()
+    pub = load_board("obesity", "public").scores
+    w = sota.SotaEstimate(
+        **store[_key(sota.estimate_sota, pub, 2768, dict(classes=7, method="shrink", target="expected"))]
+    ).weight
+    key = _key(predicted_max, pub, 11072, dict(weight=float(w), classes=7))
+    if key not in store:
+        store[key] = predicted_max(pub, w, 11072, classes=7)
+        save()
+    if "groundtruth_crop_vs_cap" not in store:
+        store["groundtruth_crop_vs_cap"] = groundtruth_crop_vs_cap()
+        save()
+    return store
+
+
+def groundtruth_crop_vs_cap(boards: int = 60) -> dict:
+    """Shrink, crop and cap on the ground-truth challenge's leaderboards, against the true best accuracy.
+
+    The same boards as the chapter's comparison of estimators
+    (:func:`sotalib.book.groundtruth.load_groundtruth`, ``m = 240``,
+    ``n = 3,000``, the first ``boards`` test sets); every estimator is exact
+    (no randomness).  Returns per board the truth and each estimate.
+    """
+    from .groundtruth import load_groundtruth
+
+    gt = load_groundtruth()
+    rows = []
+    for b in range(boards):
+        s = gt.leaderboard(b)
+        r = {"board": b, "truth": float(gt.true_accuracy_excluding(b).max()), "sample_max": float(s.max())}
+        for method in ("shrink", "crop", "cap"):
+            r[method] = sota.estimate_sota(s, gt.block, method=method).estimate
+        rows.append(r)
+    return {"boards": boards, "m": int(gt.m), "n": int(gt.block), "rows": rows}
+
+
+def cached_groundtruth() -> dict:
+    """The cached :func:`groundtruth_crop_vs_cap` (computed if absent)."""
+    store = _read()
+    return store["groundtruth_crop_vs_cap"] if "groundtruth_crop_vs_cap" in store else groundtruth_crop_vs_cap()

@@ -1,0 +1,192 @@
+"""Named test sets: the positives and negatives of public benchmark test sets, so that nobody types counts.
+
+``sotalib check --dataset NAME`` and :func:`sotalib.consistency.check_report`
+(``dataset=NAME``) take their ``p`` and ``n`` -- or their folds -- from here;
+``sotalib datasets`` lists them.  The counts ship inside the package (the
+command line runs from an installed wheel and nothing downloads).
+
+Sources
+-------
+* DRIVE (Staal et al. 2004), the 20 test images, annotator 1: vessel pixels
+  (``p``) and background pixels (``n``) inside the field-of-view mask and over
+  all 584 x 565 = 329,960 pixels of each image.  Counted by Kovács & Fazekas
+  (Medical Image Analysis, 2024), repository ``gykovacs/retina_vessel_segmentation``,
+  commit f544a0a90f543a36ff87459abca3afca710db7b9, MIT licence,
+  "Copyright (c) 2020 György Kovács" (also vendored in the project's
+  ``data/drive/drive_test_pn.csv``).  Each image is one evaluation set (a fold).
+* TPEHG, the Term-Preterm EHG database (Fele-Žorž et al. 2008, PhysioNet):
+  38 preterm (positive) and 262 term records, as used by Fazekas & Kovács (Section 5.2).
+* ISIC 2016 (Gutman et al. 2016), the test set of part 3 (lesion classification): 75 melanoma and 304 benign images.
+* ISIC 2017 (Codella et al. 2018), the test set of part 3, melanoma against the rest:
+  117 melanoma and 483 other (nevus or seborrheic keratosis) images.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Dataset", "DATASETS", "get_dataset", "dataset_experiment"]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A named test set.
+
+    Attributes
+    ----------
+    name : str
+        The name ``--dataset`` takes.
+    description : str
+        What it is, in a few words.
+    source : str
+        Where the counts come from (and their licence).
+    folds : tuple of (int, int)
+        ``(p_i, n_i)`` of each evaluation set: one for a single test set, one per image for DRIVE.
+    """
+
+    name: str
+    description: str
+    source: str
+    folds: tuple
+
+    @property
+    def p(self) -> int:
+        """Positives over all evaluation sets."""
+        return sum(f[0] for f in self.folds)
+
+    @property
+    def n(self) -> int:
+        """Negatives over all evaluation sets."""
+        return sum(f[1] for f in self.folds)
+
+    @property
+    def single(self) -> bool:
+        """One test set (no folds)."""
+        return len(self.folds) == 1
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "source": self.source,
+            "p": self.p,
+            "n": self.n,
+            "folds": [list(f) for f in self.folds],
+        }
+
+
+_DRIVE_SOURCE = (
+    "Kovács & Fazekas 2024, github.com/gykovacs/retina_vessel_segmentation "
+    "(commit f544a0a), MIT licence, Copyright (c) 2020 György Kovács"
+)
+
+#: DRIVE test images 1-20, annotator 1: (vessel, background) pixels inside the field-of-view mask.
+DRIVE_TEST_FOV = (
+    (29412, 194965),  # image 1
+    (33723, 191364),  # image 2
+    (32886, 192841),  # image 3
+    (30343, 197234),  # image 4
+    (30898, 196795),  # image 5
+    (32105, 195394),  # image 6
+    (30144, 197531),  # image 7
+    (28311, 196937),  # image 8
+    (26740, 200920),  # image 9
+    (27152, 200180),  # image 10
+    (29533, 198281),  # image 11
+    (28490, 199115),  # image 12
+    (32252, 195248),  # image 13
+    (26631, 199223),  # image 14
+    (23612, 203782),  # image 15
+    (29791, 197903),  # image 16
+    (27851, 198033),  # image 17
+    (26144, 201468),  # image 18
+    (27367, 200021),  # image 19
+    (24264, 203259),  # image 20
+)
+
+#: DRIVE test images 1-20, annotator 1: (vessel, background) pixels over the whole 584 x 565 image.
+DRIVE_TEST_ALL = (
+    (29440, 300520),  # image 1
+    (33790, 296170),  # image 2
+    (32893, 297067),  # image 3
+    (30354, 299606),  # image 4
+    (30912, 299048),  # image 5
+    (32116, 297844),  # image 6
+    (30152, 299808),  # image 7
+    (28389, 301571),  # image 8
+    (26741, 303219),  # image 9
+    (27156, 302804),  # image 10
+    (29539, 300421),  # image 11
+    (28490, 301470),  # image 12
+    (32259, 297701),  # image 13
+    (26677, 303283),  # image 14
+    (23614, 306346),  # image 15
+    (29791, 300169),  # image 16
+    (27852, 302108),  # image 17
+    (26144, 303816),  # image 18
+    (27371, 302589),  # image 19
+    (24265, 305695),  # image 20
+)
+
+#: The named test sets, by name.
+DATASETS = {
+    d.name: d
+    for d in (
+        Dataset(
+            "drive-test-fov",
+            "DRIVE retinal vessels, 20 test images, pixels inside the field of view (one fold per image)",
+            _DRIVE_SOURCE,
+            DRIVE_TEST_FOV,
+        ),
+        Dataset(
+            "drive-test-all",
+            "DRIVE retinal vessels, 20 test images, all 329,960 pixels of each (one fold per image)",
+            _DRIVE_SOURCE,
+            DRIVE_TEST_ALL,
+        ),
+        Dataset(
+            "tpehg",
+            "Term-Preterm EHG database: 38 preterm and 262 term deliveries",
+            "Fele-Zorz et al. 2008 (PhysioNet); counts as in Fazekas & Kovacs, Section 5.2",
+            ((38, 262),),
+        ),
+        Dataset(
+            "isic2016-test",
+            "ISIC 2016 lesion classification test set: 75 melanoma, 304 benign",
+            "Gutman et al. 2016 (ISBI 2016 challenge, part 3)",
+            ((75, 304),),
+        ),
+        Dataset(
+            "isic2017-test",
+            "ISIC 2017 lesion classification test set, melanoma against the rest: 117 melanoma, 483 others",
+            "Codella et al. 2018 (ISBI 2017 challenge, part 3)",
+            ((117, 483),),
+        ),
+    )
+}
+
+
+def get_dataset(name: str) -> Dataset:
+    """The named test set; ``ValueError`` naming ``dataset`` and the names there are."""
+    key = str(name).strip().lower()
+    if key not in DATASETS:
+        raise ValueError(f"dataset must be one of {', '.join(DATASETS)}, got {name!r}")
+    return DATASETS[key]
+
+
+def dataset_experiment(name: str, p=None, n=None, folds=None, k=None) -> tuple:
+    """``(p, n, folds)`` for :func:`sotalib.consistency.check_report` from a named test set.
+
+    A single test set gives ``p`` and ``n`` (``folds`` None; it may still be
+    split by ``k``-fold cross-validation); DRIVE gives its 20 images as folds.
+    Giving ``p``, ``n`` or ``folds`` as well (or ``k`` with a dataset that has
+    folds) is a ``ValueError`` naming them.
+    """
+    d = get_dataset(name)
+    clash = (("p", p), ("n", n), ("folds", folds)) + ((("k", k),) if not d.single else ())
+    given = [what for what, v in clash if v is not None]
+    if given:
+        raise ValueError(f"dataset {d.name!r} fixes the experiment: drop {', '.join(given)}")
+    if d.single:
+        return d.p, d.n, None
+    return d.p, d.n, d.folds

@@ -1,0 +1,237 @@
+"""Acceptance of issue 12 as a new user meets it: the inputs that were still mishandled after the first round.
+
+Each test is one kind: a huge count names the option to change, a bootstrap
+that cannot fit is refused with the memory it would need, a seed is a seed
+everywhere, a Mean of Scores whose folds leave a score undefined says so
+(instead of a traceback from the typo finder), and the human-readable
+``sota`` output says what its count of teams is.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from sotalib.cli import main
+from sotalib.consistency import MAX_COUNT, check_report
+from sotalib.judging import bradley_terry, rank_uncertainty
+
+ITEMS = "item,A,B,C\n" + "".join(f"{i},{i % 2},{(i // 2) % 2},{int(i % 3 == 0)}\n" for i in range(12))
+
+
+def _run(capsys, argv):
+    code = main(argv)
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def _one_line_error(capsys, argv, *needles):
+    code, out, err = _run(capsys, argv)
+    assert code == 2, (out, err)
+    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in err, (needle, err)
+    return err
+
+
+# ------------------------------------------------------------------ huge counts name the option to change
+@pytest.mark.parametrize(
+    "p,n,named,other",
+    [(10, 10**21, "--n", "--p"), (MAX_COUNT - 4, 10, "--p", "--n"), (10, MAX_COUNT - 5, "--n", "--p")],
+)
+def test_check_names_the_count_that_is_too_large(capsys, p, n, named, other):
+    err = _one_line_error(capsys, ["check", "--p", str(p), "--n", str(n), "--score", "acc=0.5", "--decimals", "2"])
+    assert err.startswith(f"sotalib check: error: {named} must be <= {MAX_COUNT - min(p, n)} "), err
+    assert f"with {other} {min(p, n)}" in err and "--p + n" not in err, err
+
+
+def test_check_repeated_kfold_names_the_count_and_the_repeats(capsys):
+    err = _one_line_error(
+        capsys,
+        ["check", "--p", "100", "--n", str(MAX_COUNT // 1000), "--k", "5", "--repeats", "1000"]
+        + ["--score", "acc=0.5", "--decimals", "2"],
+        "--n must be <=",
+        "repeats",
+    )
+    assert str(MAX_COUNT // 1000 - 100) in err
+
+
+def test_library_sum_limit_is_exact_at_the_boundary():
+    ok = check_report({"acc": 0.5}, p=1, n=MAX_COUNT - 1, decimals=2)  # p + n == MAX_COUNT is allowed
+    assert ok.consistent
+    with pytest.raises(ValueError, match=rf"^n must be <= {MAX_COUNT - 1} "):
+        check_report({"acc": 0.5}, p=1, n=MAX_COUNT, decimals=2)
+
+
+# ------------------------------------------------------------------ rank-uncertainty: memory and seeds
+def test_rank_uncertainty_huge_reps_is_refused_with_the_memory_it_needs(tmp_path, capsys):
+    f = tmp_path / "items.csv"
+    f.write_text(ITEMS)
+    err = _one_line_error(capsys, ["rank-uncertainty", "--per-item", str(f), "--reps", "1000000000"], "--reps")
+    # 10^9 resamples x 3 candidates x (8-byte score + 8-byte rank) = 48e9 bytes = 44.7 GiB
+    assert "44.7 GiB" in err and "would need" in err, err
+    _one_line_error(capsys, ["rank-uncertainty", "--per-item", str(f), "--reps", "1e99999999"], "--reps")
+
+
+def test_rank_uncertainty_library_refuses_before_allocating(monkeypatch):
+    monkeypatch.setenv("SOTALIB_MEMORY_LIMIT", str(10**6))
+    X = np.random.default_rng(0).integers(0, 2, size=(4, 50))
+    with pytest.raises(ValueError, match=r"^reps=100000 resamples of 4 candidates would need 6\.1 MiB"):
+        rank_uncertainty(X, reps=100_000, rng=0)
+    rank_uncertainty(X, reps=1_000, rng=0)  # 64 kB fits
+    with pytest.raises(ValueError, match=r"^reps=100000 resamples of 2 distinct battles would need"):
+        bradley_terry(["a", "a"], ["b", "b"], ["a", "b"], reps=100_000, rng=0)
+
+
+@pytest.mark.parametrize("seed", ["9" * 400, "-1", "18446744073709551616", "1.5"])
+def test_rank_uncertainty_seed_is_a_64_bit_seed(tmp_path, capsys, seed):
+    f = tmp_path / "items.csv"
+    f.write_text(ITEMS)
+    _one_line_error(
+        capsys, ["rank-uncertainty", "--per-item", str(f), f"--rng={seed}"], "--rng", "18446744073709551615"
+    )
+
+
+def test_rank_uncertainty_largest_seed_is_accepted_and_recorded(tmp_path, capsys):
+    f = tmp_path / "items.csv"
+    f.write_text(ITEMS)
+    code, out, err = _run(
+        capsys, ["rank-uncertainty", "--per-item", str(f), "--reps", "20", "--rng", str(2**64 - 1), "--json"]
+    )
+    assert code == 0, err
+    assert json.loads(out)["seed"] == 2**64 - 1
+
+
+# ------------------------------------------------------------------ Mean of Scores with a fold score undefined
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--p", "3", "--n", "200", "--k", "5", "--stratified"],  # scikit-learn leaves two folds without positives
+        ["--folds", "3:40,0:40"],
+    ],
+)
+def test_mos_fold_without_positives_says_sensitivity_is_undefined(capsys, argv):
+    code, out, err = _run(
+        capsys,
+        ["check", *argv, "--score", "sens=0.67", "--score", "acc=0.9", "--decimals", "2", "--aggregation", "mos"],
+    )
+    assert code == 0 and err == "", err  # used to be a ZeroDivisionError traceback from the typo finder
+    assert out.startswith("INCONSISTENT")
+    assert "diagnosis: a fold holds no positive item, and sens of such a fold is undefined" in out, out
+
+
+def test_mos_unknown_kfold_with_fewer_positives_than_folds_says_why(capsys):
+    code, out, err = _run(
+        capsys,
+        ["check", "--p", "3", "--n", "200", "--k", "5", "--score", "sens=0.67", "--decimals", "2"]
+        + ["--aggregation", "mos", "--json"],
+    )
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["consistent"] is False and d["configurations_tested"] == 0
+    assert "no split into k folds puts a positive in every fold" in d["diagnosis"], d["diagnosis"]
+    assert "at least two of the values" not in d["diagnosis"]  # only one value was given
+
+
+def test_som_verdict_unchanged_when_mos_is_undefined():
+    v = check_report({"sens": 0.67, "acc": 0.9}, p=3, n=200, k=5, stratified=True, decimals=2)
+    assert v.consistent and v.details["som"]["consistent"] and not v.details["mos"]["consistent"]
+    assert "undefined" in v.details["mos"]["note"]
+
+
+# ------------------------------------------------------------------ sota: the count of teams says what it counts
+def test_sota_text_says_teams_above_the_estimate(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    scores = np.sort(rng.normal(0.85, 0.01, 300))[::-1]
+    f = tmp_path / "lb.csv"
+    f.write_text("TeamId,TeamName,Score\n" + "".join(f"{i},t{i},{s:.5f}\n" for i, s in enumerate(scores)))
+    code, out, err = _run(capsys, ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0", "--method", "crop"])
+    assert code == 0, err
+    code, js, _ = _run(
+        capsys, ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0", "--method", "crop", "--json"]
+    )
+    above = json.loads(js)["teams_above"]
+    assert above == int(np.sum(scores.round(5) > json.loads(js)["estimate"]))
+    assert f"  above estimate   {above:,} team{'s' if above != 1 else ''}\n" in out + "\n", out
+    assert not out.endswith("\n\n")
+
+
+# ------------------------------------------------------------------ files the user exported from a spreadsheet
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_batch_separated_by_semicolons_or_tabs_says_so(tmp_path, capsys, sep):
+    f = tmp_path / "b.csv"
+    f.write_text(sep.join(["p", "n", "decimals", "acc"]) + "\n" + sep.join(["100", "200", "4", "0,9"]) + "\n")
+    _one_line_error(capsys, ["check", "--batch", str(f)], f"is separated by {sep!r}, not by commas", "--batch")
+
+
+def test_folds_file_errors_name_the_folds_file_option(tmp_path, capsys):
+    f = tmp_path / "folds.csv"
+    f.write_text("a,b\n10,20\n")
+    err = _one_line_error(capsys, ["check", "--score", "acc=0.9", "--decimals", "2", "--folds-file", str(f)])
+    assert err.startswith(f"sotalib check: error: --folds-file {f} must have the columns p and n"), err
+    err = _one_line_error(
+        capsys, ["check", "--score", "acc=0.9", "--decimals", "2", "--folds-file", str(tmp_path / "none.csv")]
+    )
+    assert "--folds-file" in err and "cannot be read" in err, err
+
+
+# ------------------------------------------------------------------ the typo finder says when it did not search
+def test_mos_over_unknown_folds_says_the_finder_did_not_search(capsys):
+    # tp=80, tn=190 of p=100, n=200 gives acc 0.9000, sens 0.8000, spec 0.9500: acc 0.9010 is one mistyped digit
+    argv = ["check", "--p", "100", "--n", "200", "--k", "5", "--decimals", "4"]
+    argv += ["--score", "acc=0.9010", "--score", "sens=0.8", "--score", "spec=0.95"]
+    code, out, err = _run(capsys, argv + ["--aggregation", "mos", "--json"])
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["consistent"] is False and d["suggestions"] == []
+    assert d["diagnosis"].startswith("not searched: typos of a Mean of Scores over unknown folds")
+    code, out, err = _run(capsys, argv + ["--json"])  # both aggregations: the Score-of-Means typo is found
+    d = json.loads(out)
+    assert [(s["score"], s["suggested"]) for s in d["suggestions"]] == [("acc", 0.9)]
+    assert d["diagnosis"].endswith(
+        "(searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
+    )
+
+
+# ------------------------------------------------------------------ Excel's "CSV UTF-8" starts with a byte-order mark
+def test_per_item_and_battle_files_with_a_byte_order_mark_and_crlf(tmp_path, capsys):
+    f = tmp_path / "items.csv"
+    f.write_bytes(b"\xef\xbb\xbfitem,A,B\r\n1,1,0\r\n2,0,1\r\n3,1,1\r\n")
+    code, out, err = _run(capsys, ["rank-uncertainty", "--per-item", str(f), "--reps", "20", "--rng", "0", "--json"])
+    assert code == 0, err
+    d = json.loads(out)  # the item column is labels, not a third candidate
+    assert [c["name"] for c in d["candidates"]] == ["A", "B"] and d["n_items"] == 3
+    assert [c["score"] for c in d["candidates"]] == pytest.approx([2 / 3, 2 / 3])
+    g = tmp_path / "battles.csv"
+    g.write_bytes(b"\xef\xbb\xbfa,b,winner\r\nx,y,x\r\ny,x,x\r\nx,y,tie\r\n")
+    code, out, err = _run(capsys, ["rank-uncertainty", "--battles", str(g), "--reps", "20", "--rng", "0", "--json"])
+    assert code == 0, err
+    assert [c["name"] for c in json.loads(out)["candidates"]] == ["x", "y"]
+
+
+def test_rank_says_one_judge(tmp_path, capsys):
+    f = tmp_path / "s.csv"
+    f.write_text("cand,j1\nA,0.5\nB,0.7\n")
+    code, out, err = _run(capsys, ["rank", "--scores", str(f), "--method", "mean"])
+    assert code == 0, err
+    assert out.startswith("mean ranking of 2 candidates by 1 judge; score: higher is better"), out
+
+
+# ------------------------------------------------------------------ counts too long to read
+def test_counts_of_more_than_18_digits_print_in_exponent_form():
+    from sotalib._validate import format_count
+
+    assert format_count(39_508) == "39,508" and format_count(10**18 - 1) == "999,999,999,999,999,999"
+    assert format_count(10**18) == "about 1.00e18"
+    assert format_count(473_792_838_776 * 10**400 + 12345) == "about 4.73e411"  # digits cut, never rounded up
+
+
+def test_check_text_prints_a_huge_configuration_count_in_exponent_form(capsys):
+    argv = ["check", "--p", "1000", "--n", "2000", "--k", "10", "--score", "acc=0.9", "--eps", "1e-4"]
+    code, out, err = _run(capsys, argv)
+    assert code == 0, err
+    assert "configurations tested 577,001,085,855,082" in out  # 15 digits: still in full
+    code, js, _ = _run(capsys, argv + ["--json"])
+    assert json.loads(js)["details"]["mos"]["configurations_tested"] == 577_001_085_855_082
