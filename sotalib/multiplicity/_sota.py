@@ -278,7 +278,6 @@ def _solve(
         return memo[p]
 
     f_hi = stat(hi_param)
-    f_lo = stat(lo_param)
     if target == "expected":
         if f_hi < mx - _MATCH_TOL:
             e, o = _two(f_hi, mx)
@@ -296,16 +295,18 @@ def _solve(
                     "observed maximum itself; the top score is an outlier, not an effect of multiplicity"
                 )
             return hi_param, fits.get(hi_param)  # one team: nothing to shrink
-        if f_lo > mx:
-            e, o = _two(f_lo, mx)
-            return None, (
-                f"no {what} solves E max(Theta_hat') = max(Theta_hat): even at its lowest value, "
-                f"E max = {e} > observed maximum {o}"
-            )
         a = lo_param
         guess = hi_param - 1.5 * (f_hi - mx) / slope
         if lo_param < guess < hi_param and stat(guess) < mx:
-            a = guess
+            a = guess  # E max increases with the parameter: the fit at its lowest value is not needed
+        else:
+            f_lo = stat(lo_param)
+            if f_lo > mx:
+                e, o = _two(f_lo, mx)
+                return None, (
+                    f"no {what} solves E max(Theta_hat') = max(Theta_hat): even at its lowest value, "
+                    f"E max = {e} > observed maximum {o}"
+                )
         p = brentq(lambda p: stat(p) - mx, a, hi_param, xtol=1e-8)
     else:
         # the upper bound is a step function of the parameter: find where it first reaches max(s)
@@ -314,6 +315,7 @@ def _solve(
                 f"no {what} puts the upper {100 * (1 - alpha):g}% bound at max(Theta_hat): even without "
                 f"shrinking it is {f_hi:.4f} < {mx:.4f}; the top score is an outlier"
             )
+        f_lo = stat(lo_param)
         if f_lo >= mx - half:
             return None, f"no {what}: even at its lowest value the upper bound {f_lo:.4f} exceeds {mx:.4f}"
         # the quantile is a step function; it reaches max(s) exactly when
