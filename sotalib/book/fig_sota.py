@@ -43,7 +43,7 @@ def leaderboard_panel(
         ax.hlines(y, a, b, color=color, lw=3, label=label)
     ax.set_xlabel("accuracy")
     ax.set_ylabel(f"teams per bin of {binwidth:g}")
-    ax.legend(loc="upper left", fontsize=7)
+    ax.legend(loc="upper left")
     return ax
 
 
@@ -68,9 +68,10 @@ def plot_realisations(
     s = observed[observed > 1.0 / classes]
     mx = float(s.max())
     nv, ob = results["naive"], results["observed"]
-    ncols = 2
-    nrows = 2 if shrunk else 1
-    fig, axes = plt.subplots(nrows, ncols, figsize=(10, 3.3 * nrows), sharex=True, squeeze=False)
+    # one panel per row, full page width: the legends keep the book's font size and stay readable
+    nrows = 4 if shrunk else 2
+    fig, axes = plt.subplots(nrows, 1, figsize=(7, 2.9 * nrows), sharex=True, squeeze=False)
+    axes = axes.reshape(-1, 2)
     m_line = (mx, r"$\max(\hat\Theta)$", COLORS["maximum"], ":")
     leaderboard_panel(
         axes[0, 0],
@@ -113,4 +114,6 @@ def plot_realisations(
         )
     for ax, tag in zip(axes.ravel(), "abcd"):
         ax.set_title(f"({tag})", loc="left")
+    for ax in axes.ravel()[:-1]:  # the panels share the accuracy axis: label it once, at the bottom
+        ax.set_xlabel("")
     return fig

@@ -30,6 +30,7 @@ __all__ = [
     "PAPER",
     "load_board",
     "compatible_n",
+    "paper_vs_book",
     "load_imagenet",
     "cached",
     "CALLS",
@@ -136,6 +137,43 @@ def compatible_n(scores, decimals: int, candidates, *, mode: str = "floor") -> l
         if ok.all():
             out.append(int(n))
     return out
+
+
+def paper_vs_book(rows):
+    """The paper's printed numbers beside the book's, one pair of columns per quantity.
+
+    Parameters
+    ----------
+    rows : iterable of (label, paper, estimate)
+        ``label`` names the approach; ``paper`` is the paper's row as printed
+        (strings: max Θ', 95% CI, E max, teams above; ``"--"`` where it prints
+        nothing); ``estimate`` is the book's :class:`sotalib.multiplicity.SotaEstimate`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``("", "approach")`` then ``(quantity, "paper")`` and
+        ``(quantity, "book")`` for each quantity, so that the two values of a
+        quantity sit side by side.  The book's values are printed to the paper's
+        precision: four decimals, the interval as ``(low, high)``, teams with a
+        thousands separator, ``"--"`` for a value the estimator does not have.
+    """
+    import pandas as pd
+
+    quantities = ("max Θ'", "95% CI", "E max", "teams above")
+    out = []
+    for label, paper, e in rows:
+        book = (
+            f"{e.estimate:.4f}",
+            f"({e.ci_low:.4f}, {e.ci_high:.4f})",
+            f"{e.expected_max:.4f}" if e.expected_max else "--",
+            f"{e.teams_above:,}" if e.teams_above else "--",
+        )
+        out.append((label, *(v for pair in zip(paper, book) for v in pair)))
+    columns = pd.MultiIndex.from_tuples(
+        [("", "approach")] + [(q, who) for q in quantities for who in ("paper", "book")]
+    )
+    return pd.DataFrame(out, columns=columns)
 
 
 def load_imagenet():
