@@ -162,7 +162,7 @@ CACHES: dict[str, Cache] = {
             "sota_results",
             "sota_results.json",
             4,
-            "SOTA estimates on the three challenges and 60 ground-truth leaderboards (needs groundtruth)",
+            "SOTA estimates on the Melanoma reconstruction and 60 ground-truth leaderboards (needs groundtruth)",
             _sota_results,
         ),
         Cache(

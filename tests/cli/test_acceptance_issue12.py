@@ -149,9 +149,7 @@ def test_sota_text_says_teams_above_the_estimate(tmp_path, capsys):
     f.write_text("TeamId,TeamName,Score\n" + "".join(f"{i},t{i},{s:.5f}\n" for i, s in enumerate(scores)))
     code, out, err = _run(capsys, ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0"])
     assert code == 0, err
-    code, js, _ = _run(
-        capsys, ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0", "--json"]
-    )
+    code, js, _ = _run(capsys, ["sota", "--leaderboard", str(f), "--n", "1000", "--rho", "0", "--json"])
     above = json.loads(js)["teams_above"]
     assert above == int(np.sum(scores.round(5) > json.loads(js)["estimate"]))
     assert f"  above estimate   {above:,} team{'s' if above != 1 else ''}\n" in out + "\n", out

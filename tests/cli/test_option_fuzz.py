@@ -32,6 +32,7 @@ BASELINES = {
     "testsize": ["--error", "0.1"],
     "compare": ["--scores", "{matrix}"],
     "rank-uncertainty": ["--per-item", "{items}", "--reps", "50", "--rng", "1"],
+    "datasets": [],
 }
 #: Some options need another baseline (options that exclude each other).
 BASELINE_FOR = {("check", "--eps"): ["--p", "10", "--n", "20", "--score", "acc=0.5"]}

@@ -190,7 +190,7 @@ def test_sota_deconvolve_upper_target_is_an_error_not_ignored(tmp_path, capsys, 
         capsys,
         ["sota", "--leaderboard", p, "--n", "3000", "--method", "deconvolve", "--target", "upper"],
         "--target upper is not supported by --method deconvolve",
-        "--method shrink or --method crop",
+        "--method shrink, --method crop or --method cap",
     )
 
 
@@ -198,10 +198,10 @@ def test_sota_says_how_many_teams_eq8_excluded(tmp_path, capsys):
     rng = np.random.default_rng(3)
     board = np.concatenate([[0.99], rng.binomial(2000, 0.72, 200) / 2000])
     code, out, err = _run(
-        capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(board)), "--n", "2000", "--method", "crop"]
+        capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(board)), "--n", "2000", "--method", "cap"]
     )
     payload_code, payload, _ = _run(
-        capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(board)), "--n", "2000", "--method", "crop", "--json"]
+        capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(board)), "--n", "2000", "--method", "cap", "--json"]
     )
     excluded = json.loads(payload)["excluded"]
     assert code == payload_code == 0 and excluded == 200, err

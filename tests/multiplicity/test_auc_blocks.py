@@ -35,13 +35,20 @@ def test_blocks_do_not_change_small_problems(monkeypatch):
 
 @pytest.mark.slow
 def test_huge_m_memory_is_bounded():
-    """auc-max with m = 2 x 10^6 (10^8 positive scores per challenge) stays below 1 GB (it grew to 24 GB at m = 10^7)."""
+    """auc-max with m = 2 x 10^6 (10^8 positive scores per challenge) needs under 512 MB more than m = 1,000.
+
+    (It grew to 24 GB at m = 10^7.)  The small run comes first, so that the peak it sets includes
+    the one-off cost of compiling the kernels (large on a cold Numba cache); what m adds is the rest.
+    """
     code = (
         "import resource\n"
         "from sotalib.multiplicity import expected_max_auc\n"
+        "expected_max_auc(0.9, 3000, 0.017, m=1000, reps=2, rng=0, show=False)\n"
+        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "s = expected_max_auc(0.9, 3000, 0.017, m=2_000_000, reps=2, rng=0, show=False)\n"
         "assert 0.9 < s.mean < 1.0\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "print(base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert int(out.split()[-1]) < 1024 * 1024  # KB
+    base, peak = map(int, out.split()[-2:])
+    assert peak - base < 512 * 1024, (base, peak)  # KB
