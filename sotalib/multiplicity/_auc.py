@@ -808,15 +808,17 @@ def _check_auc_memory(m: int, n: int, n_pos: int, reps: int, rho: float) -> None
     """Refuse up front a simulation whose arrays cannot fit (:func:`sotalib._validate.check_memory`).
 
     The simulated maxima and positive counts take 24 bytes per replication.
-    Independent classifiers (``rho = 0``) draw at least one whole replication
-    at a time, two doubles per classifier and positive; dependent ones draw
-    blocks of ``_CHUNK`` doubles (at least one classifier's ``n`` scores).
+    Independent classifiers (``rho = 0``) draw blocks of ``_CHUNK`` doubles
+    (classifiers in blocks within a replication when one replication does not
+    fit; at least one classifier's positives), two doubles per classifier and
+    positive; dependent ones draw blocks of ``_CHUNK`` doubles (at least one
+    classifier's ``n`` scores).  The classifiers' means take 16 bytes each.
     """
     per_rep = 24.0 * reps + 16.0 * m
     if rho == 0.0:
-        block = 24.0 * max(float(_CHUNK), float(m) * n_pos)  # z, uu and the generator's working copy
-        what = f"m={m} classifiers with {n_pos} positives (one simulated challenge at a time)"
-        advice = "use fewer classifiers or a smaller test set"
+        block = 24.0 * max(float(_CHUNK), float(n_pos))  # z, uu and the generator's working copy
+        what = f"n={n} items ({n_pos} positives)"
+        advice = "use a smaller test set"
     else:
         block = 16.0 * max(float(_CHUNK), 2.0 * n)
         what = f"n={n} items"
@@ -837,6 +839,7 @@ def expected_max_auc(
     rng=0,
     alpha: float = 0.05,
     show: bool | None = None,
+    on_start=None,
 ) -> MaxAUCSummary:
     """Distribution of the best empirical AUC of ``m`` classifiers (the ``sotalib auc-max`` command).
 
@@ -882,6 +885,10 @@ def expected_max_auc(
         A progress bar over the simulated challenges on stderr: True, False,
         or None (default) for only when stderr is a terminal.  Memory stays
         bounded for any ``m`` and ``n`` (the draws are made in blocks).
+    on_start : callable, optional
+        Called without arguments once every argument has been checked, just
+        before the simulation starts (the command line states a long run's
+        cost there, after any error message it might have had to print).
 
     Returns
     -------
@@ -923,6 +930,8 @@ def expected_max_auc(
     seed = seed_record(rng)
     gen = as_generator(rng)
     mus, sp = _standardized(a, 1.0, 1.0)
+    if on_start is not None:
+        on_start()
     maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed", show)
     s = Summary.from_samples(maxima, alpha)
     return MaxAUCSummary(

@@ -127,8 +127,8 @@ def test_requests_that_cannot_fit_say_the_size_they_need(capsys, monkeypatch):
     _one_line_error(
         capsys,
         ["auc-max", "--auc", "0.9", "--n", "3000", "--m", "1000000", "--prevalence", "0.5", "--reps", "10"],
-        "--m 1000000 classifiers with 1500 positives",
-        "would need 33.5 GiB",
+        "--n 3000 items (1500 positives)",
+        "would need 111 MiB",
     )
 
 
@@ -303,3 +303,24 @@ def test_option_given_as_double_dash_is_refused_but_empty_repeatable_options_are
     p.write_text("p,n,acc,decimals\n10,20,0.5,2\n")
     code, out, err = _run(capsys, ["check", "--batch", str(p)])  # --score is left empty
     assert code == 0 and "expects one value" not in err, err
+
+
+def test_auc_max_states_the_cost_of_a_long_simulation_and_takes_m_ten_million(capsys, monkeypatch):
+    # m = 10^7 is inside the promised range: the draws are made in blocks, so it is not refused for memory;
+    # a run this long says what it costs (one line on stderr) once every option has been checked.
+    from sotalib.cli import auc_max
+    from sotalib.multiplicity import _auc
+
+    started = []
+
+    def fake_simulation(*args, **kwargs):
+        started.append(capsys.readouterr().err)
+        raise KeyboardInterrupt  # stop before the hours of work
+
+    monkeypatch.setattr(_auc, "_simulate_max_u", fake_simulation)
+    with pytest.raises(KeyboardInterrupt):
+        main(["auc-max", "--auc", "0.8", "--n", "200", "--m", "10000000", "--prevalence", "0.3", "--reps", "1000"])
+    (err,) = started
+    assert err.count("\n") == 1 and "6.00e+11 scores (10,000,000 classifiers x 60 positives x 1,000 challenges)" in err
+    assert "hours" in err
+    assert auc_max.cost_note(200, 0.3, 10, 1000) == ""  # short runs say nothing
