@@ -54,6 +54,13 @@ def register(sub) -> None:
         help="solve for the expected maximum or the upper 95%% bound (shrink, crop and cap only)",
     )
     p.add_argument(
+        "--engine",
+        choices=("auto", "exact", "normal", "simulate"),
+        default="auto",
+        help="distribution of the maximum: exact, a normal approximation for large n, or (AUC) simulate; "
+        "default auto: exact (accuracy) or simulate (AUC) unless that would take minutes",
+    )
+    p.add_argument(
         "--seed",
         type=seed(),
         default=0,
@@ -82,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         target=args.target,
         rng=args.seed,
         show=False if args.json else None,
+        engine=args.engine,
     )
     lb = read_leaderboard(args.leaderboard, args.score_column, scale=args.scale)
     est = estimate_sota(lb.scores, args.n, **kwargs)
@@ -116,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
     if est.teams_above is not None:
         # the paper counts the teams above the crop point for cropping, above the estimate otherwise
         rows.append(f"  {'above c        ' if crop else 'above estimate '}  {_teams(est.teams_above)}")
+    if est.details.get("engine") == "normal":
+        notes.append(f"engine: {est.details['accuracy']}")
     text = "\n".join(rows + [f"  note: {line}" for line in notes])
     emit(args, payload, text)
     return 0

@@ -37,6 +37,7 @@ from scipy.optimize import brentq
 
 from .._validate import check_choice, check_probability
 from ._depmax import dependent_max_distribution
+from ._depmax_normal import ENGINES, choose_engine, normal_max_distribution
 from ._noniid import feasible_interval
 from ._sota import RHO0, SotaEstimate, prepare
 
@@ -54,15 +55,19 @@ def _pool(s: np.ndarray, c: float, rho: float) -> tuple[np.ndarray, int, float]:
     return pool, int(above_low.sum()), float(low)
 
 
-def crop_distribution(scores, n: int, c: float, *, rho: float = RHO0):
+def crop_distribution(scores, n: int, c: float, *, rho: float = RHO0, engine: str = "exact"):
     """The distribution of the simulated maximum at crop point ``c`` (steps 1-3 of :mod:`._crop`).
 
-    ``scores`` are the teams above chance.  Returns ``(MaxDistribution, m, lower_cutoff, pool_size)``.
+    ``scores`` are the teams above chance; ``engine`` is ``"exact"`` or
+    ``"normal"`` (:func:`sotalib.multiplicity._depmax_normal.normal_max_distribution`).
+    Returns ``(MaxDistribution, m, lower_cutoff, pool_size)``.
     """
     s = np.asarray(scores, dtype=float)
     pool, m, low = _pool(s, c, rho)
     if pool.size == 0:
         raise ValueError(f"c: no team scores between the lower cut-off {low:.4f} and the crop point {c:.4f}")
+    if check_choice("engine", engine, ("exact", "normal")) == "normal":
+        return normal_max_distribution(n, m, pool, rho=rho, theta0=c), m, low, int(pool.size)
     return dependent_max_distribution(n, m, pool, rho=rho, theta0=c), m, low, int(pool.size)
 
 
@@ -82,6 +87,7 @@ def crop(
     target: str = "expected",
     alpha: float = 0.05,
     grid: float | None = PAPER_GRID,
+    engine: str = "auto",
 ) -> SotaEstimate:
     """The paper's cropping (Appendix, Table 4): drop the teams above a crop point, resample the rest.
 
@@ -103,6 +109,9 @@ def crop(
     grid : float or None
         Step of the grid the reported estimate is snapped up to (default the
         paper's ``0.04/175``); None reports the solved crop point itself.
+    engine : {"auto", "exact", "normal"}
+        The exact model, its large-``n`` normal approximation
+        (:mod:`sotalib.multiplicity._depmax_normal`), or the first unless its work is large.
 
     Returns
     -------
@@ -115,7 +124,7 @@ def crop(
         teams above the snapped estimate.  ``solved=False`` with a ``reason``
         when no crop point solves the equation.
     """
-    from ._sota import _chance
+    from ._sota import _chance, _model_details
 
     chance = _chance(classes)
     s, below = prepare(scores, n, chance)
@@ -124,6 +133,7 @@ def crop(
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     if grid is not None and not (isinstance(grid, (int, float)) and 0 < grid < 1):
         raise ValueError(f"grid must be a step in (0, 1) or None, got {grid!r}")
+    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
     mx = float(s.max())
     x_max = int(round(mx * n))
     level = 1 - alpha / 2
@@ -133,7 +143,7 @@ def crop(
         if c not in fits:
             if not np.any((s > feasible_interval(c, rho)[0]) & (s <= c)):
                 raise _EmptyPool(c)
-            fits[c] = crop_distribution(s, n, c, rho=rho)
+            fits[c] = crop_distribution(s, n, c, rho=rho, engine=engine)
         return fits[c]
 
     def gap(c):  # increasing in c; its root is the crop point
@@ -142,7 +152,7 @@ def crop(
             return d.mean() - mx
         return level - float(d.cdf_at(x_max - 1))  # > 0 once the upper bound reaches max(s)
 
-    details = {"target": target, "rho": rho, "model": "dependent, exact", "grid": grid}
+    details = {"target": target, "rho": rho, **_model_details(engine), "grid": grid}
     try:
         return _solve_crop(s, n, mx, below, details, gap, fit, fits, grid, alpha, target, level)
     except _EmptyPool as exc:

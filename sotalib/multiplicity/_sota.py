@@ -42,6 +42,7 @@ from .._rng import as_generator, check_rng, int_seed, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
 from ._depmax import dependent_max_distribution
+from ._depmax_normal import ACCURACY, ENGINES, choose_engine, normal_max_distribution
 from ._maxdist import MaxDistribution
 from ._noniid import conditional_probs, feasible
 
@@ -179,17 +180,29 @@ def naive(scores, n: int, *, classes: int = 2, alpha: float = 0.05) -> SotaEstim
     )
 
 
-def _fit_dist(values: np.ndarray, n: int, rho: float, y0: str = "random", tail: float = 1e-12, start=None):
-    """Exact max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions.
+def _fit_dist(
+    values: np.ndarray, n: int, rho: float, y0: str = "random", tail: float = 1e-12, start=None, engine="exact"
+):
+    """Max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions.
 
-    ``start``: a guess of the window's first count (checked by the engine, see
-    :func:`sotalib.multiplicity._depmax.dependent_max_distribution`).
+    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._depmax.dependent_max_distribution`;
+    ``start`` is a guess of the window's first count, checked by the engine) or
+    ``"normal"`` (:func:`sotalib.multiplicity._depmax_normal.normal_max_distribution`).
     """
     theta0 = float(values.max())
     ok = feasible(values, theta0, rho)
     v = values[ok]
+    if engine == "normal":
+        return normal_max_distribution(n, v.size, v, rho=rho, theta0=theta0, tail=tail), int((~ok).sum())
     d = dependent_max_distribution(n, v.size, v, rho=rho, theta0=theta0, y0=y0, tail=tail, start=start)
     return d, int((~ok).sum())
+
+
+def _model_details(engine: str) -> dict:
+    """What ``details`` says about the model and, for the approximation, its accuracy."""
+    if engine == "normal":
+        return {"model": "dependent, normal approximation", "engine": "normal", "accuracy": ACCURACY}
+    return {"model": "dependent, exact", "engine": "exact"}
 
 
 def _start_hint(fits: dict, p: float, n: int) -> int | None:
@@ -201,17 +214,30 @@ def _start_hint(fits: dict, p: float, n: int) -> int | None:
     return max(0, d.lo - int(2 * d.sd() * n) - 2)
 
 
-def observed_distribution(scores, n: int, *, classes: int = 2, rho: float = RHO0) -> MaxDistribution:
-    """Distribution of ``max(Theta_hat')`` with ``Theta' = Theta_hat`` (Section 5.1.1)."""
+def observed_distribution(
+    scores, n: int, *, classes: int = 2, rho: float = RHO0, engine: str = "auto"
+) -> MaxDistribution:
+    """Distribution of ``max(Theta_hat')`` with ``Theta' = Theta_hat`` (Section 5.1.1).
+
+    ``engine``: ``"exact"``, ``"normal"`` (the large-``n`` approximation) or ``"auto"``.
+    """
     s, _ = prepare(scores, n, _chance(classes))
-    return _fit_dist(s, n, check_probability("rho", rho))[0]
+    rho = check_probability("rho", rho)
+    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
+    return _fit_dist(s, n, rho, engine=engine)[0]
 
 
-def observed(scores, n: int, *, classes: int = 2, rho: float = RHO0, alpha: float = 0.05) -> SotaEstimate:
-    """2. ``Theta' = Theta_hat``: E max and interval if the observed scores were true (Table 2, row 2)."""
+def observed(
+    scores, n: int, *, classes: int = 2, rho: float = RHO0, alpha: float = 0.05, engine: str = "auto"
+) -> SotaEstimate:
+    """2. ``Theta' = Theta_hat``: E max and interval if the observed scores were true (Table 2, row 2).
+
+    ``engine``: ``"exact"``, ``"normal"`` (the large-``n`` approximation) or ``"auto"``.
+    """
     s, below = prepare(scores, n, _chance(classes))
     rho = check_probability("rho", rho)
-    d, excl = _fit_dist(s, n, rho)
+    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
+    d, excl = _fit_dist(s, n, rho, engine=engine)
     lo, hi = d.interval(alpha)
     mx = float(s.max())
     return SotaEstimate(
@@ -227,6 +253,7 @@ def observed(scores, n: int, *, classes: int = 2, rho: float = RHO0, alpha: floa
         teams_above=0,
         below_chance=below,
         excluded=excl,
+        details={"rho": rho, **_model_details(engine)},
     )
 
 
@@ -255,6 +282,7 @@ def _solve(
     alpha: float,
     what: str,
     slope: float = 1.0,
+    engine: str = "auto",
 ):
     """Find the parameter where E max (or the upper bound) of the transformed leaderboard equals max(s).
 
@@ -272,7 +300,7 @@ def _solve(
 
     def stat(p):
         if p not in memo:
-            fits[p] = _fit_dist(transform(p), n, rho, start=_start_hint(fits, p, n))
+            fits[p] = _fit_dist(transform(p), n, rho, start=_start_hint(fits, p, n), engine=engine)
             d = fits[p][0]
             memo[p] = d.mean() if target == "expected" else d.quantile(1 - alpha / 2)
         return memo[p]
@@ -327,7 +355,7 @@ def _solve(
 
         def cdf_below(p):
             if p not in cmemo:
-                fits[p] = _fit_dist(transform(p), n, rho, start=_start_hint(fits, p, n))
+                fits[p] = _fit_dist(transform(p), n, rho, start=_start_hint(fits, p, n), engine=engine)
                 cmemo[p] = float(fits[p][0].cdf_at(x_max - 1))
             return cmemo[p]
 
@@ -342,8 +370,8 @@ def _solve(
     return p, fits.get(p)
 
 
-def _finish(method, p, s, n, rho, alpha, below, transform, estimate, target, fit=None):
-    d, excl = fit if fit is not None else _fit_dist(transform(p), n, rho)
+def _finish(method, p, s, n, rho, alpha, below, transform, estimate, target, fit=None, engine="exact"):
+    d, excl = fit if fit is not None else _fit_dist(transform(p), n, rho, engine=engine)
     lo, hi = d.interval(alpha)
     return SotaEstimate(
         method,
@@ -358,30 +386,51 @@ def _finish(method, p, s, n, rho, alpha, below, transform, estimate, target, fit
         teams_above=int(np.sum(s > estimate)),
         below_chance=below,
         excluded=excl,
-        details={"target": target, "rho": rho, "model": "dependent, exact"},
+        details={"target": target, "rho": rho, **_model_details(engine)},
     )
 
 
 def shrink(
-    scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected", alpha: float = 0.05
+    scores,
+    n: int,
+    *,
+    classes: int = 2,
+    rho: float = RHO0,
+    target: str = "expected",
+    alpha: float = 0.05,
+    engine: str = "auto",
 ) -> SotaEstimate:
     """3. Shrinkage toward chance (Eq. 9), ``w`` solved numerically.
 
     ``theta'_j = w theta_hat_j + (1 - w)/classes``; ``target="expected"`` solves
     ``E max(Theta_hat') = max(Theta_hat)`` (Table 2, row 3), ``"upper"`` puts
     the upper ``1 - alpha/2`` quantile there (row 4).  The estimate is
-    ``max(Theta') = w max(Theta_hat) + (1 - w)/classes``.
+    ``max(Theta') = w max(Theta_hat) + (1 - w)/classes``.  ``engine``:
+    ``"exact"``, ``"normal"`` (the large-``n`` approximation of
+    :mod:`sotalib.multiplicity._depmax_normal`) or ``"auto"`` (exact unless
+    its work is large).
     """
     chance = _chance(classes)
     s, below = prepare(scores, n, chance)
     rho = check_probability("rho", rho)
     target = check_choice("target", target, ("expected", "upper"))
+    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
 
     def transform(w):
         return w * s + (1 - w) * chance
 
     w, fit = _solve(
-        transform, 0.0, 1.0, s, n, rho, target, alpha, "shrinkage weight w in [0, 1]", slope=float(s.max()) - chance
+        transform,
+        0.0,
+        1.0,
+        s,
+        n,
+        rho,
+        target,
+        alpha,
+        "shrinkage weight w in [0, 1]",
+        slope=float(s.max()) - chance,
+        engine=engine,
     )
     if w is None:
         return SotaEstimate(
@@ -393,28 +442,38 @@ def shrink(
             below_chance=below,
             solved=False,
             reason=fit,
-            details={"target": target, "rho": rho},
+            details={"target": target, "rho": rho, **_model_details(engine)},
         )
-    return _finish("shrink", w, s, n, rho, alpha, below, transform, w * s.max() + (1 - w) * chance, target, fit)
+    est = w * s.max() + (1 - w) * chance
+    return _finish("shrink", w, s, n, rho, alpha, below, transform, est, target, fit, engine)
 
 
 def cap(
-    scores, n: int, *, classes: int = 2, rho: float = RHO0, target: str = "expected", alpha: float = 0.05
+    scores,
+    n: int,
+    *,
+    classes: int = 2,
+    rho: float = RHO0,
+    target: str = "expected",
+    alpha: float = 0.05,
+    engine: str = "auto",
 ) -> SotaEstimate:
     """4. A cap at ``c``: ``theta'_j = min(theta_hat_j, c)``, ``c`` solved numerically.
 
     Not the paper's cropping (:func:`sotalib.multiplicity.crop`): capped teams stay
     on the simulated board at ``c``, where cropping drops them and resamples.
+    ``engine`` as in :func:`shrink`.
     """
     chance = _chance(classes)
     s, below = prepare(scores, n, chance)
     rho = check_probability("rho", rho)
     target = check_choice("target", target, ("expected", "upper"))
+    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
 
     def transform(c):
         return np.minimum(s, c)
 
-    c, fit = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c")
+    c, fit = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c", engine=engine)
     if c is None:
         return SotaEstimate(
             "cap",
@@ -425,9 +484,9 @@ def cap(
             below_chance=below,
             solved=False,
             reason=fit.replace("shrinking", "capping"),
-            details={"target": target, "rho": rho},
+            details={"target": target, "rho": rho, **_model_details(engine)},
         )
-    return _finish("cap", c, s, n, rho, alpha, below, transform, c, target, fit)
+    return _finish("cap", c, s, n, rho, alpha, below, transform, c, target, fit, engine)
 
 
 # ---------------------------------------------------------------- deconvolution
@@ -768,6 +827,7 @@ def estimate_sota(
     alpha: float = 0.05,
     rng=0,
     show: bool | None = None,
+    engine: str = "auto",
 ) -> SotaEstimate:
     """Estimate the state of the art behind a leaderboard (Section 5; the ``sotalib sota`` command).
 
@@ -822,6 +882,14 @@ def estimate_sota(
     show : bool or None
         Progress bars of the Monte Carlo estimators (None: only when stderr
         is a terminal; the command line passes False with ``--json``).
+    engine : {"auto", "exact", "normal", "simulate"}
+        How the distribution of the maximum is computed.  Accuracy:
+        ``"exact"`` (the exact model), ``"normal"`` (a normal approximation
+        for large ``n``, :mod:`sotalib.multiplicity._depmax_normal`) or
+        ``"auto"`` (exact unless its work would take minutes, at ``n >= 10^4``).
+        AUC: ``"simulate"`` (Monte Carlo, exact in distribution), ``"normal"``
+        or ``"auto"``.  The result's ``details`` name the engine used and,
+        for an approximation, its accuracy.
 
     Returns
     -------
@@ -851,6 +919,16 @@ def estimate_sota(
     target = check_choice("target", target, ("expected", "upper"))
     alpha = check_alpha("alpha", alpha)
     check_rng(rng)
+    engine = check_choice("engine", engine, ("auto", "exact", "normal", "simulate"))
+    if metric == "accuracy" and engine == "simulate":
+        raise ValueError(
+            "engine 'simulate' is for metric='auc'; the accuracy's engines are 'auto', 'exact' and 'normal'"
+        )
+    if metric == "auc" and engine == "exact":
+        raise ValueError(
+            "engine 'exact' is for metric='accuracy'; the AUC's engines are 'auto', 'simulate' (Monte Carlo, "
+            "exact in distribution) and 'normal'"
+        )
     _check_perfect_score(scores, metric, method, rho)
     if metric == "auc":
         if prevalence is None:
@@ -858,7 +936,7 @@ def estimate_sota(
         prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
         if method not in METHODS["auc"]:
             raise ValueError(f"method {method!r} is not available for metric='auc' (use 'shrink')")
-        return shrink_auc(scores, n, prevalence, rho=rho, target=target, rng=rng, alpha=alpha, show=show)
+        return shrink_auc(scores, n, prevalence, rho=rho, target=target, rng=rng, alpha=alpha, show=show, engine=engine)
     if method in ("deconvolve", "abc") and target != "expected":
         raise ValueError(
             f"target {target!r} is not supported by method {method!r}, which estimates the expected "
@@ -866,13 +944,13 @@ def estimate_sota(
             "the upper bound"
         )
     if method == "shrink":
-        return shrink(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
+        return shrink(scores, n, classes=classes, rho=rho, target=target, alpha=alpha, engine=engine)
     if method == "crop":
         from ._crop import crop
 
-        return crop(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
+        return crop(scores, n, classes=classes, rho=rho, target=target, alpha=alpha, engine=engine)
     if method == "cap":
-        return cap(scores, n, classes=classes, rho=rho, target=target, alpha=alpha)
+        return cap(scores, n, classes=classes, rho=rho, target=target, alpha=alpha, engine=engine)
     if method == "deconvolve":
         return deconvolve(scores, n, classes=classes, rng=rng, alpha=alpha, show=show)
     return abc(scores, n, classes=classes, rho=rho, rng=rng, alpha=alpha, show=show)
