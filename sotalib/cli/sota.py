@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from ._types import CLASSES_MAX, N_MAX, integer, probability, seed
 
@@ -108,19 +109,21 @@ def run(args: argparse.Namespace) -> int:
             f"{est.excluded:,} of the {_teams(est.m)} above chance excluded from the fitted model by Eq. 8 "
             f"(with --rho {args.rho:g} their probabilities given the reference classifier would leave [0, 1])"
         )
+    # four decimals as the paper prints them; more where a count is finer than the fourth (n >= 10^6)
+    d = max(4, min(8, round(math.log10(n)) - 1))
     rows = [
         f"{args.method} estimate of the state of the art ({_teams(est.m)} above chance, n={n:,})",
-        f"  sample maximum   {est.sample_max:.4f}",
-        f"  estimate         {est.estimate:.4f}",
+        f"  sample maximum   {est.sample_max:.{d}f}",
+        f"  estimate         {est.estimate:.{d}f}",
     ]
     crop = args.method in ("crop", "cap")
     if est.weight is not None:
         # for crop and cap the fitted parameter is the crop point c, not a shrinkage weight
         rows.append(f"  {'crop point c   ' if crop else 'weight         '}  {est.weight:.6f}")
     if est.expected_max is not None:
-        rows.append(f"  E max            {est.expected_max:.4f}")
+        rows.append(f"  E max            {est.expected_max:.{d}f}")
     if est.ci_low is not None:
-        rows.append(f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})")
+        rows.append(f"  95% interval     ({est.ci_low:.{d}f}, {est.ci_high:.{d}f})")
     if est.teams_above is not None:
         # the paper counts the teams above the crop point for cropping, above the estimate otherwise
         rows.append(f"  {'above c        ' if crop else 'above estimate '}  {_teams(est.teams_above)}")

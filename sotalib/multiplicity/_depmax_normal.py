@@ -54,10 +54,9 @@ from ._noniid import conditional_probs
 
 #: What the results of this engine say about their accuracy (checked by the tests against the exact engine).
 ACCURACY = (
-    "normal (Edgeworth) approximation of each classifier's count given the reference classifier "
-    "(used at n >= 10^4 where the exact model would take minutes): checked against the exact model at "
-    "n = 10^4 to 10^5, where E max and the estimates agree within a tenth of a count (0.1/n) and the interval "
-    "to the count, and against a Monte Carlo of the model at n = 10^7; the error shrinks as n grows"
+    "normal (Edgeworth) approximation of the exact model, used at n >= 10^4 where that would take minutes; "
+    "where both run (n = 10^4 to 10^5) E max and the estimates agree within 0.1/n and the interval to the count, "
+    "and a Monte Carlo of the model agrees at n = 10^7; the error shrinks as n grows"
 )
 
 #: Nodes of the trapezoidal rule over K per scale of the conditional maximum's movement.

@@ -123,3 +123,31 @@ def test_cli_scores_outside_the_unit_interval(tmp_path, capsys):
     assert main(["sota", "--leaderboard", str(p), "--n", "100", "--scale", "unit"]) == 2
     err = capsys.readouterr().err
     assert "scores must be in [0, 1]" in err and "150" in err and err.count("\n") == 1
+
+
+def test_cli_engine_at_large_n(tmp_path, capsys):
+    """A 2,000-team board at n = 10^7: auto takes the normal engine, says so with its accuracy, and prints the
+    digits a count can move (six decimals); --engine exact and normal are the library's; a wrong one exits 2."""
+    n = 10_000_000
+    rng = np.random.default_rng(4)
+    scores = rng.binomial(n, 0.9 - np.abs(rng.normal(0, 0.002, 2000))) / n
+    path = _write(tmp_path, "rank,score\n" + "\n".join(f"{i},{s:.7f}" for i, s in enumerate(scores)) + "\n")
+    assert main(["sota", "--leaderboard", str(path), "--n", str(n), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    lib = estimate_sota(scores, n, engine="normal")
+    assert out["details"]["engine"] == "normal" and out["details"]["accuracy"] == lib.details["accuracy"]
+    assert out["estimate"] == lib.estimate and out["ci_high"] == lib.ci_high
+    assert main(["sota", "--leaderboard", str(path), "--n", str(n)]) == 0
+    text = capsys.readouterr().out
+    assert f"estimate         {lib.estimate:.6f}" in text and "note: engine: normal (Edgeworth)" in text
+    assert main(["sota", "--leaderboard", str(path), "--n", str(n), "--engine", "simulate"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--engine simulate is for --metric auc" in err[0]
+
+
+def test_cli_engine_exact_is_the_default_where_it_is_fast(tmp_path, capsys, iid_board):
+    path = _board_file(tmp_path, iid_board)
+    assert main(["sota", "--leaderboard", str(path), "--n", "3000", "--json"]) == 0
+    auto = json.loads(capsys.readouterr().out)
+    assert main(["sota", "--leaderboard", str(path), "--n", "3000", "--engine", "exact", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == auto and auto["details"]["engine"] == "exact"
