@@ -102,6 +102,7 @@ __getattr__, __dir__, __all__ = attach(
             "estimate_sota",
             "naive",
             "npmle",
+            "npmle_bin_width",
             "observed",
             "observed_distribution",
             "prepare",
