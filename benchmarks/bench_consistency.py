@@ -9,8 +9,6 @@ is missing the table says so.
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,9 +22,9 @@ from sotalib.consistency import (
 )
 
 from ._harness import Case
+from ._reference import ReferenceWorker
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH_PY = ROOT / ".bench-venv" / "bin" / "python"
 
 # DRIVE-like pixel counts (20 test images, FoV): a true confusion matrix, scores at 4 decimals
 P, N = 577_649, 3_960_494
@@ -35,14 +33,7 @@ ACC_SENS_SPEC = {k: round(_S[k], 4) for k in ("acc", "sens", "spec")}
 F1_MCC = {"f1": round(_S["fbp"], 4), "mcc": round(_S["mcc"], 4)}
 TPEHG = {"acc": 0.9447, "sens": 0.9139, "spec": 0.9733}
 
-_WORKER = r"""
-import json, logging, os, sys, time
-# commands and replies use the original stdin/stdout; solver subprocesses (CBC) get /dev/null
-commands = os.fdopen(os.dup(0), "r")
-replies = os.fdopen(os.dup(1), "w")
-os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-logging.disable(logging.CRITICAL)
+_WORKER_BODY = r"""
 import mlscorecheck
 from mlscorecheck.check.binary import check_1_testset_no_kfold, check_1_dataset_unknown_folds_mos
 def run(req):
@@ -61,59 +52,11 @@ def run(req):
                                               folding={"n_folds": req["k"], "n_repeats": 1},
                                               scores=req["scores"], eps=req["eps"])
     return bool(r["inconsistency"])
-from importlib.metadata import version
-print(json.dumps({"ready": version("mlscorecheck")}), file=replies, flush=True)
-for line in commands:
-    req = json.loads(line)
-    try:
-        res = run(req)
-        out = {"inconsistency": res}
-    except Exception as exc:
-        out = {"error": f"{type(exc).__name__}: {exc}"}
-    print(json.dumps(out), file=replies, flush=True)
 """
 
 
-class _Reference:
-    """A persistent mlscorecheck worker in the benchmark environment."""
-
-    def __init__(self):
-        self.proc = None
-        self.version = None
-        self.error = None
-        if not BENCH_PY.exists():
-            self.error = "mlscorecheck not installed (.bench-venv missing; run make bench-venv)"
-            return
-        try:
-            self.proc = subprocess.Popen(
-                [str(BENCH_PY), "-c", _WORKER],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-            )
-            line = self.proc.stdout.readline()
-            self.version = json.loads(line)["ready"]
-        except Exception as exc:  # not importable: say so in the table
-            self.error = f"mlscorecheck unavailable: {exc}"
-            self.proc = None
-
-    def call(self, **req):
-        if self.proc is None:
-            raise RuntimeError(self.error)
-        self.proc.stdin.write(json.dumps(req) + "\n")
-        self.proc.stdin.flush()
-        out = json.loads(self.proc.stdout.readline())
-        if "error" in out:
-            raise RuntimeError(out["error"])
-        return out["inconsistency"]
-
-
-_REF = _Reference()
-
-
-def _ref(**req):
-    return (lambda: _REF.call(**req)) if _REF.proc is not None else None
+_REF = ReferenceWorker(_WORKER_BODY)
+_ref = _REF.thunk
 
 
 def _ours_single(scores):
@@ -225,7 +168,7 @@ def _claims() -> str:
 CLAIMS = _claims()
 print("mlscorecheck claims:", CLAIMS, file=sys.stderr)
 
-_NOTE = f"vs mlscorecheck {_REF.version}" if _REF.version else (_REF.error or "")
+_NOTE = _REF.note
 
 
 def _against_reference(name, func, request, *, ratio_target=1.0, pairs=5, note=""):

@@ -17,9 +17,7 @@ independent binary problems, without the column sums they share.
 from __future__ import annotations
 
 import itertools
-import json
 import math
-import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -40,17 +38,11 @@ from sotalib.consistency import (
 )
 
 from ._harness import Case
+from ._reference import ReferenceWorker
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH_PY = ROOT / ".bench-venv" / "bin" / "python"
 
-_WORKER = r"""
-import json, logging, os, sys
-commands = os.fdopen(os.dup(0), "r")
-replies = os.fdopen(os.dup(1), "w")
-os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-logging.disable(logging.CRITICAL)
+_WORKER_BODY = r"""
 from mlscorecheck.check.multiclass import (check_1_testset_no_kfold_macro, check_1_testset_no_kfold_micro,
                                            check_1_dataset_known_folds_mos_macro)
 from mlscorecheck.check.regression import check_1_testset_no_kfold
@@ -91,56 +83,12 @@ def run(req):
                 out.append(f"{type(exc).__name__}: {exc}"[:200])
         return out
     return one(req)
-from importlib.metadata import version
-print(json.dumps({"ready": version("mlscorecheck")}), file=replies, flush=True)
-for line in commands:
-    req = json.loads(line)
-    try:
-        out = {"inconsistency": run(req)}
-    except Exception as exc:
-        out = {"error": f"{type(exc).__name__}: {exc}"}
-    print(json.dumps(out), file=replies, flush=True)
 """
 
 
-class _Reference:
-    """A persistent mlscorecheck worker in the benchmark environment."""
-
-    def __init__(self):
-        self.proc, self.version, self.error = None, None, None
-        if not BENCH_PY.exists():
-            self.error = "mlscorecheck not installed (.bench-venv missing; run make bench-venv)"
-            return
-        try:
-            self.proc = subprocess.Popen(
-                [str(BENCH_PY), "-c", _WORKER],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-            )
-            self.version = json.loads(self.proc.stdout.readline())["ready"]
-        except Exception as exc:  # not importable: say so in the table
-            self.error = f"mlscorecheck unavailable: {exc}"
-            self.proc = None
-
-    def call(self, **req):
-        if self.proc is None:
-            raise RuntimeError(self.error)
-        self.proc.stdin.write(json.dumps(req) + "\n")
-        self.proc.stdin.flush()
-        out = json.loads(self.proc.stdout.readline())
-        if "error" in out:
-            raise RuntimeError(out["error"])
-        return out["inconsistency"]
-
-
-_REF = _Reference()
-_NOTE = f"vs mlscorecheck {_REF.version}" if _REF.version else (_REF.error or "")
-
-
-def _ref(**req):
-    return (lambda: _REF.call(**req)) if _REF.proc is not None else None
+_REF = ReferenceWorker(_WORKER_BODY)
+_ref = _REF.thunk
+_NOTE = _REF.note
 
 
 # --------------------------------------------------------------------------- random problems
