@@ -23,7 +23,7 @@ expected_max_auc        -- distribution of the best empirical AUC (the ``auc-max
 auc_distribution        -- exact distribution of one classifier's empirical AUC
 MaxAUCSummary          -- its result type
 normal_max_auc          -- the same by the normal approximation of the empirical AUCs (large test sets)
-NormalMaxAUC            -- its result type; auc_normal_components, normal_max_auc_cdf
+NormalMaxAUC            -- its result type; auc_normal_components, auc_skewness, normal_max_auc_cdf
 simulate_max_auc, empirical_auc, binormal_auc, delong_variance, ...
 
 The state of the art from a leaderboard
@@ -65,6 +65,7 @@ __getattr__, __dir__, __all__ = attach(
             "NORMAL_AUC_ACCURACY",
             "NormalMaxAUC",
             "auc_normal_components",
+            "auc_skewness",
             "normal_max_auc",
             "normal_max_auc_cdf",
         ],
