@@ -709,12 +709,18 @@ def shrink_auc(
     details.update({"metric": "auc", "prevalence": prevalence, "engine": engine})
 
     def state_accuracy(r) -> None:
-        details["accuracy"] = (
-            f"Monte Carlo with {reps} replications (seed {seed}): standard error of the expected maximum "
-            f"{r.se_mean:.1e}"
-            if simulate
-            else NORMAL_AUC_ACCURACY
-        )
+        if simulate:
+            details["accuracy"] = (
+                f"Monte Carlo with {reps} replications (seed {seed}): standard error of the expected maximum "
+                f"{r.se_mean:.1e}"
+            )
+        elif min(r.n_pos, r.n_neg) < 100:
+            details["accuracy"] = (
+                f"{NORMAL_AUC_ACCURACY}; this test set has only {r.n_pos} positives and {r.n_neg} negatives, "
+                "fewer than it was checked at: engine='simulate' is the reliable choice"
+            )
+        else:
+            details["accuracy"] = NORMAL_AUC_ACCURACY
 
     def _no_solution(reason: str) -> SotaEstimate:
         state_accuracy(summ(1.0))

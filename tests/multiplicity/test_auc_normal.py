@@ -253,6 +253,12 @@ def test_auto_simulates_small_boards_with_todays_digits_and_approximates_large_o
     assert est.to_dict() == shrink_auc(big, 10**6, 0.3, rho=0.6, engine="normal", rng=5).to_dict()  # no rng
 
 
+def test_a_small_test_set_is_flagged_in_the_stated_accuracy():
+    est = shrink_auc([0.8, 0.85, 0.9], 1000, 0.05, engine="normal")  # 50 positives
+    assert "only 50 positives" in est.details["accuracy"] and "engine='simulate'" in est.details["accuracy"]
+    assert "only" not in shrink_auc([0.8, 0.85, 0.9], 1000, 0.2, engine="normal").details["accuracy"]
+
+
 @pytest.mark.parametrize("engine", ["Normal", "mc", "", None, 1])
 def test_bad_engine_is_named(engine):
     with pytest.raises(ValueError, match="^engine must be one of 'auto', 'simulate', 'normal'"):
