@@ -22,6 +22,8 @@ The ROC AUC
 expected_max_auc        -- distribution of the best empirical AUC (the ``auc-max`` command)
 auc_distribution        -- exact distribution of one classifier's empirical AUC
 MaxAUCSummary          -- its result type
+normal_max_auc          -- the same by the normal approximation of the empirical AUCs (large test sets)
+NormalMaxAUC            -- its result type; auc_normal_components, auc_skewness, normal_max_auc_cdf
 simulate_max_auc, empirical_auc, binormal_auc, delong_variance, ...
 
 The state of the art from a leaderboard
@@ -59,6 +61,14 @@ __getattr__, __dir__, __all__ = attach(
             "simulate_max_auc",
             "simulate_scores",
         ],
+        "._auc_normal": [
+            "NORMAL_AUC_ACCURACY",
+            "NormalMaxAUC",
+            "auc_normal_components",
+            "auc_skewness",
+            "normal_max_auc",
+            "normal_max_auc_cdf",
+        ],
         "._crop": ["PAPER_GRID", "crop", "crop_distribution"],
         "._binomial": ["clopper_pearson", "count_at_least", "log_cdf", "log_sf", "prob_at_least"],
         "._leaderboard": ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
@@ -94,9 +104,12 @@ __getattr__, __dir__, __all__ = attach(
         ],
         "._simulate": ["simulate_coin_flip_leaderboard", "simulate_iid_max", "simulate_iid_max_counts"],
         "._sota": [
+            "AUC_ENGINES",
+            "AUC_SIMULATION_LIMIT",
             "RHO0",
             "SotaEstimate",
             "abc",
+            "auc_simulation_cost",
             "cap",
             "deconvolve",
             "estimate_sota",
