@@ -151,3 +151,19 @@ def test_cli_engine_exact_is_the_default_where_it_is_fast(tmp_path, capsys, iid_
     auto = json.loads(capsys.readouterr().out)
     assert main(["sota", "--leaderboard", str(path), "--n", "3000", "--engine", "exact", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == auto and auto["details"]["engine"] == "exact"
+
+
+def test_cli_auc_engine_at_large_n(tmp_path, capsys):
+    """An AUC board at n = 200,000: auto takes the normal approximation (the simulation would draw 10^10
+    scores per evaluation) and the result states its accuracy; the library gives the same numbers."""
+    rng = np.random.default_rng(8)
+    aucs = 0.9 - np.abs(rng.normal(0, 0.004, 300))
+    path = _write(tmp_path, "rank,score\n" + "\n".join(f"{i},{a:.6f}" for i, a in enumerate(aucs)) + "\n")
+    args = ["sota", "--leaderboard", str(path), "--n", "200000", "--metric", "auc", "--prevalence", "0.3"]
+    assert main(args + ["--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    lib = estimate_sota(np.round(aucs, 6), 200_000, metric="auc", prevalence=0.3)
+    assert out["details"]["engine"] == lib.details["engine"] == "normal"
+    assert out["estimate"] == lib.estimate and "sd of the maximum" in out["details"]["accuracy"]
+    assert main(args + ["--engine", "exact"]) == 2
+    assert "--engine exact is for --metric accuracy" in capsys.readouterr().err
