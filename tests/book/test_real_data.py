@@ -157,7 +157,6 @@ def test_imagenet_file():
 
 
 # ---------------------------------------------------------- the cache is what the library computes
-@pytest.mark.slow
 def _close(a, b) -> bool:
     """Equal, with floats equal to 1e-12 relative (faster engines may reorder sums in the last bits)."""
     if isinstance(a, dict) and isinstance(b, dict):
