@@ -37,9 +37,9 @@ from scipy.optimize import brentq
 
 from .._validate import check_choice, check_probability
 from ._depmax import dependent_max_distribution
-from ._depmax_normal import ENGINES, choose_engine, normal_max_distribution
+from ._depmax_normal import choose_engine, normal_max_distribution
 from ._noniid import feasible_interval
-from ._sota import RHO0, SotaEstimate, prepare
+from ._sota import RHO0, SotaEstimate, _unsolved, prepare
 
 __all__ = ["crop", "crop_distribution", "PAPER_GRID"]
 
@@ -133,7 +133,7 @@ def crop(
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     if grid is not None and not (isinstance(grid, (int, float)) and 0 < grid < 1):
         raise ValueError(f"grid must be a step in (0, 1) or None, got {grid!r}")
-    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
+    engine = choose_engine(engine, n, s, rho)
     mx = float(s.max())
     x_max = int(round(mx * n))
     level = 1 - alpha / 2
@@ -156,21 +156,11 @@ def crop(
     try:
         return _solve_crop(s, n, mx, below, details, gap, fit, fits, grid, alpha, target, level)
     except _EmptyPool as exc:
-        return SotaEstimate(
-            "crop",
-            s.size,
-            n,
-            mx,
-            None,
-            below_chance=below,
-            solved=False,
-            reason=(
-                f"no crop point solves the equation: at c = {exc.args[0]:.4f} no team lies between Eq. 8's lower "
-                "cut-off and c, so the winner stands alone; the top score is an outlier, not an effect of "
-                "multiplicity"
-            ),
-            details=details,
+        reason = (
+            f"no crop point solves the equation: at c = {exc.args[0]:.4f} no team lies between Eq. 8's lower "
+            "cut-off and c, so the winner stands alone; the top score is an outlier, not an effect of multiplicity"
         )
+        return _unsolved("crop", s, n, below, reason, details)
 
 
 class _EmptyPool(Exception):
@@ -181,38 +171,22 @@ def _solve_crop(s, n, mx, below, details, gap, fit, fits, grid, alpha, target, l
     hi = mx
     g_hi = gap(hi)
     if g_hi < 0:
-        return SotaEstimate(
-            "crop",
-            s.size,
-            n,
-            mx,
-            None,
-            below_chance=below,
-            solved=False,
-            reason=(
-                "no crop point solves the equation: even without cropping the simulated maximum's "
-                f"{'expected value' if target == 'expected' else 'upper bound'} is below the observed "
-                f"maximum {mx:.4f}; the top score is an outlier, not an effect of multiplicity"
-            ),
-            details=details,
+        reason = (
+            "no crop point solves the equation: even without cropping the simulated maximum's "
+            f"{'expected value' if target == 'expected' else 'upper bound'} is below the observed "
+            f"maximum {mx:.4f}; the top score is an outlier, not an effect of multiplicity"
         )
+        return _unsolved("crop", s, n, below, reason, details)
     # the simulated maximum exceeds c by a slowly changing margin: step down by the gap, then bracket
     smin = float(np.min(s))
     lo, g_lo = hi, g_hi
     while g_lo > 0:
         if lo <= smin:
-            return SotaEstimate(
-                "crop",
-                s.size,
-                n,
-                mx,
-                None,
-                below_chance=below,
-                solved=False,
-                reason="no crop point solves the equation: even at the lowest score the simulated maximum "
-                f"exceeds the observed maximum {mx:.4f}",
-                details=details,
+            reason = (
+                "no crop point solves the equation: even at the lowest score the simulated maximum "
+                f"exceeds the observed maximum {mx:.4f}"
             )
+            return _unsolved("crop", s, n, below, reason, details)
         d = fit(lo)[0]
         excess = d.mean() - mx if target == "expected" else d.quantile(level) - mx
         hi, g_hi = lo, g_lo

@@ -49,6 +49,7 @@ from scipy.interpolate import CubicSpline
 from scipy.stats import binom
 
 from .._numba import njit
+from .._validate import check_choice
 from ._maxdist import TAIL, MaxDistribution
 from ._noniid import conditional_probs
 
@@ -330,7 +331,11 @@ def exact_work(n: int, values, rho: float) -> float:
 
 
 def choose_engine(engine: str, n: int, values, rho: float) -> str:
-    """``"exact"`` or ``"normal"``: ``engine`` itself, or for ``"auto"`` the exact one unless its work is large."""
+    """``"exact"`` or ``"normal"``: ``engine`` itself, or for ``"auto"`` the exact one unless its work is large.
+
+    Raises ValueError naming ``engine`` unless it is one of :data:`ENGINES`.
+    """
+    engine = check_choice("engine", engine, ENGINES)
     if engine != "auto":
         return engine
     return "normal" if n >= _NORMAL_MIN_N and exact_work(n, values, rho) > _EXACT_WORK else "exact"

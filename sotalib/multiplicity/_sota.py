@@ -42,7 +42,7 @@ from .._rng import as_generator, check_rng, int_seed, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
 from ._depmax import dependent_max_distribution
-from ._depmax_normal import ACCURACY, ENGINES, choose_engine, normal_max_distribution
+from ._depmax_normal import ACCURACY, choose_engine, normal_max_distribution
 from ._maxdist import MaxDistribution
 from ._noniid import conditional_probs, feasible
 
@@ -227,7 +227,7 @@ def observed_distribution(
     """
     s, _ = prepare(scores, n, _chance(classes))
     rho = check_probability("rho", rho)
-    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
+    engine = choose_engine(engine, n, s, rho)
     return _fit_dist(s, n, rho, engine=engine)[0]
 
 
@@ -240,7 +240,7 @@ def observed(
     """
     s, below = prepare(scores, n, _chance(classes))
     rho = check_probability("rho", rho)
-    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
+    engine = choose_engine(engine, n, s, rho)
     d, excl = _fit_dist(s, n, rho, engine=engine)
     lo, hi = d.interval(alpha)
     mx = float(s.max())
@@ -374,6 +374,13 @@ def _solve(
     return p, fits.get(p)
 
 
+def _unsolved(method: str, s: np.ndarray, n: int, below: int, reason: str, details: dict) -> SotaEstimate:
+    """The answer when no parameter solves the estimator's equation: ``solved=False`` and the reason why."""
+    return SotaEstimate(
+        method, s.size, n, float(s.max()), None, below_chance=below, solved=False, reason=reason, details=details
+    )
+
+
 def _finish(method, p, s, n, rho, alpha, below, transform, estimate, target, fit=None, engine="exact"):
     d, excl = fit if fit is not None else _fit_dist(transform(p), n, rho, engine=engine)
     lo, hi = d.interval(alpha)
@@ -418,7 +425,7 @@ def shrink(
     s, below = prepare(scores, n, chance)
     rho = check_probability("rho", rho)
     target = check_choice("target", target, ("expected", "upper"))
-    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
+    engine = choose_engine(engine, n, s, rho)
 
     def transform(w):
         return w * s + (1 - w) * chance
@@ -437,17 +444,7 @@ def shrink(
         engine=engine,
     )
     if w is None:
-        return SotaEstimate(
-            "shrink",
-            s.size,
-            n,
-            float(s.max()),
-            None,
-            below_chance=below,
-            solved=False,
-            reason=fit,
-            details={"target": target, "rho": rho, **_model_details(engine)},
-        )
+        return _unsolved("shrink", s, n, below, fit, {"target": target, "rho": rho, **_model_details(engine)})
     est = w * s.max() + (1 - w) * chance
     return _finish("shrink", w, s, n, rho, alpha, below, transform, est, target, fit, engine)
 
@@ -472,24 +469,15 @@ def cap(
     s, below = prepare(scores, n, chance)
     rho = check_probability("rho", rho)
     target = check_choice("target", target, ("expected", "upper"))
-    engine = choose_engine(check_choice("engine", engine, ENGINES), n, s, rho)
+    engine = choose_engine(engine, n, s, rho)
 
     def transform(c):
         return np.minimum(s, c)
 
     c, fit = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c", engine=engine)
     if c is None:
-        return SotaEstimate(
-            "cap",
-            s.size,
-            n,
-            float(s.max()),
-            None,
-            below_chance=below,
-            solved=False,
-            reason=fit.replace("shrinking", "capping"),
-            details={"target": target, "rho": rho, **_model_details(engine)},
-        )
+        reason = fit.replace("shrinking", "capping")
+        return _unsolved("cap", s, n, below, reason, {"target": target, "rho": rho, **_model_details(engine)})
     return _finish("cap", c, s, n, rho, alpha, below, transform, c, target, fit, engine)
 
 
@@ -817,9 +805,7 @@ def shrink_auc(
 
     def _no_solution(reason: str) -> SotaEstimate:
         state_accuracy(summ(1.0))
-        return SotaEstimate(
-            "shrink", s.size, n, mx, None, below_chance=below, solved=False, details=details, reason=reason
-        )
+        return _unsolved("shrink", s, n, below, reason, details)
 
     f_hi = stat(1.0)
     what = "expected maximum AUC" if target == "expected" else f"upper {100 * (1 - alpha):g}% bound of the maximum AUC"
