@@ -26,7 +26,8 @@ it is used (``n >= 10^5``):
    maximum moves with ``K``, and the stride keeps at least three nodes per
    that scale, so the rule's error is exponentially small.
 3. **The window of counts** on a grid of step ``h`` (at least twelve points
-   per standard deviation of the conditional maximum); between the grid
+   per standard deviation of the maximum: the conditional maximum's spread
+   and its movement with ``K``, ``rho sigma``, together); between the grid
    points ``log(-log F)``, a smooth function for a maximum, is interpolated
    by a cubic spline.
 
@@ -103,13 +104,19 @@ def _max_on_grid(xs, n, m, ks, wk, p1, p0, w, nthreads):
     """``F`` and ``1 - F`` of the maximum at the counts ``xs`` (increasing).
 
     Values must be sorted by decreasing ``theta`` (``p1``, ``p0`` and ``w``
-    alike); the sum over values for each ``x`` stops once a value's upper tail
-    is below ``Q(14)`` (``< 1e-44``), and the whole conditional cdf is zero once
-    it underflows.
+    alike), so that further values have smaller upper tails: the sum over
+    values for each ``x`` stops once a value's upper tail is below ``Q(14)``
+    (``< 1e-44``) or, times the weight of the values left, below ``1e-20`` of
+    the sum so far.  Above every value's mean plus 40 standard deviations the
+    conditional cdf is one, and it is zero once it underflows.
     """
     nx = xs.size
     nk = ks.size
     nv = p1.size
+    rest = np.empty(nv + 1)  # rest[i]: weight of the values i, i + 1, ...
+    rest[nv] = 0.0
+    for i in range(nv - 1, -1, -1):
+        rest[i] = rest[i + 1] + w[i]
     accF = np.zeros((nthreads, nx))
     accS = np.zeros((nthreads, nx))
     log_small = -745.0
@@ -126,9 +133,15 @@ def _max_on_grid(xs, n, m, ks, wk, p1, p0, w, nthreads):
                 sd[i] = math.sqrt(v)
                 g1[i] = c3
                 g2[i] = c4
+            x_one = -math.inf  # above it every value's upper tail is zero in double precision
+            for i in range(nv):
+                x_one = max(x_one, mu[i] + 40.0 * sd[i])
             stop = -1  # the count from which down the conditional cdf is zero
             for jx in range(nx - 1, -1, -1):
                 x = xs[jx]
+                if x + 0.5 > x_one:
+                    accF[th, jx] += wk[ik]
+                    continue
                 G = 0.0
                 for i in range(nv):
                     if sd[i] == 0.0:
@@ -138,7 +151,7 @@ def _max_on_grid(xs, n, m, ks, wk, p1, p0, w, nthreads):
                         t = (x + 0.5 - mu[i]) / sd[i]
                         up = _tail_pair(t, g1[i], g2[i])[0] if t < 40.0 else 0.0
                     G += w[i] * up
-                    if t > 14.0:
+                    if t > 14.0 or rest[i + 1] * up < 1e-20 * G:
                         break
                 if G < 0.5:
                     logF = m * math.log1p(-G)
@@ -252,8 +265,10 @@ def normal_max_distribution(
     ks, wk = _k_nodes(n, m, theta0, rho, v, p1, p0, tail)
     vmax = float(v[0])
     sd1 = math.sqrt(n * vmax * (1 - vmax)) + 1.0
+    # F is the mixture over K of conditional cdfs that move by about rho sd1 with K: it is smooth on the
+    # scale of both, however sharp each conditional cdf is (rho near 1)
     spread = math.sqrt(max(1 - rho * rho, 0.0)) * sd1 / math.sqrt(2 * math.log(m) + 1)
-    h = max(1, int(spread / _X_POINTS_PER_SD))
+    h = max(1, int(math.hypot(spread, rho * sd1) / _X_POINTS_PER_SD))
     z_hi = math.sqrt(2 * (math.log(m) - math.log(tail * 1e-3))) + 2.0
     a = max(0, int(n * vmax - _BRACKET_SD * sd1) - 5)
     b = min(n, int(n * vmax + max(z_hi, _BRACKET_SD) * sd1) + 5)

@@ -27,7 +27,13 @@ def _board(n, teams, spread, seed=0, rho=0.6):
 
 @pytest.mark.parametrize(
     ("n", "teams", "spread", "rho"),
-    [(10_000, 300, 0.01, 0.6), (10_000, 300, 0.01, 0.0), (30_000, 200, 0.004, 0.6), (100_000, 60, 0.002, 0.6)],
+    [
+        (10_000, 300, 0.01, 0.6),
+        (10_000, 300, 0.01, 0.0),
+        (30_000, 200, 0.004, 0.6),
+        (30_000, 200, 0.004, 0.95),  # sharp conditional cdfs: the grid follows the mixture's smoothness
+        (100_000, 60, 0.002, 0.6),
+    ],
 )
 def test_agrees_with_the_exact_engine(n, teams, spread, rho):
     v, theta0 = _board(n, teams, spread, rho=rho)
