@@ -5,47 +5,132 @@ and extends three papers; each has a subpackage, and the names a user needs
 first are here at the top level.  The symbols follow the book's notation page.
 
 The front door
---------------
+==============
 Each command of the ``sotalib`` command line is one function here, with the
 command's options as its arguments.  Each returns a small frozen result whose
-``to_dict()`` is what ``sotalib COMMAND --json`` prints.
+``to_dict()`` is exactly what ``sotalib COMMAND --json`` prints.
 
-max_summary        -- the best accuracy of m classifiers on n items: iid, non-identical or
-                      dependent, exact or Monte Carlo (``sotalib maxdist``)
-expected_max_auc   -- the best ROC AUC of m classifiers (``sotalib auc-max``)
-estimate_sota      -- the state of the art behind a leaderboard, every estimator and target,
-                      accuracy or AUC (``sotalib sota``)
-read_leaderboard   -- a leaderboard file in any format the command line reads
-check_report       -- can reported scores come from the stated experiment? (``sotalib check``)
-check_batch        -- the same for every row of a table of reports (``sotalib check --batch``)
-check_multiclass   -- the same for a multiclass report: known class counts, micro/macro/weighted
-                      scores (``sotalib check --classes``)
-check_regression   -- can MAE, MSE, RMSE and R^2 come from n items? (``sotalib check --task regression``)
-rank_candidates    -- one ranking from a candidates x judges score matrix (``sotalib rank``)
-test_size          -- how many test items a precise error estimate needs (``sotalib testsize``)
-compare            -- many candidates on many data sets: Friedman, Nemenyi, Wilcoxon-Holm (``sotalib compare``)
-rank_uncertainty   -- score and rank intervals and P(first) by a paired bootstrap (``sotalib rank-uncertainty``)
+The best score of many
+----------------------
 
-Building blocks
----------------
-iid_max_distribution, max_distribution -- exact distributions of the best accuracy
-MaxDistribution, Summary               -- their result types
-prob_at_least, prob_any_at_least, clopper_pearson -- one classifier, m classifiers, an interval
+.. autosummary::
+
+   summarize_max
+   summarize_max_auc
+   MaxSummary
+
+The state of the art behind a leaderboard
+-----------------------------------------
+
+.. autosummary::
+
+   estimate_sota
+   read_leaderboard
+   SotaEstimate
+   Leaderboard
+
+Can reported scores be right?
+-----------------------------
+
+.. autosummary::
+
+   check_report
+   check_batch
+   check_multiclass
+   check_regression
+   ReportVerdict
+   BatchVerdict
+   MulticlassResult
+   RegressionResult
+
+Judging a competition
+---------------------
+
+.. autosummary::
+
+   estimate_test_size
+   rank_candidates
+   compare_candidates
+   estimate_rank_uncertainty
+   TestSize
+   Aggregation
+   Comparison
+   RankUncertainty
 
 The papers
-----------
-multiplicity  -- Møllersen & Holsbø, *Accounting for multiplicity in machine learning benchmark
-                 performance*: the best of m classifiers, the AUC, estimators of the state of the art
-consistency   -- Fazekas & Kovács, *Testing the consistency of performance scores reported for
-                 binary classification problems*: single test set, SoM, MoS, folds, typo finder;
-                 multiclass and regression reports, several data sets
-judging       -- Pavão, *How to judge a competition*: error bars, test-set size, staged
-                 evaluation, ranking functions and their properties
+==========
+``multiplicity``
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*: the best of m classifiers, the AUC, estimators of
+    the state of the art, leaderboard files.
+``consistency``
+    Fazekas & Kovács, *Testing the consistency of performance scores reported
+    for binary classification problems*: one test set, SoM, MoS, folds, the
+    typo finder; multiclass and regression reports, several data sets.
+``judging``
+    Pavão, *How to judge a competition*: error bars, test-set size, staged
+    evaluation, rankings and comparisons of many candidates.
 
 Subpackages and their functions load on first use, so ``import sotalib`` is
-instant.  Randomness is always one argument, ``rng``: an int seed or a
-:class:`numpy.random.Generator`.  ``sotalib.book`` holds what only the book
-needs (figures, cached experiments, reconstructions); it is not public API.
+instant.  ``sotalib.book`` holds what only the book needs; it is not public API.
+
+One vocabulary
+==============
+The same idea has the same name everywhere, in the library and (in brackets)
+on the command line, whose option names predate this list and stay.
+
+Names of functions
+    A function that answers a question is a verb on what it answers:
+    ``estimate_...`` (a quantity from data), ``summarize_...`` (a
+    distribution's mean, sd and interval), ``check_...`` (a verdict),
+    ``rank_...``, ``compare_...``, ``simulate_...``, ``read_...``.  A
+    function that evaluates a formula is named by its quantity, as in
+    :mod:`scipy.special` (``max_cdf``, ``empirical_auc``).
+Symbols
+    ``n`` test items, ``m`` classifiers or teams, ``theta`` a true accuracy,
+    ``rho`` the dependence on the reference classifier, ``theta0`` its
+    accuracy, ``p`` positives (``n`` negatives in the consistency tests,
+    where the paper writes so), ``prevalence`` the share of positives,
+    ``classes`` the number of classes or the class counts.
+``scores``
+    The scores under study: a leaderboard's scores (an array), reported
+    scores (a mapping from score name to value) or a score matrix
+    (candidates by judges or items).
+``method=``
+    *Which* estimator or rule: ``estimate_sota(method="shrink")``,
+    ``rank_candidates(method="copeland")`` [``--method``].
+``engine=``
+    *How* a number is computed, never what it means: ``"auto"`` (the
+    default: exact where it takes seconds), ``"exact"``, ``"normal"`` (a
+    stated approximation) or ``"simulate"`` (Monte Carlo) [``--engine``].
+``n_resamples=``
+    The number of Monte Carlo replications or bootstrap resamples [``--reps``].
+``rng=``
+    Randomness, one argument with one default policy, as in SciPy: ``None``
+    (the default) draws fresh entropy, an ``int`` seeds
+    ``numpy.random.default_rng(int)`` and gives reproducible results, a
+    :class:`numpy.random.Generator` is used as it is.  Results of random
+    work record the int seed.  The command line seeds with 0 unless told
+    otherwise [``--seed``; ``--rng`` is its alias].
+``alpha=``
+    A level, always a probability in (0, 1): the significance level of a
+    test, or one minus the coverage of an interval (``alpha=0.05`` is a 95%
+    interval).  A z value is never called a level: where a z value may be
+    given it is ``z=``, and a value given under the other name is refused.
+``lower_is_better=``
+    ``False`` by default (accuracy, AUC); ``True`` for losses and errors.
+``progress=``
+    ``None`` (a bar on stderr when it is a terminal), ``True`` or ``False``.
+Order of arguments
+    The data or the experiment first, in the notation's order, then the
+    scores, positional; every option after them is keyword-only.
+Results
+    Frozen dataclasses inheriting one base: ``to_dict()`` (JSON-safe: no NaN,
+    no infinity), a readable repr, and a small table in notebooks.
+Errors
+    Bad input raises :class:`ValueError` naming the argument and its allowed
+    range.  Former names keep working for one minor version with a
+    :class:`DeprecationWarning` naming the new one.
 """
 
 from ._lazy import attach
@@ -55,20 +140,50 @@ __getattr__, __dir__, __all__ = attach(
     {
         ".multiplicity": [
             "multiplicity",
-            "max_summary",
-            "expected_max_auc",
+            "summarize_max",
+            "summarize_max_auc",
+            "MaxSummary",
             "estimate_sota",
             "read_leaderboard",
-            "iid_max_distribution",
-            "max_distribution",
-            "MaxDistribution",
-            "Summary",
-            "prob_at_least",
-            "prob_any_at_least",
-            "clopper_pearson",
+            "SotaEstimate",
+            "Leaderboard",
         ],
-        ".consistency": ["consistency", "check_report", "check_batch", "check_multiclass", "check_regression"],
-        ".judging": ["judging", "rank_candidates", "test_size", "compare", "rank_uncertainty"],
+        ".consistency": [
+            "consistency",
+            "check_report",
+            "check_batch",
+            "check_multiclass",
+            "check_regression",
+            "ReportVerdict",
+            "BatchVerdict",
+            "MulticlassResult",
+            "RegressionResult",
+        ],
+        ".judging": [
+            "judging",
+            "estimate_test_size",
+            "rank_candidates",
+            "compare_candidates",
+            "estimate_rank_uncertainty",
+            "TestSize",
+            "Aggregation",
+            "Comparison",
+            "RankUncertainty",
+        ],
         "._version": ["__version__"],
+    },
+    deprecated={
+        "max_summary": (".multiplicity", "summarize_max"),
+        "expected_max_auc": (".multiplicity", "summarize_max_auc"),
+        "test_size": (".judging", "estimate_test_size"),
+        "compare": (".judging", "compare_candidates"),
+        "rank_uncertainty": (".judging", "estimate_rank_uncertainty"),
+        "iid_max_distribution": (".multiplicity", "iid_max_distribution"),
+        "max_distribution": (".multiplicity", "max_distribution"),
+        "MaxDistribution": (".multiplicity", "MaxDistribution"),
+        "Summary": (".multiplicity", "Summary"),
+        "prob_at_least": (".multiplicity", "prob_at_least"),
+        "prob_any_at_least": (".multiplicity", "prob_any_at_least"),
+        "clopper_pearson": (".multiplicity", "clopper_pearson"),
     },
 )

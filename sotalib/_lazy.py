@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from collections.abc import Callable, Mapping, Sequence
+
+from ._deprecate import REMOVED_IN
 
 
 def attach(
-    package: str, names: Mapping[str, Sequence[str]]
+    package: str,
+    names: Mapping[str, Sequence[str]],
+    deprecated: Mapping[str, tuple[str, str]] | None = None,
 ) -> tuple[Callable[[str], object], Callable[[], list[str]], list[str]]:
     """Return ``__getattr__``, ``__dir__`` and ``__all__`` for ``package``.
 
@@ -26,7 +31,13 @@ def attach(
         Relative module name (``"._maxdist"`` or ``".multiplicity"``) to the
         public names it defines.  A module name without names stands for
         itself (a subpackage exposed as an attribute).
+    deprecated : mapping, optional
+        Former public names, kept for one minor version: old name to
+        ``(module, name)`` where the object now lives.  If ``name`` is public,
+        the warning names it; otherwise the old name was an internal that is
+        no longer public.  Deprecated names are not in ``__all__``.
     """
+    deprecated = dict(deprecated or {})
     where: dict[str, str] = {}
     for module, attrs in names.items():
         for attr in attrs:
@@ -36,6 +47,21 @@ def attach(
     public = sorted(where)
 
     def __getattr__(name: str) -> object:
+        if name in deprecated:
+            module, attr = deprecated[name]
+            target = importlib.import_module(module, package)
+            if attr in where:
+                new = f"{package}.{attr}"
+            elif attr in getattr(target, "__all__", ()) and not module.rsplit(".", 1)[-1].startswith("_"):
+                new = f"{target.__name__}.{attr}"
+            else:
+                new = f"no replacement ({package}.{name} is internal and leaves the public API)"
+            warnings.warn(
+                f"{package}.{name} is deprecated and will be removed in sotalib {REMOVED_IN}; use {new}",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return getattr(target, attr)
         try:
             module = where[name]
         except KeyError:
