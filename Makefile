@@ -5,6 +5,7 @@
 #                installed alone (no extras) running its command line
 #   make check   the quick loop: every test except the book build and those marked slow
 #   make lint    ruff: lint and formatting check      make format   ruff: format in place
+#   make typecheck  mypy on the library
 #   make bench   print a table of timings, each beside its reference
 #   make lab     open the chapters as notebooks in JupyterLab (Jupytext pairing)
 #   make lock    refresh requirements.lock from pyproject.toml
@@ -17,7 +18,7 @@ LOCK   := requirements.lock
 export NUMBA_CACHE_DIR := $(CURDIR)/_build/numba-cache
 export PYTHONHASHSEED := 0
 
-.PHONY: book test check lint format bench bench-venv lab lock cache core-smoke clean distclean
+.PHONY: book test check lint typecheck format bench bench-venv lab lock cache core-smoke clean distclean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +35,7 @@ $(VENV)/.test-installed: pyproject.toml $(LOCK) | $(PY)
 book: $(VENV)/.book-installed
 	$(PY) -m sotalib.book.build
 
-test: $(VENV)/.test-installed lint core-smoke
+test: $(VENV)/.test-installed lint typecheck core-smoke
 	$(PY) -m pytest
 
 check: $(VENV)/.test-installed
@@ -43,6 +44,10 @@ check: $(VENV)/.test-installed
 lint: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check sotalib tests benchmarks
 	$(VENV)/bin/ruff format --check sotalib tests benchmarks
+
+# mypy on the library (configuration in pyproject.toml): the public API is typed (sotalib/py.typed).
+typecheck: $(VENV)/.test-installed
+	$(VENV)/bin/mypy
 
 format: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check --fix sotalib tests benchmarks

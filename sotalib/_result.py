@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import math
-from typing import Any
+from typing import Any, cast
 
 from ._json import json_safe
 
@@ -65,11 +65,11 @@ class Result:
         Python lists and numbers, so ``json.dumps(result.to_dict(),
         allow_nan=False)`` never fails.
         """
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.repr}
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(cast(Any, self)) if f.repr}
         return json_safe(out)
 
     def __repr__(self) -> str:
-        parts = [f"{f.name}={_short(getattr(self, f.name))}" for f in dataclasses.fields(self) if f.repr]
+        parts = [f"{f.name}={_short(getattr(self, f.name))}" for f in dataclasses.fields(cast(Any, self)) if f.repr]
         body = ",\n    ".join(parts)
         return f"{type(self).__name__}(\n    {body},\n)" if len(parts) > 3 else f"{type(self).__name__}({body})"
 
