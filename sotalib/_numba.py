@@ -41,8 +41,9 @@ def _writable(path: Path) -> bool:
 @lru_cache(maxsize=1)
 def cache_dir() -> Path | None:
     """The directory sotalib's compiled functions are cached in (None: no cache)."""
-    if numba.config.CACHE_DIR:
-        return Path(numba.config.CACHE_DIR)
+    configured = getattr(numba.config, "CACHE_DIR", "")
+    if configured:
+        return Path(configured)
     xdg = os.environ.get("XDG_CACHE_HOME")
     candidates = [Path(xdg) if xdg else Path.home() / ".cache"]
     uid = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
