@@ -10,6 +10,7 @@ floor((p+n)/k) + 1 and at least two folds holding each class is possible
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Iterator
 
 from .._validate import check_int
@@ -33,6 +34,24 @@ def _check(p, n, k):
     if p + n < k:
         raise ValueError(f"k must be <= p + n = {p + n}, got {k}")
     return p, n, k
+
+
+def check_folds(folds: object) -> list[tuple[int, int]]:
+    """Folds given by a user as (p_i, n_i) pairs, checked: counts >= 0, at least one item per fold."""
+    out = []
+    for i, f in enumerate(folds):
+        try:
+            a, b = f
+        except (TypeError, ValueError):
+            raise ValueError(f"folds[{i}] must be a pair (p_i, n_i), got {f!r}") from None
+        a = check_int(f"p of fold {i}", a, low=0)
+        b = check_int(f"n of fold {i}", b, low=0)
+        if a + b == 0:
+            raise ValueError(f"fold {i} must hold at least one item")
+        out.append((a, b))
+    if not out:
+        raise ValueError("folds must contain at least one fold")
+    return out
 
 
 def stratified_folds(p: int, n: int, k: int) -> Folds:
@@ -135,8 +154,6 @@ def read_folds(path) -> Folds:
     For fold lists too long for ``"p1:n1,..."`` (``sotalib check --folds-file``).  Every
     error names the file (and the line).
     """
-    import csv
-
     name = str(path)
     try:
         with open(name, "rb") as fh:

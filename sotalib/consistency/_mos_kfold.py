@@ -63,9 +63,9 @@ from .._json import json_safe
 from .._validate import check_int
 from ._folds import _check as _check_pnk
 from ._folds import kfold_configurations
+from ._intervals import ScoreInterval, score_intervals
 from ._mos import _coef, _defined, _verify, check_mos_intervals
 from ._scores import LINEAR_SCORES
-from ._single import ScoreInterval, score_intervals
 
 __all__ = ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "count_kfold_configurations"]
 

@@ -53,6 +53,7 @@ import numpy as np
 
 from .._json import json_safe
 from .._validate import check_choice, check_int
+from ._intervals import as_decimal, report_decimals
 from ._multiclass_scores import (
     MulticlassInterval,
     _check_classes,
@@ -61,7 +62,7 @@ from ._multiclass_scores import (
     multiclass_score,
     transport_feasible,
 )
-from ._single import Suggestion
+from ._typos import Suggestion, typo_candidates
 
 __all__ = [
     "MulticlassResult",
@@ -781,8 +782,6 @@ def diagnose_multiclass(
     """
     import bisect
 
-    from ._single import _report_decimals, as_decimal, typo_candidates
-
     c = _check_classes(classes)
     kw = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
     ivs = multiclass_intervals(scores, **kw)
@@ -805,7 +804,7 @@ def diagnose_multiclass(
         if not vals:
             continue
         rep = as_decimal(scores[name])
-        nd = _report_decimals(rep, decimals, scores[name])
+        nd = report_decimals(rep, decimals, scores[name])
         for cand, kind in typo_candidates(rep, nd, 0, 1):
             text = f"{float(cand):.{nd}f}"
             (civ,) = multiclass_intervals({name: text}, **kw)

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .._validate import check_choice, check_int
+from ._intervals import FLOAT_SLACK, as_decimal, tolerance
 from ._scores import resolve_score
 
 __all__ = [
@@ -110,12 +111,11 @@ def multiclass_intervals(
     """Resolve names (with an optional ``micro_`` / ``macro_`` / ``weighted_`` prefix or suffix overriding
     ``average``) and turn the reported values into exact intervals (as
     :func:`sotalib.consistency.score_intervals`: ``eps``, or ``decimals`` with ``rounding``)."""
-    from ._single import FLOAT_SLACK, _half_widths, as_decimal
 
     average = check_choice("average", average, AVERAGES)
     if not scores:
         raise ValueError("scores must name at least one reported score")
-    below, above = _half_widths(eps, decimals, rounding)
+    below, above = tolerance(eps, decimals, rounding)
     out = []
     for name, value in scores.items():
         key = str(name).strip().lower().replace("-", "_").replace(" ", "_")

@@ -16,8 +16,9 @@ import numpy as np
 from .._rng import as_generator
 from .._validate import check_int
 from ._folds import kfold_configurations, stratified_folds
+from ._intervals import score_intervals
 from ._mos import check_mos_intervals
-from ._single import check_single, score_intervals
+from ._single import check_single
 
 __all__ = ["PowerPoint", "power_typo", "power_oversampling", "report_scores"]
 

@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from .._json import json_safe
 from .._validate import check_int
+from ._intervals import FLOAT_SLACK, as_decimal, tolerance
 
 __all__ = ["RegressionResult", "check_regression", "regression_scores"]
 
@@ -146,10 +147,9 @@ def check_regression(
     -------
     RegressionResult
     """
-    from ._single import FLOAT_SLACK, _half_widths, as_decimal
 
     n = check_int("n", n, low=1)
-    below, above = _half_widths(eps, decimals, rounding)
+    below, above = tolerance(eps, decimals, rounding)
     if not scores:
         raise ValueError("scores must name at least one of mae, mse, rmse, r2")
     given = {}
@@ -202,8 +202,6 @@ def _as_float(value, name) -> float:
     try:
         return float(value)
     except (TypeError, ValueError):
-        from ._single import as_decimal
-
         return float(as_decimal(value, name))
 
 

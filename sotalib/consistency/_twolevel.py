@@ -32,7 +32,10 @@ from fractions import Fraction
 from .._json import json_safe
 from .._validate import check_choice, check_int
 from ._folds import parse_folds, stratified_folds
+from ._intervals import score_intervals
+from ._mos import _coef, _defined
 from ._scores import LINEAR_SCORES
+from ._single import check_intervals
 
 __all__ = ["TwoLevelResult", "check_n_datasets"]
 
@@ -148,8 +151,6 @@ def check_n_datasets(
     -------
     TwoLevelResult, or for ``across='som'`` the :class:`sotalib.consistency.SingleResult` on the totals.
     """
-    from ._mos import _coef, _defined
-    from ._single import check_intervals, score_intervals
 
     if not datasets:
         raise ValueError("datasets must contain at least one data set")

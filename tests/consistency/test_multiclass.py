@@ -16,15 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sotalib.consistency import (
-    build_matrix,
-    check_multiclass,
-    check_multiclass_intervals,
-    multiclass_intervals,
-    multiclass_scores,
-    stratified_class_folds,
-    transport_feasible,
-)
+from sotalib.consistency import check_multiclass, multiclass_scores, stratified_class_folds
+from sotalib.consistency._multiclass import check_multiclass_intervals
+from sotalib.consistency._multiclass_scores import build_matrix, multiclass_intervals, transport_feasible
 
 
 # --------------------------------------------------------------------------- independent reference

@@ -8,16 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sotalib.consistency._intervals import FLOAT_SLACK, score_intervals
 from sotalib.consistency._scores import SCORES, all_scores, score_float, score_value
-from sotalib.consistency._single import (
-    FLOAT_SLACK,
-    brute_force,
-    check_intervals,
-    check_single,
-    check_som,
-    diagnose,
-    score_intervals,
-)
+from sotalib.consistency._single import brute_force, check_intervals, check_single, check_som
+from sotalib.consistency._typos import diagnose
 
 PAPER_33 = {"acc": 0.6801, "npv": 0.9401, "f1": 0.4004}
 
