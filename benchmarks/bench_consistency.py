@@ -113,7 +113,7 @@ _MSC_NAME = {"fbp": "f1p", "fbn": "f1n"}
 def _random_reports(count=2000, seed=4):
     import numpy as np
 
-    from sotalib.consistency import SCORES, score_range, score_value
+    from sotalib.consistency._scores import SCORES, score_range, score_value
 
     rng = np.random.default_rng(seed)
     out = []

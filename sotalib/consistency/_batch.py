@@ -362,7 +362,7 @@ def check_batch(table: Table, *, diagnosis: bool = True, progress: bool | None =
     >>> from sotalib.consistency import check_batch
     >>> table = io.StringIO("id,p,n,eps,acc,npv,f1\\npaper,1000,6000,1e-4,0.6801,0.9401,0.4004\\n")
     >>> check_batch(table).reports[0]["typo"]
-    'acc 0.6801 -> 0.6821'
+    'npv 0.9401 -> 0.9409'
     """
     header, rows, base, where = _read_table(table)
     known, score_cols = _columns(header, where)

@@ -473,7 +473,7 @@ def search_configurations(
     >>> configs = kfold_configurations(10, 20, 3)
     >>> r = search_configurations(configs, {"acc": "0.9", "sens": "0.8"}, decimals=2)
     >>> r.consistent, r.n_feasible, r.configurations_tested
-    (True, 5, 5)
+    (True, 2, 13)
     """
     intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
     tested, nfeas, found, methods = 0, 0, [], {}

@@ -60,6 +60,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._json import json_safe
+from .._result import Result
 from .._validate import check_int
 from ._folds import _check as _check_pnk
 from ._folds import kfold_configurations
@@ -72,8 +73,8 @@ __all__ = ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "co
 _SHIFT = 1e-6
 
 
-@dataclass(frozen=True)
-class KFoldMosResult:
+@dataclass(frozen=True, repr=False)
+class KFoldMosResult(Result):
     """Verdict of the Mean-of-Scores test over every fold configuration of (repeated) k-fold.
 
     Attributes
@@ -448,11 +449,11 @@ def check_mos_kfold(
     p: int,
     n: int,
     k: int,
-    scores: Mapping[str, object],
+    scores: Mapping[str, float | str],
     *,
     repeats: int = 1,
-    eps=None,
-    decimals=None,
+    eps: float | str | None = None,
+    decimals: int | None = None,
     rounding: str = "round",
     time_limit: float = 20.0,
 ) -> KFoldMosResult:
@@ -475,13 +476,30 @@ def check_mos_kfold(
     repeats : int
         Repetitions of the k-fold, each with its own (unknown) configuration.
     eps, decimals, rounding
-        Numerical uncertainty, as in :func:`sotalib.consistency.score_intervals`.
+        Numerical uncertainty, as in :func:`sotalib.consistency.check_single`.
     time_limit : float
         Seconds for each solver call; if no solver decides, the status is 'undecided'.
 
     Returns
     -------
     KFoldMosResult
+        The verdict over every fold configuration, with per-fold evidence when consistent.
+
+    Raises
+    ------
+    ValueError
+        Bad counts, ``k`` or ``repeats``, a score that is not linear in the counts, or bad values.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4.4.3 (Algorithm 2) and Section 4.3, Eq. 9.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import check_mos_kfold
+    >>> r = check_mos_kfold(38, 262, 5, {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, eps="1e-4")
+    >>> r.consistent, r.status
+    (False, 'infeasible')
     """
     intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
     return check_mos_kfold_intervals([(p, n, k, repeats)], intervals, time_limit=time_limit)

@@ -42,16 +42,19 @@ proof (the tests compare it with brute force).
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
+from .._deprecate import renamed_arguments
 from .._json import json_safe
+from .._result import Result
 from .._validate import check_choice, check_int
 from ._intervals import as_decimal, report_decimals
 from ._multiclass_scores import (
@@ -74,7 +77,7 @@ __all__ = [
 
 _DELTA = 1e-7
 _MARGIN = 1e-9
-METHODS = ("auto", "ilp", "exhaustive")
+ENGINES = ("auto", "ilp", "exhaustive")
 AGGREGATIONS = ("single", "som", "mos")
 
 #: 'auto' enumerates when the diagonals admitted by the scores of the diagonal alone, paired with
@@ -82,8 +85,8 @@ AGGREGATIONS = ("single", "som", "mos")
 EXHAUSTIVE_LIMIT = 3_000_000
 
 
-@dataclass(frozen=True)
-class MulticlassResult:
+@dataclass(frozen=True, repr=False)
+class MulticlassResult(Result):
     """Verdict on a multiclass report.
 
     Attributes
@@ -151,16 +154,43 @@ class MulticlassResult:
                 "status": self.status,
                 "n_solutions": self.n_solutions,
                 "solutions": self.solutions,
-                "suggestions": [dict(x.__dict__) for x in self.suggestions],
+                "suggestions": [x.to_dict() for x in self.suggestions],
             }
         )
 
 
-def stratified_class_folds(classes, k: int) -> tuple[tuple[int, ...], ...]:
+def stratified_class_folds(classes: Sequence[int], k: int) -> tuple[tuple[int, ...], ...]:
     """Class sizes of the k test folds of scikit-learn's ``StratifiedKFold`` (version >= 0.22).
 
     The items sorted by class are dealt to the folds in turn (``y_sorted[i::k]``
     goes to fold i), which is how scikit-learn allocates each class.
+
+    Parameters
+    ----------
+    classes : sequence of int
+        Class sizes of the data set.
+    k : int
+        Number of folds (>= 2).
+
+    Returns
+    -------
+    tuple of tuple of int
+        Per fold, the class sizes.
+
+    Raises
+    ------
+    ValueError
+        A negative class size, ``k`` below 2 or above the number of items.
+
+    References
+    ----------
+    Fazekas & Kovacs, Table 6 (the binary case).
+
+    Examples
+    --------
+    >>> from sotalib.consistency import stratified_class_folds
+    >>> stratified_class_folds([10, 7, 3], 3)
+    ((4, 2, 1), (3, 3, 1), (3, 2, 1))
     """
     classes = _check_classes(classes)
     k = check_int("k", k, low=2)
@@ -570,13 +600,13 @@ def check_multiclass_intervals(
     folds=None,
     aggregation: str = "single",
     zero_division=0,
-    method: str = "auto",
+    engine: str = "auto",
     max_solutions: int = 100,
     time_limit: float = 60.0,
 ) -> MulticlassResult:
-    """:func:`check_multiclass` for already resolved intervals."""
+    """:func:`check_multiclass` for already resolved intervals (``engine`` checked here)."""
     aggregation = check_choice("aggregation", aggregation, AGGREGATIONS)
-    method = check_choice("method", method, METHODS)
+    method = check_choice("engine", engine, ENGINES)
     if zero_division is not None and Fraction(str(zero_division)) not in (0, 1):
         raise ValueError(f"zero_division must be 0, 1 or None, got {zero_division!r}")
     if folds is None:
@@ -619,9 +649,9 @@ def check_multiclass_intervals(
                 method = "exhaustive"
     if method == "exhaustive":
         if len(units) != 1:
-            raise ValueError("method 'exhaustive' checks one test set (or Score of Means)")
+            raise ValueError("engine 'exhaustive' checks one test set (or Score of Means)")
         c = units_c[0]
-        too_big = f"the test set is too large to enumerate (classes {list(c)}); use method='ilp'"
+        too_big = f"the test set is too large to enumerate (classes {list(c)}); use engine='ilp'"
         if math.prod(x + 1 for x in c) > 10 * EXHAUSTIVE_LIMIT:
             raise ValueError(too_big)
         if diagonals is None:
@@ -668,21 +698,22 @@ def _fold(f, i):
     return out
 
 
+@renamed_arguments(method="engine")
 def check_multiclass(
-    classes,
-    scores: Mapping[str, object],
+    classes: Sequence[int] | None,
+    scores: Mapping[str, float | str],
     *,
     average: str = "macro",
-    eps=None,
-    decimals=None,
+    eps: float | str | None = None,
+    decimals: int | None = None,
     rounding: str = "round",
     beta: float | None = None,
-    folds=None,
+    folds: Sequence[Sequence[int]] | None = None,
     k: int | None = None,
     stratified: bool = False,
     aggregation: str | None = None,
-    zero_division=0,
-    method: str = "auto",
+    zero_division: float | None = 0,
+    engine: str = "auto",
     max_solutions: int = 100,
     time_limit: float = 60.0,
     typos: bool = True,
@@ -701,7 +732,7 @@ def check_multiclass(
     average : {'micro', 'macro', 'weighted'}
         The average of the per-class scores (scikit-learn's meaning).
     eps, decimals, rounding, beta
-        Numerical uncertainty and F-beta weight, as in :func:`sotalib.consistency.score_intervals`.
+        Numerical uncertainty and F-beta weight, as in :func:`sotalib.consistency.check_single`.
     folds : sequence of sequences, optional
         Class sizes of every test fold (all repetitions); or ``k`` with ``stratified=True``
         for scikit-learn's ``StratifiedKFold`` (:func:`stratified_class_folds`).
@@ -710,11 +741,17 @@ def check_multiclass(
         or Mean of Scores (mean of the fold scores, Eq. 8); required with folds.
     zero_division : 0, 1 or None
         Value of a per-class precision (NPV) whose denominator is zero (None: undefined, never a match).
-    method : {'auto', 'ilp', 'exhaustive'}
-        'auto' enumerates small test sets exhaustively (exact solution count) and otherwise
-        solves the integer program.
+    engine : {'auto', 'ilp', 'exhaustive'}
+        How the verdict is computed (never what it means): 'auto' enumerates small test sets
+        exhaustively (exact solution count) and otherwise solves the integer program.
     max_solutions : int
         At most this many matrices are returned as evidence by the exhaustive method.
+    k : int, optional
+        Number of folds of stratified k-fold (with ``stratified=True``).
+    stratified : bool
+        The folds of scikit-learn's ``StratifiedKFold`` (needs ``k``).
+    time_limit : float
+        Seconds for the integer program; if it does not decide, the status is 'undecided'.
     typos : bool
         Run the typo finder (:func:`diagnose_multiclass`) on an inconsistent report of one
         test set small enough to enumerate.
@@ -722,6 +759,25 @@ def check_multiclass(
     Returns
     -------
     MulticlassResult
+        The verdict, with confusion matrices as evidence and the typo finder's suggestions.
+
+    Raises
+    ------
+    ValueError
+        Bad class sizes or folds, an unknown score name, bad values, folds without an
+        aggregation, or an engine that cannot decide the question.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 6 (extension to multiclass problems); Eq. 7 (Score of Means)
+    and Eq. 8 (Mean of Scores) carried to k classes.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import check_multiclass
+    >>> r = check_multiclass([10, 12, 8], {"acc": "0.8000", "macro_f1": "0.7990"}, decimals=4)
+    >>> r.consistent, r.details["method"]
+    (True, 'exhaustive')
     """
     intervals = multiclass_intervals(scores, average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
     if k is not None or stratified:
@@ -741,7 +797,7 @@ def check_multiclass(
         folds=folds,
         aggregation=agg,
         zero_division=zero_division,
-        method=method,
+        engine=engine,
         max_solutions=max_solutions,
         time_limit=time_limit,
     )
@@ -749,23 +805,23 @@ def check_multiclass(
         c = result.classes[0]
         if math.prod(x + 1 for x in c) <= EXHAUSTIVE_LIMIT:
             kw = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
-            sug = diagnose_multiclass(c, scores, zero_division=zero_division, **kw)
+            sug = _typos(c, intervals, list(scores), list(scores.values()), kw, zero_division, 200_000)
             result = dataclasses.replace(result, suggestions=sug)
     return result
 
 
 def diagnose_multiclass(
-    classes,
-    scores: Mapping[str, object],
+    classes: Sequence[int],
+    scores: Mapping[str, float | str],
     *,
     average: str = "macro",
-    eps=None,
-    decimals=None,
+    eps: float | str | None = None,
+    decimals: int | None = None,
     rounding: str = "round",
     beta: float | None = None,
-    zero_division=0,
+    zero_division: float | None = 0,
     limit: int = 200_000,
-) -> list:
+) -> list[Suggestion]:
     """A typo finder for one multiclass test set: which single reported score, mistyped, explains the report?
 
     As :func:`sotalib.consistency.diagnose`: for each reported score, the values a
@@ -779,16 +835,50 @@ def diagnose_multiclass(
     consistent or no plausible typo explains it.  A score is skipped when the others
     leave more than ``EXHAUSTIVE_LIMIT`` candidates to enumerate or admit more than
     ``limit`` solutions.
-    """
-    import bisect
 
+    Parameters
+    ----------
+    classes : sequence of int
+        Class sizes of the test set.
+    scores, average, eps, decimals, rounding, beta, zero_division
+        As in :func:`check_multiclass`.
+    limit : int
+        Skip a score whose other scores admit more solutions than this.
+
+    Returns
+    -------
+    list of Suggestion
+        Sorted by the size of the change; empty when consistent or no plausible typo explains it.
+
+    Raises
+    ------
+    ValueError
+        Bad class sizes, score names or values.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 5 (typos) and Section 6 (multiclass problems).
+
+    Examples
+    --------
+    >>> from sotalib.consistency import diagnose_multiclass
+    >>> s = diagnose_multiclass([10, 12, 8], {"acc": "0.8000", "macro_f1": "0.8502"}, decimals=4)
+    >>> [(x.score, x.suggested, x.typo) for x in s]
+    [('macro_f1', 0.8052, 'swapped digits')]
+    """
     c = _check_classes(classes)
     kw = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
     ivs = multiclass_intervals(scores, **kw)
     if _exhaustive(c, ivs, zero_division, 1)[0]:
         return []
+    return _typos(c, ivs, list(scores), list(scores.values()), kw, zero_division, limit)
+
+
+def _typos(c, ivs, names, written, kw, zero_division, limit) -> list[Suggestion]:
+    """The typo finder on the intervals read once (only candidate values are read here)."""
+    decimals = kw["decimals"]
     out = []
-    for name, iv in zip(scores, ivs):
+    for i, (name, iv) in enumerate(zip(names, ivs)):
         others = tuple(x for x in ivs if x is not iv)
         if not others:
             continue
@@ -803,17 +893,16 @@ def diagnose_multiclass(
         )
         if not vals:
             continue
-        rep = as_decimal(scores[name])
-        nd = report_decimals(rep, decimals, scores[name])
+        rep = as_decimal(written[i])
+        nd = report_decimals(rep, decimals, written[i])
         for cand, kind in typo_candidates(rep, nd, 0, 1):
             text = f"{float(cand):.{nd}f}"
             (civ,) = multiclass_intervals({name: text}, **kw)
             k = bisect.bisect_left(vals, float(civ.lo) - 1e-9)
             if k == len(vals) or vals[k] > float(civ.hi) + 1e-9:
                 continue  # no value the other scores allow is near this one
-            r = check_multiclass(
-                c, {**scores, name: text}, zero_division=zero_division, method="exhaustive", typos=False, **kw
-            )
+            fixed = ivs[:i] + (civ,) + ivs[i + 1 :]
+            r = check_multiclass_intervals(c, fixed, zero_division=zero_division, engine="exhaustive")
             if r.consistent:
                 out.append(
                     Suggestion(

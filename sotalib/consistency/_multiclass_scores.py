@@ -43,6 +43,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from numpy.typing import ArrayLike
+
 from .._validate import check_choice, check_int
 from ._intervals import FLOAT_SLACK, as_decimal, tolerance
 from ._scores import resolve_score
@@ -217,10 +219,41 @@ def multiclass_score(iv_or_base, classes, diag, colsum, *, average="macro", beta
     return sum(Fraction(c[i], n) * terms[i] for i in range(k))
 
 
-def multiclass_scores(matrix, *, beta: float = 1.0, zero_division=0) -> dict[str, float | None]:
+def multiclass_scores(
+    matrix: ArrayLike, *, beta: float = 1.0, zero_division: float | None = 0
+) -> dict[str, float | None]:
     """Every multiclass score of a confusion matrix (rows: true class), as floats (``None`` if undefined).
 
-    Keys ``'acc'``, ``'bacc'``, ``'f1_of_means'`` and ``'<average>_<base>'`` for the per-class scores.
+    Parameters
+    ----------
+    matrix : array_like of int, shape (k, k)
+        The confusion matrix, rows the true classes.
+    beta : float
+        Weight of the F-scores.
+    zero_division : 0, 1 or None
+        Value of a per-class precision (NPV) whose denominator is zero (None: undefined).
+
+    Returns
+    -------
+    dict
+        Keys ``'acc'``, ``'bacc'``, ``'f1_of_means'`` and ``'<average>_<base>'`` (micro, macro,
+        weighted) for the per-class scores.
+
+    Raises
+    ------
+    ValueError
+        A matrix that is not square with counts >= 0, or a class without items.
+
+    References
+    ----------
+    Fazekas & Kovacs, Table 2 (the per-class scores); averages as in scikit-learn.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import multiclass_scores
+    >>> s = multiclass_scores([[8, 2, 0], [1, 9, 2], [0, 1, 7]])
+    >>> round(s["acc"], 4), round(s["macro_sens"], 4)
+    (0.8, 0.8083)
     """
     import numpy as np
 

@@ -321,10 +321,10 @@ def check_report(
 
     >>> from sotalib.consistency import check_report
     >>> v = check_report(1000, 6000, {"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"}, eps="1e-4")
-    >>> v.consistent, v.suggestions[0].suggested
-    (False, 0.6821)
+    >>> v.consistent, [(s.score, s.suggested) for s in v.suggestions]
+    (False, [('npv', 0.9409), ('acc', 0.6821)])
     >>> check_report(38, 262, {"acc": "0.9447", "sens": "0.9139"}, k=5, stratified=True, eps="1e-4").fits
-    ['som']
+    []
     """
     return _check_report(
         p,

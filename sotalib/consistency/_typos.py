@@ -287,8 +287,8 @@ def diagnose(
     --------
     >>> from sotalib.consistency import diagnose
     >>> s = diagnose(1000, 6000, {"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"}, eps="1e-4")
-    >>> s[0].score, s[0].suggested, s[0].typo
-    ('acc', 0.6821, 'one digit')
+    >>> [(x.score, x.suggested, x.typo) for x in s]
+    [('npv', 0.9409, 'one digit'), ('acc', 0.6821, 'one digit')]
     """
     intervals, tol = read_report(scores, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
     if check_intervals(p, n, intervals, 1_000_000).consistent:

@@ -217,7 +217,7 @@ def test_fig3_power_simulation_reduced_and_cached():
     from sotalib.book.consistency_power import FIG3_SEED, fig3_power
     from sotalib.consistency._power import power_oversampling
 
-    pt = power_oversampling(4, reps=25, rng=FIG3_SEED + 4)
+    pt = power_oversampling(4, n_resamples=25, rng=FIG3_SEED + 4)
     rng = np.random.default_rng(FIG3_SEED + 4)
     from sotalib.consistency._folds import stratified_folds
 
@@ -231,6 +231,6 @@ def test_fig3_power_simulation_reduced_and_cached():
         no_integer += math.floor(300 * (v + 5e-5)) < math.ceil(300 * (v - 5e-5))
     assert pt.power * 25 >= no_integer >= 20
     # two decimals: nothing is detected, as in the cache
-    assert power_oversampling(2, reps=5, rng=FIG3_SEED + 2).power == 0.0
+    assert power_oversampling(2, n_resamples=5, rng=FIG3_SEED + 2).power == 0.0
     cached = {p.decimals: p.power for p in fig3_power()}
     assert cached[2] == 0.0 and cached[4] >= 0.97

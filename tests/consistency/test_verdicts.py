@@ -174,19 +174,19 @@ def test_batch_accepts_a_dataframe():
 
 
 def test_power_rng_int_equals_generator():
-    a = power_typo(30, 60, 3, reps=40, rng=5)
-    b = power_typo(30, 60, 3, reps=40, rng=np.random.default_rng(5))
+    a = power_typo(30, 60, 3, n_resamples=40, rng=5)
+    b = power_typo(30, 60, 3, n_resamples=40, rng=np.random.default_rng(5))
     assert a.power == b.power and a.seed == 5 and b.seed is None
     assert _json_roundtrip(a.to_dict()) == a.to_dict()
-    c = power_oversampling(3, reps=3, rng=11)
-    d = power_oversampling(3, reps=3, rng=np.random.default_rng(11))
+    c = power_oversampling(3, n_resamples=3, rng=11)
+    d = power_oversampling(3, n_resamples=3, rng=np.random.default_rng(11))
     assert c.power == d.power
 
 
 @pytest.mark.parametrize("rng", [-1, 1.5, "x"])
 def test_power_bad_rng(rng):
     with pytest.raises(ValueError, match="rng"):
-        power_typo(30, 60, 3, reps=2, rng=rng)
+        power_typo(30, 60, 3, n_resamples=2, rng=rng)
 
 
 @pytest.mark.parametrize(
