@@ -179,7 +179,7 @@ def _row(base, folds):
 
 def _solve_highs(folds, intervals, bounds, time_limit: float):
     """The same integer program with SciPy's HiGHS (in-process; used for simulations)."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint, milp  # lazy: SciPy's optimize loads on the first solve
 
     N = len(folds)
     rows, lbs, ubs = [], [], []
@@ -231,7 +231,7 @@ def _solve_cbc(folds, intervals, bounds, shift: float, time_limit: float):
     is too large for exact float64 integers the rational row is used with its
     bounds moved outward by ``shift``.
     """
-    import pulp
+    import pulp  # lazy: PuLP (and its CBC) load on the first solve, not with the package
 
     N = len(folds)
     prob = pulp.LpProblem("mos", pulp.LpMinimize)
@@ -422,6 +422,19 @@ class MosSearch(Result):
     feasible: list = field(default_factory=list)
     methods: dict = field(default_factory=dict)
 
+    def to_dict(self) -> dict:
+        """JSON-safe form: consistent, n_feasible, configurations_tested, feasible (each a
+        :class:`MosResult` dict), methods."""
+        return json_safe(
+            {
+                "consistent": bool(self.consistent),
+                "n_feasible": int(self.n_feasible),
+                "configurations_tested": int(self.configurations_tested),
+                "feasible": [r.to_dict() for r in self.feasible],
+                "methods": dict(self.methods),
+            }
+        )
+
 
 def search_configurations(
     configurations: Iterable[Sequence[tuple[int, int]]],
@@ -493,7 +506,7 @@ def search_configurations(
 def _nearest_mean(folds, others, base, target: Fraction, up: bool, time_limit: float = 20.0):
     """Nearest achievable mean of ``base`` at or above (``up``) / below ``target``, given the
     other reported scores (Eq. 9 rows); None if none or undecided.  Integer rows only."""
-    import pulp
+    import pulp  # lazy: PuLP (and its CBC) load on the first solve, not with the package
 
     N = len(folds)
     coefs, L = _row(base, folds)

@@ -54,6 +54,7 @@ verdict with the enumeration of all (pairs of) configurations.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -214,7 +215,7 @@ def _model(blocks, intervals, shift):
 
     ``shift`` moves the bounds of rational rows outward (> 0) or inward (< 0).
     """
-    from scipy.sparse import coo_matrix
+    from scipy.sparse import coo_matrix  # lazy: SciPy loads on the first program, not with the package
 
     types = sorted({t for b in blocks for _, _, ts in b["classes"] for t in ts})
     ub, xs = [], []
@@ -281,7 +282,7 @@ def _highs(model, time_limit):
     program infeasible (p = 23, n = 20, k = 2, two repetitions; found by the
     property test), so it is switched off; it is not needed for speed here.
     """
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint, milp  # lazy, as above
 
     nv = len(model["ub"])
     res = milp(
@@ -300,9 +301,7 @@ def _highs(model, time_limit):
 
 def _cbc(model, time_limit):
     """The same program with CBC (PuLP's bundled solver): the independent second opinion."""
-    import warnings
-
-    import pulp
+    import pulp  # lazy: PuLP (and its CBC) load on the first solve, not with the package
 
     prob = pulp.LpProblem("mos_kfold", pulp.LpMinimize)
     v = [prob.add_variable(f"v{j}", 0, u, cat="Integer") for j, u in enumerate(model["ub"])]

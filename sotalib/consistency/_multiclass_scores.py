@@ -43,6 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import check_choice, check_int
@@ -255,8 +256,6 @@ def multiclass_scores(
     >>> round(s["acc"], 4), round(s["macro_sens"], 4)
     (0.8, 0.8083)
     """
-    import numpy as np
-
     m = np.asarray(matrix, dtype=np.int64)
     c, d, s = m.sum(axis=1).tolist(), np.diag(m).tolist(), m.sum(axis=0).tolist()
     out = {
@@ -294,8 +293,6 @@ def build_matrix(classes, diag, colsum) -> list[list[int]]:
     take part in the move); each step empties a row, a column or makes a new
     class tight, so there are at most 3k steps.
     """
-    import numpy as np
-
     if not transport_feasible(classes, diag, colsum):
         raise ValueError("no confusion matrix has these row sums, diagonal and column sums")
     k = len(classes)

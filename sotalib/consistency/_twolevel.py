@@ -29,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from .._json import json_safe
 from .._result import Result
 from .._validate import check_choice, check_int
@@ -248,8 +250,7 @@ def check_n_datasets(
 
 def _solve_highs(units, rows, lbs, ubs, time_limit):
     """SciPy's HiGHS on the integer rows: a solution or None."""
-    import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint, milp  # lazy: SciPy's optimize loads on the first solve
 
     N = len(units)
     caps = [p for p, _ in units] + [n for _, n in units]
@@ -268,7 +269,7 @@ def _solve_highs(units, rows, lbs, ubs, time_limit):
 
 def _solve_cbc(units, rows, lbs, ubs, time_limit):
     """CBC (bundled with PuLP) on the integer rows: ('infeasible' | 'solution' | 'unknown', solution)."""
-    import pulp
+    import pulp  # lazy: PuLP (and its CBC) load on the first solve, not with the package
 
     N = len(units)
     prob = pulp.LpProblem("twolevel", pulp.LpMinimize)
