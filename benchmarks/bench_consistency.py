@@ -113,7 +113,7 @@ _MSC_NAME = {"fbp": "f1p", "fbn": "f1n"}
 def _random_reports(count=2000, seed=4):
     import numpy as np
 
-    from sotalib.consistency import SCORES, score_range, score_value
+    from sotalib.consistency._scores import SCORES, score_range, score_value
 
     rng = np.random.default_rng(seed)
     out = []
@@ -190,7 +190,7 @@ def _against_reference(name, func, request, *, ratio_target=1.0, pairs=5, note="
 
 def _kfold_unknown(p, n, k):
     """Plain k-fold with unknown folds, Mean of Scores: every configuration of one repetition."""
-    return lambda: check_report({"acc": "0.9"}, p=p, n=n, k=k, eps="1e-4", aggregation="mos", diagnosis=False)
+    return lambda: check_report(p, n, {"acc": "0.9"}, k=k, eps="1e-4", aggregation="mos", diagnosis=False)
 
 
 CASES = [

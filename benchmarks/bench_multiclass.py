@@ -28,14 +28,13 @@ from sotalib.consistency import (
     check_multiclass,
     check_n_datasets,
     check_regression,
-    multiclass_intervals,
-    multiclass_score,
     multiclass_scores,
     regression_scores,
-    score_intervals,
     stratified_class_folds,
     stratified_folds,
 )
+from sotalib.consistency._intervals import score_intervals
+from sotalib.consistency._multiclass_scores import multiclass_intervals, multiclass_score
 
 from ._harness import Case
 from ._reference import ReferenceWorker

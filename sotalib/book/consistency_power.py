@@ -38,8 +38,8 @@ def fig3_power(path=None, *, out=None) -> list[PowerPoint]:
             text = resources.files("sotalib.book").joinpath("data", FILE).read_text()
         else:
             text = Path(path).read_text()
-        return [PowerPoint(**d) for d in json.loads(text)]
-    pts = [power_oversampling(d, reps=FIG3_REPS, rng=FIG3_SEED + d) for d in FIG3_DECIMALS]
+        return [PowerPoint.from_dict(d) for d in json.loads(text)]
+    pts = [power_oversampling(d, n_resamples=FIG3_REPS, rng=FIG3_SEED + d) for d in FIG3_DECIMALS]
     target = Path(out) / FILE
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps([pt.to_dict() for pt in pts], indent=1))

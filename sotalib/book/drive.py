@@ -83,7 +83,7 @@ def check_figure(acc, sens, spec, digits: int, tolerance: str = "authors") -> di
     for prefix, dataset in EVALUATIONS:
         for agg in ("mos", "som"):
             try:
-                v = check_report(scores, dataset=dataset, aggregation=agg, diagnosis=False, **tol)
+                v = check_report(scores=scores, dataset=dataset, aggregation=agg, diagnosis=False, **tol)
                 out[f"{prefix}_{agg}"] = bool(v.consistent)
             except ValueError:  # a value outside [0, 1]: no evaluation produces it
                 out[f"{prefix}_{agg}"] = False

@@ -50,7 +50,7 @@ def random_report(classes, decimals: int, keys, rng, theta_range=(0.6, 0.95)):
 def multiclass_power(
     decimals: int,
     keys=REPORTS["accuracy and macro F1"],
-    reps: int = 200,
+    n_resamples: int = 200,
     rng=None,
     classes=CLASSES,
     theta_range=(0.6, 0.95),
@@ -62,6 +62,7 @@ def multiclass_power(
     seed = int(rng) if isinstance(rng, int) else None
     rng = np.random.default_rng(rng)
     hits = 0
+    reps = n_resamples
     for _ in range(reps):
         _, rep = random_report(classes, decimals, keys, rng, theta_range)
         name = list(rep)[rng.integers(len(rep))]

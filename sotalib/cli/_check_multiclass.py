@@ -204,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         stratified=args.stratified,
         aggregation=args.aggregation,
         zero_division=zd,
-        method=args.method,
+        engine=args.method,
         typos=not getattr(args, "no_diagnosis", False),
         **kw,
     )

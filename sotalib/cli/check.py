@@ -117,7 +117,7 @@ def _parse_scores(items: list[str]) -> dict[str, str]:
 
 
 def _report_kwargs(args: argparse.Namespace) -> dict:
-    """The keywords of :func:`sotalib.consistency.check_report` from the options."""
+    """The keywords of :func:`sotalib.consistency.check_report` from the options (p and n go first, positional)."""
     from ._check_multiclass import fold_bounds
 
     bounds = fold_bounds(args)  # --fold-min/--fold-max; rejects multiclass and regression options
@@ -125,15 +125,13 @@ def _report_kwargs(args: argparse.Namespace) -> dict:
     if args.folds_file is not None:
         if folds is not None:
             raise CliError("give either --folds or --folds-file, not both")
-        from ..consistency import read_folds
+        from ..consistency import read_folds  # the library loads when a command runs, not for --help
 
         try:
             folds = read_folds(args.folds_file)
         except ValueError as exc:  # the library says "folds file X ...": name the option, not --folds
             raise CliError(str(exc).replace("folds file", "--folds-file", 1)) from None
     return dict(
-        p=args.p,
-        n=args.n,
         eps=args.eps,
         decimals=args.decimals,
         rounding=args.rounding or "round",
@@ -171,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     from ..consistency import check_report
 
     scores = _parse_scores(args.score)
-    v = check_report(scores, **_report_kwargs(args))
+    v = check_report(args.p, args.n, scores, **_report_kwargs(args))
     emit(args, v.to_dict(), _text_report(scores, v))
     return 0
 

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._result import Result
+
 __all__ = ["Dataset", "DATASETS", "get_dataset", "dataset_experiment"]
 
 
-@dataclass(frozen=True)
-class Dataset:
+@dataclass(frozen=True, repr=False)
+class Dataset(Result):
     """A named test set.
 
     Attributes
@@ -167,7 +169,34 @@ DATASETS = {
 
 
 def get_dataset(name: str) -> Dataset:
-    """The named test set; ``ValueError`` naming ``dataset`` and the names there are."""
+    """A named test set, so that nobody types its counts (``sotalib check --dataset NAME``).
+
+    Parameters
+    ----------
+    name : str
+        One of the names of :data:`DATASETS` (``sotalib datasets`` lists them).
+
+    Returns
+    -------
+    Dataset
+        Its counts per evaluation set and where they come from.
+
+    Raises
+    ------
+    ValueError
+        An unknown name (the message lists the names there are).
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 5 (the TPEHG study); Kovács & Fazekas 2024 (the DRIVE counts).
+
+    Examples
+    --------
+    >>> from sotalib.consistency import get_dataset
+    >>> d = get_dataset("tpehg")
+    >>> d.p, d.n, d.single
+    (38, 262, True)
+    """
     key = str(name).strip().lower()
     if key not in DATASETS:
         raise ValueError(f"dataset must be one of {', '.join(DATASETS)}, got {name!r}")

@@ -10,6 +10,8 @@ floor((p+n)/k) + 1 and at least two folds holding each class is possible
 
 from __future__ import annotations
 
+import csv
+import os
 from collections.abc import Iterator
 
 from .._validate import check_int
@@ -35,6 +37,24 @@ def _check(p, n, k):
     return p, n, k
 
 
+def check_folds(folds: object) -> list[tuple[int, int]]:
+    """Folds given by a user as (p_i, n_i) pairs, checked: counts >= 0, at least one item per fold."""
+    out = []
+    for i, f in enumerate(folds):
+        try:
+            a, b = f
+        except (TypeError, ValueError):
+            raise ValueError(f"folds[{i}] must be a pair (p_i, n_i), got {f!r}") from None
+        a = check_int(f"p of fold {i}", a, low=0)
+        b = check_int(f"n of fold {i}", b, low=0)
+        if a + b == 0:
+            raise ValueError(f"fold {i} must hold at least one item")
+        out.append((a, b))
+    if not out:
+        raise ValueError("folds must contain at least one fold")
+    return out
+
+
 def stratified_folds(p: int, n: int, k: int) -> Folds:
     """The configuration of scikit-learn's ``StratifiedKFold`` (Table 6).
 
@@ -44,6 +64,33 @@ def stratified_folds(p: int, n: int, k: int) -> Folds:
     ``k - p_mod`` folds (p_div, n_div + 1); otherwise ``k - p_mod - n_mod``
     folds (p_div, n_div), ``p_mod`` folds (p_div + 1, n_div) and ``n_mod``
     folds (p_div, n_div + 1).  Returned sorted.
+
+    Parameters
+    ----------
+    p, n : int
+        Positives and negatives of the data set (>= 0).
+    k : int
+        Number of folds (2 <= k <= p + n).
+
+    Returns
+    -------
+    tuple of (int, int)
+        ``(p_i, n_i)`` of the k test folds, sorted.
+
+    Raises
+    ------
+    ValueError
+        A negative count, ``k`` below 2 or above ``p + n``.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4.4.1 and Table 6.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import stratified_folds
+    >>> stratified_folds(38, 262, 5)
+    ((7, 53), (7, 53), (8, 52), (8, 52), (8, 52))
     """
     p, n, k = _check(p, n, k)
     pd, pm = divmod(p, k)
@@ -84,6 +131,35 @@ def kfold_configurations(
     fold, the ones that matter when it is reported as a mean over folds: for
     p = 38, n = 262, k = 5 that leaves the 918 configurations of Section 5.2
     out of 1,468.
+
+    Parameters
+    ----------
+    p, n : int
+        Positives and negatives of the data set (>= 0).
+    k : int
+        Number of folds (2 <= k <= p + n).
+    positives_in_every_fold, negatives_in_every_fold : bool
+        Keep only configurations with a positive (a negative) in every fold.
+
+    Returns
+    -------
+    iterator of tuple of (int, int)
+        Every configuration once, as sorted ``(p_i, n_i)`` pairs.
+
+    Raises
+    ------
+    ValueError
+        A negative count, ``k`` below 2 or above ``p + n``.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4.4.3 and Algorithm 2.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import kfold_configurations
+    >>> next(iter(kfold_configurations(10, 20, 3)))
+    ((0, 10), (1, 9), (9, 1))
     """
     p, n, k = _check(p, n, k)
     kdiv, kmod = divmod(p + n, k)
@@ -104,8 +180,37 @@ def kfold_configurations(
                 yield folds
 
 
-def count_configurations(p: int, n: int, k: int, **kwargs) -> int:
-    """Number of configurations :func:`kfold_configurations` yields."""
+def count_configurations(
+    p: int, n: int, k: int, *, positives_in_every_fold: bool = False, negatives_in_every_fold: bool = False
+) -> int:
+    """Number of fold configurations :func:`kfold_configurations` yields.
+
+    Parameters
+    ----------
+    p, n, k, positives_in_every_fold, negatives_in_every_fold
+        As in :func:`kfold_configurations`.
+
+    Returns
+    -------
+    int
+        The number of configurations.
+
+    Raises
+    ------
+    ValueError
+        A negative count, ``k`` below 2 or above ``p + n``.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4.4.3 (1,468 configurations for p = 38, n = 262, k = 5).
+
+    Examples
+    --------
+    >>> from sotalib.consistency import count_configurations
+    >>> count_configurations(38, 262, 5)
+    1468
+    """
+    kwargs = dict(positives_in_every_fold=positives_in_every_fold, negatives_in_every_fold=negatives_in_every_fold)
     return sum(1 for _ in kfold_configurations(p, n, k, **kwargs))
 
 
@@ -129,14 +234,40 @@ def parse_folds(text: str) -> Folds:
     return tuple(out)
 
 
-def read_folds(path) -> Folds:
+def read_folds(path: str | os.PathLike[str]) -> Folds:
     """Read folds from a CSV file with columns ``p`` and ``n`` (any case), one fold per line.
 
-    For fold lists too long for ``"p1:n1,..."`` (``sotalib check --folds-file``).  Every
-    error names the file (and the line).
-    """
-    import csv
+    For fold lists too long for ``"p1:n1,..."`` (``sotalib check --folds-file``).
 
+    Parameters
+    ----------
+    path : str or path-like
+        The CSV file (UTF-8; a header line naming ``p`` and ``n``; other columns are ignored).
+
+    Returns
+    -------
+    tuple of (int, int)
+        ``(p_i, n_i)`` of every fold, in the file's order.
+
+    Raises
+    ------
+    ValueError
+        The file cannot be read, is not UTF-8, lacks the columns, or a line is not two
+        counts >= 0 with at least one item; the message names the file and the line.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4 (evaluation sets given as (p_i, n_i)).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from sotalib.consistency import read_folds
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "folds.csv"
+    >>> _ = path.write_text("p,n\\n7,53\\n8,52\\n")
+    >>> read_folds(path)
+    ((7, 53), (8, 52))
+    """
     name = str(path)
     try:
         with open(name, "rb") as fh:

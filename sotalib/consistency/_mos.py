@@ -27,23 +27,25 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
 from .._json import json_safe
+from .._result import Result
+from ._folds import check_folds as _check_folds
+from ._intervals import ScoreInterval, score_intervals
 from ._scores import LINEAR_SCORES
-from ._single import ScoreInterval, _check_folds, score_intervals
 
-__all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "diagnose_mos", "search_configurations"]
+__all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "fold_bounds", "search_configurations"]
 
 _DELTA = 1e-7
 
 
-@dataclass(frozen=True)
-class MosResult:
+@dataclass(frozen=True, repr=False)
+class MosResult(Result):
     """Verdict of the Mean-of-Scores test for one fold configuration.
 
     Attributes
@@ -177,7 +179,7 @@ def _row(base, folds):
 
 def _solve_highs(folds, intervals, bounds, time_limit: float):
     """The same integer program with SciPy's HiGHS (in-process; used for simulations)."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint, milp  # lazy: SciPy's optimize loads on the first solve
 
     N = len(folds)
     rows, lbs, ubs = [], [], []
@@ -229,7 +231,7 @@ def _solve_cbc(folds, intervals, bounds, shift: float, time_limit: float):
     is too large for exact float64 integers the rational row is used with its
     bounds moved outward by ``shift``.
     """
-    import pulp
+    import pulp  # lazy: PuLP (and its CBC) load on the first solve, not with the package
 
     N = len(folds)
     prob = pulp.LpProblem("mos", pulp.LpMinimize)
@@ -311,17 +313,49 @@ def check_mos_intervals(
     return MosResult(True, "undecided", folds, None, "ilp")
 
 
+def fold_bounds(
+    fold_min: Mapping[str, float | str] | None,
+    fold_max: Mapping[str, float | str] | None,
+    tolerance: Mapping[str, object],
+) -> tuple[tuple[ScoreInterval, ScoreInterval], ...]:
+    """(min, max) interval pairs of Eq. 10 from the reported per-fold minimum and maximum.
+
+    ``tolerance`` holds the report's ``eps``, ``decimals`` and ``rounding``.
+    """
+    fold_min, fold_max = dict(fold_min or {}), dict(fold_max or {})
+    if set(fold_min) != set(fold_max):
+        raise ValueError("fold_min and fold_max must name the same scores")
+    if not fold_min:
+        return ()
+    lows = score_intervals(fold_min, **tolerance)
+    highs = score_intervals({k: fold_max[k] for k in fold_min}, **tolerance)
+    bounds = []
+    for name, a, b in zip(fold_min, lows, highs):
+        if a.base not in LINEAR_SCORES:
+            raise ValueError(f"fold_min and fold_max support {', '.join(LINEAR_SCORES)} (Eq. 10), got {name!r}")
+        if a.spec.complement:
+            a, b = b, a
+        bounds.append((a, b))
+    return tuple(bounds)
+
+
 def check_mos(
-    folds,
-    scores: Mapping[str, object],
+    folds: Sequence[tuple[int, int]],
+    scores: Mapping[str, float | str],
     *,
-    eps=None,
-    decimals=None,
+    eps: float | str | None = None,
+    decimals: int | None = None,
     rounding: str = "round",
-    fold_min: Mapping[str, object] | None = None,
-    fold_max: Mapping[str, object] | None = None,
+    fold_min: Mapping[str, float | str] | None = None,
+    fold_max: Mapping[str, float | str] | None = None,
 ) -> MosResult:
-    """Are mean-of-folds scores consistent with the folds (Eq. 9, optionally Eq. 10)?
+    """Are mean-of-folds scores consistent with the folds?
+
+    The report is consistent when integers ``0 <= tp_i <= p_i``,
+    ``0 <= tn_i <= n_i`` exist whose mean scores fall in the reported
+    intervals: an integer linear program for the scores linear in the counts
+    (acc, sens, spec, bacc), optionally with the per-fold minimum and maximum.
+    A solution is verified in rational arithmetic; "infeasible" is certain.
 
     Parameters
     ----------
@@ -330,31 +364,42 @@ def check_mos(
     scores : mapping
         acc, sens, spec, bacc (or synonyms, complements) -> reported mean.
     eps, decimals, rounding
-        Numerical uncertainty, as in :func:`sotalib.consistency.score_intervals`.
+        Numerical uncertainty, as in :func:`sotalib.consistency.check_single`.
     fold_min, fold_max : mapping, optional
-        Reported minimum and maximum over the folds of a score (Eq. 10); give both.
+        Reported minimum and maximum over the folds of a score; give both, for the same names.
 
     Returns
     -------
     MosResult
+        ``status`` 'feasible' (with a verified per-fold solution), 'infeasible' or 'undecided'
+        (a solver time-out, counted as consistent).
+
+    Raises
+    ------
+    ValueError
+        Bad folds, a score that is not linear in the counts, bad values, or ``fold_min`` and
+        ``fold_max`` naming different scores.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4.3, Eqs. 8-9 (the program) and Eq. 10 (minimum and maximum).
+
+    Examples
+    --------
+    >>> from sotalib.consistency import check_mos
+    >>> folds = [(100, 201), (100, 200), (100, 200), (101, 200), (101, 200)]
+    >>> check_mos(folds, {"acc": "0.8280", "sens": "0.7391", "spec": "0.8741"}, eps="1e-4").consistent
+    False
+    >>> check_mos(folds, {"acc": "0.8290", "sens": "0.7391", "spec": "0.8741"}, eps="1e-4").status
+    'feasible'
     """
     kw = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals = score_intervals(scores, **kw)
-    bounds = []
-    fold_min, fold_max = dict(fold_min or {}), dict(fold_max or {})
-    if set(fold_min) != set(fold_max):
-        raise ValueError("fold_min and fold_max must name the same scores")
-    for name in fold_min:
-        (a,) = score_intervals({name: fold_min[name]}, **kw)
-        (b,) = score_intervals({name: fold_max[name]}, **kw)
-        if a.spec.complement:
-            a, b = b, a
-        bounds.append((a, b))
-    return check_mos_intervals(folds, intervals, tuple(bounds))
+    return check_mos_intervals(folds, intervals, fold_bounds(fold_min, fold_max, kw))
 
 
-@dataclass(frozen=True)
-class MosSearch:
+@dataclass(frozen=True, repr=False)
+class MosSearch(Result):
     """Mean-of-Scores test over many fold configurations (Section 4.4.3).
 
     Attributes
@@ -364,8 +409,11 @@ class MosSearch:
     n_feasible : int
         Configurations with a verified solution (plus undecided ones).
     configurations_tested : int
+        Configurations tested.
     feasible : list of MosResult
         The consistent configurations found (at most ``keep``).
+    methods : dict
+        How many configurations each method decided ('undefined', 'integer-total', 'ilp').
     """
 
     consistent: bool
@@ -374,18 +422,72 @@ class MosSearch:
     feasible: list = field(default_factory=list)
     methods: dict = field(default_factory=dict)
 
+    def to_dict(self) -> dict:
+        """JSON-safe form: consistent, n_feasible, configurations_tested, feasible (each a
+        :class:`MosResult` dict), methods."""
+        return json_safe(
+            {
+                "consistent": bool(self.consistent),
+                "n_feasible": int(self.n_feasible),
+                "configurations_tested": int(self.configurations_tested),
+                "feasible": [r.to_dict() for r in self.feasible],
+                "methods": dict(self.methods),
+            }
+        )
+
 
 def search_configurations(
-    configurations: Iterable,
-    scores: Mapping[str, object],
+    configurations: Iterable[Sequence[tuple[int, int]]],
+    scores: Mapping[str, float | str],
     *,
-    eps=None,
-    decimals=None,
+    eps: float | str | None = None,
+    decimals: int | None = None,
     rounding: str = "round",
     stop_at_first: bool = False,
     keep: int = 100,
 ) -> MosSearch:
-    """Run :func:`check_mos` on every configuration (e.g. from Algorithm 2)."""
+    """The Mean-of-Scores test on every fold configuration of an iterable.
+
+    When a paper does not say how its folds were drawn, every configuration
+    k-fold cross-validation can produce is tested (they come from
+    :func:`sotalib.consistency.kfold_configurations`); the report is
+    consistent if one of them is.
+
+    Parameters
+    ----------
+    configurations : iterable of sequences of (p_i, n_i)
+        The fold configurations to test.
+    scores : mapping
+        acc, sens, spec, bacc (or synonyms, complements) -> reported mean.
+    eps, decimals, rounding
+        Numerical uncertainty, as in :func:`sotalib.consistency.check_single`.
+    stop_at_first : bool
+        Stop at the first consistent configuration.
+    keep : int
+        Keep at most this many consistent configurations' results.
+
+    Returns
+    -------
+    MosSearch
+        How many configurations were tested and how many are feasible.
+
+    Raises
+    ------
+    ValueError
+        Bad scores or folds, as in :func:`check_mos`.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4.4.3 and Algorithm 2.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import kfold_configurations, search_configurations
+    >>> configs = kfold_configurations(10, 20, 3)
+    >>> r = search_configurations(configs, {"acc": "0.9", "sens": "0.8"}, decimals=2)
+    >>> r.consistent, r.n_feasible, r.configurations_tested
+    (True, 2, 13)
+    """
     intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
     tested, nfeas, found, methods = 0, 0, [], {}
     for folds in configurations:
@@ -404,7 +506,7 @@ def search_configurations(
 def _nearest_mean(folds, others, base, target: Fraction, up: bool, time_limit: float = 20.0):
     """Nearest achievable mean of ``base`` at or above (``up``) / below ``target``, given the
     other reported scores (Eq. 9 rows); None if none or undecided.  Integer rows only."""
-    import pulp
+    import pulp  # lazy: PuLP (and its CBC) load on the first solve, not with the package
 
     N = len(folds)
     coefs, L = _row(base, folds)
@@ -433,73 +535,3 @@ def _nearest_mean(folds, others, base, target: Fraction, up: bool, time_limit: f
         return None
     value = sum(a * int(round(tps[i].value())) + b * int(round(tns[i].value())) for i, (a, b) in enumerate(coefs))
     return Fraction(value, N * L)
-
-
-def _mos_finder(folds, scores, kw, max_checks: int = 8) -> tuple[list, bool]:
-    """(plausible typos, whether any change of one mean at all could restore consistency)."""
-    from ._single import Suggestion, _report_decimals, typo_candidates
-
-    out, changeable = [], False
-    for name in scores:
-        others = {k: v for k, v in scores.items() if k != name}
-        if not others or not check_mos(folds, others, **kw).consistent:
-            continue
-        (iv,) = score_intervals({name: scores[name]}, **kw)
-        other_ivs = score_intervals(others, **kw)
-        rep = iv.reported
-        rep_base = 1 - rep if iv.spec.complement else rep
-        nearest = [_nearest_mean(folds, other_ivs, iv.base, rep_base, up) for up in (False, True)]
-        if nearest == [None, None]:
-            continue
-        changeable = True
-        # no achievable mean lies strictly between the nearest ones below and above the report
-        gap_lo = -math.inf if nearest[0] is None else nearest[0]
-        gap_hi = math.inf if nearest[1] is None else nearest[1]
-        d = _report_decimals(rep, kw.get("decimals"), scores[name])
-        checks = 0
-        for c, kind in typo_candidates(rep, d, 0, 1):
-            fixed = dict(scores)
-            fixed[name] = f"{float(c):.{d}f}"
-            (civ,) = score_intervals({name: fixed[name]}, **kw)
-            if gap_lo < civ.lo and civ.hi < gap_hi:
-                continue
-            checks += 1
-            r = check_mos(folds, fixed, **kw)
-            if r.status == "feasible":
-                out.append(
-                    Suggestion(
-                        name,
-                        round(float(rep), d),
-                        round(float(c), d),
-                        round(float(c - rep), d),
-                        1,
-                        r.solution,
-                        "mos",
-                        d,
-                        kind,
-                    )
-                )
-                break
-            if checks >= max_checks:
-                break
-    return sorted(out, key=lambda s: (abs(s.change), s.score)), changeable
-
-
-def diagnose_mos(folds, scores: Mapping[str, object], *, eps=None, decimals=None, rounding: str = "round") -> list:
-    """A typo finder for Mean of Scores: which single reported mean, mistyped, explains why
-    the report is inconsistent with the folds (Eq. 9)?
-
-    A typo is plausible as in :func:`sotalib.consistency.diagnose` (a few units of the last
-    decimal, one mistyped digit, two swapped digits).  For each reported score, two integer
-    programs find the nearest achievable mean below and above the reported value given the
-    other scores; candidates falling in the gap between them are impossible, the others are
-    verified by :func:`check_mos` on the corrected report, nearest first.
-    Returns :class:`sotalib.consistency.Suggestion` objects (``example`` holds the per-fold
-    (tp_i, tn_i); ``n_solutions`` is 1), sorted by the size of the change; empty when no
-    plausible typo explains the report.
-    """
-    kw = dict(eps=eps, decimals=decimals, rounding=rounding)
-    folds = tuple(_check_folds(folds))
-    if check_mos(folds, scores, **kw).consistent:
-        return []
-    return _mos_finder(folds, scores, kw)[0]

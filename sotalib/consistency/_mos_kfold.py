@@ -54,26 +54,28 @@ verdict with the enumeration of all (pairs of) configurations.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._json import json_safe
+from .._result import Result
 from .._validate import check_int
 from ._folds import _check as _check_pnk
 from ._folds import kfold_configurations
+from ._intervals import ScoreInterval, score_intervals
 from ._mos import _coef, _defined, _verify, check_mos_intervals
 from ._scores import LINEAR_SCORES
-from ._single import ScoreInterval, score_intervals
 
 __all__ = ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "count_kfold_configurations"]
 
 _SHIFT = 1e-6
 
 
-@dataclass(frozen=True)
-class KFoldMosResult:
+@dataclass(frozen=True, repr=False)
+class KFoldMosResult(Result):
     """Verdict of the Mean-of-Scores test over every fold configuration of (repeated) k-fold.
 
     Attributes
@@ -213,7 +215,7 @@ def _model(blocks, intervals, shift):
 
     ``shift`` moves the bounds of rational rows outward (> 0) or inward (< 0).
     """
-    from scipy.sparse import coo_matrix
+    from scipy.sparse import coo_matrix  # lazy: SciPy loads on the first program, not with the package
 
     types = sorted({t for b in blocks for _, _, ts in b["classes"] for t in ts})
     ub, xs = [], []
@@ -280,7 +282,7 @@ def _highs(model, time_limit):
     program infeasible (p = 23, n = 20, k = 2, two repetitions; found by the
     property test), so it is switched off; it is not needed for speed here.
     """
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint, milp  # lazy, as above
 
     nv = len(model["ub"])
     res = milp(
@@ -299,9 +301,7 @@ def _highs(model, time_limit):
 
 def _cbc(model, time_limit):
     """The same program with CBC (PuLP's bundled solver): the independent second opinion."""
-    import warnings
-
-    import pulp
+    import pulp  # lazy: PuLP (and its CBC) load on the first solve, not with the package
 
     prob = pulp.LpProblem("mos_kfold", pulp.LpMinimize)
     v = [prob.add_variable(f"v{j}", 0, u, cat="Integer") for j, u in enumerate(model["ub"])]
@@ -448,11 +448,11 @@ def check_mos_kfold(
     p: int,
     n: int,
     k: int,
-    scores: Mapping[str, object],
+    scores: Mapping[str, float | str],
     *,
     repeats: int = 1,
-    eps=None,
-    decimals=None,
+    eps: float | str | None = None,
+    decimals: int | None = None,
     rounding: str = "round",
     time_limit: float = 20.0,
 ) -> KFoldMosResult:
@@ -475,13 +475,30 @@ def check_mos_kfold(
     repeats : int
         Repetitions of the k-fold, each with its own (unknown) configuration.
     eps, decimals, rounding
-        Numerical uncertainty, as in :func:`sotalib.consistency.score_intervals`.
+        Numerical uncertainty, as in :func:`sotalib.consistency.check_single`.
     time_limit : float
         Seconds for each solver call; if no solver decides, the status is 'undecided'.
 
     Returns
     -------
     KFoldMosResult
+        The verdict over every fold configuration, with per-fold evidence when consistent.
+
+    Raises
+    ------
+    ValueError
+        Bad counts, ``k`` or ``repeats``, a score that is not linear in the counts, or bad values.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4.4.3 (Algorithm 2) and Section 4.3, Eq. 9.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import check_mos_kfold
+    >>> r = check_mos_kfold(38, 262, 5, {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, eps="1e-4")
+    >>> r.consistent, r.status
+    (False, 'infeasible')
     """
     intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
     return check_mos_kfold_intervals([(p, n, k, repeats)], intervals, time_limit=time_limit)

@@ -43,7 +43,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+from numpy.typing import ArrayLike
+
 from .._validate import check_choice, check_int
+from ._intervals import FLOAT_SLACK, as_decimal, tolerance
 from ._scores import resolve_score
 
 __all__ = [
@@ -110,12 +114,11 @@ def multiclass_intervals(
     """Resolve names (with an optional ``micro_`` / ``macro_`` / ``weighted_`` prefix or suffix overriding
     ``average``) and turn the reported values into exact intervals (as
     :func:`sotalib.consistency.score_intervals`: ``eps``, or ``decimals`` with ``rounding``)."""
-    from ._single import FLOAT_SLACK, _half_widths, as_decimal
 
     average = check_choice("average", average, AVERAGES)
     if not scores:
         raise ValueError("scores must name at least one reported score")
-    below, above = _half_widths(eps, decimals, rounding)
+    below, above = tolerance(eps, decimals, rounding)
     out = []
     for name, value in scores.items():
         key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
@@ -217,13 +220,42 @@ def multiclass_score(iv_or_base, classes, diag, colsum, *, average="macro", beta
     return sum(Fraction(c[i], n) * terms[i] for i in range(k))
 
 
-def multiclass_scores(matrix, *, beta: float = 1.0, zero_division=0) -> dict[str, float | None]:
+def multiclass_scores(
+    matrix: ArrayLike, *, beta: float = 1.0, zero_division: float | None = 0
+) -> dict[str, float | None]:
     """Every multiclass score of a confusion matrix (rows: true class), as floats (``None`` if undefined).
 
-    Keys ``'acc'``, ``'bacc'``, ``'f1_of_means'`` and ``'<average>_<base>'`` for the per-class scores.
-    """
-    import numpy as np
+    Parameters
+    ----------
+    matrix : array_like of int, shape (k, k)
+        The confusion matrix, rows the true classes.
+    beta : float
+        Weight of the F-scores.
+    zero_division : 0, 1 or None
+        Value of a per-class precision (NPV) whose denominator is zero (None: undefined).
 
+    Returns
+    -------
+    dict
+        Keys ``'acc'``, ``'bacc'``, ``'f1_of_means'`` and ``'<average>_<base>'`` (micro, macro,
+        weighted) for the per-class scores.
+
+    Raises
+    ------
+    ValueError
+        A matrix that is not square with counts >= 0, or a class without items.
+
+    References
+    ----------
+    Fazekas & Kovacs, Table 2 (the per-class scores); averages as in scikit-learn.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import multiclass_scores
+    >>> s = multiclass_scores([[8, 2, 0], [1, 9, 2], [0, 1, 7]])
+    >>> round(s["acc"], 4), round(s["macro_sens"], 4)
+    (0.8, 0.8083)
+    """
     m = np.asarray(matrix, dtype=np.int64)
     c, d, s = m.sum(axis=1).tolist(), np.diag(m).tolist(), m.sum(axis=0).tolist()
     out = {
@@ -261,8 +293,6 @@ def build_matrix(classes, diag, colsum) -> list[list[int]]:
     take part in the move); each step empties a row, a column or makes a new
     class tight, so there are at most 3k steps.
     """
-    import numpy as np
-
     if not transport_feasible(classes, diag, colsum):
         raise ValueError("no confusion matrix has these row sums, diagonal and column sums")
     k = len(classes)

@@ -1,34 +1,37 @@
-"""Checking a whole report: experiment description, aggregation (known or not), many reports at once.
+"""Checking a whole report: the experiment as described, the aggregation known or not.
 
 :func:`check_report` is what ``sotalib check`` runs: a single test set; or
 folds given explicitly, by stratified k-fold (Table 6) or as unknown k-fold
 configurations (Algorithm 2); aggregated by Score of Means, Mean of Scores,
 or -- when the paper does not say -- both (Section 4.4.4), reporting which
-fits.  :func:`check_batch` runs it on every row of a table: every row gets a
-verdict or an error naming its column, and one bad row never costs another
-row its verdict.
+fits.  The reported scores are read once, here; the tests and the typo
+finder work on the intervals.  Tables of reports are in
+:mod:`sotalib.consistency._batch`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import math
-import os
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
+from .._deprecate import warn_deprecated
 from .._json import json_safe
 from .._progress import progress as _progress
+from .._result import Result
 from .._validate import check_choice, check_int, format_count
 from ._datasets import dataset_experiment
-from ._folds import kfold_configurations, parse_folds, read_folds, repeat_folds, stratified_folds
-from ._mos import _mos_finder, check_mos_intervals
+from ._folds import kfold_configurations, parse_folds, repeat_folds, stratified_folds
+from ._intervals import ScoreInterval, read_report
+from ._mos import check_mos_intervals, fold_bounds
 from ._mos_kfold import _classes, check_mos_kfold_intervals, count_kfold_configurations
-from ._scores import LINEAR_SCORES, SCORES, resolve_score
-from ._single import MAX_COUNT, _finder, _too_many, as_decimal, check_single, score_intervals
+from ._scores import LINEAR_SCORES
+from ._single import MAX_COUNT, _too_many, check_intervals
+from ._typos import Suggestion, mos_typos, single_typos
 
-__all__ = ["ReportVerdict", "BatchVerdict", "check_report", "check_batch", "BATCH_COLUMNS"]
+__all__ = ["ReportVerdict", "check_report"]
 
 AGGREGATIONS = ("som", "mos")
 
@@ -57,8 +60,8 @@ NOT_SEARCHED_MOS = (
 )
 
 
-@dataclass(frozen=True)
-class ReportVerdict:
+@dataclass(frozen=True, repr=False)
+class ReportVerdict(Result):
     """The verdict on one report (what ``sotalib check --json`` prints).
 
     Attributes
@@ -94,11 +97,11 @@ class ReportVerdict:
     consistent: bool
     n_solutions: int
     solutions: list
-    configurations_tested: int
+    configurations_tested: int | None
     aggregation: str
-    fits: list = field(default_factory=list)
+    fits: list[str] = field(default_factory=list)
     details: dict = field(default_factory=dict)
-    suggestions: list = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
     diagnosis: str = ""
     evidence_aggregation: str | None = None
 
@@ -122,87 +125,26 @@ class ReportVerdict:
                 "solutions": self.solutions,
                 "aggregation": self.aggregation,
                 "fits": list(self.fits),
-                "suggestions": [dict(s.__dict__) for s in self.suggestions],
+                "suggestions": [s.to_dict() for s in self.suggestions],
                 "diagnosis": self.diagnosis,
                 "evidence_aggregation": self.evidence_aggregation,
             }
         )
 
 
-#: Columns of a :class:`BatchVerdict` row.
-BATCH_RESULT_COLUMNS = ("id", "verdict", "fits", "n_solutions", "configurations_tested", "typo", "error")
-
-
 @dataclass(frozen=True)
-class BatchVerdict:
-    """The verdicts on every row of a table of reports (what ``sotalib check --batch`` prints).
+class _Report:
+    """The reported scores, read once: intervals, the names and values as written, the tolerance."""
 
-    Attributes
-    ----------
-    reports : tuple of dict
-        One row per report: id, verdict ('consistent', 'INCONSISTENT' or 'error'), fits,
-        n_solutions, configurations_tested (None: too many to count, see note), typo, error, note.
-    """
-
-    reports: tuple
-
-    @property
-    def consistent(self) -> list:
-        """Per report: True, False, or None when the row could not be checked."""
-        return [{"consistent": True, "INCONSISTENT": False}.get(r["verdict"]) for r in self.reports]
-
-    @property
-    def errors(self) -> list:
-        """The rows that could not be checked (verdict 'error')."""
-        return [r for r in self.reports if r["verdict"] == "error"]
-
-    def to_dict(self) -> dict:
-        """``{"reports": [row, ...]}``, JSON-safe (the output of ``sotalib check --batch --json``)."""
-        return json_safe({"reports": [dict(r) for r in self.reports]})
-
-    def to_frame(self) -> pandas.DataFrame:  # noqa: F821
-        """One row per report as a pandas DataFrame (columns as in :data:`BATCH_RESULT_COLUMNS`);
-        ``configurations_tested`` keeps None (too many to count), never NaN."""
-        import pandas as pd
-
-        return pd.DataFrame([dict(r) for r in self.reports], columns=list(BATCH_RESULT_COLUMNS), dtype=object)
-
-    def to_text(self) -> str:
-        """The table ``sotalib check --batch`` prints: one line per report, then every error in full."""
-        head = ("id", "verdict", "fits", "solutions", "configurations", "typo")
-        lines = []
-        for r in self.reports:
-            tested = r["configurations_tested"]
-            lines.append(
-                (
-                    str(r["id"]),
-                    r["verdict"],
-                    r["fits"],
-                    "-" if r["verdict"] == "error" else f"{r['n_solutions']:,}",
-                    "-" if r["verdict"] == "error" else ("too many to count" if tested is None else f"{tested:,}"),
-                    r["typo"] or "-",
-                )
-            )
-        widths = [max(len(h), *(len(row[j]) for row in lines)) for j, h in enumerate(head)]
-        out = ["  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip()]
-        out += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in lines]
-        errors = self.errors
-        n_ok = len(self.reports) - len(errors)
-        n_bad = sum(r["verdict"] == "INCONSISTENT" for r in self.reports)
-        out.append(
-            f"{len(self.reports)} reports: {n_ok - n_bad} consistent, {n_bad} INCONSISTENT, "
-            f"{len(errors)} could not be checked"
-        )
-        for r in errors:
-            out.append(f"  error in row {r['row']} (id {r['id']}): {r['error']}")
-        return "\n".join(out)
-
-    def __len__(self) -> int:
-        return len(self.reports)
+    intervals: tuple[ScoreInterval, ...]
+    names: tuple[str, ...]
+    written: tuple[object, ...]
+    decimals: int | None
+    tolerance: tuple[Fraction, Fraction]
 
 
-def _som(p, n, intervals, kw, diagnosis, scores):
-    r = check_single(p, n, scores, **kw, max_solutions=100)
+def _som(p: int, n: int, report: _Report, diagnosis: bool) -> tuple[dict, tuple[list, bool]]:
+    r = check_intervals(p, n, report.intervals, 100)
     d = {
         "consistent": r.consistent,
         "n_solutions": r.n_solutions,
@@ -211,7 +153,8 @@ def _som(p, n, intervals, kw, diagnosis, scores):
         "note": f"totals p={p}, n={n}",
     }
     if diagnosis and not r.consistent:
-        return d, _finder(p, n, scores, kw)
+        rep = report
+        return d, single_typos(p, n, rep.intervals, rep.names, rep.written, rep.decimals, rep.tolerance)
     return d, ([], False)
 
 
@@ -223,7 +166,7 @@ class _Enumeration:
     total: int
 
 
-def _mos(configs, intervals, show, bounds=()):
+def _mos(configs, intervals, progress, bounds=()) -> dict:
     if isinstance(configs, tuple):
         r = check_mos_intervals(configs, intervals, bounds)
         sols = [[list(x) for x in r.solution]] if r.solution else []
@@ -237,7 +180,7 @@ def _mos(configs, intervals, show, bounds=()):
         }
     configs, total = configs.configurations, configs.total
     tested, nfeas, sols, folds_of, undecided = 0, 0, [], [], 0
-    for folds in _progress(configs, total=total, desc="fold configurations", show=show):
+    for folds in _progress(configs, total=total, desc="fold configurations", show=progress):
         r = check_mos_intervals(folds, intervals, bounds)
         tested += 1
         if r.consistent:
@@ -259,15 +202,31 @@ def _mos(configs, intervals, show, bounds=()):
     }
 
 
+def _accepts_former_order(func: Callable[..., ReportVerdict]) -> Callable[..., ReportVerdict]:
+    """Keep ``check_report(scores, p=..., n=...)``, the order before 0.4, working with a warning."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> ReportVerdict:
+        if args and isinstance(args[0], Mapping):
+            warn_deprecated("check_report(scores, p=..., n=...)", "check_report(p, n, scores, ...)")
+            if len(args) > 1 or "scores" in kwargs:
+                raise TypeError("check_report(p, n, scores, ...): give the scores once, after p and n")
+            return func(kwargs.pop("p", None), kwargs.pop("n", None), args[0], **kwargs)
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+@_accepts_former_order
 def check_report(
-    scores: Mapping[str, object],
-    *,
     p: int | None = None,
     n: int | None = None,
-    eps=None,
-    decimals=None,
+    scores: Mapping[str, float | str] | None = None,
+    *,
+    eps: float | str | None = None,
+    decimals: int | None = None,
     rounding: str = "round",
-    folds=None,
+    folds: Sequence[tuple[int, int]] | str | None = None,
     k: int | None = None,
     stratified: bool = False,
     repeats: int = 1,
@@ -275,69 +234,148 @@ def check_report(
     max_configurations: int = 2_000,
     diagnosis: bool = True,
     progress: bool | None = None,
-    fold_min: Mapping[str, object] | None = None,
-    fold_max: Mapping[str, object] | None = None,
+    fold_min: Mapping[str, float | str] | None = None,
+    fold_max: Mapping[str, float | str] | None = None,
     dataset: str | None = None,
 ) -> ReportVerdict:
-    """Check a report against its stated experiment.
+    """Can the reported scores come from the experiment the report describes?
+
+    The experiment is a single test set of ``p`` positives and ``n``
+    negatives, or cross-validation: explicit folds, stratified k-fold, or
+    k-fold with unknown folds (every configuration is tested).  Over folds the
+    scores may be a Score of Means or a Mean of Scores; when the paper does
+    not say, both are tested and the verdict says which fits.  The answer is
+    exact: "inconsistent" is a proof.  An inconsistent report is searched for a
+    plausible typo (one score a few units of its last decimal, one digit or
+    two swapped digits away from a consistent value).
 
     Parameters
     ----------
+    p, n : int or None
+        Positives and negatives of the dataset (of one repetition); None when ``folds`` or
+        ``dataset`` gives the experiment.
     scores : mapping
-        Score name -> reported value (each score once: synonyms of one score are an error).
-    p, n : int, optional
-        Positives and negatives of the dataset (required unless ``folds`` is given).
-    eps, decimals, rounding
-        Numerical uncertainty (see :func:`sotalib.consistency.score_intervals`); with
-        ``decimals``, a value written with more decimals is an error.
+        Score name (Table 2 abbreviation, synonym or complement) -> reported value, each score
+        once; give values as strings ("0.9447") to have them read as the decimals written.
+    eps : float or str, optional
+        Numerical uncertainty: the true value lies in [v - eps, v + eps].
+    decimals : int, optional
+        Number of decimals reported (0-15), instead of ``eps``; a value written with more
+        decimals is an error.
+    rounding : {'round', 'floor', 'ceil', 'any'}
+        How the values were shortened to ``decimals``.
     folds : sequence of (p_i, n_i) or str ``"p1:n1,..."``, optional
         Explicit evaluation sets (all folds of all repetitions and datasets).
     k : int, optional
         k-fold cross-validation of (p, n): stratified (Table 6) or, without
-        ``stratified``, every configuration of Algorithm 2 for MoS.
+        ``stratified``, every fold configuration of Algorithm 2.
+    stratified : bool
+        The folds of scikit-learn's ``StratifiedKFold`` (needs ``k``).
     repeats : int
         Repetitions of the k-fold (or of the explicit folds), 1 to 1,000.  Without
-        ``stratified`` every repetition may have its own configuration: MoS
-        is then decided by one joint integer program
-        (:func:`sotalib.consistency.check_mos_kfold`).
+        ``stratified`` every repetition may have its own configuration: Mean of Scores is
+        then decided by one joint integer program.
     aggregation : {'som', 'mos'} or None
-        None with folds: test both and report which fits (Section 4.4.4).
+        Score of Means or Mean of Scores; None with folds tests both and reports which fits.
     max_configurations : int
-        A single repetition with at most this many configurations is tested
-        configuration by configuration (counting the feasible ones); beyond
-        it -- where enumerating would take long -- one joint integer program
-        decides them all without counting, with the same exact verification
-        of the solution it finds.
+        A single repetition with at most this many fold configurations is tested
+        configuration by configuration (counting the feasible ones); beyond it one joint
+        integer program decides them all without counting.
     diagnosis : bool
-        Run the typo finder on an inconsistent report (single test set, SoM, and MoS
-        with one known fold configuration); False skips it (``--no-diagnosis``).
+        Run the typo finder on an inconsistent report (single test set, SoM, and MoS on one
+        known fold configuration); False skips it.
     progress : bool or None
-        Progress bar for a long enumeration of fold configurations (None: only when
-        stderr is a terminal; the command line passes False with ``--json``).
+        Progress bar over a long enumeration of fold configurations (None: only when stderr
+        is a terminal).
     fold_min, fold_max : mapping, optional
-        Reported minimum and maximum over the folds of a score (Eq. 10), both for the
-        same names; they constrain the Mean-of-Scores test (``aggregation`` defaults to
-        'mos'), on known folds or on fold configurations tested one by one.
+        Reported minimum and maximum over the folds of a score, both for the same names;
+        they constrain the Mean-of-Scores test (``aggregation`` then defaults to 'mos').
     dataset : str, optional
-        A named test set (:data:`sotalib.consistency.DATASETS`, e.g. ``"drive-test-fov"``):
-        its ``p`` and ``n``, or its folds, instead of ``p``, ``n``, ``folds`` and ``k``.
+        A named test set (:func:`sotalib.consistency.get_dataset`, e.g. ``"drive-test-fov"``):
+        its ``p`` and ``n``, or its folds, instead of ``p``, ``n`` and ``folds``.
 
     Returns
     -------
     ReportVerdict
-        Frozen; ``to_dict()`` is what ``sotalib check --json`` prints.
+        ``consistent``, ``evidence``, ``configurations_tested``, ``details`` (per aggregation
+        tested), the typos found and a diagnosis; ``to_dict()`` is what ``sotalib check
+        --json`` prints.
 
     Raises
     ------
     ValueError
-        Bad input: the message names the parameter (``p``, ``k``, ``repeats``,
+        Bad input: the message names the argument (``p``, ``k``, ``repeats``,
         ``aggregation``, a score name, ...) and its allowed range.
+    TypeError
+        No ``scores``.
+
+    References
+    ----------
+    Fazekas & Kovacs: Section 3 (one test set, Eq. 1), Section 4.2 (Score of Means, Eq. 7),
+    Section 4.3 (Mean of Scores, Eqs. 8-10), Section 4.4 (fold configurations, Table 6 and
+    Algorithm 2; unknown aggregation, Section 4.4.4).
+
+    Examples
+    --------
+    The paper's example (Section 3.3): 0.6801 printed for an accuracy of 0.6821.
+
+    >>> from sotalib.consistency import check_report
+    >>> v = check_report(1000, 6000, {"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"}, eps="1e-4")
+    >>> v.consistent, [(s.score, s.suggested) for s in v.suggestions]
+    (False, [('npv', 0.9409), ('acc', 0.6821)])
+    >>> check_report(38, 262, {"acc": "0.9447", "sens": "0.9139"}, k=5, stratified=True, eps="1e-4").fits
+    []
     """
+    return _check_report(
+        p,
+        n,
+        scores,
+        eps=eps,
+        decimals=decimals,
+        rounding=rounding,
+        folds=folds,
+        k=k,
+        stratified=stratified,
+        repeats=repeats,
+        aggregation=aggregation,
+        max_configurations=max_configurations,
+        diagnosis=diagnosis,
+        progress=progress,
+        fold_min=fold_min,
+        fold_max=fold_max,
+        dataset=dataset,
+    )
+
+
+def _check_report(
+    p: int | None,
+    n: int | None,
+    scores: Mapping[str, float | str] | None,
+    *,
+    eps: float | str | None,
+    decimals: int | None,
+    rounding: str,
+    folds: Sequence[tuple[int, int]] | str | None,
+    k: int | None,
+    stratified: bool,
+    repeats: int,
+    aggregation: str | None,
+    max_configurations: int,
+    diagnosis: bool,
+    progress: bool | None,
+    fold_min: Mapping[str, float | str] | None,
+    fold_max: Mapping[str, float | str] | None,
+    dataset: str | None,
+) -> ReportVerdict:
+    """:func:`check_report` (also one row of a batch): reads the report once, then runs the tests."""
     if dataset is not None:
         p, n, folds = dataset_experiment(dataset, p, n, folds, k)
+    if scores is None:
+        raise TypeError("check_report() needs the reported scores: check_report(p, n, scores, ...)")
     kw = dict(eps=eps, decimals=decimals, rounding=rounding)
-    intervals = score_intervals(scores, **kw)
-    bounds = _fold_bounds(fold_min, fold_max, kw)
+    intervals, tol = read_report(scores, **kw)  # the one reading of the reported scores
+    report = _Report(intervals, tuple(scores), tuple(scores.values()), decimals, tol)
+    bounds = fold_bounds(fold_min, fold_max, kw)
     if bounds and aggregation is None:
         aggregation = "mos"
     repeats = check_int("repeats", repeats, low=1, high=MAX_REPEATS)
@@ -358,7 +396,7 @@ def check_report(
             raise ValueError("repeats needs folds or k (a single test set is evaluated once)")
         if p is None or n is None:
             raise ValueError("p and n are required for a single test set")
-        d, (sug, changeable) = _som(p, n, intervals, kw, diagnosis, scores)
+        d, (sug, changeable) = _som(p, n, report, diagnosis)
         return ReportVerdict(
             d["consistent"],
             d["n_solutions"],
@@ -412,7 +450,7 @@ def check_report(
     details, sug, changeable = {}, [], False
     for agg in todo:
         if agg == "som":
-            details["som"], (sug, changeable) = _som(P, N, intervals, kw, diagnosis, scores)
+            details["som"], (sug, changeable) = _som(P, N, report, diagnosis)
             continue
         nonlin = [iv.spec.name for iv in intervals if iv.base not in LINEAR_SCORES]
         too_many = joint is not None and _fold_types(joint, intervals) > MAX_FOLD_TYPES
@@ -449,7 +487,9 @@ def check_report(
         if diagnosis and isinstance(configs, tuple) and not details["mos"]["consistent"]:
             if _undefined_fold_score(configs, intervals):  # no value of any score helps: nothing to search
                 continue
-            more, ch = _mos_finder(configs, scores, kw)  # one known configuration
+            more, ch = mos_typos(
+                configs, intervals, report.names, report.written, decimals, tol
+            )  # one known configuration
             sug, changeable = list(sug) + more, changeable or ch
     fits = [a for a in todo if details[a]["consistent"]]
     main = details[fits[0]] if fits else details[todo[0]]
@@ -484,23 +524,6 @@ def check_report(
         text,
         fits[0] if fits else None,
     )
-
-
-def _fold_bounds(fold_min, fold_max, kw) -> tuple:
-    """(min, max) interval pairs of Eq. 10 from the reported per-fold minimum and maximum."""
-    fold_min, fold_max = dict(fold_min or {}), dict(fold_max or {})
-    if set(fold_min) != set(fold_max):
-        raise ValueError("fold_min and fold_max must name the same scores")
-    bounds = []
-    for name in fold_min:
-        (a,) = score_intervals({name: fold_min[name]}, **kw)
-        (b,) = score_intervals({name: fold_max[name]}, **kw)
-        if a.base not in LINEAR_SCORES:
-            raise ValueError(f"fold_min and fold_max support {', '.join(LINEAR_SCORES)} (Eq. 10), got {name!r}")
-        if a.spec.complement:
-            a, b = b, a
-        bounds.append((a, b))
-    return tuple(bounds)
 
 
 def _undefined_fold_score(configs, intervals) -> str:
@@ -573,285 +596,3 @@ def _mos_joint(dataset, intervals):
         "n_solutions_counted": False,
         "note": note,
     }
-
-
-# --------------------------------------------------------------------------- batch
-#: Columns of a batch file that are not scores (matched case-insensitively).
-BATCH_COLUMNS = (
-    "id",
-    "p",
-    "n",
-    "k",
-    "folds",
-    "folds_file",
-    "stratified",
-    "repeats",
-    "aggregation",
-    "decimals",
-    "eps",
-    "rounding",
-)
-BATCH_COLUMNS += ("dataset",)  # a named test set (sotalib.consistency.DATASETS) instead of p and n
-
-_TRUE = ("true", "yes", "1", "1.0", "y", "t")
-_FALSE = ("false", "no", "0", "0.0", "n", "f")
-
-
-def _column_key(name: str) -> str:
-    return str(name).strip().lower().replace("-", "_").replace(" ", "_")
-
-
-def _cell_text(v) -> str:
-    """A DataFrame cell as the text a CSV file would hold ('' for a missing value)."""
-    if v is None:
-        return ""
-    if isinstance(v, float):  # also numpy's float64
-        if math.isnan(v):
-            return ""
-        return repr(float(v))
-    try:  # pandas' NA, NaT
-        import pandas as pd
-
-        if v is pd.NA or v is pd.NaT:
-            return ""
-    except ImportError:  # pragma: no cover
-        pass
-    if hasattr(v, "item") and callable(v.item):  # numpy scalars
-        return _cell_text(v.item())
-    return str(v)
-
-
-def _int_cell(column: str, text: str, low: int, high: int | None = None) -> int:
-    """An integer cell: ``100`` or ``100.0`` (pandas writes integers of a column with a gap as
-    floats) or ``1e3``; ``100.5`` or text is an error naming the column."""
-    rng = f">= {low}" if high is None else f"in [{low}, {high}]"
-    try:
-        v = as_decimal(text, f"column {column}")
-    except ValueError:
-        raise ValueError(f"column {column} must be an integer {rng}, got {text!r}") from None
-    if v.denominator != 1 or v < low or (high is not None and v > high):
-        raise ValueError(f"column {column} must be an integer {rng}, got {text!r}")
-    return int(v)
-
-
-def _bool_cell(column: str, text: str) -> bool:
-    t = text.strip().lower()
-    if t in _TRUE:
-        return True
-    if t in _FALSE:
-        return False
-    raise ValueError(f"column {column} must be true or false (also yes/no, 1/0), got {text!r}")
-
-
-def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str]:
-    """(header, [(row number, cells)], base directory for folds_file, name of the table)."""
-    try:
-        import pandas as pd
-
-        is_frame = isinstance(table, pd.DataFrame)
-    except ImportError:  # pragma: no cover
-        is_frame = False
-    if is_frame:
-        header = [str(c) for c in table.columns]
-        rows = [(i + 1, [_cell_text(v) for v in rec]) for i, rec in enumerate(table.itertuples(index=False))]
-        if not header:
-            raise ValueError("table has no columns: it needs p, n, decimals or eps, and score names")
-        return header, rows, os.getcwd(), "table"
-    if hasattr(table, "read"):
-        raw, name, base = table.read(), getattr(table, "name", "batch file"), os.getcwd()
-    else:
-        name = os.fspath(table)
-        base = os.path.dirname(os.path.abspath(name))
-        try:
-            with open(name, "rb") as fh:
-                raw = fh.read()
-        except OSError as exc:
-            raise ValueError(f"batch file {name}: cannot be read ({exc.strerror or exc})") from None
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ValueError(
-                f"batch file {name} is not UTF-8 text (byte {exc.start}): save it as UTF-8 (CSV UTF-8)"
-            ) from None
-    try:
-        lines = [(i, cells) for i, cells in enumerate(csv.reader(io.StringIO(raw)), start=1)]
-    except csv.Error as exc:
-        raise ValueError(f"batch file {name} is not a CSV file: {exc}") from None
-    lines = [(i, c) for i, c in lines if any(x.strip() for x in c)]
-    if not lines:
-        raise ValueError(
-            f"batch file {name} is empty: it needs a header line (p, n, decimals or eps, score names) "
-            "and one line per report"
-        )
-    (_, header), rows = lines[0], lines[1:]
-    sep = next((c for c in ";\t|" if len(header) == 1 and c in header[0]), None)
-    if sep is not None:  # a spreadsheet's export in a locale whose list separator is not the comma
-        raise ValueError(
-            f"batch file {name} is separated by {sep!r}, not by commas (header {header[0]!r}): save it as "
-            "comma-separated CSV with decimal points"
-        )
-    if not rows:
-        raise ValueError(f"batch file {name} has a header but no reports: add one line per report")
-    # rows numbered as data rows (1 = the first report), as in a DataFrame
-    return header, [(j + 1, cells) for j, (_, cells) in enumerate(rows)], base, f"batch file {name}"
-
-
-def _columns(header, where) -> tuple[dict[str, int], dict[str, int]]:
-    """({batch column: index}, {score name as written: index}); unknown or repeated columns are errors."""
-    known, scores, seen, unknown = {}, {}, {}, []
-    for j, raw in enumerate(header):
-        key = _column_key(raw)
-        if not key:
-            raise ValueError(f"{where}: column {j + 1} has no name")
-        if key in BATCH_COLUMNS:
-            what = key
-        else:
-            try:
-                spec = resolve_score(raw)
-            except ValueError:
-                unknown.append(str(raw).strip())
-                continue
-            what = ("score", spec.base, spec.complement, spec.beta)
-        if what in seen:
-            raise ValueError(f"{where}: columns {seen[what]!r} and {str(raw).strip()!r} name the same thing: keep one")
-        seen[what] = str(raw).strip()
-        if key in BATCH_COLUMNS:
-            known[key] = j
-        else:
-            scores[str(raw).strip()] = j
-    if unknown:
-        raise ValueError(
-            f"{where}: unknown column(s) {', '.join(map(repr, unknown))}; the accepted columns are "
-            f"{', '.join(BATCH_COLUMNS)} (any case) and score names: {', '.join(SCORES)} or their "
-            "synonyms and complements (accuracy, recall, precision, f1, error_rate, ...)"
-        )
-    if not scores:
-        raise ValueError(f"{where}: no score column (acc, sens, spec, f1, ...)")
-    if not ({"p", "n"} <= set(known) or "folds" in known or "folds_file" in known or "dataset" in known):
-        raise ValueError(f"{where}: needs columns p and n (or folds, or folds_file, or dataset)")
-    return known, scores
-
-
-def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
-    get = {c: (cells[j].strip() if j < len(cells) else "") for c, j in known.items()}
-    opt = lambda c: get.get(c) or None  # noqa: E731
-    scores = {name: cells[j].strip() for name, j in score_cols.items() if j < len(cells) and cells[j].strip()}
-    if not scores:
-        raise ValueError("no score given (every score column is empty)")
-    folds = opt("folds")
-    if opt("folds_file"):
-        if folds:
-            raise ValueError("give either column folds or column folds_file, not both")
-        path = opt("folds_file")
-        folds = read_folds(path if os.path.isabs(path) else os.path.join(base, path))
-    if opt("decimals") and opt("eps"):
-        raise ValueError("give either column decimals or column eps, not both")
-    v = check_report(
-        scores,
-        p=_int_cell("p", opt("p"), 1) if opt("p") else None,
-        n=_int_cell("n", opt("n"), 1) if opt("n") else None,
-        eps=opt("eps"),
-        decimals=_int_cell("decimals", opt("decimals"), 0, 15) if opt("decimals") else None,
-        rounding=(opt("rounding") or "round").lower(),
-        folds=folds,
-        k=_int_cell("k", opt("k"), 2) if opt("k") else None,
-        stratified=_bool_cell("stratified", opt("stratified")) if opt("stratified") else False,
-        repeats=_int_cell("repeats", opt("repeats"), 1, MAX_REPEATS) if opt("repeats") else 1,
-        aggregation=opt("aggregation").lower() if opt("aggregation") else None,
-        diagnosis=diagnosis,
-        progress=False,
-        dataset=opt("dataset"),
-    )
-    sug = v.suggestions[0] if v.suggestions else None
-    main = v.details[v.evidence_aggregation or next(iter(v.details))]
-    typo = ""
-    if sug is not None:
-        typo = f"{sug.score} {sug.reported:.{sug.decimals}f} -> {sug.suggested:.{sug.decimals}f}"
-    elif not v.consistent and diagnosis:
-        typo = "none plausible"
-    return {
-        "verdict": "consistent" if v.consistent else "INCONSISTENT",
-        "fits": ",".join(v.fits) or "-",
-        "n_solutions": v.n_solutions,
-        "configurations_tested": v.configurations_tested,
-        "typo": typo,
-        "error": "",
-        "note": main.get("note", "") if v.configurations_tested is not None else _uncounted(v),
-    }
-
-
-def _uncounted(v) -> str:
-    notes = [f"{a}: {d['note']}" for a, d in v.details.items() if d.get("configurations_tested") is None]
-    return "configurations_tested is null: too many fold configurations to count (the verdict covers them all); " + (
-        "; ".join(notes)
-    )
-
-
-def check_batch(table, *, diagnosis: bool = True, progress: bool | None = None) -> BatchVerdict:
-    """Check every row of a table of reports (a pandas DataFrame, a CSV path or an open file).
-
-    Columns (names matched case-insensitively): ``p``, ``n`` and ``decimals`` or ``eps`` (per
-    row), optionally ``id``, ``rounding``, ``k``, ``folds`` (``"p1:n1,..."``), ``folds_file`` (a
-    CSV file with columns p and n, its path relative to the batch file), ``stratified``
-    (true/false, yes/no, 1/0), ``repeats``, ``aggregation``, ``dataset`` (a named test set
-    instead of p and n); every other column must be a
-    score name (Table 2 abbreviation, synonym or complement).  Empty cells mean "not
-    reported".  Values are read as the decimals written in the file; integer columns also
-    accept the ``100.0`` pandas writes for a column with gaps.
-
-    Every row gets a verdict or an error naming its column: a bad row never costs another
-    row its verdict.
-
-    Parameters
-    ----------
-    table : DataFrame, path or file
-        The reports.
-    diagnosis : bool
-        Run the typo finder on inconsistent reports (the command line's ``--no-diagnosis``
-        passes False).
-    progress : bool or None
-        Progress bar over the rows (None: only when stderr is a terminal).
-
-    Returns
-    -------
-    BatchVerdict
-        One row per report (``row`` numbers the reports from 1); ``to_dict()`` is what
-        ``sotalib check --batch --json`` prints and ``to_text()`` the table it prints
-        without ``--json``.
-
-    Raises
-    ------
-    ValueError
-        The table itself is unusable: unreadable, not UTF-8 (the message names the file),
-        empty, without a score column, with an unknown column (the message lists the
-        accepted names) or two columns naming the same score.
-    """
-    header, rows, base, where = _read_table(table)
-    known, score_cols = _columns(header, where)
-    out = []
-    for number, cells in _progress(rows, total=len(rows), desc="reports", show=progress):
-        id_j = known.get("id")
-        label = (cells[id_j].strip() if id_j is not None and id_j < len(cells) else "") or str(number)
-        row = {"id": label, "row": number}
-        try:
-            if len(cells) > len(header):
-                raise ValueError(f"row has {len(cells)} cells but the header names {len(header)} columns")
-            row.update(_check_row(cells, known, score_cols, base, diagnosis))
-        except Exception as exc:  # noqa: BLE001 - one bad row never costs another row its verdict
-            msg = " ".join(str(exc).split()) or type(exc).__name__
-            if not isinstance(exc, ValueError):
-                msg = f"{type(exc).__name__}: {msg}"
-            row.update(
-                {
-                    "verdict": "error",
-                    "fits": "-",
-                    "n_solutions": 0,
-                    "configurations_tested": 0,
-                    "typo": "",
-                    "error": msg,
-                    "note": "",
-                }
-            )
-        out.append(row)
-    return BatchVerdict(tuple(out))

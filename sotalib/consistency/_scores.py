@@ -25,6 +25,7 @@ clear cases.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -289,8 +290,39 @@ def score_value(base: str, tp: int, tn: int, p: int, n: int, beta: float = 1.0) 
     return float(Fraction(frac[0]) / Fraction(frac[1]))
 
 
-def all_scores(tp: int, tn: int, p: int, n: int, beta: float = 1.0) -> dict[str, float | None]:
-    """All 20 base scores of one confusion matrix (``None`` where undefined)."""
+def all_scores(tp: int, tn: int, p: int, n: int, *, beta: float = 1.0) -> dict[str, float | None]:
+    """All 20 base scores of one confusion matrix (``None`` where undefined).
+
+    Parameters
+    ----------
+    tp, tn : int
+        True positives and true negatives.
+    p, n : int
+        Positives and negatives.
+    beta : float
+        Weight of the F-scores.
+
+    Returns
+    -------
+    dict
+        Score abbreviation of Table 2 -> value (None where a denominator is zero).
+
+    Raises
+    ------
+    ValueError
+        Counts out of range (``tp > p``, a negative count).
+
+    References
+    ----------
+    Fazekas & Kovacs, Table 2.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import all_scores
+    >>> s = all_scores(78, 178, 100, 200)
+    >>> round(s["acc"], 4), round(s["sens"], 4), round(s["fbp"], 4)
+    (0.8533, 0.78, 0.78)
+    """
     return {s: score_value(s, tp, tn, p, n, beta) for s in SCORES}
 
 
@@ -366,11 +398,43 @@ def score_float(base: str, tp, tn, p, n, beta: float = 1.0) -> tuple[np.ndarray,
     return values, np.asarray(defined)
 
 
-def aggregate_scores(folds, counts, beta: float = 1.0) -> dict[str, tuple[float | None, float | None]]:
+def aggregate_scores(
+    folds: Sequence[tuple[int, int]], counts: Sequence[tuple[int, int]], *, beta: float = 1.0
+) -> dict[str, tuple[float | None, float | None]]:
     """All 20 scores aggregated over evaluation sets: base -> (Mean of Scores, Score of Means).
 
-    MoS is Eq. 5 (mean of the fold scores; ``None`` if any fold score is
-    undefined), SoM is Eq. 6-7 (the score of the summed confusion matrix).
+    MoS is the mean of the fold scores (``None`` if any fold score is
+    undefined), SoM the score of the summed confusion matrix.
+
+    Parameters
+    ----------
+    folds : sequence of (p_i, n_i)
+        The evaluation sets.
+    counts : sequence of (tp_i, tn_i)
+        The confusion matrix of each evaluation set.
+    beta : float
+        Weight of the F-scores.
+
+    Returns
+    -------
+    dict
+        Score abbreviation -> (Mean of Scores, Score of Means).
+
+    Raises
+    ------
+    ValueError
+        Folds and counts of different lengths, or counts out of range.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4.1, Eqs. 5-7 and Table 5.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import aggregate_scores
+    >>> mos, som = aggregate_scores([(10, 20), (10, 30)], [(8, 15), (5, 27)])["sens"]
+    >>> round(mos, 4), round(som, 4)
+    (0.65, 0.65)
     """
     P = sum(p for p, _ in folds)
     N = sum(n for _, n in folds)

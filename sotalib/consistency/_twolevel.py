@@ -29,16 +29,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from .._json import json_safe
+from .._result import Result
 from .._validate import check_choice, check_int
 from ._folds import parse_folds, stratified_folds
+from ._intervals import score_intervals
+from ._mos import _coef, _defined
 from ._scores import LINEAR_SCORES
+from ._single import SingleResult, check_intervals
 
 __all__ = ["TwoLevelResult", "check_n_datasets"]
 
 
-@dataclass(frozen=True)
-class TwoLevelResult:
+@dataclass(frozen=True, repr=False)
+class TwoLevelResult(Result):
     """Verdict on a report averaged over several data sets.
 
     Attributes
@@ -119,15 +125,15 @@ def _dataset_folds(ds, i):
 
 def check_n_datasets(
     datasets: Sequence[Mapping],
-    scores: Mapping[str, object],
+    scores: Mapping[str, float | str],
     *,
     within: str | Sequence[str] = "mos",
     across: str = "mos",
-    eps=None,
-    decimals=None,
+    eps: float | str | None = None,
+    decimals: int | None = None,
     rounding: str = "round",
     time_limit: float = 60.0,
-):
+) -> TwoLevelResult | SingleResult:
     """Are scores averaged over several k-fold evaluated data sets consistent?
 
     Parameters
@@ -142,14 +148,32 @@ def check_n_datasets(
     across : {'mos', 'som'}
         Mean of the data-set scores, or (every data set by SoM) the score of the summed matrices.
     eps, decimals, rounding
-        Numerical uncertainty, as in :func:`sotalib.consistency.score_intervals`.
+        Numerical uncertainty, as in :func:`sotalib.consistency.check_single`.
+    time_limit : float
+        Seconds for the solver; if it does not decide, the status is 'undecided'.
 
     Returns
     -------
-    TwoLevelResult, or for ``across='som'`` the :class:`sotalib.consistency.SingleResult` on the totals.
+    TwoLevelResult or SingleResult
+        The verdict; for ``across='som'`` the :class:`sotalib.consistency.SingleResult` on the totals.
+
+    Raises
+    ------
+    ValueError
+        A data set without its counts, bad ``within`` or ``across``, a score that is not
+        linear in the counts under Mean of Scores, or bad values.
+
+    References
+    ----------
+    Fazekas & Kovacs, Section 4.4.2 (several data sets), Eqs. 7 and 9.
+
+    Examples
+    --------
+    >>> from sotalib.consistency import check_n_datasets
+    >>> datasets = [{"p": 40, "n": 60, "k": 5}, {"p": 30, "n": 70, "k": 5}]
+    >>> check_n_datasets(datasets, {"acc": "0.85", "sens": "0.70"}, within=["som", "mos"], decimals=2).consistent
+    True
     """
-    from ._mos import _coef, _defined
-    from ._single import check_intervals, score_intervals
 
     if not datasets:
         raise ValueError("datasets must contain at least one data set")
@@ -226,8 +250,7 @@ def check_n_datasets(
 
 def _solve_highs(units, rows, lbs, ubs, time_limit):
     """SciPy's HiGHS on the integer rows: a solution or None."""
-    import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint, milp  # lazy: SciPy's optimize loads on the first solve
 
     N = len(units)
     caps = [p for p, _ in units] + [n for _, n in units]
@@ -246,7 +269,7 @@ def _solve_highs(units, rows, lbs, ubs, time_limit):
 
 def _solve_cbc(units, rows, lbs, ubs, time_limit):
     """CBC (bundled with PuLP) on the integer rows: ('infeasible' | 'solution' | 'unknown', solution)."""
-    import pulp
+    import pulp  # lazy: PuLP (and its CBC) load on the first solve, not with the package
 
     N = len(units)
     prob = pulp.LpProblem("twolevel", pulp.LpMinimize)

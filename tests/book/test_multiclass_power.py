@@ -29,8 +29,8 @@ def test_a_typo_in_accuracy_is_always_caught_at_four_decimals():
 
 def test_power_is_reproducible_and_grows_with_the_decimals():
     keys = REPORTS["accuracy, macro precision, recall and F1"]
-    a = multiclass_power(3, keys, reps=40, rng=5)
-    assert a == multiclass_power(3, keys, reps=40, rng=5) and a.seed == 5 and a.reps == 40
-    lo, hi = multiclass_power(2, keys, reps=40, rng=1), multiclass_power(4, keys, reps=40, rng=1)
+    a = multiclass_power(3, keys, n_resamples=40, rng=5)
+    assert a == multiclass_power(3, keys, n_resamples=40, rng=5) and a.seed == 5 and a.n_resamples == 40
+    lo, hi = multiclass_power(2, keys, n_resamples=40, rng=1), multiclass_power(4, keys, n_resamples=40, rng=1)
     assert lo.power < hi.power and hi.power >= 0.9
     assert abs(a.se - np.sqrt(a.power * (1 - a.power) / 40)) < 1e-12

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from sotalib.cli import main
-from sotalib.consistency import MAX_COUNT, check_report
+from sotalib.consistency import check_report
+from sotalib.consistency._single import MAX_COUNT
 from sotalib.judging import bradley_terry, rank_uncertainty
 
 ITEMS = "item,A,B,C\n" + "".join(f"{i},{i % 2},{(i // 2) % 2},{int(i % 3 == 0)}\n" for i in range(12))
@@ -59,10 +60,10 @@ def test_check_repeated_kfold_names_the_count_and_the_repeats(capsys):
 
 
 def test_library_sum_limit_is_exact_at_the_boundary():
-    ok = check_report({"acc": 0.5}, p=1, n=MAX_COUNT - 1, decimals=2)  # p + n == MAX_COUNT is allowed
+    ok = check_report(1, MAX_COUNT - 1, {"acc": 0.5}, decimals=2)  # p + n == MAX_COUNT is allowed
     assert ok.consistent
     with pytest.raises(ValueError, match=rf"^n must be <= {MAX_COUNT - 1} "):
-        check_report({"acc": 0.5}, p=1, n=MAX_COUNT, decimals=2)
+        check_report(1, MAX_COUNT, {"acc": 0.5}, decimals=2)
 
 
 # ------------------------------------------------------------------ rank-uncertainty: memory and seeds
@@ -136,7 +137,7 @@ def test_mos_unknown_kfold_with_fewer_positives_than_folds_says_why(capsys):
 
 
 def test_som_verdict_unchanged_when_mos_is_undefined():
-    v = check_report({"sens": 0.67, "acc": 0.9}, p=3, n=200, k=5, stratified=True, decimals=2)
+    v = check_report(3, 200, {"sens": 0.67, "acc": 0.9}, k=5, stratified=True, decimals=2)
     assert v.consistent and v.details["som"]["consistent"] and not v.details["mos"]["consistent"]
     assert "undefined" in v.details["mos"]["note"]
 

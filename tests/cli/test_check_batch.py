@@ -89,9 +89,9 @@ def test_column_names_are_case_insensitive(tmp_path):
     )
     (r,) = check_batch(str(f)).reports
     expected = check_report(
+        38,
+        262,
         {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"},
-        p=38,
-        n=262,
         k=5,
         decimals=4,
         stratified=True,
@@ -207,7 +207,7 @@ def test_folds_file_column_relative_to_the_batch_file(tmp_path, capsys):
     code, rows, _ = _json_rows(capsys, f)
     assert code == 1
     inline = check_report(
-        {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, folds="1:101,4:97,40:61,99:2,100:1", eps="1e-4"
+        scores={"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, folds="1:101,4:97,40:61,99:2,100:1", eps="1e-4"
     )
     assert rows[0]["verdict"] == ("consistent" if inline.consistent else "INCONSISTENT")
     assert rows[0]["fits"] == ",".join(inline.fits)

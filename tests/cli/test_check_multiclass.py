@@ -117,9 +117,9 @@ def test_fold_min_and_max(capsys):
     out = _json(capsys, base + ["--fold-min", "sens=0.7500", "--fold-max", "sens=0.8571"])
     assert out["consistent"] is False and out["aggregation"] == "mos"
     lib = check_report(
+        38,
+        262,
         {"acc": "0.9533", "sens": "0.8000"},
-        p=38,
-        n=262,
         k=5,
         stratified=True,
         decimals=4,

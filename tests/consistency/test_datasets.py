@@ -32,25 +32,25 @@ def test_the_issue_counts():
 
 
 def test_adapa2020_as_the_authors_found():
-    fov = check_report(ADAPA, eps=1e-4, dataset="drive-test-fov", aggregation="mos")
+    fov = check_report(scores=ADAPA, eps=1e-4, dataset="drive-test-fov", aggregation="mos")
     assert fov.consistent and fov.aggregation == "mos"
-    assert not check_report(ADAPA, eps=1e-4, dataset="drive-test-all", aggregation="mos").consistent
-    both = check_report(ADAPA, eps=1e-4, dataset="drive-test-fov")
+    assert not check_report(scores=ADAPA, eps=1e-4, dataset="drive-test-all", aggregation="mos").consistent
+    both = check_report(scores=ADAPA, eps=1e-4, dataset="drive-test-fov")
     assert both.fits == ["mos"]  # not Score of Means
 
 
 def test_dataset_equals_explicit_folds():
     folds = get_dataset("drive-test-fov").folds
-    a = check_report(ADAPA, eps=1e-4, dataset="drive-test-fov", aggregation="som").to_dict()
-    b = check_report(ADAPA, eps=1e-4, folds=folds, aggregation="som").to_dict()
+    a = check_report(scores=ADAPA, eps=1e-4, dataset="drive-test-fov", aggregation="som").to_dict()
+    b = check_report(scores=ADAPA, eps=1e-4, folds=folds, aggregation="som").to_dict()
     assert a == b
-    s = check_report({"acc": "0.8", "sens": "0.5"}, decimals=4, dataset="isic2016-test").to_dict()
-    assert s == check_report({"acc": "0.8", "sens": "0.5"}, decimals=4, p=75, n=304).to_dict()
+    s = check_report(scores={"acc": "0.8", "sens": "0.5"}, decimals=4, dataset="isic2016-test").to_dict()
+    assert s == check_report(75, 304, {"acc": "0.8", "sens": "0.5"}, decimals=4).to_dict()
 
 
 def test_single_dataset_takes_k():
-    v = check_report({"acc": "0.9", "sens": "0.8"}, decimals=2, dataset="tpehg", k=5, stratified=True)
-    w = check_report({"acc": "0.9", "sens": "0.8"}, decimals=2, p=38, n=262, k=5, stratified=True)
+    v = check_report(scores={"acc": "0.9", "sens": "0.8"}, decimals=2, dataset="tpehg", k=5, stratified=True)
+    w = check_report(38, 262, {"acc": "0.9", "sens": "0.8"}, decimals=2, k=5, stratified=True)
     assert v.to_dict() == w.to_dict()
 
 
@@ -65,7 +65,7 @@ def test_single_dataset_takes_k():
 )
 def test_bad_dataset(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        check_report({"acc": "0.9"}, eps=1e-4, **kwargs)
+        check_report(scores={"acc": "0.9"}, eps=1e-4, **kwargs)
 
 
 def test_batch_dataset_column(tmp_path):

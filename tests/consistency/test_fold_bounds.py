@@ -5,7 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from sotalib.consistency import check_report, score_intervals
+from sotalib.consistency import check_report
+from sotalib.consistency._intervals import score_intervals
 
 FOLDS = ((3, 4), (2, 5), (3, 3))
 F = {
@@ -41,7 +42,7 @@ def _brute(scores, fold_min, fold_max, decimals):
 )
 def test_fold_bounds_agree_with_brute_force(scores, fold_min, fold_max):
     ref = _brute(scores, fold_min, fold_max, 2)
-    v = check_report(scores, folds=FOLDS, decimals=2, fold_min=fold_min, fold_max=fold_max)
+    v = check_report(scores=scores, folds=FOLDS, decimals=2, fold_min=fold_min, fold_max=fold_max)
     assert v.aggregation == "mos" and v.consistent == ref
     if ref:
         (sol,) = v.solutions
@@ -54,10 +55,10 @@ def test_fold_bounds_agree_with_brute_force(scores, fold_min, fold_max):
 def test_bounds_turn_a_consistent_report_inconsistent():
     # consistent without bounds; every fold accuracy in [0.67, 0.71] (3/7 folds cannot) makes it impossible
     scores = {"acc": "0.70", "spec": "0.80"}
-    assert check_report(scores, folds=FOLDS, decimals=2).consistent
-    bounded = check_report(scores, folds=FOLDS, decimals=2, fold_min={"acc": "0.67"}, fold_max={"acc": "0.71"})
+    assert check_report(scores=scores, folds=FOLDS, decimals=2).consistent
+    bounded = check_report(scores=scores, folds=FOLDS, decimals=2, fold_min={"acc": "0.67"}, fold_max={"acc": "0.71"})
     assert not bounded.consistent and not _brute(scores, {"acc": "0.67"}, {"acc": "0.71"}, 2)
-    loose = check_report(scores, folds=FOLDS, decimals=2, fold_min={"acc": "0.57"}, fold_max={"acc": "0.86"})
+    loose = check_report(scores=scores, folds=FOLDS, decimals=2, fold_min={"acc": "0.57"}, fold_max={"acc": "0.86"})
     assert loose.consistent and _brute(scores, {"acc": "0.57"}, {"acc": "0.86"}, 2)
 
 
@@ -73,4 +74,4 @@ def test_bad_fold_bounds(kwargs, match):
     args = dict(folds=FOLDS, decimals=2)
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
-        check_report({"acc": "0.62"}, **args)
+        check_report(scores={"acc": "0.62"}, **args)

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from sklearn.model_selection import StratifiedKFold
 
 from sotalib.consistency._folds import count_configurations, kfold_configurations, stratified_folds
+from sotalib.consistency._intervals import score_intervals
 from sotalib.consistency._mos import _verify, check_mos, check_mos_intervals, search_configurations
-from sotalib.consistency._single import score_intervals
 
 TABLE5 = [(100, 201), (100, 200), (100, 200), (101, 200), (101, 200)]
 TPEHG = {"acc": 0.9447, "sens": 0.9139, "spec": 0.9733}
@@ -144,7 +144,7 @@ def test_property_mos_never_inconsistent(folds, seed, names, d, mode):
 
 
 def test_mos_typo_finder_section_433():
-    from sotalib.consistency._mos import diagnose_mos
+    from sotalib.consistency._typos import diagnose_mos
 
     scores = {"acc": "0.8280", "sens": "0.7391", "spec": "0.8741"}
     sug = diagnose_mos(TABLE5, scores, eps="0.0001")
@@ -161,8 +161,8 @@ def test_mos_typo_finder_section_433():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_mos_typo_finder_finds_a_perturbed_score(seed):
-    from sotalib.consistency._mos import diagnose_mos
     from sotalib.consistency._scores import aggregate_scores
+    from sotalib.consistency._typos import diagnose_mos
 
     rng = np.random.default_rng(seed)
     # three folds of one size: mean sensitivity moves in steps of 1 / (3 p) > 0.01, so a
@@ -194,7 +194,7 @@ def test_a_count_in_no_constraint_is_decided_not_undecided():
     import sotalib
 
     r = sotalib.check_report(
-        {"sens": "0.7"},
+        scores={"sens": "0.7"},
         folds=[(10, 20), (10, 20)],
         decimals=2,
         aggregation="mos",

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sotalib.consistency._folds import count_configurations, kfold_configurations
+from sotalib.consistency._intervals import score_intervals
 from sotalib.consistency._mos import _verify, check_mos_intervals
 from sotalib.consistency._mos_kfold import check_mos_kfold, check_mos_kfold_intervals, count_kfold_configurations
 from sotalib.consistency._scores import aggregate_scores
-from sotalib.consistency._single import score_intervals
 
 TPEHG = {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}
 LINEAR = ["acc", "sens", "spec", "bacc"]

@@ -16,15 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sotalib.consistency import (
-    build_matrix,
-    check_multiclass,
-    check_multiclass_intervals,
-    multiclass_intervals,
-    multiclass_scores,
-    stratified_class_folds,
-    transport_feasible,
-)
+from sotalib.consistency import check_multiclass, multiclass_scores, stratified_class_folds
+from sotalib.consistency._multiclass import check_multiclass_intervals
+from sotalib.consistency._multiclass_scores import build_matrix, multiclass_intervals, transport_feasible
 
 
 # --------------------------------------------------------------------------- independent reference
@@ -197,12 +191,12 @@ CASES = [
 def test_exhaustive_and_ilp_agree_with_brute_force(classes, scores, decimals):
     ivs = multiclass_intervals(scores, decimals=decimals)
     ref = _reference(tuple(classes), ivs)
-    ex = check_multiclass_intervals(classes, ivs, method="exhaustive", max_solutions=10**6)
+    ex = check_multiclass_intervals(classes, ivs, engine="exhaustive", max_solutions=10**6)
     assert ex.consistent == bool(ref)
     assert ex.n_solutions == len(ref)
     assert {_ds(m) for m in ex.solutions} == ref
     # the integer program, f1_of_means included (an outer approximation refined to a verified point)
-    ilp = check_multiclass_intervals(classes, ivs, method="ilp")
+    ilp = check_multiclass_intervals(classes, ivs, engine="ilp")
     assert ilp.status == ("feasible" if ref else "infeasible")
     if ref:
         assert _ds(ilp.solutions[0]) in ref
@@ -230,10 +224,10 @@ def _problem(draw):
 def test_true_reports_are_never_inconsistent_and_the_true_matrix_is_evidence(problem):
     classes, m, names, decimals, mode = problem
     scores = _report(m, names, decimals, mode)
-    r = check_multiclass(classes, scores, decimals=decimals, rounding=mode, method="exhaustive", max_solutions=10**6)
+    r = check_multiclass(classes, scores, decimals=decimals, rounding=mode, engine="exhaustive", max_solutions=10**6)
     assert r.consistent
     assert _ds(m) in {_ds(x) for x in r.solutions}
-    ilp = check_multiclass(classes, scores, decimals=decimals, rounding=mode, method="ilp")
+    ilp = check_multiclass(classes, scores, decimals=decimals, rounding=mode, engine="ilp")
     assert ilp.status == "feasible"
 
 
@@ -249,9 +243,9 @@ def test_exhaustive_equals_brute_force_on_random_reports(problem, seed):
         scores[name] = f"{min(max(v, 0), 1):.{decimals}f}"
     ivs = multiclass_intervals(scores, decimals=decimals, rounding=mode)
     ref = _reference(tuple(classes), ivs)
-    ex = check_multiclass_intervals(classes, ivs, method="exhaustive", max_solutions=10**6)
+    ex = check_multiclass_intervals(classes, ivs, engine="exhaustive", max_solutions=10**6)
     assert {_ds(x) for x in ex.solutions} == ref and ex.n_solutions == len(ref)
-    ilp = check_multiclass_intervals(classes, ivs, method="ilp")
+    ilp = check_multiclass_intervals(classes, ivs, engine="ilp")
     assert ilp.status == ("feasible" if ref else "infeasible")
 
 
@@ -389,7 +383,7 @@ def test_f1_of_means_by_the_integer_program_equals_brute_force(problem, seed):
         scores["f1_of_means"] = f"{min(max(v, 0), 1):.{decimals}f}"
     ivs = multiclass_intervals(scores, decimals=decimals, rounding=mode)
     ref = _reference(tuple(classes), ivs)
-    r = check_multiclass_intervals(classes, ivs, method="ilp")
+    r = check_multiclass_intervals(classes, ivs, engine="ilp")
     assert r.status == ("feasible" if ref else "infeasible")
 
 

@@ -6,17 +6,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sotalib.consistency import (
-    aggregate_scores,
-    check_report,
-    count_configurations,
-    count_kfold_configurations,
-    kfold_configurations,
-    score_intervals,
-    typo_candidates,
-)
+from sotalib.consistency import aggregate_scores, check_report, count_configurations, kfold_configurations
+from sotalib.consistency._intervals import as_decimal, score_intervals
+from sotalib.consistency._mos_kfold import count_kfold_configurations
 from sotalib.consistency._report import NO_SINGLE_CHANGE, NO_TYPO
-from sotalib.consistency._single import as_decimal
+from sotalib.consistency._typos import typo_candidates
 
 PAPER_33 = {"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"}
 TABLE5 = [(100, 201), (100, 200), (100, 200), (101, 200), (101, 200)]
@@ -62,14 +56,14 @@ def test_decimals_read_exactly(text, value):
 @pytest.mark.parametrize("eps", ["1e400", "1e-99999999", "-0.1", "abc"])
 def test_check_report_bad_eps_names_eps(eps):
     with pytest.raises(ValueError, match="^eps "):
-        check_report({"acc": "0.5"}, p=10, n=10, eps=eps)
+        check_report(10, 10, {"acc": "0.5"}, eps=eps)
 
 
 def test_value_with_more_decimals_than_declared():
     with pytest.raises(ValueError, match="score acc=0.12345 has more decimals than the 2"):
-        check_report({"acc": "0.12345"}, p=10, n=10, decimals=2)
+        check_report(10, 10, {"acc": "0.12345"}, decimals=2)
     # fewer decimals (a trailing zero dropped) is fine
-    assert check_report({"acc": "0.5"}, p=10, n=10, decimals=2).consistent
+    assert check_report(10, 10, {"acc": "0.5"}, decimals=2).consistent
 
 
 @pytest.mark.parametrize("pair", [("acc", "accuracy"), ("sens", "Recall"), ("f1", "fbp"), ("ppv", "precision")])
@@ -115,8 +109,8 @@ def test_joint_program_equals_enumeration_for_one_repetition(seed):
     if seed % 2:  # a perturbed report, often inconsistent
         scores["acc"] = f"{min(1.0, float(scores['acc']) + 0.03):.2f}"
     kw = dict(p=p, n=n, k=k, decimals=2, aggregation="mos", diagnosis=False)
-    enumerated = check_report(scores, max_configurations=10**9, **kw)
-    joint = check_report(scores, max_configurations=0, **kw)
+    enumerated = check_report(scores=scores, max_configurations=10**9, **kw)
+    joint = check_report(scores=scores, max_configurations=0, **kw)
     assert enumerated.details["mos"]["configurations_tested"] == len(configs)
     assert "one integer program" in joint.details["mos"]["note"]
     assert joint.consistent == enumerated.consistent
@@ -129,24 +123,24 @@ def test_joint_program_equals_enumeration_for_one_repetition(seed):
 
 
 def test_plain_kfold_of_hundreds_is_decided_without_enumerating():
-    v = check_report({"acc": "0.9"}, p=100, n=200, k=5, eps="1e-4", aggregation="mos", diagnosis=False)
+    v = check_report(100, 200, {"acc": "0.9"}, k=5, eps="1e-4", aggregation="mos", diagnosis=False)
     assert v.consistent and v.configurations_tested == 39_508 and "one integer program" in v.details["mos"]["note"]
     # 1/300 steps: 0.90005 +- 1e-6 is no mean of 5 folds of 60 items
-    v = check_report({"acc": "0.90005"}, p=100, n=200, k=5, eps="1e-6", aggregation="mos", diagnosis=False)
+    v = check_report(100, 200, {"acc": "0.90005"}, k=5, eps="1e-6", aggregation="mos", diagnosis=False)
     assert not v.consistent
 
 
 def test_too_many_fold_types_are_refused_with_the_cost():
     with pytest.raises(ValueError, match="fold types"):
-        check_report({"acc": "0.9"}, p=10**6, n=10**6, k=2, eps="1e-4", aggregation="mos")
-    v = check_report({"acc": "0.9"}, p=10**6, n=10**6, k=2, eps="1e-4")  # SoM still answers
+        check_report(10**6, 10**6, {"acc": "0.9"}, k=2, eps="1e-4", aggregation="mos")
+    v = check_report(10**6, 10**6, {"acc": "0.9"}, k=2, eps="1e-4")  # SoM still answers
     assert v.details["mos"]["consistent"] is None and "fold types" in v.details["mos"]["note"]
 
 
 @pytest.mark.parametrize("repeats", [0, 1001, 2.5])
 def test_repeats_range(repeats):
     with pytest.raises(ValueError, match="repeats"):
-        check_report({"acc": "0.9"}, p=10, n=10, k=2, eps="1e-2", repeats=repeats)
+        check_report(10, 10, {"acc": "0.9"}, k=2, eps="1e-2", repeats=repeats)
 
 
 # ---------------------------------------------------------------- typo diagnosis
@@ -162,7 +156,7 @@ def test_typo_candidates_of_the_paper_example():
 
 
 def test_suggestions_at_the_report_decimals():
-    v = check_report(PAPER_33, p=1000, n=6000, eps="1e-4")
+    v = check_report(1000, 6000, PAPER_33, eps="1e-4")
     d = json.loads(json.dumps(v.to_dict()))
     by = {s["score"]: s for s in d["suggestions"]}
     assert by["acc"] == {
@@ -182,7 +176,7 @@ def test_suggestions_at_the_report_decimals():
 
 def test_no_plausible_typo_says_so():
     # f1 0.4530 is two digits away from 0.4004: a single change fixes the report, but no typo
-    v = check_report({"acc": "0.6821", "npv": "0.9401", "f1": "0.4530"}, p=1000, n=6000, eps="1e-4")
+    v = check_report(1000, 6000, {"acc": "0.6821", "npv": "0.9401", "f1": "0.4530"}, eps="1e-4")
     assert not v.consistent and v.suggestions == [] and v.diagnosis == NO_TYPO
 
 
@@ -193,47 +187,51 @@ def test_another_test_set_no_single_change():
     P, N = 577_649, 3_960_494
     s = all_scores(451_234, 3_900_017, P + 3000, N - 3000)
     scores = {k: f"{s[k]:.4f}" for k in ("acc", "sens", "spec", "ppv", "npv", "fbp")}
-    assert check_report(scores, p=P + 3000, n=N - 3000, decimals=4).consistent
-    v = check_report(scores, p=P, n=N, decimals=4)
+    assert check_report(P + 3000, N - 3000, scores, decimals=4).consistent
+    v = check_report(P, N, scores, decimals=4)
     assert not v.consistent and v.suggestions == [] and v.diagnosis == NO_SINGLE_CHANGE
 
 
 def test_mos_typo_and_no_typo():
-    v = check_report({"acc": "0.8280", "sens": "0.7391", "spec": "0.8741"}, folds=TABLE5, eps="1e-4", aggregation="mos")
+    v = check_report(
+        scores={"acc": "0.8280", "sens": "0.7391", "spec": "0.8741"}, folds=TABLE5, eps="1e-4", aggregation="mos"
+    )
     first = v.suggestions[0]
     # nearest plausible typo first: 0.8287 (one digit); the paper's 0.8290 is one digit away too
     assert (first.score, first.suggested, first.decimals, first.aggregation) == ("acc", 0.8287, 4, "mos")
     assert check_report(
-        {"acc": "0.8290", "sens": "0.7391", "spec": "0.8741"}, folds=TABLE5, eps="1e-4", aggregation="mos"
+        scores={"acc": "0.8290", "sens": "0.7391", "spec": "0.8741"}, folds=TABLE5, eps="1e-4", aggregation="mos"
     ).consistent
     assert "under mos" in v.diagnosis
-    v = check_report({"acc": "0.7280", "sens": "0.9391", "spec": "0.8741"}, folds=TABLE5, eps="1e-4", aggregation="mos")
+    v = check_report(
+        scores={"acc": "0.7280", "sens": "0.9391", "spec": "0.8741"}, folds=TABLE5, eps="1e-4", aggregation="mos"
+    )
     assert v.suggestions == [] and v.diagnosis in (NO_TYPO, NO_SINGLE_CHANGE)
 
 
 def test_no_diagnosis_skips_the_finder():
-    v = check_report(PAPER_33, p=1000, n=6000, eps="1e-4", diagnosis=False)
+    v = check_report(1000, 6000, PAPER_33, eps="1e-4", diagnosis=False)
     assert not v.consistent and v.suggestions == [] and v.diagnosis == "not run"
-    assert check_report({**PAPER_33, "acc": "0.6821"}, p=1000, n=6000, eps="1e-4").diagnosis == ""
+    assert check_report(1000, 6000, {**PAPER_33, "acc": "0.6821"}, eps="1e-4").diagnosis == ""
 
 
 def test_unknown_folds_diagnosis_says_what_was_searched():
-    v = check_report({"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, p=38, n=262, k=5, eps="1e-4")
+    v = check_report(38, 262, {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, k=5, eps="1e-4")
     assert not v.consistent and "Score of Means only" in v.diagnosis
 
 
 def test_evidence_names_its_aggregation():
     v = check_report(
-        {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, folds="1:101,4:97,40:61,99:2,100:1", eps="1e-4"
+        scores={"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, folds="1:101,4:97,40:61,99:2,100:1", eps="1e-4"
     )
     assert v.fits == ["som", "mos"] and v.evidence_aggregation == "som"
     assert v.solutions == v.details["som"]["solutions"]
     v = check_report(
-        {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"},
+        scores={"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"},
         folds="1:101,4:97,40:61,99:2,100:1",
         eps="1e-4",
         aggregation="mos",
     )
     assert v.evidence_aggregation == "mos" and v.solutions == v.details["mos"]["solutions"]
-    v = check_report({**PAPER_33, "acc": "0.6821"}, p=1000, n=6000, eps="1e-4")
+    v = check_report(1000, 6000, {**PAPER_33, "acc": "0.6821"}, eps="1e-4")
     assert v.evidence_aggregation == "single"

@@ -8,16 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sotalib.consistency._intervals import FLOAT_SLACK, score_intervals
 from sotalib.consistency._scores import SCORES, all_scores, score_float, score_value
-from sotalib.consistency._single import (
-    FLOAT_SLACK,
-    brute_force,
-    check_intervals,
-    check_single,
-    check_som,
-    diagnose,
-    score_intervals,
-)
+from sotalib.consistency._single import brute_force, check_intervals, check_single, check_som
+from sotalib.consistency._typos import diagnose
 
 PAPER_33 = {"acc": 0.6801, "npv": 0.9401, "f1": 0.4004}
 
@@ -223,7 +217,7 @@ def test_fig3_power_simulation_reduced_and_cached():
     from sotalib.book.consistency_power import FIG3_SEED, fig3_power
     from sotalib.consistency._power import power_oversampling
 
-    pt = power_oversampling(4, reps=25, rng=FIG3_SEED + 4)
+    pt = power_oversampling(4, n_resamples=25, rng=FIG3_SEED + 4)
     rng = np.random.default_rng(FIG3_SEED + 4)
     from sotalib.consistency._folds import stratified_folds
 
@@ -237,6 +231,6 @@ def test_fig3_power_simulation_reduced_and_cached():
         no_integer += math.floor(300 * (v + 5e-5)) < math.ceil(300 * (v - 5e-5))
     assert pt.power * 25 >= no_integer >= 20
     # two decimals: nothing is detected, as in the cache
-    assert power_oversampling(2, reps=5, rng=FIG3_SEED + 2).power == 0.0
+    assert power_oversampling(2, n_resamples=5, rng=FIG3_SEED + 2).power == 0.0
     cached = {p.decimals: p.power for p in fig3_power()}
     assert cached[2] == 0.0 and cached[4] >= 0.97

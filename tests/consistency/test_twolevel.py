@@ -5,7 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from sotalib.consistency import check_n_datasets, check_single, score_intervals, stratified_folds
+from sotalib.consistency import check_n_datasets, check_single, stratified_folds
+from sotalib.consistency._intervals import score_intervals
 
 FUNCS = {
     "acc": lambda tp, tn, p, n: Fraction(tp + tn, p + n),

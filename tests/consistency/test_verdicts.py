@@ -93,26 +93,24 @@ def test_kfold_mos_verdict():
 
 
 def test_report_verdict_keeps_the_cli_keys_and_adds_the_common_ones():
-    v = check_report(
-        {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, p=38, n=262, k=5, eps="1e-4", aggregation="mos"
-    )
+    v = check_report(38, 262, {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, k=5, eps="1e-4", aggregation="mos")
     assert isinstance(v, ReportVerdict)
     d = _assert_common(v)
     assert v.consistent is False and v.evidence == v.solutions == [] and v.configurations_tested == 918
     for key in ("n_solutions", "solutions", "aggregation", "fits", "suggestions"):
         assert key in d
-    v = check_report({"acc": "0.6821", "npv": "0.9401", "f1": "0.4004"}, p=1000, n=6000, eps="1e-4")
+    v = check_report(1000, 6000, {"acc": "0.6821", "npv": "0.9401", "f1": "0.4004"}, eps="1e-4")
     d = _assert_common(v)
     assert d["evidence"] == d["solutions"] == [[743, 4031], [743, 4032]]
     assert d["details"]["single"]["n_solutions"] == 2
 
 
 def test_report_verdict_json_with_suggestions_and_unknown_aggregation():
-    v = check_report({"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"}, p=1000, n=6000, eps="1e-4")
+    v = check_report(1000, 6000, {"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"}, eps="1e-4")
     d = _assert_common(v)
     assert v.consistent is False and {s["score"] for s in d["suggestions"]} == {"acc", "npv"}
     v = check_report(
-        {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, folds="1:101,4:97,40:61,99:2,100:1", eps="1e-4"
+        scores={"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, folds="1:101,4:97,40:61,99:2,100:1", eps="1e-4"
     )
     d = _assert_common(v)
     assert set(d["details"]) == {"som", "mos"} and "mos" in d["fits"]
@@ -137,7 +135,7 @@ def test_cli_check_json_is_to_dict(capsys):
     ]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
-    v = check_report({"acc": "0.6821", "npv": "0.9401", "f1": "0.4004"}, p=1000, n=6000, eps="1e-4")
+    v = check_report(1000, 6000, {"acc": "0.6821", "npv": "0.9401", "f1": "0.4004"}, eps="1e-4")
     assert out == _json_roundtrip(v.to_dict())
 
 
@@ -176,19 +174,19 @@ def test_batch_accepts_a_dataframe():
 
 
 def test_power_rng_int_equals_generator():
-    a = power_typo(30, 60, 3, reps=40, rng=5)
-    b = power_typo(30, 60, 3, reps=40, rng=np.random.default_rng(5))
+    a = power_typo(30, 60, 3, n_resamples=40, rng=5)
+    b = power_typo(30, 60, 3, n_resamples=40, rng=np.random.default_rng(5))
     assert a.power == b.power and a.seed == 5 and b.seed is None
     assert _json_roundtrip(a.to_dict()) == a.to_dict()
-    c = power_oversampling(3, reps=3, rng=11)
-    d = power_oversampling(3, reps=3, rng=np.random.default_rng(11))
+    c = power_oversampling(3, n_resamples=3, rng=11)
+    d = power_oversampling(3, n_resamples=3, rng=np.random.default_rng(11))
     assert c.power == d.power
 
 
 @pytest.mark.parametrize("rng", [-1, 1.5, "x"])
 def test_power_bad_rng(rng):
     with pytest.raises(ValueError, match="rng"):
-        power_typo(30, 60, 3, reps=2, rng=rng)
+        power_typo(30, 60, 3, n_resamples=2, rng=rng)
 
 
 @pytest.mark.parametrize(
@@ -202,4 +200,4 @@ def test_power_bad_rng(rng):
 )
 def test_check_report_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
-        check_report({"acc": "0.5"}, **kwargs)
+        check_report(scores={"acc": "0.5"}, **kwargs)

@@ -1,0 +1,394 @@
+"""Checking a table of reports at once (``sotalib check --batch``).
+
+:func:`check_batch` reads a table -- a pandas DataFrame, a CSV file or an
+open file -- and runs :func:`sotalib.consistency.check_report`'s tests on every
+row: every row gets a verdict or an error naming its column, and one bad row
+never costs another row its verdict.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .._json import json_safe
+from .._progress import progress as _progress
+from .._result import Result
+from ._folds import read_folds
+from ._intervals import as_decimal
+from ._report import MAX_REPEATS, ReportVerdict, _check_report
+from ._scores import SCORES, resolve_score
+
+if TYPE_CHECKING:  # pandas is imported only by to_frame() and for a DataFrame argument
+    import pandas
+
+__all__ = ["BatchVerdict", "check_batch"]
+
+#: A table of reports: a pandas DataFrame, a path (str or os.PathLike) or an open text file (pandas is
+#: not imported to annotate it: loading ``BatchVerdict`` must not cost the import of pandas).
+Table = Any
+
+#: Columns of a :class:`BatchVerdict` row.
+BATCH_RESULT_COLUMNS = ("id", "verdict", "fits", "n_solutions", "configurations_tested", "typo", "error")
+
+
+@dataclass(frozen=True, repr=False)
+class BatchVerdict(Result):
+    """The verdicts on every row of a table of reports (what ``sotalib check --batch`` prints).
+
+    Attributes
+    ----------
+    reports : tuple of dict
+        One row per report: id, verdict ('consistent', 'INCONSISTENT' or 'error'), fits,
+        n_solutions, configurations_tested (None: too many to count, see note), typo, error, note.
+    """
+
+    reports: tuple
+
+    @property
+    def consistent(self) -> list:
+        """Per report: True, False, or None when the row could not be checked."""
+        return [{"consistent": True, "INCONSISTENT": False}.get(r["verdict"]) for r in self.reports]
+
+    @property
+    def errors(self) -> list:
+        """The rows that could not be checked (verdict 'error')."""
+        return [r for r in self.reports if r["verdict"] == "error"]
+
+    def to_dict(self) -> dict:
+        """``{"reports": [row, ...]}``, JSON-safe (the output of ``sotalib check --batch --json``)."""
+        return json_safe({"reports": [dict(r) for r in self.reports]})
+
+    def to_frame(self) -> pandas.DataFrame:
+        """One row per report as a pandas DataFrame (columns as in :data:`BATCH_RESULT_COLUMNS`);
+        ``configurations_tested`` keeps None (too many to count), never NaN."""
+        import pandas as pd  # optional, heavy: only when a frame is asked for
+
+        return pd.DataFrame([dict(r) for r in self.reports], columns=list(BATCH_RESULT_COLUMNS), dtype=object)
+
+    def to_text(self) -> str:
+        """The table ``sotalib check --batch`` prints: one line per report, then every error in full."""
+        head = ("id", "verdict", "fits", "solutions", "configurations", "typo")
+        lines = []
+        for r in self.reports:
+            tested = r["configurations_tested"]
+            lines.append(
+                (
+                    str(r["id"]),
+                    r["verdict"],
+                    r["fits"],
+                    "-" if r["verdict"] == "error" else f"{r['n_solutions']:,}",
+                    "-" if r["verdict"] == "error" else ("too many to count" if tested is None else f"{tested:,}"),
+                    r["typo"] or "-",
+                )
+            )
+        widths = [max(len(h), *(len(row[j]) for row in lines)) for j, h in enumerate(head)]
+        out = ["  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip()]
+        out += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in lines]
+        errors = self.errors
+        n_ok = len(self.reports) - len(errors)
+        n_bad = sum(r["verdict"] == "INCONSISTENT" for r in self.reports)
+        out.append(
+            f"{len(self.reports)} reports: {n_ok - n_bad} consistent, {n_bad} INCONSISTENT, "
+            f"{len(errors)} could not be checked"
+        )
+        for r in errors:
+            out.append(f"  error in row {r['row']} (id {r['id']}): {r['error']}")
+        return "\n".join(out)
+
+    def __len__(self) -> int:
+        return len(self.reports)
+
+
+#: Columns of a batch file that are not scores (matched case-insensitively).
+BATCH_COLUMNS = (
+    "id",
+    "p",
+    "n",
+    "k",
+    "folds",
+    "folds_file",
+    "stratified",
+    "repeats",
+    "aggregation",
+    "decimals",
+    "eps",
+    "rounding",
+)
+BATCH_COLUMNS += ("dataset",)  # a named test set (sotalib.consistency.DATASETS) instead of p and n
+
+_TRUE = ("true", "yes", "1", "1.0", "y", "t")
+_FALSE = ("false", "no", "0", "0.0", "n", "f")
+
+
+def _column_key(name: str) -> str:
+    return str(name).strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def _cell_text(v) -> str:
+    """A DataFrame cell as the text a CSV file would hold ('' for a missing value)."""
+    if v is None:
+        return ""
+    if isinstance(v, float):  # also numpy's float64
+        if math.isnan(v):
+            return ""
+        return repr(float(v))
+    pd = sys.modules.get("pandas")  # the cell came from a DataFrame: pandas is loaded
+    if pd is not None and (v is pd.NA or v is pd.NaT):
+        return ""
+    if hasattr(v, "item") and callable(v.item):  # numpy scalars
+        return _cell_text(v.item())
+    return str(v)
+
+
+def _int_cell(column: str, text: str, low: int, high: int | None = None) -> int:
+    """An integer cell: ``100`` or ``100.0`` (pandas writes integers of a column with a gap as
+    floats) or ``1e3``; ``100.5`` or text is an error naming the column."""
+    rng = f">= {low}" if high is None else f"in [{low}, {high}]"
+    try:
+        v = as_decimal(text, f"column {column}")
+    except ValueError:
+        raise ValueError(f"column {column} must be an integer {rng}, got {text!r}") from None
+    if v.denominator != 1 or v < low or (high is not None and v > high):
+        raise ValueError(f"column {column} must be an integer {rng}, got {text!r}")
+    return int(v)
+
+
+def _bool_cell(column: str, text: str) -> bool:
+    t = text.strip().lower()
+    if t in _TRUE:
+        return True
+    if t in _FALSE:
+        return False
+    raise ValueError(f"column {column} must be true or false (also yes/no, 1/0), got {text!r}")
+
+
+def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str]:
+    """(header, [(row number, cells)], base directory for folds_file, name of the table)."""
+    pd = sys.modules.get("pandas")  # a DataFrame means pandas is loaded; a CSV file never loads it
+    is_frame = pd is not None and isinstance(table, pd.DataFrame)
+    if is_frame:
+        header = [str(c) for c in table.columns]
+        rows = [(i + 1, [_cell_text(v) for v in rec]) for i, rec in enumerate(table.itertuples(index=False))]
+        if not header:
+            raise ValueError("table has no columns: it needs p, n, decimals or eps, and score names")
+        return header, rows, os.getcwd(), "table"
+    if hasattr(table, "read"):
+        raw, name, base = table.read(), getattr(table, "name", "batch file"), os.getcwd()
+    else:
+        name = os.fspath(table)
+        base = os.path.dirname(os.path.abspath(name))
+        try:
+            with open(name, "rb") as fh:
+                raw = fh.read()
+        except OSError as exc:
+            raise ValueError(f"batch file {name}: cannot be read ({exc.strerror or exc})") from None
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ValueError(
+                f"batch file {name} is not UTF-8 text (byte {exc.start}): save it as UTF-8 (CSV UTF-8)"
+            ) from None
+    try:
+        lines = [(i, cells) for i, cells in enumerate(csv.reader(io.StringIO(raw)), start=1)]
+    except csv.Error as exc:
+        raise ValueError(f"batch file {name} is not a CSV file: {exc}") from None
+    lines = [(i, c) for i, c in lines if any(x.strip() for x in c)]
+    if not lines:
+        raise ValueError(
+            f"batch file {name} is empty: it needs a header line (p, n, decimals or eps, score names) "
+            "and one line per report"
+        )
+    (_, header), rows = lines[0], lines[1:]
+    sep = next((c for c in ";\t|" if len(header) == 1 and c in header[0]), None)
+    if sep is not None:  # a spreadsheet's export in a locale whose list separator is not the comma
+        raise ValueError(
+            f"batch file {name} is separated by {sep!r}, not by commas (header {header[0]!r}): save it as "
+            "comma-separated CSV with decimal points"
+        )
+    if not rows:
+        raise ValueError(f"batch file {name} has a header but no reports: add one line per report")
+    # rows numbered as data rows (1 = the first report), as in a DataFrame
+    return header, [(j + 1, cells) for j, (_, cells) in enumerate(rows)], base, f"batch file {name}"
+
+
+def _columns(header, where) -> tuple[dict[str, int], dict[str, int]]:
+    """({batch column: index}, {score name as written: index}); unknown or repeated columns are errors."""
+    known, scores, seen, unknown = {}, {}, {}, []
+    for j, raw in enumerate(header):
+        key = _column_key(raw)
+        if not key:
+            raise ValueError(f"{where}: column {j + 1} has no name")
+        if key in BATCH_COLUMNS:
+            what = key
+        else:
+            try:
+                spec = resolve_score(raw)
+            except ValueError:
+                unknown.append(str(raw).strip())
+                continue
+            what = ("score", spec.base, spec.complement, spec.beta)
+        if what in seen:
+            raise ValueError(f"{where}: columns {seen[what]!r} and {str(raw).strip()!r} name the same thing: keep one")
+        seen[what] = str(raw).strip()
+        if key in BATCH_COLUMNS:
+            known[key] = j
+        else:
+            scores[str(raw).strip()] = j
+    if unknown:
+        raise ValueError(
+            f"{where}: unknown column(s) {', '.join(map(repr, unknown))}; the accepted columns are "
+            f"{', '.join(BATCH_COLUMNS)} (any case) and score names: {', '.join(SCORES)} or their "
+            "synonyms and complements (accuracy, recall, precision, f1, error_rate, ...)"
+        )
+    if not scores:
+        raise ValueError(f"{where}: no score column (acc, sens, spec, f1, ...)")
+    if not ({"p", "n"} <= set(known) or "folds" in known or "folds_file" in known or "dataset" in known):
+        raise ValueError(f"{where}: needs columns p and n (or folds, or folds_file, or dataset)")
+    return known, scores
+
+
+def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
+    get = {c: (cells[j].strip() if j < len(cells) else "") for c, j in known.items()}
+    opt = lambda c: get.get(c) or None  # noqa: E731
+    scores = {name: cells[j].strip() for name, j in score_cols.items() if j < len(cells) and cells[j].strip()}
+    if not scores:
+        raise ValueError("no score given (every score column is empty)")
+    folds = opt("folds")
+    if opt("folds_file"):
+        if folds:
+            raise ValueError("give either column folds or column folds_file, not both")
+        path = opt("folds_file")
+        folds = read_folds(path if os.path.isabs(path) else os.path.join(base, path))
+    if opt("decimals") and opt("eps"):
+        raise ValueError("give either column decimals or column eps, not both")
+    v = _check_report(
+        _int_cell("p", opt("p"), 1) if opt("p") else None,
+        _int_cell("n", opt("n"), 1) if opt("n") else None,
+        scores,
+        eps=opt("eps"),
+        decimals=_int_cell("decimals", opt("decimals"), 0, 15) if opt("decimals") else None,
+        rounding=(opt("rounding") or "round").lower(),
+        folds=folds,
+        k=_int_cell("k", opt("k"), 2) if opt("k") else None,
+        stratified=_bool_cell("stratified", opt("stratified")) if opt("stratified") else False,
+        repeats=_int_cell("repeats", opt("repeats"), 1, MAX_REPEATS) if opt("repeats") else 1,
+        aggregation=opt("aggregation").lower() if opt("aggregation") else None,
+        diagnosis=diagnosis,
+        progress=False,
+        max_configurations=2_000,
+        fold_min=None,
+        fold_max=None,
+        dataset=opt("dataset"),
+    )
+    sug = v.suggestions[0] if v.suggestions else None
+    main = v.details[v.evidence_aggregation or next(iter(v.details))]
+    typo = ""
+    if sug is not None:
+        typo = f"{sug.score} {sug.reported:.{sug.decimals}f} -> {sug.suggested:.{sug.decimals}f}"
+    elif not v.consistent and diagnosis:
+        typo = "none plausible"
+    return {
+        "verdict": "consistent" if v.consistent else "INCONSISTENT",
+        "fits": ",".join(v.fits) or "-",
+        "n_solutions": v.n_solutions,
+        "configurations_tested": v.configurations_tested,
+        "typo": typo,
+        "error": "",
+        "note": main.get("note", "") if v.configurations_tested is not None else _uncounted(v),
+    }
+
+
+def _uncounted(v: ReportVerdict) -> str:
+    notes = [f"{a}: {d['note']}" for a, d in v.details.items() if d.get("configurations_tested") is None]
+    return "configurations_tested is null: too many fold configurations to count (the verdict covers them all); " + (
+        "; ".join(notes)
+    )
+
+
+def check_batch(table: Table, *, diagnosis: bool = True, progress: bool | None = None) -> BatchVerdict:
+    """Check every row of a table of reports (a pandas DataFrame, a CSV path or an open file).
+
+    Columns (names matched case-insensitively): ``p``, ``n`` and ``decimals`` or ``eps`` (per
+    row), optionally ``id``, ``rounding``, ``k``, ``folds`` (``"p1:n1,..."``), ``folds_file`` (a
+    CSV file with columns p and n, its path relative to the batch file), ``stratified``
+    (true/false, yes/no, 1/0), ``repeats``, ``aggregation``, ``dataset`` (a named test set
+    instead of p and n); every other column must be a
+    score name (Table 2 abbreviation, synonym or complement).  Empty cells mean "not
+    reported".  Values are read as the decimals written in the file; integer columns also
+    accept the ``100.0`` pandas writes for a column with gaps.
+
+    Every row gets a verdict or an error naming its column: a bad row never costs another
+    row its verdict.
+
+    Parameters
+    ----------
+    table : DataFrame, path or file
+        The reports.
+    diagnosis : bool
+        Run the typo finder on inconsistent reports (the command line's ``--no-diagnosis``
+        passes False).
+    progress : bool or None
+        Progress bar over the rows (None: only when stderr is a terminal).
+
+    Returns
+    -------
+    BatchVerdict
+        One row per report (``row`` numbers the reports from 1); ``to_dict()`` is what
+        ``sotalib check --batch --json`` prints and ``to_text()`` the table it prints
+        without ``--json``.
+
+    Raises
+    ------
+    ValueError
+        The table itself is unusable: unreadable, not UTF-8 (the message names the file),
+        empty, without a score column, with an unknown column (the message lists the
+        accepted names) or two columns naming the same score.
+
+    References
+    ----------
+    Fazekas & Kovacs, Sections 3 and 4 (the tests run on every row, as in
+    :func:`sotalib.consistency.check_report`).
+
+    Examples
+    --------
+    >>> import io
+    >>> from sotalib.consistency import check_batch
+    >>> table = io.StringIO("id,p,n,eps,acc,npv,f1\\npaper,1000,6000,1e-4,0.6801,0.9401,0.4004\\n")
+    >>> check_batch(table).reports[0]["typo"]
+    'npv 0.9401 -> 0.9409'
+    """
+    header, rows, base, where = _read_table(table)
+    known, score_cols = _columns(header, where)
+    out = []
+    for number, cells in _progress(rows, total=len(rows), desc="reports", show=progress):
+        id_j = known.get("id")
+        label = (cells[id_j].strip() if id_j is not None and id_j < len(cells) else "") or str(number)
+        row = {"id": label, "row": number}
+        try:
+            if len(cells) > len(header):
+                raise ValueError(f"row has {len(cells)} cells but the header names {len(header)} columns")
+            row.update(_check_row(cells, known, score_cols, base, diagnosis))
+        except Exception as exc:  # noqa: BLE001 - one bad row never costs another row its verdict
+            msg = " ".join(str(exc).split()) or type(exc).__name__
+            if not isinstance(exc, ValueError):
+                msg = f"{type(exc).__name__}: {msg}"
+            row.update(
+                {
+                    "verdict": "error",
+                    "fits": "-",
+                    "n_solutions": 0,
+                    "configurations_tested": 0,
+                    "typo": "",
+                    "error": msg,
+                    "note": "",
+                }
+            )
+        out.append(row)
+    return BatchVerdict(tuple(out))
