@@ -93,9 +93,7 @@ def _resolves(module: types.ModuleType, name: str, warn) -> bool:
 
 def groups(module: types.ModuleType, warn=logger.warning) -> list[tuple[str, list[str]]]:
     """Every public name but the subpackages, grouped as the docstring's tables group them."""
-    names = [
-        n for n in public_names(module) if _resolves(module, n, warn) and not inspect.ismodule(getattr(module, n))
-    ]
+    names = [n for n in public_names(module) if _resolves(module, n, warn) and not inspect.ismodule(getattr(module, n))]
     out: list[tuple[str, list[str]]] = []
     seen: set[str] = set()
     for title, listed in sections(module):
@@ -194,6 +192,7 @@ class PackageDirective(SphinxDirective):
         self.env.note_dependency(inspect.getfile(importlib.import_module(package)))
         source = self.get_source_info()[0]
         content = StringList()
+
         def warn(message: str, **kwargs) -> None:
             logger.warning(message, location=self.get_location(), **kwargs)
 
