@@ -108,12 +108,15 @@ def groups(module: types.ModuleType, warn=logger.warning) -> list[tuple[str, lis
 
 
 def _attribute_names(cls: type) -> set[str]:
-    """Names the ``Attributes`` section of a class's docstring documents."""
+    """Names the ``Attributes`` and ``Methods`` sections of a class's docstring document.
+
+    Napoleon makes an entry of each; autodoc must not make a second one.
+    """
     doc = inspect.getdoc(cls) or ""
-    m = re.search(r"^Attributes\n-+\n(.*?)(?=^\S[^\n]*\n-+\n|\Z)", doc, flags=re.M | re.S)
-    if not m:
-        return set()
-    return set(re.findall(r"^(\w+)\b", m.group(1), flags=re.M))
+    names: set[str] = set()
+    for m in re.finditer(r"^(?:Attributes|Methods)\n-+\n(.*?)(?=^\S[^\n]*\n-+\n|\Z)", doc, flags=re.M | re.S):
+        names.update(re.findall(r"^(\w+)\b", m.group(1), flags=re.M))
+    return names
 
 
 def own_members(cls: type) -> list[str]:
@@ -189,7 +192,6 @@ class PackageDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         package = self.arguments[0]
-        self.env.note_dependency(inspect.getfile(importlib.import_module(package)))
         source = self.get_source_info()[0]
         content = StringList()
 
@@ -200,6 +202,11 @@ class PackageDirective(SphinxDirective):
             content.append(line, f"{source} <sotalib-package {package}>", i)
         node = nodes.container()
         nested_parse_with_titles(self.state, content, node)
+        # an incremental build (without --all) reads the page again when a docstring changes
+        for name in [m for m in sys.modules if m == package or m.startswith(f"{package}.")]:
+            path = getattr(sys.modules[name], "__file__", None)
+            if path:
+                self.env.note_dependency(path)
         return node.children
 
 
