@@ -243,10 +243,21 @@ class ClassDocumenter(autodoc.ClassDocumenter):
         return None
 
 
+def no_stub_tables(app, what, name, obj, options, lines) -> None:
+    """Drop ``:toctree:`` from the autosummary tables of a package's docstring.
+
+    Stub pages would be files outside the book's table of contents; here a
+    table links to the entries on its own page instead.
+    """
+    if what == "module":
+        lines[:] = [line for line in lines if not re.match(r"^\s+:toctree:", line)]
+
+
 def setup(app):
     app.setup_extension("sphinx.ext.autodoc")
     app.add_autodocumenter(ClassDocumenter, override=True)
     app.add_directive("sotalib-package", PackageDirective)
     # after napoleon (priority 500) has turned numpydoc sections into reStructuredText
     app.connect("autodoc-process-docstring", unique_footnotes, priority=600)
+    app.connect("autodoc-process-docstring", no_stub_tables)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
