@@ -243,6 +243,41 @@ class ClassDocumenter(autodoc.ClassDocumenter):
         return None
 
 
+def attribute_types_inline(app, what, name, obj, options, lines) -> None:
+    """Show an attribute's type beside its name (``mean: float``), not as a field under it.
+
+    Napoleon writes each entry of an ``Attributes`` section as ``.. attribute::``
+    with its type as a ``:type:`` field after the description; moved up, it is
+    the directive's option, which the signature shows.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"^(\s*)\.\. attribute:: ", line)
+        if not m:
+            out.append(line)
+            i += 1
+            continue
+        indent = len(m.group(1))
+        end = i + 1
+        while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
+            end += 1
+        block = lines[i + 1 : end]
+        pad = " " * (indent + 3)
+        types = [k for k, b in enumerate(block) if b.startswith(f"{pad}:type: ")]
+        if len(types) == 1 and not any(b.startswith(f"{pad}:") for b in block[: types[0]]):
+            k = types[0]
+            option = block.pop(k)
+            if k > 0 and not block[k - 1].strip():
+                block.pop(k - 1)
+            out += [line, option, *block]
+        else:
+            out += [line, *block]
+        i = end
+    lines[:] = out
+
+
 def no_stub_tables(app, what, name, obj, options, lines) -> None:
     """Drop ``:toctree:`` from the autosummary tables of a package's docstring.
 
@@ -259,5 +294,6 @@ def setup(app):
     app.add_directive("sotalib-package", PackageDirective)
     # after napoleon (priority 500) has turned numpydoc sections into reStructuredText
     app.connect("autodoc-process-docstring", unique_footnotes, priority=600)
+    app.connect("autodoc-process-docstring", attribute_types_inline, priority=600)
     app.connect("autodoc-process-docstring", no_stub_tables)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
