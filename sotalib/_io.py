@@ -89,22 +89,23 @@ DELIMITERS = ("\t", ";", ",")
 
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
 
-#: Magic bytes of files that are not CSV text, and what to call them.
+#: Magic bytes of files that are not CSV text, what to call them, and what to do.
+_EXPORT = "export it as CSV (CSV UTF-8 in a spreadsheet)"
 _MAGIC = (
-    (b"PK\x03\x04", "a ZIP archive (an .xlsx or .ods workbook?)"),
-    (b"PK\x05\x06", "an empty ZIP archive"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Excel workbook (.xls) or another Office file"),
-    (b"\x1f\x8b", "a gzip-compressed file (.gz): decompress it first, or"),
-    (b"BZh", "a bzip2-compressed file (.bz2): decompress it first, or"),
-    (b"\xfd7zXZ\x00", "an xz-compressed file (.xz): decompress it first, or"),
-    (b"\x28\xb5\x2f\xfd", "a zstd-compressed file (.zst): decompress it first, or"),
-    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
-    (b"%PDF", "a PDF document"),
-    (b"PAR1", "a Parquet file"),
-    (b"SQLite format 3\x00", "an SQLite database"),
-    (b"\x89PNG", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"\x93NUMPY", "a NumPy .npy file"),
+    (b"PK\x03\x04", "a ZIP archive (an .xlsx or .ods workbook?)", _EXPORT),
+    (b"PK\x05\x06", "an empty ZIP archive", _EXPORT),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Excel workbook (.xls) or another Office file", _EXPORT),
+    (b"\x1f\x8b", "a gzip-compressed file (.gz)", "decompress it first"),
+    (b"BZh", "a bzip2-compressed file (.bz2)", "decompress it first"),
+    (b"\xfd7zXZ\x00", "an xz-compressed file (.xz)", "decompress it first"),
+    (b"\x28\xb5\x2f\xfd", "a zstd-compressed file (.zst)", "decompress it first"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", "extract the CSV file from it"),
+    (b"%PDF", "a PDF document", _EXPORT),
+    (b"PAR1", "a Parquet file", _EXPORT),
+    (b"SQLite format 3\x00", "an SQLite database", _EXPORT),
+    (b"\x89PNG", "a PNG image", _EXPORT),
+    (b"\xff\xd8\xff", "a JPEG image", _EXPORT),
+    (b"\x93NUMPY", "a NumPy .npy file", _EXPORT),
 )
 
 # ASCII digits only (re.ASCII): float() would also read '١' or '1_000', which no spreadsheet writes
@@ -135,6 +136,13 @@ class InputError(ValueError):
     def __init__(self, reason: str, *, path: str | None = None, line: int | None = None, column=None):
         self.path, self.line, self.column, self.reason = path, line, column, reason
         super().__init__(_located(reason, path, line, column))
+
+    def __reduce__(self):  # pickled whole (e.g. from a worker process), not rebuilt from the message
+        return _input_error, (self.reason, self.path, self.line, self.column)
+
+
+def _input_error(reason, path, line, column) -> InputError:
+    return InputError(reason, path=path, line=line, column=column)
 
 
 def _column_label(column) -> str:
@@ -215,6 +223,21 @@ class Table:
     delimiter: str = ","
     decimal_comma: bool = False
     header_line: int | None = None
+
+    @classmethod
+    def from_records(cls, header: Sequence, records: Sequence[Sequence], *, source: str = "table") -> Table:
+        """A table of values already split into cells (a DataFrame's rows, say): cells as text, lines
+        counted as data rows (1 = the first record), missing values (None, NaN) blank."""
+
+        def text(v) -> str:
+            return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v).strip()
+
+        head = tuple(text(h) for h in header)
+        rows = tuple(tuple(text(v) for v in r) + ("",) * (len(head) - len(r)) for r in records)
+        for i, r in enumerate(rows, start=1):
+            if len(r) > len(head):
+                raise InputError(f"has {len(r)} cells, the header has {len(head)}", path=source, line=i)
+        return cls(source=source, header=head, rows=rows, lines=tuple(range(1, len(rows) + 1)))
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -330,8 +353,9 @@ class Table:
             first = min(bad.values(), key=lambda problems: problems[0][0])
             (line, reason), others = first[0], [ln for ln, _ in first[1:]]
             if others:
+                s = "s" if len(others) > 1 else ""
                 shown = ", ".join(map(str, others[:5])) + (", ..." if len(others) > 5 else "")
-                reason += f" (and {len(others)} more such cell{'s' if len(others) > 1 else ''}: line{'s' if len(others) > 1 else ''} {shown})"
+                reason += f" (and {len(others)} more such cell{s}: line{s} {shown})"
             raise self.error(reason, line=line, column=j)
         return tuple(out)
 
@@ -431,13 +455,9 @@ def _source_bytes(source, name: str | None) -> tuple[bytes | str, str]:
 
 
 def _not_text(raw: bytes, name: str) -> None:
-    for magic, what in _MAGIC:
+    for magic, what, advice in _MAGIC:
         if raw.startswith(magic):
-            if what.endswith(", or"):
-                raise InputError(f"is {what[:-4]}, not a CSV text file", path=name)
-            raise InputError(
-                f"is {what}, not a CSV text file: export it as CSV (CSV UTF-8 in a spreadsheet)", path=name
-            )
+            raise InputError(f"is {what}, not a CSV text file: {advice}", path=name)
 
 
 def _decode(raw: bytes, name: str) -> str:
@@ -525,10 +545,10 @@ def _physical_lines(text: str, comment: str | None) -> list[str]:
 def _parse(lines: list[str], delimiter: str, name: str) -> list[tuple[int, list[str]]]:
     """``[(line, cells)]`` of the non-blank rows, cells stripped."""
     reader = csv.reader((ln + "\n" for ln in lines), delimiter=delimiter, skipinitialspace=True, strict=False)
-    rows, start = [], 1
+    rows, start, strip = [], 1, str.strip
     try:
         for cells in reader:
-            cells = [c.strip() for c in cells]
+            cells = list(map(strip, cells))
             if any(cells):
                 rows.append((start, cells))
             start = reader.line_num + 1
@@ -537,28 +557,27 @@ def _parse(lines: list[str], delimiter: str, name: str) -> list[tuple[int, list[
     return rows
 
 
-def _sniff(lines: list[str], name: str) -> str:
-    """Tab or semicolon when every non-blank row has it outside quotes, else comma."""
+def _sniff(lines: list[str], name: str) -> tuple[str, list[tuple[int, list[str]]]]:
+    """The delimiter (tab or semicolon when every non-blank row has it outside quotes, else comma) and the rows."""
     for d in DELIMITERS[:2]:
         if any(d in ln for ln in lines):
             rows = _parse(lines, d, name)
             if rows and all(len(cells) > 1 for _, cells in rows):
-                return d
-    return ","
+                return d, rows
+    return ",", _parse(lines, ",", name)
 
 
 def _uses_decimal_comma(rows: list[tuple[int, list[str]]], delimiter: str) -> bool:
     if delimiter == ",":
         return False
-    comma = point = False
+    comma = False
     for _, cells in rows:
         for c in cells:
-            core = c[:-1].rstrip() if c.endswith("%") else c
-            if "," in core and _COMMA_NUMBER.fullmatch(core):
-                comma = True
-            elif "." in core and _POINT_NUMBER.fullmatch(core):
-                point = True
-    return comma and not point
+            if "," in c:
+                comma = comma or bool(_COMMA_NUMBER.fullmatch(c.rstrip("%").rstrip()))
+            elif "." in c and _POINT_NUMBER.fullmatch(c.rstrip("%").rstrip()):
+                return False  # a decimal point: commas are no decimal commas
+    return comma
 
 
 def _filled(cells: list[str]) -> int:
@@ -571,7 +590,7 @@ def _filled(cells: list[str]) -> int:
 
 def _is_header(rows: list[tuple[int, list[str]]], decimal_comma: bool) -> bool:
     """A first row with a non-number above a column of (mostly) numbers, or a one-row file with a non-number."""
-    first, rest = rows[0][1], [cells for _, cells in rows[1:]]
+    first, rest = rows[0][1], [cells for _, cells in rows[1:1001]]  # a thousand rows tell
     if not rest:
         return any(c and not _is_number(c, decimal_comma) for c in first)
     for j, cell in enumerate(first):
@@ -643,8 +662,7 @@ def read_table(
     lines = _physical_lines(text, comment)
     if not any(ln.strip() for ln in lines):
         raise InputError(f"is empty{wanted}", path=shown)
-    sep = delimiter or _sniff(lines, shown)
-    rows = _parse(lines, sep, shown)
+    sep, rows = (delimiter, _parse(lines, delimiter, shown)) if delimiter else _sniff(lines, shown)
     if not rows:
         raise InputError(f"is empty{wanted}", path=shown)
     decimal_comma = _uses_decimal_comma(rows, sep)
@@ -659,6 +677,10 @@ def read_table(
         width = max(_filled(cells) for _, cells in rows)
     out_rows, out_lines = [], []
     for line, cells in rows:
+        if len(cells) == width:  # the common case
+            out_rows.append(tuple(cells))
+            out_lines.append(line)
+            continue
         used = _filled(cells)
         if used > width:
             what = f"the header (line {header_line}) has {width}" if head is not None else f"the table has {width}"

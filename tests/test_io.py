@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import gzip
 import io
+import pickle
 import sys
 import zipfile
 
@@ -84,7 +85,7 @@ def test_xlsx_is_named_as_a_workbook(tmp_path):
 @pytest.mark.parametrize(
     "data,needle",
     [
-        (gzip.compress(b"a,b\n1,2\n"), "gzip"),
+        (gzip.compress(b"a,b\n1,2\n"), "is a gzip-compressed file (.gz), not a CSV text file: decompress it first"),
         (b"%PDF-1.7\n...", "PDF"),
         (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 20, ".xls"),
         (b"a,b\n1,\x002\n", "NUL bytes"),
@@ -267,6 +268,17 @@ def test_input_error_is_a_value_error_with_its_location():
     e = InputError("'x' is not a number", path="f.csv", line=3, column="score")
     assert isinstance(e, ValueError) and str(e) == "f.csv, line 3, column \"score\": 'x' is not a number"
     assert str(InputError("bad", path="f.csv", column=2)) == "f.csv, column 2: bad"
+    back = pickle.loads(pickle.dumps(e))
+    assert (str(back), back.path, back.line, back.column, back.reason) == (str(e), "f.csv", 3, "score", e.reason)
+
+
+def test_records_from_a_data_frame_are_checked_the_same_way():
+    t = Table.from_records(["p", "n", "acc"], [(10, 20, "0.5"), (3, None, float("nan"))], source="table")
+    assert t.rows == (("10", "20", "0.5"), ("3", "", "")) and t.lines == (1, 2)
+    with pytest.raises(InputError, match='table, line 2, column "n": blank cell where an integer is needed'):
+        t.column("n", kind="integer")
+    with pytest.raises(InputError, match="line 1: has 2 cells"):
+        Table.from_records(["p"], [(1, 2)])
 
 
 # ------------------------------------------------------------------ property: spreadsheet shapes read back exactly

@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -461,10 +464,6 @@ def test_broken_pipe_ends_quietly_in_process(monkeypatch, capsys):
 
 
 def test_broken_pipe_ends_quietly_in_a_real_pipe():
-    import os
-    import subprocess
-    import sys
-
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     # the reader closes the pipe before sotalib writes: every write and the final flush hit a broken pipe
     proc = subprocess.Popen(
