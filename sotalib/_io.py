@@ -14,9 +14,9 @@ What :func:`read_table` accepts
   Windows-1252 (a spreadsheet's "CSV" in Western Europe), and what to do;
 * line ends LF, CRLF or CR; blank lines and whitespace around cells ignored;
 * one delimiter per file, found among tab, semicolon and comma (tab or
-  semicolon when every row has one outside quotes, else comma; a file of one
-  column is fine), or given; quoted cells with delimiters, quotes or line
-  ends inside;
+  semicolon when every row has one outside quotes, a one-cell note line
+  aside, else comma; a file of one column is fine), or given; quoted cells
+  with delimiters, quotes or line ends inside; ``#`` comments if asked;
 * empty trailing columns (``a,b,,`` on every line, as spreadsheets write
   them) dropped; a row shorter than the table padded with blank cells; a row
   with more filled cells than the header refused;
@@ -78,8 +78,8 @@ import math
 import os
 import re
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import IO, Literal
 
 __all__ = ["InputError", "Table", "read_table", "parse_number"]
@@ -242,6 +242,24 @@ class Table:
     def __len__(self) -> int:
         return len(self.rows)
 
+    def where(self, keep: Callable[[tuple[str, ...]], bool]) -> Table:
+        """The table of the rows for which ``keep(row)`` is true (e.g. without a closing note line)."""
+        kept = [(r, ln) for r, ln in zip(self.rows, self.lines, strict=True) if keep(r)]
+        return replace(self, rows=tuple(r for r, _ in kept), lines=tuple(ln for _, ln in kept))
+
+    def with_decimal_points(self) -> Table:
+        """The table with every decimal comma of a number written as a point (``0,93`` -> ``0.93``),
+        for callers that pass numbers on as text (a reported score's digits count)."""
+        if not self.decimal_comma:
+            return self
+
+        def point(cell: str) -> str:
+            core = cell[:-1].rstrip() if cell.endswith("%") else cell
+            return cell.replace(",", ".") if _COMMA_NUMBER.fullmatch(core) else cell
+
+        rows = tuple(tuple(point(c) for c in r) for r in self.rows)
+        return replace(self, rows=rows, decimal_comma=False)
+
     @property
     def width(self) -> int:
         """Number of columns."""
@@ -380,15 +398,18 @@ class Table:
                 column=self._index(column),
             )
 
-    def require_unique_header(self, *, what: str = "column names") -> None:
-        """Raise :class:`InputError` when two header cells are equal or one is blank."""
+    def require_unique_header(self, *, what: str = "column names", columns: Sequence[int] | None = None) -> None:
+        """Raise :class:`InputError` when two header cells are equal or one is blank (among ``columns``,
+        default all)."""
         if self.header is None:
             return
-        for j, name in enumerate(self.header):
-            if not name:
+        columns = range(self.width) if columns is None else columns
+        for j in columns:
+            if not self.header[j]:
                 raise self.error(f"{what} must not be empty: column {j + 1} has none", line=self.header_line)
         seen: dict[str, int] = {}
-        for j, name in enumerate(self.header):
+        for j in columns:
+            name = self.header[j]
             if name in seen:
                 raise self.error(
                     f"{what} must be unique: {name!r} names columns {seen[name] + 1} and {j + 1}",
@@ -558,11 +579,12 @@ def _parse(lines: list[str], delimiter: str, name: str) -> list[tuple[int, list[
 
 
 def _sniff(lines: list[str], name: str) -> tuple[str, list[tuple[int, list[str]]]]:
-    """The delimiter (tab or semicolon when every non-blank row has it outside quotes, else comma) and the rows."""
+    """The delimiter and the rows: tab or semicolon when every row has it outside quotes (a row of one
+    cell without any delimiter, such as a closing note, says nothing), else comma."""
     for d in DELIMITERS[:2]:
         if any(d in ln for ln in lines):
             rows = _parse(lines, d, name)
-            if rows and all(len(cells) > 1 for _, cells in rows):
+            if any(len(c) > 1 for _, c in rows) and all(len(c) > 1 or "," not in c[0] for _, c in rows):
                 return d, rows
     return ",", _parse(lines, ",", name)
 

@@ -272,6 +272,22 @@ def test_input_error_is_a_value_error_with_its_location():
     assert (str(back), back.path, back.line, back.column, back.reason) == (str(e), "f.csv", 3, "score", e.reason)
 
 
+def test_rows_kept_and_decimal_points_for_text(tmp_path):
+    t = read_table(_file(tmp_path, b"team;score\nA;0,93\nB;91,5%\nNext Page Token = x\n"))
+    kept = t.where(lambda row: not row[0].lower().startswith("next page token"))
+    assert kept.rows == (("A", "0,93"), ("B", "91,5%")) and kept.lines == (2, 3)
+    assert kept.column("score", percent=True) == (0.93, 0.915)
+    points = kept.with_decimal_points()
+    assert points.rows == (("A", "0.93"), ("B", "91.5%")) and not points.decimal_comma
+    assert points.column("score", percent=True) == (0.93, 0.915)
+    t = read_table(_file(tmp_path, b",A,B,A\n1,0,1,1\n"))
+    t.require_unique_header(columns=[1, 2])
+    with pytest.raises(InputError, match="'A' names columns 2 and 4"):
+        t.require_unique_header(columns=range(1, 4))
+    with pytest.raises(InputError, match="column 1 has none"):
+        t.require_unique_header()
+
+
 def test_records_from_a_data_frame_are_checked_the_same_way():
     t = Table.from_records(["p", "n", "acc"], [(10, 20, "0.5"), (3, None, float("nan"))], source="table")
     assert t.rows == (("10", "20", "0.5"), ("3", "", "")) and t.lines == (1, 2)
