@@ -111,6 +111,7 @@ _MAGIC = (
 # ASCII digits only (re.ASCII): float() would also read '١' or '1_000', which no spreadsheet writes
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 _COMMA_NUMBER = re.compile(r"[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+_NON_FINITE = ("nan", "inf", "infinity")
 _POINT_NUMBER = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
 
@@ -186,9 +187,11 @@ def parse_number(text: str, *, decimal_comma: bool = False, percent: bool = Fals
 
 
 def _is_number(text: str, decimal_comma: bool) -> bool:
-    """Whether a cell is written as a number (finite or not: ``1e400`` still tells a header from data)."""
+    """Whether a cell is written as a number, finite or not (``1e400``, ``nan``: still data, not a header)."""
     s = text.strip()
     s = s[:-1].rstrip() if s.endswith("%") else s
+    if s.lower().lstrip("+-") in _NON_FINITE:
+        return True
     return bool(_NUMBER.fullmatch(s) or (decimal_comma and _COMMA_NUMBER.fullmatch(s)))
 
 
@@ -301,6 +304,18 @@ class Table:
                 )
             return None
         return hits[0]
+
+    def find_all(self, *names: str) -> tuple[int, ...]:
+        """Indices of the columns named ``names`` (case ignored), each required; one error lists every
+        missing column."""
+        if self.header is not None:
+            missing = [n for n in names if self.find(n, required=False) is None]
+            if missing:
+                raise self.error(
+                    f"needs the columns {_and(names)}; missing {_and(missing)} (columns: {', '.join(self.header)})",
+                    line=self.header_line,
+                )
+        return tuple(self.find(n) for n in names)
 
     def _index(self, column: int | str) -> int:
         if isinstance(column, str):
@@ -431,6 +446,8 @@ def _not_a_number(cell: str, table: Table, percent: bool) -> str:
     """Why a cell is no number, in words."""
     s = cell.strip()
     core = s[:-1] if s.endswith("%") else s
+    if core.lower().lstrip("+-") in _NON_FINITE:
+        return f"{_shown(cell)} is not a finite number"
     if _NUMBER.fullmatch(core) or (table.decimal_comma and _COMMA_NUMBER.fullmatch(core)):
         if s.endswith("%") and not percent:
             return f"{_shown(cell)} is not a number (a percentage is not accepted here)"

@@ -182,8 +182,8 @@ def test_one_message_per_kind_of_problem(tmp_path):
     e = info.value
     assert str(e) == "scores.csv, line 3, column \"score\": 'n/a' is not a number (and 1 more such cell: line 4)"
     assert (e.line, e.column, e.reason.startswith("'n/a'")) == (3, "score", True)
-    t = read_table(_file(tmp_path, b"name,score\nD,1e400\n"))
-    with pytest.raises(InputError, match="'1e400' is not a finite number"):
+    t = read_table(_file(tmp_path, b"name,score\nD,1e400\nE,nan\nF,-inf\n"))
+    with pytest.raises(InputError, match="'1e400' is not a finite number .and 2 more such cells: lines 3, 4"):
         t.column(1)
 
 
@@ -220,6 +220,13 @@ def test_finding_columns(tmp_path):
     assert t.find("p") == 0 and t.find("score", "acc") == 2 and t.find("x", required=False) is None
     with pytest.raises(InputError, match=r"no column 'x' \(columns: P, N, Score\)"):
         t.find("x")
+    with pytest.raises(
+        InputError, match=r"needs the columns a, b and winner; missing a, b and winner \(columns: P, N, Score\)"
+    ):
+        t.find_all("a", "b", "winner")
+    with pytest.raises(InputError, match="needs the columns p and a; missing a "):
+        t.find_all("p", "a")
+    assert t.find_all("score", "p") == (2, 0)
     t = read_table(_file(tmp_path, b"p,P\n1,2\n"))
     with pytest.raises(InputError, match="columns 'p' and 'P' name the same thing"):
         t.find("p")
