@@ -32,7 +32,7 @@ What :func:`read_table` accepts
 
 Files that are not text are named for what they are (a ZIP archive such as
 an ``.xlsx`` workbook, an old ``.xls`` workbook, gzip, PDF, a file with NUL
-bytes); an empty file says so.
+bytes); an empty file says so ("is an empty file").
 
 What each reader of sotalib needs (the wiring onto this module)
 ---------------------------------------------------------------
@@ -700,10 +700,10 @@ def read_table(
     wanted = f": it needs {needs}" if needs else ""
     lines = _physical_lines(text, comment)
     if not any(ln.strip() for ln in lines):
-        raise InputError(f"is empty{wanted}", path=shown)
+        raise InputError(f"is an empty file{wanted}", path=shown)
     sep, rows = (delimiter, _parse(lines, delimiter, shown)) if delimiter else _sniff(lines, shown)
     if not rows:
-        raise InputError(f"is empty{wanted}", path=shown)
+        raise InputError(f"is an empty file{wanted}", path=shown)
     decimal_comma = _uses_decimal_comma(rows, sep)
     has_header = _is_header(rows, decimal_comma) if header is None else bool(header)
     head, header_line = None, None

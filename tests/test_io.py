@@ -101,7 +101,7 @@ def test_utf16_without_a_bom_is_guessed(tmp_path):
 
 @pytest.mark.parametrize("data", [b"", b"\n\n  \r\n", codecs.BOM_UTF8, b",,\n,,\n"])
 def test_empty_files_say_what_they_need(tmp_path, data):
-    _error(_file(tmp_path, data), "scores.csv: is empty: it needs a header row", needs="a header row")
+    _error(_file(tmp_path, data), "scores.csv: is an empty file: it needs a header row", needs="a header row")
 
 
 def test_header_without_rows(tmp_path):
