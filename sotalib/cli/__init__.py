@@ -9,7 +9,11 @@ subcommands:
 * bad input -- an option out of range, an unreadable file -- prints a single
   line ``sotalib CMD: error: ...`` on stderr and exits with code 2; numeric
   options are parsed once, by the typed parsers of :mod:`sotalib.cli._types`
-  (name, range, the text as typed), before any work starts;
+  (name, range, the text as typed), before any work starts; a library
+  function checks the rest, and its message is put in the command's terms
+  by :data:`PARAMETER_OPTIONS` (``n_resamples must be ...`` reads
+  ``--reps must be ...``); a user's file is named with the line and column at
+  fault (:class:`sotalib._io.InputError`, printed as it is);
 * a request whose arrays cannot fit in memory is refused up front with the
   size it would need (:func:`sotalib._validate.check_memory`; the limit is
   half the machine's memory or ``SOTALIB_MEMORY_LIMIT``), exit code 2; an
@@ -17,8 +21,25 @@ subcommands:
 * long loops draw a progress bar on stderr only when it is a terminal, never
   with ``--json``;
 * a well-posed question without an answer (e.g. no shrinkage weight solves
-  the equation) raises :class:`NoSolution`: exit code 3, a one-line
-  explanation, and with ``--json`` an object carrying a ``reason``.
+  the equation) raises :class:`NoSolution`: exit code 3 and a one-line
+  explanation;
+* Ctrl-C ends a command with one line ``sotalib CMD: interrupted`` and exit
+  code 130 (128 + SIGINT), never a traceback; output piped into a command
+  that stops reading (``| head``) ends quietly with exit code 141
+  (128 + SIGPIPE), as a shell reports for programs stopped by the broken pipe.
+
+With ``--json`` every outcome is one JSON object on standard output, so a
+script reads standard output and never has to parse stderr (the one line on
+stderr is printed as well):
+
+* an answer (exit code 0): the command's result, ``to_dict()`` of the
+  library's result;
+* an error (exit code 2): ``{"error": MESSAGE, "exit_code": 2}``, where
+  MESSAGE is the stderr line after ``error: ``; when a user's file is at
+  fault, also ``"file"``, ``"line"`` and ``"column"`` (``null`` when not
+  known; ``column`` is the header name, or the number counted from 1);
+* no answer (exit code 3): the command's result as far as it goes, with
+  ``"reason"`` (the explanation) and ``"exit_code": 3``.
 """
 
 from __future__ import annotations
@@ -26,12 +47,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import re
 import sys
 
+from .._io import InputError
 from .._json import json_safe
 
-__all__ = ["main", "CliError", "NoSolution", "emit"]
+__all__ = ["main", "CliError", "NoSolution", "emit", "PARAMETER_OPTIONS"]
 
 #: Subcommand modules, in the order they appear in ``sotalib --help``.
 COMMANDS = ("maxdist", "sota", "auc-max", "check", "rank", "testsize", "compare", "rank-uncertainty", "datasets")
@@ -53,6 +76,14 @@ class NoSolution(Exception):
         self.payload = dict(payload or {})
 
 
+class _UsageError(SystemExit):
+    """argparse's refusal of a command line (exit code 2), carrying its one-line message."""
+
+    def __init__(self, message: str):
+        super().__init__(2)
+        self.message = message
+
+
 class _Parser(argparse.ArgumentParser):
     """ArgumentParser whose errors are one line on stderr and exit code 2."""
 
@@ -61,7 +92,9 @@ class _Parser(argparse.ArgumentParser):
         m = re.match(r"argument ([-\w/]+): (\1 .*)", message, flags=re.S)
         if m:
             message = m.group(2)
-        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+        message = " ".join(message.split())
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise _UsageError(message)
 
 
 def emit(args: argparse.Namespace, payload: dict, text: str) -> None:
@@ -101,16 +134,89 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _option_names(parser: argparse.ArgumentParser) -> dict[str, str]:
-    """``{parameter: option}`` of one command: ``n -> --n``, ``score_column -> --score-column``, ``rng -> --seed``."""
-    names = {}
-    for action in parser._actions:
-        longs = [s for s in action.option_strings if s.startswith("--")]
-        if longs and action.dest not in ("help", "json"):
-            names[action.dest] = longs[0]
-    if "seed" in names:
-        names["rng"] = names["seed"]  # the library's one randomness argument is the command's --seed
-    return names
+#: For each command, the library's parameter names and the options that set them.  The command line
+#: checks most options by calling the library; its messages name parameters (``n_resamples must be an
+#: integer >= 1``), which :func:`in_option_terms` reports as the command's options (``--reps must be ...``).
+#: The retired spellings (``reps``, ``seed``) stay listed until every command calls the library by the new
+#: names.  A test checks that every option named here exists.
+PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
+    "maxdist": {
+        "n": "--n",
+        "m": "--m",
+        "theta": "--theta",
+        "alpha": "--alpha",
+        "rho": "--rho",
+        "theta0": "--theta0",
+        "y0": "--y0",
+        "spread": "--spread",
+        "method": "--method",
+        "n_resamples": "--reps",
+        "reps": "--reps",
+        "rng": "--seed",
+        "seed": "--seed",
+    },
+    "sota": {
+        "score_column": "--score-column",
+        "scale": "--scale",
+        "n": "--n",
+        "metric": "--metric",
+        "classes": "--classes",
+        "prevalence": "--prevalence",
+        "rho": "--rho",
+        "method": "--method",
+        "target": "--target",
+        "engine": "--engine",
+        "rng": "--seed",
+        "seed": "--seed",
+    },
+    "auc-max": {
+        "auc": "--auc",
+        "n": "--n",
+        "m": "--m",
+        "prevalence": "--prevalence",
+        "rho": "--rho",
+        "alpha": "--alpha",
+        "n_resamples": "--reps",
+        "reps": "--reps",
+        "rng": "--seed",
+        "seed": "--seed",
+    },
+    "check": {
+        "batch": "--batch",  # the batch reader's messages begin "batch file NAME ..."
+        "p": "--p",
+        "n": "--n",
+        "dataset": "--dataset",
+        "score": "--score",
+        "eps": "--eps",
+        "decimals": "--decimals",
+        "rounding": "--rounding",
+        "folds": "--folds",
+        "folds_file": "--folds-file",
+        "k": "--k",
+        "stratified": "--stratified",
+        "repeats": "--repeats",
+        "aggregation": "--aggregation",
+        "classes": "--classes",
+        "average": "--average",
+        "beta": "--beta",
+        "zero_division": "--zero-division",
+        "method": "--method",
+        "target_var": "--target-var",
+        "fold_min": "--fold-min",
+        "fold_max": "--fold-max",
+    },
+    "rank": {"method": "--method", "lower_is_better": "--lower-is-better", "rng": "--seed", "seed": "--seed"},
+    "testsize": {"error": "--error", "sd": "--sd", "confidence": "--confidence", "precision": "--precision"},
+    "compare": {"alpha": "--alpha", "lower_is_better": "--lower-is-better"},
+    "rank-uncertainty": {
+        "lower_is_better": "--lower-is-better",
+        "alpha": "--alpha",
+        "n_resamples": "--reps",
+        "reps": "--reps",
+        "rng": "--rng",
+    },
+    "datasets": {},
+}
 
 
 def in_option_terms(message: str, options: dict[str, str]) -> str:
@@ -120,8 +226,10 @@ def in_option_terms(message: str, options: dict[str, str]) -> str:
     ``method 'abc' is not available for metric='auc'``); the command line
     checks each option once, by calling the library, and reports the
     option instead: ``--n must be ...``, ``--method abc is not available
-    for --metric auc``.  Only a leading parameter name and ``name='value'``
-    or ``name 'value'`` are rewritten, so file names and prose stay as they are.
+    for --metric auc``.  ``options`` maps parameters to options (one entry
+    of :data:`PARAMETER_OPTIONS`).  Only a leading parameter name and
+    ``name='value'`` or ``name 'value'`` are rewritten, so file names and
+    prose stay as they are.
     """
     for dest, option in options.items():
         message = re.sub(rf"(?<![-\w]){re.escape(dest)} ?=? ?'([^']*)'", rf"{option} \1", message)
@@ -137,14 +245,63 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+def _wants_json(argv: list[str]) -> bool:
+    """Whether the command line asks for ``--json`` (read before argparse, whose errors come first)."""
+    for token in argv:
+        if token == "--":
+            return False
+        if token == "--json" or (len(token) > 3 and "--json".startswith(token)):  # argparse takes prefixes
+            return True
+    return False
+
+
+def _refuse(prog: str, message: str, as_json: bool, code: int = 2, **where) -> int:
+    """Exit code ``code`` with one line on stderr, and with ``--json`` one JSON object on stdout."""
+    if as_json:
+        print(json.dumps(json_safe({"error": message, "exit_code": code, **where}), allow_nan=False))
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    return code
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so that Python's final flush raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor (e.g. captured output)
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``sotalib`` console script."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    as_json = _wants_json(argv)
+    prog = "sotalib"
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse: usage errors (2), --help and --version (0)
-        return int(exc.code or 0)
-    prog = f"sotalib {args.command}"
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except _UsageError as exc:  # one line on stderr already
+            if as_json:
+                print(json.dumps({"error": exc.message, "exit_code": 2}))
+            return 2
+        except SystemExit as exc:  # --help and --version (0)
+            return int(exc.code or 0)
+        prog = f"sotalib {args.command}"
+        as_json = bool(getattr(args, "json", False))
+        code = _run(args, prog, as_json)
+        sys.stdout.flush()  # a broken pipe shows here, not at interpreter exit
+        return code
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 141
+
+
+def _run(args: argparse.Namespace, prog: str, as_json: bool) -> int:
+    """Run the parsed command; every failure is one line on stderr (and one JSON object with ``--json``)."""
     for action in args._commands[args.command]._actions:
         # argparse reads "--opt=--" as an empty list without calling the option's type
         if (
@@ -153,15 +310,19 @@ def main(argv: list[str] | None = None) -> int:
             and action.default != []
             and getattr(args, action.dest, None) == []
         ):
-            print(f"{prog}: error: {action.option_strings[-1]} expects one value, got '--'", file=sys.stderr)
-            return 2
+            return _refuse(prog, f"{action.option_strings[-1]} expects one value, got '--'", as_json)
     try:
         return int(args.run(args) or 0)
+    except BrokenPipeError:  # an OSError, but no error of the input: main ends quietly
+        raise
     except NoSolution as exc:
-        if getattr(args, "json", False):
-            print(json.dumps(json_safe({**exc.payload, "reason": exc.reason}), allow_nan=False))
+        if as_json:
+            print(json.dumps(json_safe({**exc.payload, "reason": exc.reason, "exit_code": 3}), allow_nan=False))
         print(f"{prog}: no solution: {_one_line(exc)}", file=sys.stderr)
         return 3
+    except InputError as exc:  # a user's file: the message names it, the line and the column
+        where = {"file": exc.path, "line": exc.line, "column": exc.column}
+        return _refuse(prog, _one_line(exc), as_json, **where)
     except UnicodeDecodeError as exc:  # a reader that did not say which file: name the command's input files
         files = [
             str(getattr(args, a.dest))
@@ -169,26 +330,23 @@ def main(argv: list[str] | None = None) -> int:
             if a.metavar and "FILE" in str(a.metavar) and getattr(args, a.dest, None)
         ]
         where = f"{' or '.join(files)}: " if files else ""
-        print(
-            f"{prog}: error: {where}not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+        return _refuse(
+            prog,
+            f"{where}not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
             "save the file as UTF-8 (CSV UTF-8 in a spreadsheet) and try again",
-            file=sys.stderr,
+            as_json,
         )
-        return 2
     except ValueError as exc:
-        message = in_option_terms(_one_line(exc), _option_names(args._commands[args.command]))
-        print(f"{prog}: error: {message}", file=sys.stderr)
-        return 2
+        return _refuse(prog, in_option_terms(_one_line(exc), PARAMETER_OPTIONS.get(args.command, {})), as_json)
     except (CliError, OSError) as exc:
-        print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
-        return 2
+        return _refuse(prog, _one_line(exc), as_json)
     except MemoryError as exc:  # the last resort: requests that can be sized are refused up front
-        print(
-            f"{prog}: error: not enough memory for this request ({_one_line(exc)}); "
+        return _refuse(
+            prog,
+            f"not enough memory for this request ({_one_line(exc)}); "
             "try a smaller problem (fewer items, classifiers or replications)",
-            file=sys.stderr,
+            as_json,
         )
-        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

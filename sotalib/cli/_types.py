@@ -94,7 +94,7 @@ def integer(option: str, low: int | None = None, high: int | None = None) -> Cal
         if not s or len(s) > _MAX_CHARS:
             raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
         try:
-            float(s)  # the syntax of a number (underscores between digits, exponent form)
+            float(text)  # the syntax of a number as Python reads it (str.strip also strips \x1c-\x1f)
             d = decimal.Decimal(s)
         except (ValueError, decimal.InvalidOperation):
             d = None
@@ -131,7 +131,7 @@ def real(
         if not s or len(s) > _MAX_CHARS:
             raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
         try:
-            v = float(s)
+            v = float(text)
             d = decimal.Decimal(s)
         except (ValueError, decimal.InvalidOperation):
             raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}") from None

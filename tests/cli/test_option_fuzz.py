@@ -9,6 +9,7 @@ needs only a valid baseline command line in ``BASELINES``.  Runs in-process
 from __future__ import annotations
 
 import argparse
+import json
 import math
 
 import pytest
@@ -166,3 +167,15 @@ def test_the_command_line_and_the_library_agree_on_the_smallest_alpha():
     from sotalib.cli import _types
 
     assert _types.ALPHA_MIN == ALPHA_MIN and math.isfinite(ALPHA_MIN)
+
+
+@pytest.mark.parametrize("command,option", list(_cases()))
+@pytest.mark.parametrize("value", ["abc", "nan", "1e400"])
+def test_with_json_a_refused_option_is_one_json_object(command, option, value, files, capsys):
+    code = main([*_argv(command, option, value, files), "--json"])
+    cap = capsys.readouterr()
+    assert code == 2, (value, cap.out, cap.err)
+    (line,) = cap.out.splitlines()
+    d = json.loads(line)
+    assert set(d) == {"error", "exit_code"} and d["exit_code"] == 2 and option in d["error"], d
+    assert cap.err == f"sotalib {command}: error: {d['error']}\n"

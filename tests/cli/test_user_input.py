@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -50,6 +53,15 @@ def test_real_type_refuses_nan_overflow_and_underflow():
     for bad in ("nan", "inf", "1e400", "0", "2", "abc"):
         with pytest.raises(argparse.ArgumentTypeError, match=r"--x must be a number in \(0, 1\]"):
             x(bad)
+
+
+def test_number_types_refuse_what_float_refuses_even_if_strip_removes_it():
+    # str.strip() removes the separators \x1c-\x1f, float() does not read them (found by the option fuzz test)
+    assert real("--x")(" 0.5\u00a0") == 0.5 and integer("--n")("\u30003 ") == 3  # whitespace float reads
+    for parse in (real("--x"), integer("--n")):
+        for bad in ("0\x1f", "\x1c1"):
+            with pytest.raises(argparse.ArgumentTypeError, match="--[xn] must be"):
+                parse(bad)
 
 
 # ------------------------------------------------------------------ testsize
@@ -318,9 +330,147 @@ def test_auc_max_states_the_cost_of_a_long_simulation_and_takes_m_ten_million(ca
         raise KeyboardInterrupt  # stop before the hours of work
 
     monkeypatch.setattr(_auc, "_simulate_max_u", fake_simulation)
-    with pytest.raises(KeyboardInterrupt):
-        main(["auc-max", "--auc", "0.8", "--n", "200", "--m", "10000000", "--prevalence", "0.3", "--reps", "1000"])
+    code = main(["auc-max", "--auc", "0.8", "--n", "200", "--m", "10000000", "--prevalence", "0.3", "--reps", "1000"])
+    assert code == 130 and capsys.readouterr().err == "sotalib auc-max: interrupted\n"  # Ctrl-C: one line
     (err,) = started
     assert err.count("\n") == 1 and "6.00e+11 scores (10,000,000 classifiers x 60 positives x 1,000 challenges)" in err
     assert "hours" in err
     assert auc_max.cost_note(200, 0.3, 10, 1000) == ""  # short runs say nothing
+
+
+# ------------------------------------------------------------------ one table of option names
+def test_every_option_named_for_a_library_parameter_exists():
+    from sotalib.cli import COMMANDS, PARAMETER_OPTIONS, build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(PARAMETER_OPTIONS) == set(COMMANDS)
+    for command, table in PARAMETER_OPTIONS.items():
+        options = {s for action in sub.choices[command]._actions for s in action.option_strings}
+        assert set(table.values()) <= options, (command, set(table.values()) - options)
+    # the vocabulary's new names map to the options that kept their old spelling
+    assert PARAMETER_OPTIONS["sota"]["rng"] == "--seed" and PARAMETER_OPTIONS["maxdist"]["n_resamples"] == "--reps"
+    assert PARAMETER_OPTIONS["rank-uncertainty"]["rng"] == "--rng"
+
+
+@pytest.mark.parametrize(
+    "command,message,expected",
+    [
+        ("maxdist", "n_resamples must be an integer >= 1, got 0", "--reps must be an integer >= 1, got 0"),
+        ("sota", "method 'abc' is not available for metric='auc'", "--method abc is not available for --metric auc"),
+        ("sota", "rng must be None or an integer >= 0", "--seed must be None or an integer >= 0"),
+        ("rank-uncertainty", "rng must be an integer", "--rng must be an integer"),
+        ("maxdist", "rho=0.5 needs theta0 in (0, 1)", "--rho 0.5 needs --theta0 in (0, 1)"),
+        ("sota", "lb.csv: no column 'n'", "lb.csv: no column 'n'"),  # file names and prose stay
+        ("testsize", "alpha must be in (0, 1)", "alpha must be in (0, 1)"),  # testsize has no --alpha
+    ],
+)
+def test_library_messages_name_the_options_of_the_command(command, message, expected):
+    from sotalib.cli import PARAMETER_OPTIONS, in_option_terms
+
+    assert in_option_terms(message, PARAMETER_OPTIONS[command]) == expected
+
+
+def test_the_option_table_is_used_for_messages(monkeypatch, capsys):
+    from sotalib.cli import maxdist
+
+    def library_error(args):
+        raise ValueError("n_resamples must be <= 10, got 20")
+
+    monkeypatch.setattr(maxdist, "run", library_error)
+    _one_line_error(capsys, ["maxdist", "--n", "10", "--m", "2", "--theta", "0.5"], "error: --reps must be <= 10")
+
+
+# ------------------------------------------------------------------ --json errors, Ctrl-C, broken pipes
+def _json_error(capsys, argv, code):
+    got = main(argv)
+    cap = capsys.readouterr()
+    assert got == code, cap.err
+    assert len(cap.err.strip().splitlines()) == 1 and "Traceback" not in cap.err, cap.err
+    (line,) = cap.out.strip().splitlines()  # one JSON object, on one line
+    return json.loads(line), cap.err
+
+
+def test_json_input_error_is_a_json_object(capsys):
+    d, err = _json_error(
+        capsys, ["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--alpha", "1e-17", "--json"], 2
+    )
+    assert set(d) == {"error", "exit_code"} and d["exit_code"] == 2
+    assert d["error"].startswith("--alpha must be") and err == f"sotalib maxdist: error: {d['error']}\n"
+
+
+def test_json_usage_error_is_a_json_object(capsys):
+    d, err = _json_error(capsys, ["maxdist", "--n", "abc", "--m", "10", "--theta", "0.9", "--json"], 2)
+    assert d == {"error": "--n must be an integer in [1, 10000000], got 'abc'", "exit_code": 2}
+    assert err == f"sotalib maxdist: error: {d['error']}\n"
+    d, _ = _json_error(capsys, ["maxdist", "--m", "x", "--js"], 2)  # --js is --json (argparse takes prefixes)
+    assert d["exit_code"] == 2
+
+
+def test_json_file_error_names_file_line_and_column(tmp_path, capsys, monkeypatch):
+    from sotalib._io import read_table
+    from sotalib.cli import rank
+
+    p = tmp_path / "m.csv"
+    p.write_text("candidate,j1\nA,0.5\nB,n/a\n")
+
+    def reads_with_io(args):
+        read_table(args.scores).column("j1")
+
+    monkeypatch.setattr(rank, "run", reads_with_io)
+    d, err = _json_error(capsys, ["rank", "--scores", str(p), "--method", "mean", "--json"], 2)
+    assert d == {
+        "error": f"{p}, line 3, column \"j1\": 'n/a' is not a number",
+        "exit_code": 2,
+        "file": str(p),
+        "line": 3,
+        "column": "j1",
+    }
+    assert err == f"sotalib rank: error: {d['error']}\n"
+
+
+def test_json_no_solution_carries_the_reason_and_exit_code(tmp_path, capsys, scores):
+    p = _lb(tmp_path, _board(np.append(scores, 0.999)))
+    d, err = _json_error(capsys, ["sota", "--leaderboard", p, "--n", "3000", "--rho", "0", "--json"], 3)
+    assert d["exit_code"] == 3 and d["reason"] and d["estimate"] is None and d["m"] == scores.size + 1
+    assert err.startswith("sotalib sota: no solution: ")
+
+
+def test_without_json_errors_print_nothing_on_stdout(capsys):
+    _one_line_error(capsys, ["maxdist", "--n", "abc", "--m", "10", "--theta", "0.9"], "--n must be")
+    _one_line_error(capsys, ["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--alpha", "2"], "--alpha")
+
+
+def test_ctrl_c_is_one_line_and_exit_code_130(monkeypatch, capsys):
+    from sotalib.cli import maxdist
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(maxdist, "run", interrupted)
+    assert main(["maxdist", "--n", "10", "--m", "2", "--theta", "0.5", "--json"]) == 130
+    cap = capsys.readouterr()
+    assert cap.err == "sotalib maxdist: interrupted\n" and cap.out == ""
+
+
+def test_broken_pipe_ends_quietly_in_process(monkeypatch, capsys):
+    from sotalib.cli import maxdist
+
+    def reader_went_away(args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(maxdist, "run", reader_went_away)
+    assert main(["maxdist", "--n", "10", "--m", "2", "--theta", "0.5"]) == 141
+    assert capsys.readouterr().err == ""
+
+
+def test_broken_pipe_ends_quietly_in_a_real_pipe():
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    # the reader closes the pipe before sotalib writes: every write and the final flush hit a broken pipe
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sotalib", "datasets"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    code = proc.wait(timeout=120)
+    assert err == "" and code in (0, 141), (code, err)  # 0 when the output fit in the pipe before it closed
