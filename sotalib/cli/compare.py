@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 #: File types of the critical-difference diagram.
 DIAGRAM_SUFFIXES = (".png", ".svg", ".pdf")
@@ -48,8 +49,6 @@ def _draw(comparison, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from ..judging import compare_candidates, read_scores
     from . import CliError, emit
 

@@ -9,6 +9,7 @@ a bootstrap of the battles).
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ._types import REPS_MAX, alpha, integer, seed
 
@@ -75,8 +76,6 @@ def _draw(result, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from ..judging import bradley_terry, estimate_rank_uncertainty, read_battles, read_per_item
     from . import CliError, emit
 

@@ -121,7 +121,8 @@ _getattr, __dir__, __all__ = attach(
     {
         "._testsize": ["TestSize", "estimate_test_size"],
         "._ranking": ["Aggregation", "rank_candidates"],
-        "._compare": ["Comparison", "FriedmanTest", "Pairwise", "compare_candidates", "nemenyi_cd"],
+        "._compare": ["Comparison", "FriedmanTest", "compare_candidates", "nemenyi_cd"],
+        "._wilcoxon": ["Pairwise"],
         "._uncertainty": ["RankUncertainty", "estimate_rank_uncertainty"],
         "._readers": ["BattleFile", "PerItemFile", "ScoreFile", "read_battles", "read_per_item", "read_scores"],
         "._errorbars": [
@@ -176,11 +177,11 @@ _getattr, __dir__, __all__ = attach(
         # the parts of compare_candidates
         "average_ranks": ("._compare", "average_ranks"),
         "friedman_test": ("._compare", "friedman_test"),
-        "holm": ("._compare", "holm"),
+        "holm": ("._wilcoxon", "holm"),
         "nemenyi_groups": ("._compare", "nemenyi_groups"),
-        "pairwise_wilcoxon": ("._compare", "pairwise_wilcoxon"),
+        "pairwise_wilcoxon": ("._wilcoxon", "pairwise_wilcoxon"),
         "q_alpha": ("._compare", "q_alpha"),
-        "wilcoxon_signed_rank": ("._compare", "wilcoxon_signed_rank"),
+        "wilcoxon_signed_rank": ("._wilcoxon", "wilcoxon_signed_rank"),
         # the ranking functions: rank_candidates(scores, method=...)
         "average_rank": ("._rankfunctions", "average_rank"),
         "condorcet_winner": ("._rankfunctions", "condorcet_winner"),

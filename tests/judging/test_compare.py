@@ -10,15 +10,8 @@ from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 from sotalib.judging import compare_candidates, nemenyi_cd
-from sotalib.judging._compare import (
-    average_ranks,
-    friedman_test,
-    holm,
-    nemenyi_groups,
-    pairwise_wilcoxon,
-    q_alpha,
-    wilcoxon_signed_rank,
-)
+from sotalib.judging._compare import average_ranks, friedman_test, nemenyi_groups, q_alpha
+from sotalib.judging._wilcoxon import holm, pairwise_wilcoxon, wilcoxon_signed_rank
 
 NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 #: Demšar (2006), Table 6: AUC of four variants of C4.5 on 14 data sets (data sets as rows here).

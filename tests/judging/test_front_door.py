@@ -210,16 +210,17 @@ def test_deprecated_front_door_names_warn_and_agree():
         ("rank", ([0.5, 0.9, 0.5],)),
         ("friedman_test", (TABLE3,)),
         ("q_alpha", (4,)),
+        ("holm", ([0.01, 0.04],)),
         ("ladder", ([0.5, 0.6, 0.7], 0.05)),
         ("kendall_tau_distance", ([0, 1, 2], [0.8, 0.6, 0.4])),
     ],
 )
 def test_internals_leaving_the_api_still_work_with_a_warning(old, args):
-    from sotalib.judging import _compare, _kemeny, _rankfunctions, _staged
+    from sotalib.judging import _compare, _kemeny, _rankfunctions, _staged, _wilcoxon
 
     with pytest.warns(DeprecationWarning, match=f"sotalib.judging.{old} is deprecated"):
         f = getattr(sotalib.judging, old)
-    home = next(m for m in (_rankfunctions, _compare, _staged, _kemeny) if hasattr(m, old))
+    home = next(m for m in (_rankfunctions, _compare, _staged, _kemeny, _wilcoxon) if hasattr(m, old))
     assert f is getattr(home, old)
     assert f(*args) is not None
 
