@@ -100,6 +100,12 @@ class SearchResult(Result):
     tested: int
     counterexample: Counterexample | None
 
+    def to_dict(self) -> dict:
+        """JSON-safe form; the counterexample (if any) as its own ``to_dict()``."""
+        out = {f: getattr(self, f) for f in ("function", "property", "trials", "tested")}
+        out["counterexample"] = None if self.counterexample is None else self.counterexample.to_dict()
+        return out
+
     @property
     def holds(self) -> bool:
         """No counterexample was found."""

@@ -277,3 +277,31 @@ def test_rng_int_equals_generator_across_judging():
 def test_bad_rng_names_the_parameter(rng):
     with pytest.raises(ValueError, match="rng"):
         simulate_public_private(teams=5, rng=rng)
+
+
+def test_every_kind_of_judging_result_dumps_to_json():
+    from sotalib import judging as j
+
+    X = (np.arange(60).reshape(3, 20) % 4 > 0).astype(float)
+    results = [
+        j.estimate_test_size(0.1),
+        j.rank_candidates(TABLE3, "kemeny"),
+        j.compare_candidates(TABLE3),
+        j.estimate_rank_uncertainty(X, n_resamples=20, rng=1),
+        j.error_bars([1.0, 2.0, 4.0]),
+        j.bootstrap_interval(np.mean, np.arange(10.0), n_resamples=50, rng=1, vectorized=True),
+        j.bootstrap_coverage(0.8, 20, method="percentile", n_simulations=3, n_resamples=50, rng=1),
+        j.variance_decomposition([1.0, 2.0, 3.0], [0, 0, 1]),
+        j.rank_sd_by_granularity(np.ones((2, 2, 5)), n_resamples=3, rng=1),
+        j.simulate_public_private(teams=3, rng=1),
+        j.simulate_final_phase([0.7, 0.8], 50, 50, n_resamples=5, rng=1),
+        j.kemeny_young(TABLE3),
+        j.search_counterexample("mean", "majority", trials=200, rng=1),
+        j.bayesian_signed_rank([0.8, 0.9, 0.7], [0.7, 0.9, 0.6], n_resamples=100, rng=1),
+        j.compare_candidates(TABLE3).friedman,
+        j.compare_candidates(TABLE3).pairwise,
+    ]
+    for r in results:
+        d = r.to_dict()
+        assert json.loads(json.dumps(d, allow_nan=False)) == d, type(r).__name__
+    assert results[12].to_dict()["counterexample"]["property"] == "majority"
