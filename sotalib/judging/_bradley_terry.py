@@ -32,7 +32,7 @@ from .._rng import as_generator, check_rng
 from .._validate import check_int, check_memory, check_probability
 from ._uncertainty import RankUncertainty, _summarize_ranks
 
-__all__ = ["TIE_WORDS", "bradley_terry", "bradley_terry_mle"]
+__all__ = ["bradley_terry"]
 
 #: Values of ``winner`` that mean a tie (case-insensitive; an empty cell too).
 TIE_WORDS = ("tie", "draw", "")

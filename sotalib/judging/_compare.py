@@ -44,16 +44,7 @@ from .._validate import check_int, check_probability
 from ._rankfunctions import _close, _labels, _matrix
 from ._wilcoxon import Pairwise, _pairwise_wilcoxon, _run_lengths
 
-__all__ = [
-    "Comparison",
-    "FriedmanTest",
-    "average_ranks",
-    "compare_candidates",
-    "friedman_test",
-    "nemenyi_cd",
-    "nemenyi_groups",
-    "q_alpha",
-]
+__all__ = ["Comparison", "FriedmanTest", "compare_candidates", "nemenyi_cd"]
 
 
 # ------------------------------------------------------------------ ranks and Friedman

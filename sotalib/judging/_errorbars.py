@@ -34,10 +34,8 @@ __all__ = [
     "Coverage",
     "ErrorBars",
     "PairedComparison",
-    "accuracy",
     "bootstrap_coverage",
     "bootstrap_interval",
-    "cv_bootstrap_schema",
     "error_bars",
     "paired_bootstrap",
 ]

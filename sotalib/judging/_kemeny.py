@@ -22,14 +22,7 @@ from .._result import Result
 from .._validate import check_choice, check_int
 from ._rankfunctions import _by_rows, _check_pairs, _close, _matrix, _preference_rows, _row_blocks, average_rank
 
-__all__ = [
-    "KEMENY_BRUTE_MAX",
-    "KEMENY_EXACT_MAX",
-    "KemenyResult",
-    "kemeny_objective",
-    "kemeny_young",
-    "kendall_tau_distance",
-]
+__all__ = ["KemenyResult", "kemeny_young"]
 
 #: Largest number of candidates for which Kemeny-Young is solved exactly by default.
 KEMENY_EXACT_MAX = 15

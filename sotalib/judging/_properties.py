@@ -72,7 +72,7 @@ from ._property_checks import (
     _shrink,
 )
 
-__all__ = ["SearchResult", "format_counterexample", "property_table", "search_counterexample"]
+__all__ = ["SearchResult", "property_table", "search_counterexample"]
 
 
 @dataclass(frozen=True, repr=False)

@@ -63,7 +63,7 @@ from ._kemeny import _kemeny_brute, _preference
 from ._rankfunctions import condorcet_winner, rank
 from ._ranking import rank_candidates
 
-__all__ = ["FUNCTIONS", "PROPERTIES", "Counterexample", "outcomes"]
+__all__ = ["Counterexample"]
 
 
 #: The ranking functions of Table 4, plus relative difference (not in the paper's table).

@@ -27,19 +27,7 @@ from .._progress import progress
 from .._rng import as_generator
 from .._validate import check_memory
 
-__all__ = [
-    "TIE_RTOL",
-    "average_rank",
-    "condorcet_winner",
-    "copeland",
-    "mean_score",
-    "median_score",
-    "pairwise_wins",
-    "random_dictator",
-    "rank",
-    "relative_difference",
-    "weighted_average_rank",
-]
+__all__ = []
 
 #: Relative tolerance under which two aggregate values count as a tie.
 TIE_RTOL = 1e-9

@@ -34,7 +34,7 @@ from ._rankfunctions import (
     weighted_average_rank,
 )
 
-__all__ = ["METHODS", "Aggregation", "rank_candidates"]
+__all__ = ["Aggregation", "rank_candidates"]
 
 #: The ranking functions of :func:`rank_candidates` (names as on the command line).
 METHODS = (

@@ -35,7 +35,6 @@ __all__ = [
     "FinalPhase",
     "PublicPrivate",
     "boosting_attack",
-    "ladder",
     "simulate_final_phase",
     "winner_distribution_exact",
     "simulate_public_private",

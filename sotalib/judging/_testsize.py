@@ -11,7 +11,7 @@ from .._result import Result
 from .._validate import check_real
 from ._sizes import guyon_size, rule_of_thumb_size
 
-__all__ = ["TestSize", "estimate_test_size", "test_size"]
+__all__ = ["TestSize", "estimate_test_size"]
 
 #: Largest test set :func:`estimate_test_size` reports (more items than any evaluation can have).
 MAX_ITEMS = 1e100

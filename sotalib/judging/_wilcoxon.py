@@ -17,7 +17,7 @@ from .._result import Result
 from .._validate import check_probability
 from ._rankfunctions import _matrix
 
-__all__ = ["Pairwise", "holm", "pairwise_wilcoxon", "wilcoxon_signed_rank"]
+__all__ = ["Pairwise"]
 
 
 def _run_lengths(sorted_rows: np.ndarray) -> np.ndarray:
