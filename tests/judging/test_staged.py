@@ -37,8 +37,8 @@ def test_selection_on_public_leaderboard_overfits_and_ladder_reduces_it():
 
 def test_boosting_attack_fools_kaggle_not_ladder():
     n = 2000
-    k_pub, k_priv = np.mean([boosting_attack(n, n, 300, "kaggle", rng=s) for s in range(8)], axis=0)
-    l_pub, l_priv = np.mean([boosting_attack(n, n, 300, "ladder", rng=s) for s in range(8)], axis=0)
+    k_pub, k_priv = np.mean([boosting_attack(n, n, 300, mechanism="kaggle", rng=s) for s in range(8)], axis=0)
+    l_pub, l_priv = np.mean([boosting_attack(n, n, 300, mechanism="ladder", rng=s) for s in range(8)], axis=0)
     se = 0.5 / math.sqrt(8 * n)
     assert k_pub > 0.5 + 10 * se  # the public score climbs ...
     assert abs(k_priv - 0.5) < 4 * se  # ... the private one stays at chance
