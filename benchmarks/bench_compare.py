@@ -1,13 +1,13 @@
 """Comparing many candidates (``sotalib compare``) and rank uncertainty (``sotalib rank-uncertainty``).
 
-``compare`` -- average ranks, Friedman and Iman-Davenport, Nemenyi's critical
+``compare_candidates`` -- average ranks, Friedman and Iman-Davenport, Nemenyi's critical
 difference and groups, and Wilcoxon-Holm tests of all 4,950 pairs -- on 100
 candidates x 50 data sets, beside the same analysis in autorank and in
 scikit-posthocs (with SciPy's Friedman test).  Both references run in the
 benchmark's own environment (``.bench-venv``, created by ``make bench-venv``)
 inside a persistent worker process that receives the matrix once, so their
 times exclude start-up and imports; if the environment or a package is
-missing the table says so.  ``rank_uncertainty`` on 10^4 items x 50
+missing the table says so.  ``estimate_rank_uncertainty`` on 10^4 items x 50
 candidates x 1,000 resamples is timed beside a plain NumPy bootstrap (one
 resample at a time).
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sotalib.judging import compare, rank_uncertainty
+from sotalib.judging import compare_candidates, estimate_rank_uncertainty
 
 from ._harness import Case
 
@@ -130,7 +130,7 @@ def _plain_bootstrap(X, reps, rng):
 
 
 _REF = _Reference()
-_cmp = compare(M100)
+_cmp = compare_candidates(M100)
 _autorank, _autorank_note = _REF.reference("autorank", "autorank")
 _posthocs, _posthocs_note = _REF.reference("scikit-posthocs", "posthocs")
 _note = (
@@ -155,8 +155,8 @@ _posthocs_note += _agreement(_posthocs, "posthocs", "chi2", _cmp.friedman.statis
 
 CASES = [
     Case(
-        "compare: 100 candidates x 50 data sets (Friedman, Nemenyi, 4,950 Wilcoxon-Holm pairs)",
-        lambda: compare(M100),
+        "compare_candidates: 100 candidates x 50 data sets (Friedman, Nemenyi, 4,950 Wilcoxon-Holm pairs)",
+        lambda: compare_candidates(M100),
         target=0.05,
         repeat=7,
         reference=_autorank,
@@ -165,7 +165,7 @@ CASES = [
     ),
     Case(
         "compare beside scikit-posthocs (Friedman, Nemenyi, Wilcoxon-Holm)",
-        lambda: compare(M100),
+        lambda: compare_candidates(M100),
         target=0.05,
         repeat=7,
         reference=_posthocs,
@@ -173,8 +173,8 @@ CASES = [
         note=f"reference: {_posthocs_note}",
     ),
     Case(
-        "rank_uncertainty: 10^4 items x 50 candidates x 1,000 resamples",
-        lambda: rank_uncertainty(X50, reps=1000, rng=1, show=False),
+        "estimate_rank_uncertainty: 10^4 items x 50 candidates x 1,000 resamples",
+        lambda: estimate_rank_uncertainty(X50, n_resamples=1000, rng=1, progress=False),
         target=5.0,
         repeat=3,
         reference=lambda: _plain_bootstrap(X50, 1000, np.random.default_rng(1)),

@@ -9,10 +9,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import ListedColormap
 
-from ..judging import condorcet_winner, pairwise_wins
+from ..judging._errorbars import cv_bootstrap_schema
+from ..judging._rankfunctions import condorcet_winner, pairwise_wins
 from .style import COLORS
 
 __all__ = [
+    "cv_bootstrap_schema",
     "plot_condorcet_graph",
     "plot_cv_bootstrap_schema",
     "plot_public_private",

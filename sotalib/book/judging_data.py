@@ -69,6 +69,7 @@ FILE = "judging_tasks.npz"
 
 
 def _models(seed: int):
+    # scikit-learn only to regenerate the cache: deliberately lazy (optional for readers of the book, and heavy)
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
     from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
     from sklearn.linear_model import LogisticRegression

@@ -11,13 +11,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..judging import (
-    METHODS,
-    bootstrap_coverage,
-    rank_candidates,
-    simulate_final_phase,
-    variance_decomposition,
-)
+from ..judging import bootstrap_coverage, rank_candidates, simulate_final_phase, variance_decomposition
+from ..judging._ranking import METHODS
 from ..multiplicity import clopper_pearson
 
 __all__ = [
@@ -55,7 +50,12 @@ def coverage_table(theta: float = 0.9, sizes=(25, 100, 400), *, reps: int = 400,
         row = {"n": n, "Clopper–Pearson (exact)": clopper_pearson_coverage(theta, n)}
         for method in ("percentile", "BCa"):
             cov = bootstrap_coverage(
-                theta, n, method=method, reps=reps, n_resamples=n_resamples, rng=np.random.default_rng([n, len(method)])
+                theta,
+                n,
+                method=method,
+                n_simulations=reps,
+                n_resamples=n_resamples,
+                rng=np.random.default_rng([n, len(method)]),
             )
             row[f"{method} (Monte Carlo)"] = f"{cov.rate:.3f} ± {cov.se:.3f}"
         rows.append(row)
@@ -139,7 +139,7 @@ def final_phase_table(thetas, n_dev: int, n_final: int, *, baseline: float, k: i
         ("those beating the baseline", "baseline", {"baseline": baseline}),
         (f"the top {k}", "top-k", {"k": k}),
     ):
-        fp = simulate_final_phase(thetas, n_dev, n_final, rule=rule, reps=reps, rng=rng, **kw)
+        fp = simulate_final_phase(thetas, n_dev, n_final, rule=rule, n_resamples=reps, rng=rng, **kw)
         rows.append(
             {
                 "final phase open to": label,

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from importlib import resources
 
 import numpy as np
+import pandas as pd
 
 from ..judging import Counterexample, SearchResult
+from ..judging._properties import format_counterexample
+from ..judging._property_checks import FUNCTIONS, PROPERTIES
 
 __all__ = [
     "SEED",
@@ -124,10 +128,6 @@ def property_comparison(table: dict, paper: dict):
     (:data:`sotalib.book.papers.PAPER_TABLE4`).  The attribute ``differ``
     lists the ``(function, property)`` cells where the two disagree.
     """
-    import pandas as pd
-
-    from ..judging import FUNCTIONS, PROPERTIES
-
     rows, differ = [], []
     for f in FUNCTIONS:
         row = {"function": FUNCTION_NAMES[f]}
@@ -145,8 +145,6 @@ def property_comparison(table: dict, paper: dict):
 
 def counterexample_summary(table: dict):
     """One row per counterexample of the search: function, property, its size and what goes wrong."""
-    import pandas as pd
-
     rows = []
     for (f, p), r in table.items():
         ce = r.counterexample
@@ -166,10 +164,6 @@ def counterexample_summary(table: dict):
 
 def counterexample_text(table: dict, width: int = 88) -> str:
     """Every counterexample of the search as text (score matrices and the explanation wrapped to ``width``)."""
-    import textwrap
-
-    from ..judging import format_counterexample
-
     blocks = []
     for r in table.values():
         if r.counterexample is None:

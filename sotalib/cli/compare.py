@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 #: File types of the critical-difference diagram.
 DIAGRAM_SUFFIXES = (".png", ".svg", ".pdf")
@@ -48,9 +49,7 @@ def _draw(comparison, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from ..judging import compare, read_scores
+    from ..judging import compare_candidates, read_scores
     from . import CliError, emit
 
     if args.cd_diagram is not None and Path(args.cd_diagram).suffix.lower() not in DIAGRAM_SUFFIXES:
@@ -59,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
     k, N = table.scores.shape
     if k < 2 or N < 2:
         raise CliError(f"{args.scores}: need at least 2 candidates and 2 judges, got {k} and {N}")
-    res = compare(table.scores, args.alpha, args.lower_is_better, candidates=table.candidates)
+    res = compare_candidates(
+        table.scores, alpha=args.alpha, lower_is_better=args.lower_is_better, candidates=table.candidates
+    )
     if args.cd_diagram is not None:
         _draw(res, args.cd_diagram)
     d = res.to_dict()

@@ -38,11 +38,11 @@ def run(args: argparse.Namespace) -> int:
     res = rank_candidates(
         table.scores,
         args.method,
-        args.lower_is_better,
+        lower_is_better=args.lower_is_better,
         rng=args.seed,
         candidates=table.candidates,
         judges=table.judges,
-        show=None if not args.json else False,
+        progress=None if not args.json else False,
     )
     payload = res.to_dict()
     note = payload["note"]

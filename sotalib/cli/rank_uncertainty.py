@@ -9,6 +9,7 @@ a bootstrap of the battles).
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ._types import REPS_MAX, alpha, integer, seed
 
@@ -33,9 +34,24 @@ def register(sub) -> None:
         "--lower-is-better", action="store_true", help="the per-item results are losses (not with --battles)"
     )
     p.add_argument(
-        "--reps", type=integer("--reps", 1, REPS_MAX), default=1000, help="bootstrap resamples (default 1000)"
+        "--reps",
+        dest="n_resamples",
+        type=integer("--reps", 1, REPS_MAX),
+        default=1000,
+        help="bootstrap resamples (default 1000)",
     )
-    p.add_argument("--rng", type=seed("--rng"), default=None, metavar="S", help="seed (>= 0) of the bootstrap")
+    # --seed as in the other commands; --rng, its former name, stays as an alias.  Two arguments
+    # rather than two option strings of one, so that every message names the option as typed; run()
+    # reads one value, seed.
+    p.add_argument(
+        "--seed",
+        dest="seed",
+        type=seed("--seed"),
+        default=None,
+        metavar="S",
+        help="seed (>= 0) of the bootstrap; --rng S is an alias (its former name)",
+    )
+    p.add_argument("--rng", dest="rng_alias", type=seed("--rng"), default=None, metavar="S", help=argparse.SUPPRESS)
     p.add_argument("--alpha", type=alpha(), default=0.05, help="intervals at level 1 - alpha (default 0.05)")
     p.add_argument("--plot", metavar="FILE.png|.svg", help="also draw the rank intervals (needs matplotlib)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -60,11 +76,12 @@ def _draw(result, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from ..judging import bradley_terry, rank_uncertainty, read_battles, read_per_item
+    from ..judging import bradley_terry, estimate_rank_uncertainty, read_battles, read_per_item
     from . import CliError, emit
 
+    if args.seed is not None and args.rng_alias is not None and args.seed != args.rng_alias:
+        raise CliError("--rng is an alias of --seed: give one of them")
+    args.seed = args.seed if args.seed is not None else args.rng_alias
     if args.plot is not None and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
         raise CliError(f"--plot must name a .png, .svg or .pdf file, got {args.plot!r}")
     if args.battles is not None:
@@ -75,22 +92,22 @@ def run(args: argparse.Namespace) -> int:
             data.a,
             data.b,
             data.winner,
-            reps=args.reps,
+            n_resamples=args.n_resamples,
             alpha=args.alpha,
-            rng=args.rng,
-            show=False if args.json else None,
+            rng=args.seed,
+            progress=False if args.json else None,
         )
         what = f"Bradley-Terry ratings (Elo scale) from {res.n_items:,} battles"
     else:
         data = read_per_item(args.per_item)
-        res = rank_uncertainty(
+        res = estimate_rank_uncertainty(
             data.X,
-            args.lower_is_better,
-            reps=args.reps,
+            lower_is_better=args.lower_is_better,
+            n_resamples=args.n_resamples,
             alpha=args.alpha,
-            rng=args.rng,
+            rng=args.seed,
             candidates=data.candidates,
-            show=False if args.json else None,
+            progress=False if args.json else None,
         )
         what = (
             f"mean per-item result on {res.n_items:,} items ({'lower' if args.lower_is_better else 'higher'} is better)"
@@ -101,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     w = max([len("candidate")] + [len(c["name"]) for c in d["candidates"]])
     level = f"{100 * (1 - res.alpha):g}%"
     lines = [
-        f"{len(d['candidates'])} candidates: {what}; {res.reps:,} bootstrap resamples"
+        f"{len(d['candidates'])} candidates: {what}; {res.n_resamples:,} bootstrap resamples"
         + (f", seed {res.seed}" if res.seed is not None else ""),
         f"  {'candidate'.ljust(w)}  {'score':>10}  {level + ' interval':^24}  {'rank ' + level:>11}  P(first)",
     ]

@@ -1,139 +1,213 @@
-"""Judging a competition (Pavão): error bars, test-set size, staged evaluation and rankings.
+"""Judging a competition (Pavão): test-set size, error bars, staged evaluation, rankings and comparisons.
 
-Error bars and test-set size
-----------------------------
-error_bars, bootstrap_interval, paired_bootstrap, bootstrap_coverage -- how precise is a score?
-test_size           -- the rule of thumb n = 100/p and Guyon's formula (the ``testsize`` command)
-guyon_size, rule_of_thumb_size, achieved_precision
-variance_decomposition, ranking_stability, rank_sd_by_granularity, kendall_w
+Pavão's *How to judge a competition* asks how precise a score is (Section 3:
+error bars, the bootstrap, the test-set size), how a competition should be
+staged (Section 3.3: public and private leaderboards, a final phase), and how
+the scores of many judges make one ranking (Section 4: ranking functions and
+their properties).  Chapter 8 of the book adds Demšar's (2006) comparison of
+many candidates over many data sets, the Bayesian signed-rank test, bootstrap
+rank intervals and Bradley--Terry ratings of pairwise battles.
 
-Rankings
---------
-rank_candidates     -- fuse a candidates x judges score matrix into one ranking (the ``rank`` command)
-read_scores         -- a score matrix from a CSV file (as ``sotalib rank --scores`` reads it)
-mean_score, median_score, average_rank, weighted_average_rank, copeland, relative_difference,
-random_dictator, kemeny_young -- the ranking functions of the paper's Section 3
-condorcet_winner, pairwise_wins, kendall_tau_distance, kemeny_objective
-property_table, search_counterexample -- which properties of social choice each function has
+Randomness is one argument, ``rng``: an int seed (the numbers of
+``numpy.random.default_rng(int)``), a :class:`numpy.random.Generator`, or
+None (fresh entropy).  Every result is a frozen dataclass with ``to_dict()``.
 
-Comparing many candidates
--------------------------
-compare             -- Demšar's procedure: average ranks, Friedman and Iman-Davenport tests, Nemenyi
-                       critical difference and groups, Wilcoxon-Holm pairs (the ``compare`` command)
-average_ranks, friedman_test, q_alpha, nemenyi_cd, nemenyi_groups, wilcoxon_signed_rank, holm,
-pairwise_wilcoxon   -- its parts
-plot_cd_diagram     -- the critical-difference diagram (needs matplotlib)
-bayesian_signed_rank -- P(a better), P(equivalent), P(b better) with a region of practical equivalence
+The front door
+--------------
+One function per command of the command line (``testsize``, ``rank``,
+``compare``, ``rank-uncertainty``); ``result.to_dict()`` is what the command
+prints with ``--json``.
 
-How sure is the ranking?
+.. autosummary::
+
+   estimate_test_size
+   rank_candidates
+   compare_candidates
+   estimate_rank_uncertainty
+   TestSize
+   Aggregation
+   Comparison
+   RankUncertainty
+
+Input files
+-----------
+
+.. autosummary::
+
+   read_scores
+   read_per_item
+   read_battles
+   ScoreFile
+   PerItemFile
+   BattleFile
+
+How precise is a score?
+-----------------------
+
+.. autosummary::
+
+   error_bars
+   bootstrap_interval
+   paired_bootstrap
+   bootstrap_coverage
+   guyon_size
+   rule_of_thumb_size
+   achieved_precision
+   ErrorBars
+   BootstrapInterval
+   PairedComparison
+   Coverage
+
+How stable is a ranking?
 ------------------------
-rank_uncertainty    -- paired bootstrap of the test items: score and rank intervals, P(first)
-                       (the ``rank-uncertainty --per-item`` command); read_per_item reads its CSV
-bradley_terry       -- Bradley-Terry ratings of pairwise battles with bootstrap intervals
-                       (``rank-uncertainty --battles``); read_battles reads its CSV
-plot_rank_intervals -- each candidate's rank distribution and interval (needs matplotlib)
+
+.. autosummary::
+
+   variance_decomposition
+   ranking_stability
+   kendall_w
+   rank_sd_by_granularity
+   VarianceDecomposition
+   GranularityRanks
 
 Staged evaluation
 -----------------
-ladder, simulate_public_private, boosting_attack, simulate_final_phase, winner_distribution_exact
 
-Randomness is one argument, ``rng``: an int seed (the numbers of
-``numpy.random.default_rng(int)``), a :class:`numpy.random.Generator`, or None.
-Results of the front-door functions are frozen and have a JSON-safe ``to_dict()``.
+.. autosummary::
+
+   simulate_public_private
+   boosting_attack
+   simulate_final_phase
+   winner_distribution_exact
+   PublicPrivate
+   FinalPhase
+
+Ranking functions and their properties
+--------------------------------------
+The other ranking functions are ``rank_candidates(scores, method)``.
+
+.. autosummary::
+
+   kemeny_young
+   search_counterexample
+   property_table
+   KemenyResult
+   SearchResult
+   Counterexample
+
+Comparing many candidates, and how sure a ranking is
+----------------------------------------------------
+
+.. autosummary::
+
+   nemenyi_cd
+   bayesian_signed_rank
+   bradley_terry
+   plot_cd_diagram
+   plot_rank_intervals
+   FriedmanTest
+   Pairwise
+   BayesianSignedRank
 """
+
+from __future__ import annotations
+
+import importlib
 
 from .._lazy import attach
 
-__getattr__, __dir__, __all__ = attach(
+_getattr, __dir__, __all__ = attach(
     __name__,
     {
-        "._bayes": ["BayesianSignedRank", "bayesian_signed_rank"],
-        "._bradley_terry": ["BattleFile", "TIE_WORDS", "bradley_terry", "bradley_terry_mle", "read_battles"],
-        "._cd_diagram": ["plot_cd_diagram", "plot_rank_intervals"],
-        "._compare": [
-            "Comparison",
-            "FriedmanTest",
-            "Pairwise",
-            "average_ranks",
-            "compare",
-            "friedman_test",
-            "holm",
-            "nemenyi_cd",
-            "nemenyi_groups",
-            "pairwise_wilcoxon",
-            "q_alpha",
-            "wilcoxon_signed_rank",
-        ],
+        "._testsize": ["TestSize", "estimate_test_size"],
+        "._ranking": ["Aggregation", "rank_candidates"],
+        "._compare": ["Comparison", "FriedmanTest", "compare_candidates", "nemenyi_cd"],
+        "._wilcoxon": ["Pairwise"],
+        "._uncertainty": ["RankUncertainty", "estimate_rank_uncertainty"],
+        "._readers": ["BattleFile", "PerItemFile", "ScoreFile", "read_battles", "read_per_item", "read_scores"],
         "._errorbars": [
             "BootstrapInterval",
             "Coverage",
             "ErrorBars",
-            "GranularityRanks",
             "PairedComparison",
-            "VarianceDecomposition",
-            "accuracy",
-            "achieved_precision",
             "bootstrap_coverage",
             "bootstrap_interval",
-            "cv_bootstrap_schema",
             "error_bars",
-            "guyon_size",
-            "kendall_w",
             "paired_bootstrap",
+        ],
+        "._sizes": ["achieved_precision", "guyon_size", "rule_of_thumb_size"],
+        "._stability": [
+            "GranularityRanks",
+            "VarianceDecomposition",
+            "kendall_w",
             "rank_sd_by_granularity",
             "ranking_stability",
-            "rule_of_thumb_size",
             "variance_decomposition",
-        ],
-        "._properties": [
-            "Counterexample",
-            "FUNCTIONS",
-            "PROPERTIES",
-            "SearchResult",
-            "format_counterexample",
-            "outcomes",
-            "property_table",
-            "search_counterexample",
-        ],
-        "._ranking": [
-            "Aggregation",
-            "KemenyResult",
-            "METHODS",
-            "TIE_RTOL",
-            "average_rank",
-            "condorcet_winner",
-            "copeland",
-            "kemeny_objective",
-            "kemeny_young",
-            "kendall_tau_distance",
-            "mean_score",
-            "median_score",
-            "pairwise_wins",
-            "random_dictator",
-            "rank",
-            "rank_candidates",
-            "read_scores",
-            "relative_difference",
-            "ScoreFile",
-            "weighted_average_rank",
         ],
         "._staged": [
             "FinalPhase",
             "PublicPrivate",
             "boosting_attack",
-            "ladder",
             "simulate_final_phase",
             "simulate_public_private",
             "winner_distribution_exact",
         ],
-        "._testsize": ["TestSize", "test_size"],
-        "._uncertainty": [
-            "PerItemFile",
-            "RankUncertainty",
-            "bootstrap_scores",
-            "rank_uncertainty",
-            "read_per_item",
-            "summarize_ranks",
-        ],
+        "._kemeny": ["KemenyResult", "kemeny_young"],
+        "._properties": ["SearchResult", "property_table", "search_counterexample"],
+        "._property_checks": ["Counterexample"],
+        "._bayes": ["BayesianSignedRank", "bayesian_signed_rank"],
+        "._bradley_terry": ["bradley_terry"],
+        "._cd_diagram": ["plot_cd_diagram", "plot_rank_intervals"],
+    },
+    deprecated={
+        # internals that leave the public API (the replacement, where there is one, is in the comment)
+        "TIE_RTOL": ("._rankfunctions", "TIE_RTOL"),
+        "TIE_WORDS": ("._bradley_terry", "TIE_WORDS"),
+        "METHODS": ("._ranking", "METHODS"),
+        "FUNCTIONS": ("._property_checks", "FUNCTIONS"),
+        "PROPERTIES": ("._property_checks", "PROPERTIES"),
+        "outcomes": ("._property_checks", "outcomes"),
+        "format_counterexample": ("._properties", "format_counterexample"),
+        "accuracy": ("._errorbars", "accuracy"),
+        "cv_bootstrap_schema": ("._errorbars", "cv_bootstrap_schema"),
+        "bradley_terry_mle": ("._bradley_terry", "bradley_terry_mle"),
+        "bootstrap_scores": ("._uncertainty", "_bootstrap_scores"),
+        "summarize_ranks": ("._uncertainty", "_summarize_ranks"),
+        "ladder": ("._staged", "ladder"),
+        # the parts of compare_candidates
+        "average_ranks": ("._compare", "average_ranks"),
+        "friedman_test": ("._compare", "friedman_test"),
+        "holm": ("._wilcoxon", "holm"),
+        "nemenyi_groups": ("._compare", "nemenyi_groups"),
+        "pairwise_wilcoxon": ("._wilcoxon", "pairwise_wilcoxon"),
+        "q_alpha": ("._compare", "q_alpha"),
+        "wilcoxon_signed_rank": ("._wilcoxon", "wilcoxon_signed_rank"),
+        # the ranking functions: rank_candidates(scores, method=...)
+        "average_rank": ("._rankfunctions", "average_rank"),
+        "condorcet_winner": ("._rankfunctions", "condorcet_winner"),
+        "copeland": ("._rankfunctions", "copeland"),
+        "mean_score": ("._rankfunctions", "mean_score"),
+        "median_score": ("._rankfunctions", "median_score"),
+        "pairwise_wins": ("._rankfunctions", "pairwise_wins"),
+        "random_dictator": ("._rankfunctions", "random_dictator"),
+        "rank": ("._rankfunctions", "rank"),
+        "relative_difference": ("._rankfunctions", "relative_difference"),
+        "weighted_average_rank": ("._rankfunctions", "weighted_average_rank"),
+        "kemeny_objective": ("._kemeny", "kemeny_objective"),
+        "kendall_tau_distance": ("._kemeny", "kendall_tau_distance"),
     },
 )
+
+#: Renamed front-door functions whose old signatures differ from the new ones: the old name is a
+#: wrapper that keeps the old signature and warns, naming the new function, when it is called.
+_RENAMED = {
+    "test_size": "._testsize",
+    "compare": "._compare",
+    "rank_uncertainty": "._uncertainty",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _RENAMED:
+        return getattr(importlib.import_module(_RENAMED[name], __name__), name)
+    return _getattr(name)

@@ -22,23 +22,26 @@ each posterior sample, the signed-rank statistic becomes
 ``H`` the Heaviside step with ``H(0) = 1/2`` (all ``i, j = 0..N``, including
 ``i = j``).  The reported probabilities are the fractions of posterior samples
 in which each of the three is the largest.  The samples are Monte Carlo:
-``samples`` and the seed (``rng``) are part of the result.
+``n_resamples`` and the seed (``rng``) are part of the result.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._deprecate import renamed_arguments
+from .._result import Result
 from .._rng import as_generator, seed_record
 from .._validate import check_int, check_real
 
 __all__ = ["BayesianSignedRank", "bayesian_signed_rank"]
 
 
-@dataclass(frozen=True)
-class BayesianSignedRank:
+@dataclass(frozen=True, repr=False)
+class BayesianSignedRank(Result):
     """Posterior probabilities of the Bayesian signed-rank test.
 
     Attributes
@@ -50,12 +53,12 @@ class BayesianSignedRank:
         Half-width of the region of practical equivalence.
     prior : float
         Strength ``s`` of the Dirichlet-process prior (pseudo-observation at 0).
-    samples : int
+    n_resamples : int
         Posterior samples drawn.
     seed : int or None
         The int seed, if one was given.
-    theta : ndarray, shape (samples, 3)
-        The posterior samples of ``(theta_a, theta_e, theta_b)``.
+    theta : ndarray, shape (n_resamples, 3)
+        The posterior samples of ``(theta_a, theta_e, theta_b)`` (not in ``to_dict()``).
     """
 
     p_a_better: float
@@ -63,34 +66,24 @@ class BayesianSignedRank:
     p_b_better: float
     rope: float
     prior: float
-    samples: int
+    n_resamples: int
     seed: int | None
-    theta: np.ndarray
-
-    def to_dict(self) -> dict:
-        return {
-            "p_a_better": self.p_a_better,
-            "p_equivalent": self.p_equivalent,
-            "p_b_better": self.p_b_better,
-            "rope": self.rope,
-            "prior": self.prior,
-            "samples": self.samples,
-            "seed": self.seed,
-        }
+    theta: np.ndarray = field(repr=False)
 
 
 def _heaviside(x: np.ndarray) -> np.ndarray:
     return (x > 0).astype(float) + 0.5 * (x == 0)
 
 
+@renamed_arguments(samples="n_resamples")
 def bayesian_signed_rank(
-    a,
-    b,
-    rope: float = 0.0,
+    a: ArrayLike,
+    b: ArrayLike,
     *,
+    rope: float = 0.0,
     lower_is_better: bool = False,
     prior: float = 0.5,
-    samples: int = 50_000,
+    n_resamples: int = 50_000,
     rng: np.random.Generator | int | None = None,
 ) -> BayesianSignedRank:
     """The Bayesian signed-rank test of candidates ``a`` and ``b`` over ``N`` judges {benavoli2017time}.
@@ -99,22 +92,45 @@ def bayesian_signed_rank(
     ----------
     a, b : array_like, shape (N,)
         Scores of the two candidates on the same judges (data sets).
-    rope : float >= 0
-        Half-width of the region of practical equivalence, in score units
-        (e.g. 0.01 for one point of accuracy).
+    rope : float
+        Half-width (>= 0) of the region of practical equivalence, in score
+        units (e.g. 0.01 for one point of accuracy).
     lower_is_better : bool
         The scores are losses.
-    prior : float > 0
-        Strength of the Dirichlet-process prior, placed at a difference of 0.
-    samples : int >= 1
-        Posterior samples (Monte Carlo); the probabilities have standard
-        error at most ``0.5 / sqrt(samples)``.
+    prior : float
+        Strength (> 0) of the Dirichlet-process prior, placed at a difference of 0.
+    n_resamples : int
+        Posterior samples (Monte Carlo), >= 1; the probabilities have
+        standard error at most ``0.5 / sqrt(n_resamples)``.
     rng : int, numpy.random.Generator or None
-        Randomness (SPEC 7).
+        Randomness: an int seed gives the numbers of
+        ``numpy.random.default_rng(int)`` (and is recorded); None draws fresh entropy.
 
     Returns
     -------
     BayesianSignedRank
+        P(a better), P(equivalent), P(b better).
+
+    Raises
+    ------
+    ValueError
+        Arrays empty, of different lengths or not finite; ``rope``,
+        ``prior``, ``n_resamples`` or ``rng`` out of range.
+
+    References
+    ----------
+    Benavoli, Corani, Demšar & Zaffalon (2017), *Time for a change: a
+    tutorial for comparing multiple classifiers through Bayesian analysis*,
+    JMLR 18, Section 5 (the Bayesian signed-rank test); the book's chapter 8.
+
+    Examples
+    --------
+    >>> from sotalib.judging import bayesian_signed_rank
+    >>> a = [0.81, 0.92, 0.77, 0.88, 0.95, 0.70]
+    >>> b = [0.80, 0.90, 0.78, 0.85, 0.93, 0.69]
+    >>> res = bayesian_signed_rank(a, b, rope=0.005, n_resamples=2000, rng=1)
+    >>> round(res.p_a_better + res.p_equivalent + res.p_b_better, 6)
+    1.0
     """
     x = np.asarray(a, dtype=float).ravel()
     y = np.asarray(b, dtype=float).ravel()
@@ -124,7 +140,7 @@ def bayesian_signed_rank(
         raise ValueError("a and b must contain only finite scores")
     rope = check_real("rope", rope, low=0.0)
     prior = check_real("prior", prior, low=0.0, low_open=True)
-    samples = check_int("samples", samples, low=1)
+    samples = check_int("n_resamples", n_resamples, low=1)
     gen = as_generator(rng)
     z = np.concatenate(([0.0], (y - x) if lower_is_better else (x - y)))
     s = z[:, None] + z[None, :]

@@ -20,16 +20,19 @@ redrawn is reported.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
+from scipy.sparse.csgraph import connected_components
 
-from .._progress import progress
-from .._rng import as_generator, seed_record
+from .._deprecate import renamed_arguments
+from .._progress import progress as _bar
+from .._rng import as_generator, check_rng
 from .._validate import check_int, check_memory, check_probability
-from ._uncertainty import RankUncertainty, summarize_ranks
+from ._uncertainty import RankUncertainty, _summarize_ranks
 
-__all__ = ["BattleFile", "TIE_WORDS", "bradley_terry", "bradley_terry_mle", "read_battles"]
+__all__ = ["bradley_terry"]
 
 #: Values of ``winner`` that mean a tie (case-insensitive; an empty cell too).
 TIE_WORDS = ("tie", "draw", "")
@@ -39,13 +42,11 @@ ELO = 400.0 / np.log(10.0)
 
 
 def _connected(W: np.ndarray) -> bool:
-    from scipy.sparse.csgraph import connected_components
-
     n, _ = connected_components((W > 0).astype(np.int8), directed=True, connection="strong")
     return n == 1
 
 
-def bradley_terry_mle(W, *, tol: float = 1e-12, max_iter: int = 200, start=None) -> np.ndarray:
+def bradley_terry_mle(W: ArrayLike, *, tol: float = 1e-12, max_iter: int = 200, start=None) -> np.ndarray:
     """The maximum-likelihood Bradley--Terry strengths (mean 0) from a wins matrix.
 
     ``W[i, j]`` is the number of battles ``i`` won against ``j`` (a tie adds
@@ -98,14 +99,6 @@ def bradley_terry_mle(W, *, tol: float = 1e-12, max_iter: int = 200, start=None)
     return theta
 
 
-class BattleFile(NamedTuple):
-    """Battles read by :func:`read_battles`."""
-
-    a: list
-    b: list
-    winner: list
-
-
 def _wins(ia: np.ndarray, ib: np.ndarray, outcome: np.ndarray, weights: np.ndarray, k: int) -> np.ndarray:
     """Wins matrix from battles: ``outcome`` 1 (a won), 0 (b won), 0.5 (tie); ``weights`` counts each battle."""
     flat = np.bincount(ia * k + ib, weights * outcome, minlength=k * k)
@@ -113,16 +106,17 @@ def _wins(ia: np.ndarray, ib: np.ndarray, outcome: np.ndarray, weights: np.ndarr
     return flat.reshape(k, k)
 
 
+@renamed_arguments(show="progress", reps="n_resamples")
 def bradley_terry(
-    a,
-    b,
-    winner,
+    a: Sequence[str],
+    b: Sequence[str],
+    winner: Sequence[str],
     *,
-    reps: int = 1000,
+    n_resamples: int = 1000,
     alpha: float = 0.05,
     rng: np.random.Generator | int | None = None,
     max_redraws: int | None = None,
-    show=None,
+    progress: bool | None = None,
 ) -> RankUncertainty:
     """Bradley--Terry ratings of the candidates of pairwise battles, with bootstrap intervals.
 
@@ -134,16 +128,17 @@ def bradley_terry(
         The two candidates of each battle (different).
     winner : sequence of str, length B
         ``a``'s name, ``b``'s name, or a tie (``tie``, ``draw`` or empty).
-    reps : int >= 1
-        Bootstrap resamples of the battles.
-    alpha : float in (0, 1)
-        Level ``1 - alpha`` of the rating and rank intervals.
+    n_resamples : int
+        Bootstrap resamples of the battles, >= 1.
+    alpha : float
+        Level ``1 - alpha`` of the rating and rank intervals; in (0, 1).
     rng : int, numpy.random.Generator or None
-        Randomness (SPEC 7).
+        Randomness: an int seed gives the numbers of
+        ``numpy.random.default_rng(int)`` (and is recorded); None draws fresh entropy.
     max_redraws : int, optional
         Give up (ValueError) after this many resamples without a maximum
-        (default ``10 * reps``).
-    show : bool or None
+        (default ``10 * n_resamples``).
+    progress : bool or None
         Progress bar over the resamples (default: only when stderr is a terminal).
 
     Returns
@@ -152,6 +147,30 @@ def bradley_terry(
         ``score`` is the rating on the Elo scale (``statistic="bradley-terry"``),
         ``n_items`` the number of battles; rank intervals and ``p_first``
         come from the same resamples.
+
+    Raises
+    ------
+    ValueError
+        Lists of different lengths, a self-battle, an unknown winner, fewer
+        than 2 candidates, battles without a maximum-likelihood rating (the
+        who-beat-whom graph is not strongly connected), too many redraws, a
+        bad count, level or ``rng``.
+
+    References
+    ----------
+    Bradley & Terry (1952), *Rank analysis of incomplete block designs*;
+    Pavão, *How to judge a competition*, Section 3 (bootstrap intervals of
+    scores and ranks).
+
+    Examples
+    --------
+    >>> from sotalib.judging import bradley_terry
+    >>> a = ["x", "x", "y", "y", "z", "z"] * 5
+    >>> b = ["y", "z", "z", "x", "x", "y"] * 5
+    >>> w = ["x", "x", "y", "x", "z", "y"] * 5
+    >>> bt = bradley_terry(a, b, w, n_resamples=50, rng=1)
+    >>> bt.to_dict()["candidates"][0]["name"], bt.statistic
+    ('x', 'bradley-terry')
     """
     a = [str(x) for x in a]
     b = [str(x) for x in b]
@@ -160,7 +179,8 @@ def bradley_terry(
         raise ValueError(
             f"a, b and winner must be non-empty and of the same length, got {len(a)}, {len(b)}, {len(winner)}"
         )
-    reps = check_int("reps", reps, low=1)
+    n_resamples = check_int("n_resamples", n_resamples, low=1)
+    check_rng(rng)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     names = sorted(set(a) | set(b))
     index = {n: i for i, n in enumerate(names)}
@@ -187,18 +207,20 @@ def bradley_terry(
     ua, ub, uo = uniq[:, 0], uniq[:, 1], uniq[:, 2] / 2.0
     theta = bradley_terry_mle(_wins(ua, ub, uo, counts.astype(float), k))
     gen = as_generator(rng)
-    limit = 10 * reps if max_redraws is None else check_int("max_redraws", max_redraws, low=0)
+    limit = 10 * n_resamples if max_redraws is None else check_int("max_redraws", max_redraws, low=0)
     n = len(a)
     p = counts / n
     # the ratings of every resample and its multinomial counts over the distinct battles
     check_memory(
-        8.0 * reps * (k + len(uniq)), f"reps={reps} resamples of {len(uniq):,} distinct battles", "use fewer resamples"
+        8.0 * n_resamples * (k + len(uniq)),
+        f"n_resamples={n_resamples} resamples of {len(uniq):,} distinct battles",
+        "use fewer resamples",
     )
-    S = np.empty((reps, k))
+    S = np.empty((n_resamples, k))
     done = redrawn = 0
-    while done < reps:
-        draws = gen.multinomial(n, p, size=reps - done)
-        for c in progress(draws, total=len(draws), desc="Bradley-Terry bootstrap", show=show):
+    while done < n_resamples:
+        draws = gen.multinomial(n, p, size=n_resamples - done)
+        for c in _bar(draws, total=len(draws), desc="Bradley-Terry bootstrap", show=progress):
             W = _wins(ua, ub, uo, c.astype(float), k)
             if not _connected(W):
                 redrawn += 1
@@ -211,46 +233,13 @@ def bradley_terry(
             S[done] = bradley_terry_mle(W, start=theta)
             done += 1
     note = f"{redrawn} resamples without a maximum were drawn again" if redrawn else ""
-    return summarize_ranks(
+    return _summarize_ranks(
         1000.0 + ELO * theta,
         1000.0 + ELO * S,
         names,
         alpha=alpha,
         n_items=n,
-        seed=seed_record(rng),
+        rng=rng,
         statistic="bradley-terry",
         note=note,
     )
-
-
-def read_battles(path) -> BattleFile:
-    """Read battles from a CSV file with a header naming the columns ``a``, ``b`` and ``winner`` (any order, any case).
-
-    Other columns are ignored; blank lines are skipped.  The values are
-    checked by :func:`bradley_terry`.
-
-    Raises
-    ------
-    ValueError
-        If a column is missing or a row is short (the message names the file and the line).
-    OSError
-        If the file cannot be read.
-    """
-    import csv
-
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    if len(rows) < 2:
-        raise ValueError(f"{path}: need a header row and at least one battle")
-    header = [c.strip().lower() for c in rows[0]]
-    try:
-        cols = [header.index(c) for c in ("a", "b", "winner")]
-    except ValueError:
-        raise ValueError(f"{path}: the header must name the columns a, b and winner, got {rows[0]}") from None
-    out = ([], [], [])
-    for i, r in enumerate(rows[1:], start=2):
-        if len(r) != len(header):
-            raise ValueError(f"{path}: line {i} has {len(r)} fields, the header has {len(header)}")
-        for lst, c in zip(out, cols, strict=True):
-            lst.append(r[c].strip())
-    return BattleFile(*out)

@@ -8,20 +8,33 @@ imported inside the functions: it is not a dependency of the library, and
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
+
+from ._compare import Comparison
+from ._uncertainty import RankUncertainty
+
+try:  # matplotlib is optional: the type of the axes drawn on, when it is installed
+    from matplotlib.axes import Axes
+except ImportError:  # pragma: no cover - depends on the environment
+    Axes = Any
 
 __all__ = ["plot_cd_diagram", "plot_rank_intervals"]
 
 
-def _pyplot():
+def _pyplot() -> Any:
     try:
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # optional dependency, loaded only to draw
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError("drawing needs matplotlib: pip install matplotlib") from None
     return plt
 
 
-def plot_cd_diagram(comparison, ax=None, *, color: str | None = None, label_size: float | None = None):
+def plot_cd_diagram(
+    comparison: Comparison, ax: Axes | None = None, *, color: str | None = None, label_size: float | None = None
+) -> Axes:
     """The critical-difference diagram of {demsar2006statistical} (his Figure 1) for a :class:`Comparison`.
 
     An axis of average ranks (1, the best, on the left); each candidate is
@@ -34,7 +47,7 @@ def plot_cd_diagram(comparison, ax=None, *, color: str | None = None, label_size
     Parameters
     ----------
     comparison : Comparison
-        The result of :func:`compare`.
+        The result of :func:`compare_candidates`.
     ax : matplotlib Axes, optional
         Drawn on a new figure if omitted.
     color : str, optional
@@ -44,7 +57,28 @@ def plot_cd_diagram(comparison, ax=None, *, color: str | None = None, label_size
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
+        The axes drawn on.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
+
+    References
+    ----------
+    Demšar (2006), *Statistical comparisons of classifiers over multiple data
+    sets*, JMLR 7, Section 3.2.2 and Figure 1.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sotalib.judging import compare_candidates, plot_cd_diagram
+    >>> cmp = compare_candidates([[0.9, 0.8, 0.85], [0.8, 0.75, 0.8], [0.7, 0.7, 0.75]])
+    >>> ax = plot_cd_diagram(cmp)
+    >>> float(ax.figure.get_size_inches()[0])
+    7.0
     """
     plt = _pyplot()
     R = np.asarray(comparison.average_ranks, dtype=float)
@@ -100,7 +134,14 @@ def plot_cd_diagram(comparison, ax=None, *, color: str | None = None, label_size
     return ax
 
 
-def plot_rank_intervals(result, ax=None, *, true_rank=None, blobs: bool | None = None, color: str | None = None):
+def plot_rank_intervals(
+    result: RankUncertainty,
+    ax: Axes | None = None,
+    *,
+    true_rank: ArrayLike | None = None,
+    blobs: bool | None = None,
+    color: str | None = None,
+) -> Axes:
     """Each candidate's rank interval from a :class:`RankUncertainty` (a "blob plot" for few candidates).
 
     Candidates are placed along the horizontal axis in the order of their
@@ -112,9 +153,45 @@ def plot_rank_intervals(result, ax=None, *, true_rank=None, blobs: bool | None =
     a cross: in ``color`` when inside the interval, else in the style's
     second colour.
 
+    Parameters
+    ----------
+    result : RankUncertainty
+        The result of :func:`estimate_rank_uncertainty` or :func:`bradley_terry`.
+    ax : matplotlib Axes, optional
+        Drawn on a new figure if omitted.
+    true_rank : array_like, optional
+        The true rank of each candidate, if known.
+    blobs : bool, optional
+        Draw the whole rank distribution (default: for at most 30 candidates).
+    color : str, optional
+        Colour of the bars (default: the first colour of the style's cycle).
+
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
+        The axes drawn on.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
+
+    References
+    ----------
+    Wiesenfarth et al. (2021), *Methods and open-source toolkit for analyzing
+    and visualizing challenge results*, Scientific Reports 11 (the blob
+    plot); Pavão, *How to judge a competition*, Section 3.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sotalib.judging import estimate_rank_uncertainty, plot_rank_intervals
+    >>> X = np.random.default_rng(0).random((3, 100)) < 0.7
+    >>> ax = plot_rank_intervals(estimate_rank_uncertainty(X, n_resamples=50, rng=1))
+    >>> ax.get_ylabel()
+    'rank (1 is best)'
     """
     plt = _pyplot()
     k = len(result.candidates)
@@ -128,7 +205,7 @@ def plot_rank_intervals(result, ax=None, *, true_rank=None, blobs: bool | None =
     if blobs is None:
         blobs = k <= 30
     if blobs:
-        counts = result.rank_counts[order] / result.reps
+        counts = result.rank_counts[order] / result.n_resamples
         xs, ys = np.nonzero(counts)
         ax.scatter(xs + 1, ys + 1, s=300 * counts[xs, ys], color=color, alpha=0.35, lw=0)
     ax.vlines(x, result.rank_low[order], result.rank_high[order], color=color, lw=1.2 if k > 60 else 2)

@@ -29,28 +29,22 @@ reads it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
 
-from .._validate import check_probability
-from ._ranking import _close, _labels, _matrix
+from .._deprecate import renamed_arguments, warn_deprecated
+from .._json import json_safe
+from .._result import Result
+from .._validate import check_int, check_probability
+from ._rankfunctions import _close, _labels, _matrix
+from ._wilcoxon import Pairwise, _pairwise_wilcoxon, _run_lengths
 
-__all__ = [
-    "Comparison",
-    "FriedmanTest",
-    "Pairwise",
-    "average_ranks",
-    "compare",
-    "friedman_test",
-    "holm",
-    "nemenyi_cd",
-    "nemenyi_groups",
-    "pairwise_wilcoxon",
-    "q_alpha",
-    "wilcoxon_signed_rank",
-]
+__all__ = ["Comparison", "FriedmanTest", "compare_candidates", "nemenyi_cd"]
 
 
 # ------------------------------------------------------------------ ranks and Friedman
@@ -75,7 +69,11 @@ def average_ranks(M, lower_is_better: bool = False) -> tuple[np.ndarray, np.ndar
         positions (values within :data:`TIE_RTOL` tie, as in :func:`rank`),
         so every column sums to ``k (k + 1) / 2``.
     """
-    A = _matrix(M)
+    return _average_ranks(_matrix(M), lower_is_better)
+
+
+def _average_ranks(A: np.ndarray, lower_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`average_ranks` of a checked matrix."""
     r = _column_ranks(-A if lower_is_better else A)
     return r.mean(axis=1), r
 
@@ -100,8 +98,8 @@ def _column_ranks(A: np.ndarray) -> np.ndarray:
     return r
 
 
-@dataclass(frozen=True)
-class FriedmanTest:
+@dataclass(frozen=True, repr=False)
+class FriedmanTest(Result):
     """The Friedman test and its Iman--Davenport variant (Demšar's Eqs. (1) and (2)).
 
     Attributes
@@ -129,26 +127,16 @@ class FriedmanTest:
     tie_correction: float
 
     def to_dict(self) -> dict:
-        """``statistic``, ``p_value``, ``iman_davenport_F``, ``iman_davenport_p`` (the JSON of ``sotalib compare``)."""
-        return {
-            "statistic": self.statistic,
-            "p_value": self.p_value,
-            "iman_davenport_F": self.iman_davenport_F,
-            "iman_davenport_p": self.iman_davenport_p,
-        }
-
-
-def _run_lengths(sorted_rows: np.ndarray) -> np.ndarray:
-    """For rows sorted ascending: the length of the run of equal values each entry belongs to."""
-    n = sorted_rows.shape[1]
-    idx = np.arange(n)
-    first = np.ones(sorted_rows.shape, dtype=bool)
-    first[:, 1:] = sorted_rows[:, 1:] != sorted_rows[:, :-1]
-    last = np.ones(sorted_rows.shape, dtype=bool)
-    last[:, :-1] = sorted_rows[:, :-1] != sorted_rows[:, 1:]
-    start = np.maximum.accumulate(np.where(first, idx, 0), axis=1)
-    end = np.minimum.accumulate(np.where(last, idx, n - 1)[:, ::-1], axis=1)[:, ::-1]
-    return start, end
+        """``statistic``, ``p_value``, ``iman_davenport_F`` (None when infinite), ``iman_davenport_p``
+        (the JSON of ``sotalib compare``)."""
+        return json_safe(
+            {
+                "statistic": self.statistic,
+                "p_value": self.p_value,
+                "iman_davenport_F": self.iman_davenport_F,
+                "iman_davenport_p": self.iman_davenport_p,
+            }
+        )
 
 
 def friedman_test(M, lower_is_better: bool = False, *, tie_correction: bool = True) -> FriedmanTest:
@@ -172,13 +160,11 @@ def friedman_test(M, lower_is_better: bool = False, *, tie_correction: bool = Tr
     k, N = A.shape
     if k < 2 or N < 2:
         raise ValueError(f"M must have at least 2 candidates and 2 judges, got shape {A.shape}")
-    R, r = average_ranks(A, lower_is_better)
+    R, r = _average_ranks(A, lower_is_better)
     return _friedman(R, r, tie_correction)
 
 
 def _friedman(R: np.ndarray, r: np.ndarray, tie_correction: bool) -> FriedmanTest:
-    from scipy import stats
-
     k, N = r.shape
     chi2 = 12.0 * N / (k * (k + 1)) * (np.sum(R**2) - k * (k + 1) ** 2 / 4.0)
     c = 1.0
@@ -204,9 +190,7 @@ def _friedman(R: np.ndarray, r: np.ndarray, tie_correction: bool) -> FriedmanTes
 
 @lru_cache(maxsize=256)
 def _q_alpha(k: int, alpha: float) -> float:
-    from scipy.stats import studentized_range
-
-    return float(studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+    return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
 
 
 def q_alpha(k: int, alpha: float = 0.05) -> float:
@@ -223,9 +207,45 @@ def q_alpha(k: int, alpha: float = 0.05) -> float:
 
 
 def nemenyi_cd(k: int, N: int, alpha: float = 0.05) -> float:
-    """The Nemenyi critical difference ``CD = q_alpha sqrt(k (k + 1) / (6 N))`` (Demšar's Eq. (3))."""
-    if isinstance(N, bool) or int(N) != N or N < 1:
-        raise ValueError(f"N must be an integer >= 1, got {N}")
+    """The Nemenyi critical difference ``CD = q_alpha sqrt(k (k + 1) / (6 N))``.
+
+    Two of ``k`` candidates ranked over ``N`` judges whose average ranks
+    differ by ``CD`` or more are significantly different at level ``alpha``;
+    ``q_alpha`` is the studentized range quantile for ``k`` means on
+    infinite degrees of freedom over ``sqrt(2)``.
+
+    Parameters
+    ----------
+    k : int
+        Candidates, >= 2.
+    N : int
+        Judges (data sets), >= 1.
+    alpha : float
+        Significance level, in (0, 1).
+
+    Returns
+    -------
+    float
+        The critical difference in average rank.
+
+    Raises
+    ------
+    ValueError
+        ``k`` or ``N`` not an integer in range, ``alpha`` out of (0, 1).
+
+    References
+    ----------
+    Demšar (2006), *Statistical comparisons of classifiers over multiple data
+    sets*, JMLR 7, Eq. (3) and Table 5(a).
+
+    Examples
+    --------
+    >>> from sotalib.judging import nemenyi_cd
+    >>> round(nemenyi_cd(4, 14), 3)          # Demšar's worked example: CD = 1.25
+    1.254
+    """
+    k = check_int("k", k, low=2)
+    N = check_int("N", N, low=1)
     return q_alpha(k, alpha) * float(np.sqrt(k * (k + 1) / (6.0 * N)))
 
 
@@ -243,7 +263,15 @@ def nemenyi_groups(R, cd: float) -> list[list[int]]:
     order = np.argsort(R, kind="stable")
     s = R[order]
     k = len(s)
-    ends = np.searchsorted(s, s + cd, side="left") - 1  # last j with s[j] < s[i] + cd
+    ends = np.searchsorted(s, s + cd, side="left") - 1  # last j with s[j] < s[i] + cd, up to rounding of s[i] + cd
+    idx = np.arange(k)
+    while True:  # decide by the differences themselves, as the definition does: s[j] - s[i] < cd
+        nxt = np.minimum(ends + 1, k - 1)
+        grow = (ends + 1 < k) & (s[nxt] - s < cd)
+        shrink = (ends > idx) & (s[np.maximum(ends, 0)] - s >= cd)
+        if not (grow.any() or shrink.any()):
+            break
+        ends = ends + grow - shrink
     groups, last_end = [], -1
     for i in range(k):
         j = max(int(ends[i]), i)
@@ -253,146 +281,35 @@ def nemenyi_groups(R, cd: float) -> list[list[int]]:
     return groups
 
 
-# ------------------------------------------------------------------- Wilcoxon, Holm
-
-
-@lru_cache(maxsize=128)
-def _wilcoxon_cdf(n: int) -> np.ndarray:
-    """``P(T+ <= t)``, ``t = 0..n(n+1)/2``, under the null (no ties): counts of subsets of ``{1..n}`` by sum."""
-    top = n * (n + 1) // 2
-    counts = np.zeros(top + 1)
-    counts[0] = 1.0
-    for i in range(1, n + 1):
-        counts[i:] = counts[i:] + counts[:-i].copy()
-    return np.cumsum(counts / 2.0**n)
-
-
-def wilcoxon_signed_rank(d) -> tuple[np.ndarray, np.ndarray]:
-    """Two-sided Wilcoxon signed-rank tests of many paired differences at once: ``(T+, p)``.
-
-    Each row of ``d`` (shape ``(P, N)``) is one test of "the differences are
-    symmetric about 0".  Zero differences are dropped (Wilcoxon's method);
-    the absolute differences are ranked with ties sharing the mean rank.  The
-    p-value is exact (the null distribution of ``T+``) when the row has no
-    ties and no zeros and at most 50 non-zero differences -- as
-    :func:`scipy.stats.wilcoxon` with ``method="auto"`` -- and otherwise the
-    normal approximation with the tie-corrected variance and no continuity
-    correction (``method="asymptotic"`` there).  A row of zeros has ``p = 1``.
-
-    Returns
-    -------
-    r_plus : ndarray, shape (P,)
-        Sum of the ranks of the positive differences.
-    p : ndarray, shape (P,)
-    """
-    from scipy.special import ndtr
-
-    d = np.atleast_2d(np.asarray(d, dtype=float))
-    P, N = d.shape
-    a = np.abs(d)
-    order = np.argsort(a, axis=1)  # tied entries get the same (mean) rank whatever their order
-    s = np.take_along_axis(a, order, axis=1)
-    sd = np.take_along_axis(d, order, axis=1)
-    zeros = (s == 0).sum(axis=1)
-    ranks = np.broadcast_to(np.arange(1.0, N + 1.0), (P, N)).copy()
-    ties = np.zeros(P)
-    tied = np.any(s[:, 1:] == s[:, :-1], axis=1)  # rows with equal absolute differences (zeros included)
-    if tied.any():
-        start, end = _run_lengths(s[tied])
-        ranks[tied] = (start + end) / 2.0 + 1.0
-        L = (end - start + 1).astype(float)
-        ties[tied] = np.sum(np.where(s[tied] > 0, L**2 - 1.0, 0.0), axis=1)
-    ranks -= zeros[:, None]
-    r_plus = np.sum(np.where(sd > 0, ranks, 0.0), axis=1)
-    n = N - zeros
-    has_ties = ties > 0
-    mn = n * (n + 1) / 4.0
-    se = np.sqrt((n * (n + 1) * (2 * n + 1) - ties / 2.0) / 24.0)
-    p = np.ones(P)
-    asym = (n > 0) & (has_ties | (zeros > 0) | (n > 50))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = (r_plus - mn) / se
-    p[asym] = np.minimum(1.0, 2.0 * ndtr(-np.abs(z[asym])))
-    exact = (n > 0) & ~asym
-    for m in np.unique(n[exact]):
-        rows = np.flatnonzero(exact & (n == m))
-        cdf = np.concatenate(([0.0], _wilcoxon_cdf(int(m))))  # cdf[t + 1] = P(T+ <= t)
-        t = np.rint(r_plus[rows]).astype(np.int64)
-        low, high = cdf[t + 1], 1.0 - cdf[t]
-        p[rows] = np.minimum(1.0, 2.0 * np.minimum(low, high))
-    return r_plus, p
-
-
-def holm(p) -> np.ndarray:
-    """Holm's step-down adjusted p-values {holm1979simple}: ``max_{j <= i} min(1, (m - j + 1) p_(j))`` in sorted order."""
-    p = np.asarray(p, dtype=float)
-    m = p.size
-    if m == 0:
-        return p.copy()
-    order = np.argsort(p, kind="stable")
-    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out = np.empty(m)
-    out[order] = adj
-    return out
-
-
-@dataclass(frozen=True)
-class Pairwise:
-    """Pairwise Wilcoxon signed-rank tests with Holm's correction.
-
-    ``a[i]``, ``b[i]`` index the candidates of test ``i`` (``a < b``); ``p`` the
-    two-sided p-value, ``p_holm`` Holm's adjusted value, ``significant``
-    ``p_holm < alpha``.
-    """
-
-    a: np.ndarray
-    b: np.ndarray
-    p: np.ndarray
-    p_holm: np.ndarray
-    significant: np.ndarray
-    alpha: float
-
-
-def pairwise_wilcoxon(M, alpha: float = 0.05) -> Pairwise:
-    """Wilcoxon signed-rank test of every pair of candidates (rows of ``M``) over the judges, Holm-corrected.
-
-    The test is symmetric in the orientation of the scores, so there is no
-    ``lower_is_better``.  See :func:`wilcoxon_signed_rank` for zeros, ties and
-    the exact/normal choice.
-    """
-    A = _matrix(M)
-    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
-    k = A.shape[0]
-    a, b = np.triu_indices(k, 1)
-    _, p = wilcoxon_signed_rank(A[a] - A[b])
-    ph = holm(p)
-    return Pairwise(a, b, p, ph, ph < alpha, alpha)
-
-
 # -------------------------------------------------------------------------- compare
 
 
-@dataclass(frozen=True)
-class Comparison:
+@dataclass(frozen=True, repr=False)
+class Comparison(Result):
     """Demšar's procedure on one score matrix (what ``sotalib compare --json`` prints, via :meth:`to_dict`).
 
     Attributes
     ----------
     candidates : tuple of str
+        Candidate names.
     average_ranks : ndarray, shape (k,)
         1 is best.
     ranks : ndarray, shape (k, N)
         Rank of each candidate on each judge.
     friedman : FriedmanTest
+        The Friedman and Iman--Davenport tests.
     critical_difference : float
         Nemenyi's ``CD`` at ``alpha``.
     q_alpha : float
+        The Nemenyi critical value.
     groups : list of list of int
         Maximal groups not significantly different by the Nemenyi test (indices, best first).
     pairwise : Pairwise
         Wilcoxon-Holm tests of every pair.
     alpha : float
+        The significance level.
     lower_is_better : bool
+        The scores are losses.
     """
 
     candidates: tuple
@@ -417,45 +334,51 @@ class Comparison:
         ``{a, b, p_value, p_holm, significant}``) -- exactly these keys."""
         c = self.candidates
         pw = self.pairwise
-        return {
-            "average_ranks": {c[i]: float(self.average_ranks[i]) for i in self.order},
-            "friedman": self.friedman.to_dict(),
-            "critical_difference": float(self.critical_difference),
-            "groups": [[c[i] for i in g] for g in self.groups],
-            "pairwise": [
-                {
-                    "a": c[i],
-                    "b": c[j],
-                    "p_value": float(p),
-                    "p_holm": float(q),
-                    "significant": bool(s),
-                }
-                for i, j, p, q, s in zip(pw.a, pw.b, pw.p, pw.p_holm, pw.significant, strict=True)
-            ],
-        }
+        return json_safe(
+            {
+                "average_ranks": {c[i]: float(self.average_ranks[i]) for i in self.order},
+                "friedman": self.friedman.to_dict(),
+                "critical_difference": float(self.critical_difference),
+                "groups": [[c[i] for i in g] for g in self.groups],
+                "pairwise": [
+                    {
+                        "a": c[i],
+                        "b": c[j],
+                        "p_value": float(p),
+                        "p_holm": float(q),
+                        "significant": bool(s),
+                    }
+                    for i, j, p, q, s in zip(pw.a, pw.b, pw.p, pw.p_holm, pw.significant, strict=True)
+                ],
+            }
+        )
 
 
-def compare(
-    M,
+@renamed_arguments(M="scores")
+def compare_candidates(
+    scores: ArrayLike,
+    *,
     alpha: float = 0.05,
     lower_is_better: bool = False,
-    *,
-    candidates=None,
+    candidates: Sequence[str] | None = None,
     tie_correction: bool = True,
 ) -> Comparison:
-    """Compare ``k`` candidates over ``N`` judges as {demsar2006statistical} recommends.
+    """Compare ``k`` candidates over ``N`` judges as Demšar (2006) recommends.
 
-    The front door of ``sotalib compare``: ``compare(...).to_dict()`` is what
-    the command prints with ``--json``.
+    The front door of ``sotalib compare``: ``compare_candidates(...).to_dict()``
+    is what the command prints with ``--json``.  Average ranks, the Friedman
+    test and its Iman--Davenport variant, the Nemenyi critical difference and
+    the groups it does not tell apart, and pairwise Wilcoxon signed-rank tests
+    with Holm's correction.
 
     Parameters
     ----------
-    M : array_like, shape (k, N), or pandas.DataFrame
-        Scores, candidates x judges (data sets, tasks).  A DataFrame's index
-        names the candidates.
-    alpha : float in (0, 1)
+    scores : array_like, shape (k, N), or pandas.DataFrame
+        Scores, candidates x judges (data sets, tasks), finite; at least 2 of
+        each.  A DataFrame's index names the candidates.
+    alpha : float
         Significance level of the Nemenyi critical difference and of the
-        Holm-corrected pairwise tests.
+        Holm-corrected pairwise tests, in (0, 1).
     lower_is_better : bool
         The scores are losses.
     candidates : sequence of str, optional
@@ -466,20 +389,45 @@ def compare(
     Returns
     -------
     Comparison
+        Average ranks, the Friedman test, the critical difference, the groups
+        and the pairwise tests.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 candidates or judges, scores not finite, ``alpha`` out
+        of (0, 1), names of the wrong number or not unique.
+
+    References
+    ----------
+    Demšar (2006), *Statistical comparisons of classifiers over multiple data
+    sets*, JMLR 7, Section 3.2.2, Eqs. (1)-(3) and Table 5; Holm (1979);
+    Pavão, *How to judge a competition*, Section 4 (many judges, one ranking).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sotalib.judging import compare_candidates
+    >>> M = np.array([[0.90, 0.80, 0.85, 0.70], [0.80, 0.75, 0.80, 0.60], [0.70, 0.70, 0.75, 0.65]])
+    >>> cmp = compare_candidates(M, candidates=["a", "b", "c"])
+    >>> cmp.to_dict()["average_ranks"]
+    {'a': 1.0, 'b': 2.25, 'c': 2.75}
+    >>> round(cmp.critical_difference, 3)
+    1.657
     """
     names = None
-    if hasattr(M, "index") and hasattr(M, "to_numpy"):
-        names = tuple(str(i) for i in M.index)
-        M = M.to_numpy(dtype=float)
-    A = _matrix(M)
+    if hasattr(scores, "index") and hasattr(scores, "to_numpy"):
+        names = tuple(str(i) for i in scores.index)
+        scores = scores.to_numpy(dtype=float)
+    A = _matrix(scores, "scores")
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     k, N = A.shape
     names = _labels(candidates, names, k, "candidates") or tuple(f"C{i + 1}" for i in range(k))
     if k < 2 or N < 2:
-        raise ValueError(f"M must have at least 2 candidates and 2 judges, got shape {A.shape}")
-    R, r = average_ranks(A, lower_is_better)
+        raise ValueError(f"scores must have at least 2 candidates and 2 judges, got shape {A.shape}")
+    R, r = _average_ranks(A, lower_is_better)
     fr = _friedman(R, r, tie_correction)
-    q = q_alpha(k, alpha)
+    q = _q_alpha(k, alpha)
     cd = q * float(np.sqrt(k * (k + 1) / (6.0 * N)))
     return Comparison(
         candidates=tuple(names),
@@ -489,7 +437,22 @@ def compare(
         critical_difference=cd,
         q_alpha=q,
         groups=nemenyi_groups(R, cd),
-        pairwise=pairwise_wilcoxon(A, alpha),
+        pairwise=_pairwise_wilcoxon(A, alpha),
         alpha=alpha,
         lower_is_better=bool(lower_is_better),
+    )
+
+
+def compare(
+    M: ArrayLike,
+    alpha: float = 0.05,
+    lower_is_better: bool = False,
+    *,
+    candidates: Sequence[str] | None = None,
+    tie_correction: bool = True,
+) -> Comparison:
+    """Deprecated: use :func:`compare_candidates` (every option keyword-only)."""
+    warn_deprecated("compare()", "sotalib.judging.compare_candidates()")
+    return compare_candidates(
+        M, alpha=alpha, lower_is_better=lower_is_better, candidates=candidates, tie_correction=tie_correction
     )

@@ -52,128 +52,46 @@ clone-proof
 
 from __future__ import annotations
 
-import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 import numpy as np
 
+from .._result import Result
 from .._rng import as_generator, int_seed
 from .._validate import check_choice, check_int
-from ._ranking import _preference, condorcet_winner, rank, rank_candidates
+from ._property_checks import (
+    _MAKERS,
+    _VERIFIERS,
+    FUNCTIONS,
+    PROPERTIES,
+    Counterexample,
+    _Ambiguous,
+    _names,
+    _random_matrix,
+    _shrink,
+)
 
-__all__ = [
-    "FUNCTIONS",
-    "PROPERTIES",
-    "Counterexample",
-    "SearchResult",
-    "format_counterexample",
-    "outcomes",
-    "property_table",
-    "search_counterexample",
-]
-
-#: The ranking functions of Table 4, plus relative difference (not in the paper's table).
-FUNCTIONS = ("random-dictator", "mean", "median", "average-rank", "copeland", "kemeny", "relative-difference")
-#: The properties, in Table 4's order.
-PROPERTIES = ("majority", "condorcet", "consistency", "participation", "iia", "liia", "clone-proof")
+__all__ = ["SearchResult", "property_table", "search_counterexample"]
 
 
-Lottery = dict  # tuple of doubled ranks -> Fraction
-
-
-class _Ambiguous(Exception):
-    """Kemeny-Young has several optimal orderings: no single ranking."""
-
-
-def _key(r: np.ndarray) -> tuple:
-    return tuple(int(round(2 * x)) for x in r)  # ranks are multiples of 1/2
-
-
-def outcomes(function: str, M) -> Lottery:
-    """The final ranking(s) of ``function`` on ``M``: ``{doubled rank vector: probability}``.
-
-    Deterministic functions have one outcome of probability 1; the random
-    dictator has each judge's ranking with probability ``1/m``.  Raises
-    ``_Ambiguous`` for Kemeny-Young when several orderings are optimal.
-    """
-    A = np.asarray(M, dtype=float)
-    if function == "random-dictator":
-        lot: Lottery = {}
-        R = rank(A)
-        for k in range(A.shape[1]):
-            key = _key(R[:, k])
-            lot[key] = lot.get(key, Fraction(0)) + Fraction(1, A.shape[1])
-        return lot
-    if function == "kemeny":
-        from ._ranking import _kemeny_brute
-
-        res = _kemeny_brute(_preference(A, False)) if A.shape[0] > 1 else None
-        if res is not None and len(res.optimal_orders) > 1:
-            raise _Ambiguous
-        r = np.ones(1) if res is None else res.positions()
-        return {_key(r): Fraction(1)}
-    return {_key(rank_candidates(A, function).ranks): Fraction(1)}
-
-
-def _p_first(lot: Lottery, c: int) -> Fraction:
-    return sum((w for r, w in lot.items() if r[c] == 2), Fraction(0))
-
-
-def _p_above(lot: Lottery, u: int, v: int) -> Fraction:
-    """P(u above v), a tie counting one half."""
-    tot = Fraction(0)
-    for r, w in lot.items():
-        tot += w if r[u] < r[v] else (w / 2 if r[u] == r[v] else 0)
-    return tot
-
-
-def _restrict(lot: Lottery, idx) -> Lottery:
-    out: Lottery = {}
-    idx = list(idx)
-    for r, w in lot.items():
-        key = _key(rank(-np.array([r[i] for i in idx], dtype=float)))
-        out[key] = out.get(key, Fraction(0)) + w
-    return out
-
-
-def _consecutive(r: tuple, S) -> bool:
-    S = set(S)
-    lo, hi = min(r[i] for i in S), max(r[i] for i in S)
-    return not any(lo <= r[t] <= hi for t in range(len(r)) if t not in S)
-
-
-@dataclass(frozen=True)
-class Counterexample:
-    """A score matrix (or two) on which a function violates a property.
-
-    ``M`` is the profile, ``M2`` the modified profile when the property
-    compares two (``None`` otherwise); ``explanation`` says what goes wrong.
-    """
-
-    function: str
-    property: str
-    M: np.ndarray
-    M2: np.ndarray | None
-    explanation: str
-    names2: tuple | None = None
-    meta: dict | None = None
-
-    def verify(self) -> bool:
-        """Re-check, deterministically, that this is a counterexample."""
-        try:
-            return _VERIFIERS[self.property](self.function, self.M, self.M2, self.meta or {}) is not None
-        except _Ambiguous:
-            return False
-
-
-@dataclass(frozen=True)
-class SearchResult:
+@dataclass(frozen=True, repr=False)
+class SearchResult(Result):
     """Outcome of :func:`search_counterexample`.
 
-    ``trials`` random instances were drawn, ``tested`` of them satisfied the
-    property's premise (and had a unique Kemeny ranking where needed);
-    ``counterexample`` is the first violation found, or ``None``.
+    Attributes
+    ----------
+    function : str
+        The ranking function.
+    property : str
+        The property.
+    trials : int
+        Random instances drawn.
+    tested : int
+        Instances that satisfied the property's premise (and had a unique
+        Kemeny ranking where needed).
+    counterexample : Counterexample or None
+        The first violation found, or None.
     """
 
     function: str
@@ -182,318 +100,16 @@ class SearchResult:
     tested: int
     counterexample: Counterexample | None
 
+    def to_dict(self) -> dict:
+        """JSON-safe form; the counterexample (if any) as its own ``to_dict()``."""
+        out = {f: getattr(self, f) for f in ("function", "property", "trials", "tested")}
+        out["counterexample"] = None if self.counterexample is None else self.counterexample.to_dict()
+        return out
+
     @property
     def holds(self) -> bool:
+        """No counterexample was found."""
         return self.counterexample is None
-
-
-def _fmt_lottery(lot: Lottery, names) -> str:
-    parts = []
-    for r, w in sorted(lot.items(), key=lambda kv: -kv[1]):
-        order = sorted(range(len(r)), key=lambda i: (r[i], i))
-        txt = ""
-        for a, i in enumerate(order):
-            if a:
-                txt += " = " if r[order[a - 1]] == r[i] else " > "
-            txt += names[i]
-        parts.append(txt if len(lot) == 1 else f"{txt} (p={w})")
-    return "; ".join(parts)
-
-
-def _names(n: int, clone_of: int | None = None) -> list[str]:
-    names = [chr(ord("A") + i) for i in range(n)]
-    if clone_of is not None:
-        names[-1] = names[clone_of] + "'"
-    return names
-
-
-# ------------------------------------------------------------------ instances
-#
-# Each property has a *maker* (draws a random instance satisfying the premise,
-# or returns None) and a deterministic *verifier* (returns a Counterexample if
-# the instance violates the property, else None).  An instance is a tuple
-# (M, M2, meta): the profile, the modified profile if any, and the indices the
-# property talks about.  Counterexamples are shrunk by deleting judges and
-# candidates while the violation persists.
-
-
-def _random_matrix(rng, n, m, top=None):
-    top = int(rng.choice([3, 4, 6, 9])) if top is None else top
-    return rng.integers(1, top + 1, size=(n, m)).astype(float)
-
-
-def _make_majority(rng, M):
-    n, m = M.shape
-    M = M.copy()
-    c = int(rng.integers(n))
-    S = rng.choice(m, size=int(rng.integers(m // 2 + 1, m + 1)), replace=False)
-    for k in S:
-        M[c, k] = np.max(np.delete(M[:, k], c)) + rng.integers(1, 3)
-    return M, None, {"c": c}
-
-
-def _verify_majority(f, M, M2, meta):
-    c = meta["c"]
-    n, m = M.shape
-    tops = sum(all(M[c, k] > M[d, k] for d in range(n) if d != c) for k in range(m))
-    if 2 * tops <= m:
-        return None
-    lot = outcomes(f, M)
-    if _p_first(lot, c) < 1:
-        names = _names(n)
-        return Counterexample(
-            f,
-            "majority",
-            M,
-            None,
-            f"{names[c]} is strictly best for {tops} of {m} judges, but the ranking is {_fmt_lottery(lot, names)}",
-        )
-    return None
-
-
-def _make_condorcet(rng, M):
-    c = condorcet_winner(M)
-    return None if c is None else (M, None, {"c": c})
-
-
-def _verify_condorcet(f, M, M2, meta):
-    c = condorcet_winner(M)
-    if c is None:
-        return None
-    lot = outcomes(f, M)
-    if _p_first(lot, c) < 1:
-        names = _names(M.shape[0])
-        return Counterexample(
-            f,
-            "condorcet",
-            M,
-            None,
-            f"{names[c]} is the Condorcet winner, but the ranking is {_fmt_lottery(lot, names)}",
-        )
-    return None
-
-
-def _make_consistency(rng, A, f):
-    n, mA = A.shape
-    la = outcomes(f, A)
-    for _attempt in range(8):  # look for a second panel that agrees with the first
-        mB = int(rng.integers(1, 6))
-        B = _random_matrix(rng, n, mB) if rng.random() < 0.5 else A[:, rng.integers(mA, size=mB)]
-        try:
-            lb = outcomes(f, B)
-        except _Ambiguous:
-            continue
-        if la == lb:
-            return np.hstack([A, B]), None, {"mA": mA}
-    return None
-
-
-def _verify_consistency(f, M, M2, meta):
-    mA = meta["mA"]
-    m = M.shape[1]
-    if not 1 <= mA < m:
-        return None
-    la, lb = outcomes(f, M[:, :mA]), outcomes(f, M[:, mA:])
-    if la != lb:
-        return None
-    lm = outcomes(f, M)
-    if lm != la:
-        names = _names(M.shape[0])
-        part = lambda a, b: f"judge {a}" if a == b else f"judges {a}-{b}"
-        return Counterexample(
-            f,
-            "consistency",
-            M,
-            None,
-            f"{part(1, mA)} alone and {part(mA + 1, m)} alone both give "
-            f"{_fmt_lottery(la, names)}, but all {m} judges give {_fmt_lottery(lm, names)}",
-        )
-    return None
-
-
-def _make_participation(rng, M):
-    return (M, None, {}) if M.shape[1] >= 2 else None
-
-
-def _verify_participation(f, M, M2, meta):
-    n, m = M.shape
-    if m < 2:
-        return None
-    lm = outcomes(f, M)
-    names = _names(n)
-    for k in range(m):  # remove each judge in turn
-        M2 = np.delete(M, k, axis=1)
-        try:
-            l2 = outcomes(f, M2)
-        except _Ambiguous:
-            continue
-        for u, v in itertools.permutations(range(n), 2):
-            if M[u, k] > M[v, k] and _p_above(l2, v, u) < _p_above(lm, v, u):
-                return Counterexample(
-                    f,
-                    "participation",
-                    M,
-                    M2,
-                    f"judge {k + 1} scores {names[u]} above {names[v]}; with it the ranking is "
-                    f"{_fmt_lottery(lm, names)}, without it {_fmt_lottery(l2, names)}: removing the judge "
-                    f"worsened {names[v]} relative to {names[u]}",
-                )
-    return None
-
-
-def _make_iia(rng, M):
-    n, m = M.shape
-    u, v = (int(i) for i in rng.choice(n, size=2, replace=False))
-    M2 = np.vstack([M[[u, v]], _random_matrix(rng, int(rng.integers(0, 4)), m)])
-    return M, M2, {"u": u, "v": v}
-
-
-def _verify_iia(f, M, M2, meta):
-    u, v = meta["u"], meta["v"]
-    lm, l2 = outcomes(f, M), outcomes(f, M2)
-    if _p_above(lm, u, v) != _p_above(l2, 0, 1):
-        names = _names(M.shape[0])
-        names2 = [names[u], names[v]] + [chr(ord("A") + M.shape[0] + i) for i in range(M2.shape[0] - 2)]
-        return Counterexample(
-            f,
-            "iia",
-            M,
-            M2,
-            f"{names[u]} and {names[v]} keep their scores while the other candidates change: "
-            f"the ranking goes from {_fmt_lottery(lm, names)} to {_fmt_lottery(l2, names2)}",
-            tuple(names2),
-        )
-    return None
-
-
-def _make_liia(rng, M):
-    return M, None, {}
-
-
-def _verify_liia(f, M, M2, meta):
-    n = M.shape[0]
-    lm = outcomes(f, M)
-    names = _names(n)
-    for size in range(2, n):
-        for S in itertools.combinations(range(n), size):
-            if not all(_consecutive(r, S) for r in lm):
-                continue
-            ls = outcomes(f, M[list(S)])
-            if _restrict(lm, S) != ls:
-                sub = [names[i] for i in S]
-                return Counterexample(
-                    f,
-                    "liia",
-                    M,
-                    M[list(S)],
-                    f"{', '.join(sub)} are consecutive in {_fmt_lottery(lm, names)}, "
-                    f"but alone they are ranked {_fmt_lottery(ls, sub)}",
-                    tuple(sub),
-                )
-    return None
-
-
-def _make_clone(rng, M0):
-    n, m = M0.shape
-    # distinct scores within each judge, so that "adjacent to c" is unambiguous;
-    # half of the panels repeat a few distinct judges (strong, cyclic majorities)
-    if rng.random() < 0.5:
-        cols = [rng.permutation(2 * n)[:n] + 1 for _ in range(m)]
-    else:
-        pool = [rng.permutation(2 * n)[:n] + 1 for _ in range(int(rng.integers(2, 5)))]
-        cols = [pool[i] for i in rng.integers(len(pool), size=m)]
-    M = np.array(cols, dtype=float).T
-    c = int(rng.integers(n))
-    M2 = np.vstack([M, M[c] + rng.choice([-0.25, 0.0, 0.25], size=m)])
-    return M, M2, {"c": c}
-
-
-def _verify_clone(f, M, M2, meta):
-    n = M.shape[0]
-    c = meta["c"]
-    lm, l2 = outcomes(f, M), outcomes(f, M2)
-    others = [i for i in range(n) if i != c]
-    if _restrict(lm, others) != _restrict(l2, others):
-        names = _names(n + 1, clone_of=c)
-        return Counterexample(
-            f,
-            "clone-proof",
-            M,
-            M2,
-            f"adding {names[n]}, a clone of {names[c]}, changes the ranking from "
-            f"{_fmt_lottery(lm, names[:n])} to {_fmt_lottery(l2, names)}",
-            tuple(names),
-        )
-    return None
-
-
-_MAKERS = {
-    "majority": _make_majority,
-    "condorcet": _make_condorcet,
-    "consistency": _make_consistency,
-    "participation": _make_participation,
-    "iia": _make_iia,
-    "liia": _make_liia,
-    "clone-proof": _make_clone,
-}
-_VERIFIERS = {
-    "majority": _verify_majority,
-    "condorcet": _verify_condorcet,
-    "consistency": _verify_consistency,
-    "participation": _verify_participation,
-    "iia": _verify_iia,
-    "liia": _verify_liia,
-    "clone-proof": _verify_clone,
-}
-
-
-def _delete(prop, inst, axis, i):
-    """The instance with judge (axis 1) or candidate (axis 0) ``i`` deleted, or None."""
-    M, M2, meta = inst
-    meta = dict(meta)
-    if axis == 1:
-        if M.shape[1] <= 1:
-            return None
-        if prop == "consistency" and i < meta["mA"]:
-            meta["mA"] -= 1
-        M3 = np.delete(M, i, axis=1)
-        M4 = None if M2 is None or prop in ("participation", "liia") else np.delete(M2, i, axis=1)
-        return M3, M4, meta
-    if M.shape[0] <= 3 or i in meta.values() and prop in ("majority", "iia", "clone-proof"):
-        return None
-    for key in ("c", "u", "v"):
-        if key in meta and meta[key] > i:
-            meta[key] -= 1
-    M3 = np.delete(M, i, axis=0)
-    if prop == "clone-proof":
-        M4 = np.delete(M2, i, axis=0)
-    elif prop == "iia":
-        M4 = M2
-    else:
-        M4 = None
-    return M3, M4, meta
-
-
-def _shrink(f, prop, inst, ce):
-    verify = _VERIFIERS[prop]
-    changed = True
-    while changed:
-        changed = False
-        for axis in (1, 0):
-            for i in range(inst[0].shape[axis] - 1, -1, -1):
-                smaller = _delete(prop, inst, axis, i)
-                if smaller is None:
-                    continue
-                try:
-                    ce2 = verify(f, *smaller)
-                except _Ambiguous:
-                    continue
-                if ce2 is not None:
-                    inst, ce, changed = smaller, replace(ce2, meta=dict(smaller[2])), True
-                    break
-            if changed:
-                break
-    return ce
 
 
 def search_counterexample(
@@ -509,8 +125,12 @@ def search_counterexample(
 
     Parameters
     ----------
-    function : one of :data:`FUNCTIONS`
-    prop : one of :data:`PROPERTIES`
+    function : str
+        ``"random-dictator"``, ``"mean"``, ``"median"``, ``"average-rank"``,
+        ``"copeland"``, ``"kemeny"`` or ``"relative-difference"``.
+    prop : str
+        ``"majority"``, ``"condorcet"``, ``"consistency"``,
+        ``"participation"``, ``"iia"``, ``"liia"`` or ``"clone-proof"``.
     trials : int
         Random instances to draw; the search stops at the first counterexample.
     rng : int, numpy.random.Generator or None
@@ -522,6 +142,28 @@ def search_counterexample(
         trials are small.
     shrink : bool
         Delete judges and candidates from a counterexample while it stays one.
+
+    Returns
+    -------
+    SearchResult
+        The instances tested and the first counterexample found, if any.
+
+    Raises
+    ------
+    ValueError
+        An unknown function or property, or a count out of range.
+
+    References
+    ----------
+    Pavão, *How to judge a competition*, Section 4.2 (properties of ranking
+    functions) and Table 4.
+
+    Examples
+    --------
+    >>> from sotalib.judging import search_counterexample
+    >>> res = search_counterexample("mean", "majority", trials=200, rng=1)
+    >>> res.holds, res.counterexample.property
+    (False, 'majority')
     """
     function = check_choice("function", function, FUNCTIONS)
     prop = check_choice("prop", prop, PROPERTIES)
@@ -556,15 +198,49 @@ def search_counterexample(
 
 
 def property_table(
-    trials: int = 2000, rng: np.random.Generator | int | None = None, functions=FUNCTIONS, properties=PROPERTIES
-):
-    """Run :func:`search_counterexample` for every function and property.
+    trials: int = 2000,
+    rng: np.random.Generator | int | None = None,
+    functions: Sequence[str] = FUNCTIONS,
+    properties: Sequence[str] = PROPERTIES,
+) -> dict[tuple[str, str], SearchResult]:
+    """Run :func:`search_counterexample` for every function and property: Table 4 by machine.
 
-    Returns ``{(function, property): SearchResult}``.  The search of cell
-    ``(i, j)`` (function ``i``, property ``j``) uses its own generator
-    ``numpy.random.default_rng([seed, i, j])``, where ``seed`` is ``rng`` when
-    it is an int; a Generator ``rng`` draws ``seed`` from itself, None from
-    fresh entropy.
+    The search of cell ``(i, j)`` (function ``i``, property ``j``) uses its
+    own generator ``numpy.random.default_rng([seed, i, j])``, where ``seed``
+    is ``rng`` when it is an int; a Generator ``rng`` draws ``seed`` from
+    itself, None from fresh entropy.
+
+    Parameters
+    ----------
+    trials : int
+        Random instances per cell.
+    rng : int, numpy.random.Generator or None
+        Randomness (see above).
+    functions : sequence of str
+        Ranking functions (default: all seven; see :func:`search_counterexample`).
+    properties : sequence of str
+        Properties (default: all seven, in Table 4's order).
+
+    Returns
+    -------
+    dict
+        ``{(function, property): SearchResult}``.
+
+    Raises
+    ------
+    ValueError
+        An unknown function or property, a bad count or ``rng``.
+
+    References
+    ----------
+    Pavão, *How to judge a competition*, Section 4.2 and Table 4.
+
+    Examples
+    --------
+    >>> from sotalib.judging import property_table
+    >>> t = property_table(50, rng=7, functions=("mean",), properties=("majority", "iia"))
+    >>> sorted(t)
+    [('mean', 'iia'), ('mean', 'majority')]
     """
     seed = int_seed(rng)
     out = {}
@@ -596,6 +272,3 @@ def format_counterexample(ce: Counterexample) -> str:
         text += ["then:" if ce.property != "liia" else "alone:", _fmt_matrix(ce.M2, names2)]
     text.append(ce.explanation)
     return "\n".join(text)
-
-
-# ------------------------------------------------------------------ cached table

@@ -23,7 +23,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
 
+from .._deprecate import renamed_arguments
+from .._result import Result
 from .._rng import as_generator
 from .._validate import check_choice, check_int, check_probability, check_real
 
@@ -31,14 +35,13 @@ __all__ = [
     "FinalPhase",
     "PublicPrivate",
     "boosting_attack",
-    "ladder",
     "simulate_final_phase",
     "winner_distribution_exact",
     "simulate_public_private",
 ]
 
 
-def ladder(scores, eta: float) -> np.ndarray:
+def ladder(scores: ArrayLike, eta: float) -> np.ndarray:
     """The Ladder leaderboard (Blum and Hardt 2015, Algorithm 1) for higher-is-better scores.
 
     The released score starts at the first submission's score rounded to a
@@ -58,13 +61,22 @@ def ladder(scores, eta: float) -> np.ndarray:
     return out
 
 
-@dataclass(frozen=True, eq=False)
-class PublicPrivate:
+@dataclass(frozen=True, eq=False, repr=False)
+class PublicPrivate(Result):
     """Result of :func:`simulate_public_private`, one entry per team.
 
-    ``theta`` true accuracy of the submission the team selected, ``public``
-    the score the leaderboard showed for it, ``private`` its score on the
-    private test set, ``submissions`` the number of submissions.
+    Attributes
+    ----------
+    theta : ndarray
+        True accuracy of the submission each team selected.
+    public : ndarray
+        The score the leaderboard showed for it.
+    private : ndarray
+        Its score on the private test set.
+    submissions : ndarray of int
+        The number of submissions of each team.
+    mechanism : str
+        ``"kaggle"`` or ``"ladder"``.
     """
 
     theta: np.ndarray
@@ -82,7 +94,8 @@ def simulate_public_private(
     teams: int = 300,
     n_public: int = 1000,
     n_private: int = 4000,
-    theta_range: tuple = (0.80, 0.90),
+    *,
+    theta_range: tuple[float, float] = (0.80, 0.90),
     variant_sd: float = 0.005,
     max_submissions: int = 100,
     mechanism: str = "kaggle",
@@ -104,6 +117,48 @@ def simulate_public_private(
       (default ``1 / sqrt(n_public)``, about two public standard errors
       halved); the team keeps the last submission the Ladder accepted and
       the leaderboard displays the Ladder's (rounded) value.
+
+    Parameters
+    ----------
+    teams : int
+        Number of teams, >= 1.
+    n_public, n_private : int
+        Items of the public and of the private test set, >= 1.
+    theta_range : tuple of float
+        The teams' skills are uniform on this interval of [0, 1].
+    variant_sd : float
+        Standard deviation (>= 0) of a submission's accuracy around its team's skill.
+    max_submissions : int
+        Most submissions of one team, >= 1.
+    mechanism : {"kaggle", "ladder"}
+        What the public leaderboard shows.
+    eta : float, optional
+        The Ladder's step (> 0); default ``1 / sqrt(n_public)``.
+    rng : int, numpy.random.Generator or None
+        Randomness: an int seed gives the numbers of
+        ``numpy.random.default_rng(int)``; None draws fresh entropy.
+
+    Returns
+    -------
+    PublicPrivate
+        Per team: true accuracy, public and private score of the selected submission.
+
+    Raises
+    ------
+    ValueError
+        A parameter out of range (the message names it).
+
+    References
+    ----------
+    Pavão, *How to judge a competition*, Section 3.3 (staged evaluation,
+    public and private leaderboards); Blum & Hardt (2015), *The Ladder*.
+
+    Examples
+    --------
+    >>> from sotalib.judging import simulate_public_private
+    >>> pp = simulate_public_private(teams=50, rng=1)
+    >>> bool(pp.overfit() > 0)                       # the public board flatters
+    True
     """
     teams = check_int("teams", teams, low=1)
     n_public = check_int("n_public", n_public, low=1)
@@ -138,6 +193,7 @@ def boosting_attack(
     n_public: int = 4000,
     n_private: int = 4000,
     k: int = 700,
+    *,
     mechanism: str = "kaggle",
     eta: float | None = None,
     rng: np.random.Generator | int | None = None,
@@ -151,8 +207,43 @@ def boosting_attack(
     ``1 / sqrt(n_public)``) only those the Ladder accepted.  The final
     submission is the majority vote of the selected vectors.
 
-    Returns ``(public accuracy, private accuracy)`` of the final submission;
-    both have expectation 1/2 for any honest procedure.
+    Parameters
+    ----------
+    n_public, n_private : int
+        Items of the public and of the private test set, >= 1.
+    k : int
+        Random submissions, >= 1.
+    mechanism : {"kaggle", "ladder"}
+        What the public leaderboard shows.
+    eta : float, optional
+        The Ladder's step (> 0); default ``1 / sqrt(n_public)``.
+    rng : int, numpy.random.Generator or None
+        Randomness: an int seed gives the numbers of
+        ``numpy.random.default_rng(int)``; None draws fresh entropy.
+
+    Returns
+    -------
+    tuple of float
+        ``(public accuracy, private accuracy)`` of the final submission;
+        both have expectation 1/2 for any honest procedure.
+
+    Raises
+    ------
+    ValueError
+        A parameter out of range (the message names it).
+
+    References
+    ----------
+    Pavão, *How to judge a competition*, Section 3.3; Blum & Hardt (2015),
+    *The Ladder: a reliable leaderboard for machine learning competitions*,
+    Section 3 (the boosting attack).
+
+    Examples
+    --------
+    >>> from sotalib.judging import boosting_attack
+    >>> public, private = boosting_attack(rng=1)
+    >>> public > 0.55, abs(private - 0.5) < 0.05
+    (True, True)
     """
     n_public = check_int("n_public", n_public, low=1)
     n_private = check_int("n_private", n_private, low=1)
@@ -178,13 +269,24 @@ def boosting_attack(
     return float(ok[:n_public].mean()), float(ok[n_public:].mean())
 
 
-@dataclass(frozen=True)
-class FinalPhase:
-    """Result of :func:`simulate_final_phase` over ``reps`` simulated competitions.
+@dataclass(frozen=True, repr=False)
+class FinalPhase(Result):
+    """Result of :func:`simulate_final_phase` over ``n_resamples`` simulated competitions.
 
-    ``winner_theta`` mean true accuracy of the declared winner (``se`` its
-    standard error), ``p_best`` probability that the winner is the truly best
-    participant, ``finalists`` mean number of participants admitted.
+    Attributes
+    ----------
+    rule : str
+        Who entered the final phase.
+    winner_theta : float
+        Mean true accuracy of the declared winner.
+    se : float
+        Its Monte Carlo standard error.
+    p_best : float
+        Probability that the winner is the truly best participant.
+    finalists : float
+        Mean number of participants admitted.
+    n_resamples : int
+        Simulated competitions.
     """
 
     rule: str
@@ -192,37 +294,69 @@ class FinalPhase:
     se: float
     p_best: float
     finalists: float
-    reps: int
+    n_resamples: int
 
 
+@renamed_arguments(reps="n_resamples")
 def simulate_final_phase(
-    thetas,
+    thetas: ArrayLike,
     n_dev: int,
     n_final: int,
     *,
     rule: str = "all",
     baseline: float | None = None,
     k: int | None = None,
-    reps: int = 2000,
+    n_resamples: int = 2000,
     rng: np.random.Generator | int | None = None,
 ) -> FinalPhase:
     """Choose a winner in two phases: development (``n_dev`` items) then final (``n_final`` items).
 
+    The winner is the finalist with the best final-phase score (ties broken
+    at random).  If nobody beats the baseline, everyone enters.
+
     Parameters
     ----------
     thetas : array_like
-        True accuracies of the participants.
+        True accuracies of the participants, in [0, 1].
+    n_dev, n_final : int
+        Items of the development and of the final phase, >= 1.
     rule : {"all", "baseline", "top-k"}
         Who enters the final phase: everyone; those whose development score
         is strictly above the baseline's development score (the baseline, of
         true accuracy ``baseline``, is scored on the same development items
         as a participant would be: an independent binomial draw); or the
         ``k`` best development scores.
-    reps : int
-        Simulated competitions.
+    baseline : float, optional
+        The baseline's true accuracy (for ``rule="baseline"``).
+    k : int, optional
+        Finalists (for ``rule="top-k"``), in [1, number of participants].
+    n_resamples : int
+        Simulated competitions, >= 1.
+    rng : int, numpy.random.Generator or None
+        Randomness: an int seed gives the numbers of
+        ``numpy.random.default_rng(int)``; None draws fresh entropy.
 
-    The winner is the finalist with the best final-phase score (ties broken
-    at random).  If nobody beats the baseline, everyone enters.
+    Returns
+    -------
+    FinalPhase
+        The winner's mean true accuracy, P(best wins) and the finalists.
+
+    Raises
+    ------
+    ValueError
+        A parameter out of range (the message names it).
+
+    References
+    ----------
+    Pavão, *How to judge a competition*, Section 3.3 (a final phase, and
+    filtering by a baseline).
+
+    Examples
+    --------
+    >>> from sotalib.judging import simulate_final_phase
+    >>> fp = simulate_final_phase([0.70, 0.72, 0.80], 500, 500, n_resamples=200, rng=1)
+    >>> fp.rule, fp.p_best > 0.9
+    ('all', True)
     """
     th = np.asarray(thetas, dtype=float)
     if th.ndim != 1 or th.size < 1 or np.any((th < 0) | (th > 1)):
@@ -230,7 +364,7 @@ def simulate_final_phase(
     n_dev = check_int("n_dev", n_dev, low=1)
     n_final = check_int("n_final", n_final, low=1)
     rule = check_choice("rule", rule, ("all", "baseline", "top-k"))
-    reps = check_int("reps", reps, low=1)
+    reps = check_int("n_resamples", n_resamples, low=1)
     rng = as_generator(rng)
     m = th.size
     dev = rng.binomial(n_dev, th, size=(reps, m)) + rng.random((reps, m))  # random tie-break
@@ -259,7 +393,7 @@ def simulate_final_phase(
     )
 
 
-def winner_distribution_exact(thetas, n: int) -> np.ndarray:
+def winner_distribution_exact(thetas: ArrayLike, n: int) -> np.ndarray:
     """Exact probability that each participant wins one phase of ``n`` items (ties broken at random).
 
     The participants' counts of correct items are independent binomials
@@ -273,8 +407,36 @@ def winner_distribution_exact(thetas, n: int) -> np.ndarray:
     participants with equal ``theta`` are grouped, and products are taken in
     log space.  This is the ``rule="all"`` case of :func:`simulate_final_phase`
     (the development phase plays no role there), computed without simulation.
+
+    Parameters
+    ----------
+    thetas : array_like
+        True accuracies of the participants, in [0, 1].
+    n : int
+        Items, >= 1.
+
+    Returns
+    -------
+    ndarray
+        ``P(j wins)`` for each participant (they sum to 1).
+
+    Raises
+    ------
+    ValueError
+        ``thetas`` not a 1-d array of probabilities, or ``n`` < 1.
+
+    References
+    ----------
+    Pavão, *How to judge a competition*, Section 3.3 (who wins a phase of
+    ``n`` items).
+
+    Examples
+    --------
+    >>> from sotalib.judging import winner_distribution_exact
+    >>> p = winner_distribution_exact([0.5, 0.5], 10)
+    >>> [round(float(x), 6) for x in p]
+    [0.5, 0.5]
     """
-    from scipy import stats
 
     th = np.asarray(thetas, dtype=float)
     if th.ndim != 1 or th.size < 1 or np.any((th < 0) | (th > 1)):

@@ -1,7 +1,7 @@
 """How sure is a ranking?  Paired bootstrap of the test items: score intervals, rank intervals, P(first).
 
 From per-item results -- which test items each candidate got right, or a
-per-item loss -- the paired bootstrap draws ``reps`` test sets of ``n`` items
+per-item loss -- the paired bootstrap draws ``n_resamples`` test sets of ``n`` items
 with replacement, *the same items for every candidate* (so the correlation
 between the candidates' errors is kept, as in the challengeR package of
 {wiesenfarth2021methods}), scores every candidate on each, and ranks them.
@@ -15,23 +15,27 @@ resamples are processed in blocks of bounded memory.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._progress import progress
-from .._rng import as_generator, seed_record
+from .._deprecate import renamed_arguments, warn_deprecated
+from .._json import json_safe
+from .._progress import progress as _bar
+from .._result import Result
+from .._rng import as_generator, check_rng, seed_record
 from .._validate import check_int, check_memory, check_probability
-from ._ranking import TIE_RTOL, _labels
+from ._rankfunctions import TIE_RTOL, _labels
 
-__all__ = ["PerItemFile", "RankUncertainty", "bootstrap_scores", "rank_uncertainty", "read_per_item", "summarize_ranks"]
+__all__ = ["RankUncertainty", "estimate_rank_uncertainty"]
 
 #: Bytes of the largest temporary array of one block (the resample counts or the pairwise comparisons).
 BLOCK_BYTES = 2**25
 
 
-def _per_item(X, name: str = "X") -> np.ndarray:
+def _per_item(X: ArrayLike, name: str = "X") -> np.ndarray:
     A = np.asarray(X, dtype=float)
     if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
         raise ValueError(f"{name} must be a non-empty 2-d array (candidates x items), got shape {A.shape}")
@@ -40,35 +44,25 @@ def _per_item(X, name: str = "X") -> np.ndarray:
     return A
 
 
-def bootstrap_scores(X, reps: int = 1000, rng: np.random.Generator | int | None = None, *, show=None) -> np.ndarray:
-    """Mean per-item result of every candidate on ``reps`` paired bootstrap resamples of the items.
+def _bootstrap_scores(
+    A: np.ndarray, n_resamples: int, rng: np.random.Generator | int | None, show: bool | None = None
+) -> np.ndarray:
+    """Mean per-item result of every candidate on ``n_resamples`` paired bootstrap resamples of the items.
 
-    Parameters
-    ----------
-    X : array_like, shape (k, n)
-        Per-item results: candidates x items (1/0 correct, or a per-item loss).
-    reps : int >= 1
-    rng : int, numpy.random.Generator or None
-        Randomness (SPEC 7).  Resample ``r`` draws ``n`` item indices
-        uniformly with replacement (``rng.integers(0, n, size=(block, n))``).
-    show : bool or None
-        Progress bar (default: only when stderr is a terminal).
-
-    Returns
-    -------
-    ndarray, shape (reps, k)
-        ``S[r, j]``: mean result of candidate ``j`` on resample ``r``.
+    ``A`` is a checked ``(k, n)`` array of per-item results.  Resample ``r``
+    draws ``n`` item indices uniformly with replacement
+    (``rng.integers(0, n, size=(block, n))``); returns ``S`` of shape
+    ``(n_resamples, k)``, ``S[r, j]`` the mean result of candidate ``j`` on
+    resample ``r``.  ``show``: progress bar (None: when stderr is a terminal).
     """
-    A = _per_item(X)
-    reps = check_int("reps", reps, low=1)
     gen = as_generator(rng)
     k, n = A.shape
     At = np.ascontiguousarray(A.T)
-    block = max(1, min(reps, BLOCK_BYTES // (8 * n)))
-    out = np.empty((reps, k))
-    starts = range(0, reps, block)
-    for lo in progress(starts, total=len(starts), desc="bootstrap", show=show if reps > block else False):
-        b = min(block, reps - lo)
+    block = max(1, min(n_resamples, BLOCK_BYTES // (8 * n)))
+    out = np.empty((n_resamples, k))
+    starts = range(0, n_resamples, block)
+    for lo in _bar(starts, total=len(starts), desc="bootstrap", show=show if n_resamples > block else False):
+        b = min(block, n_resamples - lo)
         idx = gen.integers(0, n, size=(b, n))
         idx += (np.arange(b) * n)[:, None]
         counts = np.bincount(idx.ravel(), minlength=b * n).reshape(b, n).astype(float)
@@ -98,15 +92,16 @@ def _ranks_min(S: np.ndarray) -> np.ndarray:
     return R
 
 
-@dataclass(frozen=True)
-class RankUncertainty:
+@dataclass(frozen=True, repr=False)
+class RankUncertainty(Result):
     """Bootstrap uncertainty of a ranking (what ``sotalib rank-uncertainty --json`` prints, via :meth:`to_dict`).
 
     Attributes
     ----------
     candidates : tuple of str
+        Candidate names.
     score : ndarray, shape (k,)
-        Mean per-item result on all items.
+        Mean per-item result on all items (or the Bradley--Terry rating).
     ci_low, ci_high : ndarray
         Percentile bootstrap interval of the score at level ``1 - alpha``.
     rank : ndarray of int
@@ -119,12 +114,16 @@ class RankUncertainty:
         first shares the resample equally, so the values sum to 1).
     rank_counts : ndarray of int, shape (k, k)
         ``rank_counts[j, r - 1]``: resamples in which candidate ``j`` has rank ``r``.
-    reps : int
+    n_resamples : int
+        Bootstrap resamples.
     alpha : float
+        The intervals' level is ``1 - alpha``.
     lower_is_better : bool
+        The per-item results are losses.
     n_items : int
         Test items (battles, for Bradley--Terry ratings).
     seed : int or None
+        The int seed given as ``rng``, if any.
     statistic : str
         What ``score`` is: ``"mean"`` (the mean per-item result) or ``"bradley-terry"``
         (the Bradley--Terry rating on the Elo scale).
@@ -141,7 +140,7 @@ class RankUncertainty:
     rank_high: np.ndarray
     p_first: np.ndarray
     rank_counts: np.ndarray
-    reps: int
+    n_resamples: int
     alpha: float
     lower_is_better: bool
     n_items: int
@@ -157,108 +156,144 @@ class RankUncertainty:
 
     def to_dict(self) -> dict:
         """``candidates`` (list of ``{name, score, ci_low, ci_high, rank_low, rank_high, p_first}``, best first),
-        ``reps``, ``alpha``, ``lower_is_better``, ``n_items``, ``seed``, ``statistic``, ``note``."""
-        return {
-            "candidates": [
-                {
-                    "name": self.candidates[j],
-                    "score": float(self.score[j]),
-                    "ci_low": float(self.ci_low[j]),
-                    "ci_high": float(self.ci_high[j]),
-                    "rank_low": int(self.rank_low[j]),
-                    "rank_high": int(self.rank_high[j]),
-                    "p_first": float(self.p_first[j]),
-                }
-                for j in self.order
-            ],
-            "reps": self.reps,
-            "alpha": self.alpha,
-            "lower_is_better": self.lower_is_better,
-            "n_items": self.n_items,
-            "seed": self.seed,
-            "statistic": self.statistic,
-            "note": self.note,
-        }
+        ``reps`` (as ``n_resamples``, the command line's former key), ``n_resamples``, ``alpha``,
+        ``lower_is_better``, ``n_items``, ``seed``, ``statistic``, ``note``."""
+        return json_safe(
+            {
+                "candidates": [
+                    {
+                        "name": self.candidates[j],
+                        "score": float(self.score[j]),
+                        "ci_low": float(self.ci_low[j]),
+                        "ci_high": float(self.ci_high[j]),
+                        "rank_low": int(self.rank_low[j]),
+                        "rank_high": int(self.rank_high[j]),
+                        "p_first": float(self.p_first[j]),
+                    }
+                    for j in self.order
+                ],
+                "reps": self.n_resamples,
+                "n_resamples": self.n_resamples,
+                "alpha": self.alpha,
+                "lower_is_better": self.lower_is_better,
+                "n_items": self.n_items,
+                "seed": self.seed,
+                "statistic": self.statistic,
+                "note": self.note,
+            }
+        )
 
 
-def rank_uncertainty(
-    X,
-    lower_is_better: bool = False,
+@renamed_arguments(show="progress", reps="n_resamples", X="scores")
+def estimate_rank_uncertainty(
+    scores: ArrayLike,
     *,
-    reps: int = 1000,
+    lower_is_better: bool = False,
+    n_resamples: int = 1000,
     alpha: float = 0.05,
     rng: np.random.Generator | int | None = None,
-    candidates=None,
-    show=None,
+    candidates: Sequence[str] | None = None,
+    progress: bool | None = None,
 ) -> RankUncertainty:
     """Score intervals, rank intervals and P(rank first) from one paired bootstrap of the test items.
 
     The front door of ``sotalib rank-uncertainty --per-item``.  Each of
-    ``reps`` resamples draws ``n`` items with replacement, the same for every
-    candidate; every candidate's score (the mean per-item result) and rank
+    ``n_resamples`` resamples draws ``n`` items with replacement, the same
+    for every candidate (so the correlation between the candidates' errors
+    is kept); every candidate's score (the mean per-item result) and rank
     (1 + the number of candidates strictly better) is computed on it.  The
     score interval is the percentile interval, the rank interval the
     ``alpha/2`` and ``1 - alpha/2`` quantiles of the ranks, and ``p_first``
     the fraction of resamples in which the candidate is first -- all from the
-    *same* resamples, as in {wiesenfarth2021methods}.
+    *same* resamples, as in the challengeR package {wiesenfarth2021methods}.
 
     Parameters
     ----------
-    X : array_like, shape (k, n), or pandas.DataFrame
+    scores : array_like, shape (k, n), or pandas.DataFrame
         Per-item results, candidates x items: 1/0 for correct/wrong, or a
-        per-item loss.  A DataFrame's index names the candidates.
+        per-item loss (finite).  A DataFrame's index names the candidates.
     lower_is_better : bool
         The results are losses.
-    reps : int >= 1
-        Bootstrap resamples.
-    alpha : float in (0, 1)
-        The intervals have level ``1 - alpha``.
+    n_resamples : int
+        Bootstrap resamples, >= 1.
+    alpha : float
+        The intervals have level ``1 - alpha``; in (0, 1).
     rng : int, numpy.random.Generator or None
-        Randomness (SPEC 7).
+        Randomness: an int seed gives the numbers of
+        ``numpy.random.default_rng(int)`` (and is recorded); None draws fresh entropy.
     candidates : sequence of str, optional
         Names (default ``C1``, ``C2``, ...).
+    progress : bool or None
+        Progress bar over blocks of resamples (None: when stderr is a terminal).
 
     Returns
     -------
     RankUncertainty
+        Scores with intervals, rank intervals, P(first) and the rank counts.
+
+    Raises
+    ------
+    ValueError
+        ``scores`` not a finite non-empty 2-d array, a bad count, level,
+        names or ``rng``, or resamples that cannot fit in memory.
+
+    References
+    ----------
+    Pavão, *How to judge a competition*, Section 3 (bootstrap of the test
+    items; the paired comparison of candidates on the same items);
+    Wiesenfarth et al. (2021), *Methods and open-source toolkit for analyzing
+    and visualizing challenge results* (rank intervals from bootstrap ranks).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sotalib.judging import estimate_rank_uncertainty
+    >>> X = np.random.default_rng(0).random((3, 200)) < [[0.6], [0.7], [0.9]]
+    >>> ru = estimate_rank_uncertainty(X, n_resamples=200, rng=1, candidates=["a", "b", "c"])
+    >>> ru.to_dict()["candidates"][0]["name"], int(ru.rank_high[2])
+    ('c', 1)
     """
     names = None
-    if hasattr(X, "index") and hasattr(X, "to_numpy"):
-        names = tuple(str(i) for i in X.index)
-        X = X.to_numpy(dtype=float)
-    A = _per_item(X)
+    if hasattr(scores, "index") and hasattr(scores, "to_numpy"):
+        names = tuple(str(i) for i in scores.index)
+        scores = scores.to_numpy(dtype=float)
+    A = _per_item(scores, "scores")
     k, n = A.shape
-    reps = check_int("reps", reps, low=1)
+    n_resamples = check_int("n_resamples", n_resamples, low=1)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     names = _labels(candidates, names, k, "candidates") or tuple(f"C{j + 1}" for j in range(k))
-    # the scores and the ranks of every resample: reps x k of float64 and of int64
-    check_memory(16.0 * reps * k, f"reps={reps} resamples of {k} candidates", "use fewer resamples")
-    S = bootstrap_scores(A, reps, rng, show=show)
-    return summarize_ranks(
-        A.mean(axis=1), S, names, alpha=alpha, lower_is_better=lower_is_better, n_items=n, seed=seed_record(rng)
+    check_rng(rng)
+    # the scores and the ranks of every resample: n_resamples x k of float64 and of int64
+    check_memory(
+        16.0 * n_resamples * k, f"n_resamples={n_resamples} resamples of {k} candidates", "use fewer resamples"
     )
+    S = _bootstrap_scores(A, n_resamples, rng, progress)
+    return _summarize_ranks(A.mean(axis=1), S, names, alpha=alpha, lower_is_better=lower_is_better, n_items=n, rng=rng)
 
 
-def summarize_ranks(
-    score,
-    S,
-    candidates,
+def _summarize_ranks(
+    score: ArrayLike,
+    S: ArrayLike,
+    candidates: Sequence[str],
     *,
     alpha: float = 0.05,
     lower_is_better: bool = False,
     n_items: int = 0,
-    seed: int | None = None,
+    rng: np.random.Generator | int | None = None,
     statistic: str = "mean",
     note: str = "",
 ) -> RankUncertainty:
-    """Score intervals, rank intervals and P(first) from the scores ``S`` (shape ``(reps, k)``) of resamples.
+    """Score intervals, rank intervals and P(first) from the scores ``S`` (shape ``(n_resamples, k)``) of resamples.
 
-    Shared by :func:`rank_uncertainty` and :func:`bradley_terry`: ``score`` is
-    each candidate's score on all the data, ``S[r, j]`` its score on resample ``r``.
+    Shared by :func:`estimate_rank_uncertainty` and :func:`bradley_terry`:
+    ``score`` is each candidate's score on all the data, ``S[r, j]`` its
+    score on resample ``r``; ``rng`` is the randomness the resamples were
+    drawn with (its int seed, if any, is recorded).
     """
+    seed = seed_record(rng)
     score = np.asarray(score, dtype=float)
     S = np.asarray(S, dtype=float)
-    reps, k = S.shape
+    n_resamples, k = S.shape
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     lo, hi = np.quantile(S, [alpha / 2, 1 - alpha / 2], axis=0)
     sign = -1.0 if lower_is_better else 1.0
@@ -281,7 +316,7 @@ def summarize_ranks(
         rank_high=rank_high,
         p_first=p_first,
         rank_counts=counts,
-        reps=reps,
+        n_resamples=n_resamples,
         alpha=alpha,
         lower_is_better=bool(lower_is_better),
         n_items=int(n_items),
@@ -291,55 +326,24 @@ def summarize_ranks(
     )
 
 
-class PerItemFile(NamedTuple):
-    """Per-item results read by :func:`read_per_item`: ``X`` is candidates x items."""
-
-    candidates: list
-    items: list | None
-    X: np.ndarray
-
-
-def read_per_item(path) -> PerItemFile:
-    """Read per-item results from a CSV file: one column per candidate, one row per test item.
-
-    The first row names the candidates.  A first column headed ``item`` or
-    ``id`` (any case) or with an empty header holds item labels and is not a
-    candidate.  Every other cell is a finite number (1/0 for correct/wrong,
-    or a loss).  Blank lines are skipped.
-
-    Raises
-    ------
-    ValueError
-        On malformed input (the message names the file and the line).
-    OSError
-        If the file cannot be read.
-    """
-    import csv
-    import math
-
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    if len(rows) < 2:
-        raise ValueError(f"{path}: need a header row and at least one item row")
-    header = [c.strip() for c in rows[0]]
-    labelled = header[0].lower() in ("", "item", "id")
-    names = header[1:] if labelled else header
-    if not names:
-        raise ValueError(f"{path}: need at least one candidate column")
-    if len(set(names)) != len(names) or any(not n for n in names):
-        raise ValueError(f"{path}: candidate names in the header must be non-empty and unique")
-    items, values = ([] if labelled else None), []
-    for i, r in enumerate(rows[1:], start=2):
-        if len(r) != len(header):
-            raise ValueError(f"{path}: line {i} has {len(r)} fields, the header has {len(header)}")
-        if labelled:
-            items.append(r[0].strip())
-            r = r[1:]
-        try:
-            vals = [float(c) for c in r]
-        except ValueError:
-            raise ValueError(f"{path}: line {i}: per-item results must be numbers") from None
-        if not all(math.isfinite(v) for v in vals):
-            raise ValueError(f"{path}: line {i}: per-item results must be finite")
-        values.append(vals)
-    return PerItemFile(names, items, np.array(values, dtype=float).T)
+def rank_uncertainty(
+    X: ArrayLike,
+    lower_is_better: bool = False,
+    *,
+    reps: int = 1000,
+    alpha: float = 0.05,
+    rng: np.random.Generator | int | None = None,
+    candidates: Sequence[str] | None = None,
+    show: bool | None = None,
+) -> RankUncertainty:
+    """Deprecated: use :func:`estimate_rank_uncertainty` (``reps`` is ``n_resamples``, ``show`` is ``progress``)."""
+    warn_deprecated("rank_uncertainty()", "sotalib.judging.estimate_rank_uncertainty()")
+    return estimate_rank_uncertainty(
+        X,
+        lower_is_better=lower_is_better,
+        n_resamples=reps,
+        alpha=alpha,
+        rng=rng,
+        candidates=candidates,
+        progress=show,
+    )

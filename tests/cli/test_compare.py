@@ -113,6 +113,21 @@ def test_rank_uncertainty_json(items, capsys):
     assert "lower is better" in capsys.readouterr().out
 
 
+def test_rank_uncertainty_seed_and_its_alias_rng_are_one_option(items, capsys):
+    from sotalib.judging import estimate_rank_uncertainty, read_per_item
+
+    path, _ = items
+    by_seed = run_json(capsys, ["rank-uncertainty", "--per-item", path, "--reps", "100", "--seed", "7"])
+    by_rng = run_json(capsys, ["rank-uncertainty", "--per-item", path, "--reps", "100", "--rng", "7"])
+    assert by_seed == by_rng and by_seed["seed"] == 7
+    f = read_per_item(path)
+    lib = estimate_rank_uncertainty(f.X, n_resamples=100, rng=7, candidates=f.candidates)
+    assert by_seed == lib.to_dict()
+    assert main(["rank-uncertainty", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--seed S" in help_text and "--rng S is an alias" in help_text
+
+
 def test_rank_uncertainty_battles(tmp_path, capsys):
     p = tmp_path / "b.csv"
     p.write_text("a,b,winner\n" + "x,y,x\ny,z,y\nz,x,z\nx,y,tie\nx,z,x\ny,x,x\n" * 5)
@@ -127,6 +142,7 @@ def test_rank_uncertainty_battles(tmp_path, capsys):
     [
         (["--reps", "0"], "--reps must be an integer in [1, 1000000000], got '0'"),
         (["--rng", "-1"], "--rng must be an integer in [0, 18446744073709551615], got '-1'"),
+        (["--seed", "-1"], "--seed must be an integer in [0, 18446744073709551615], got '-1'"),
         (["--alpha", "1.5"], "--alpha must be a number in [1e-10, 1), got '1.5'"),
         (["--plot", "x.txt"], "--plot must name a .png, .svg or .pdf file"),
     ],

@@ -91,14 +91,35 @@ def test_rank_unknown_method_and_missing_file(table3, capsys, tmp_path):
 
 
 def test_testsize_worked_values(capsys):
-    out = run_json(capsys, ["testsize", "--error", "0.01", "--confidence", "1", "--precision", "1"])
+    out = run_json(capsys, ["testsize", "--error", "0.01", "--z", "1", "--precision", "1"])
     assert out["rule_of_thumb"] == 10_000 and out["guyon"] == 9_900
-    out = run_json(capsys, ["testsize", "--error", "0.01", "--confidence", "1", "--precision", "2"])
+    out = run_json(capsys, ["testsize", "--error", "0.01", "--z", "1", "--precision", "2"])
     assert out["guyon"] == 990_000
-    out = run_json(capsys, ["testsize", "--error", "0.1", "--sd", "0.3", "--confidence", "2"])
+    out = run_json(capsys, ["testsize", "--error", "0.1", "--sd", "0.3", "--z", "2"])
     assert out["guyon"] == 3_600 and out["sd"] == 0.3
     out = run_json(capsys, ["testsize", "--error", "2.5", "--sd", "5"])
     assert out["rule_of_thumb"] is None and out["guyon"] == 1537
+
+
+def test_testsize_confidence_is_a_level(capsys):
+    """The trap: 0.95 is a 95% level (z = 1.96, 3,458 items), never a z value of 0.95 (813 items)."""
+    out = run_json(capsys, ["testsize", "--error", "0.1", "--sd", "0.3", "--confidence", "0.95"])
+    assert out["guyon"] == 3_458 and out["confidence"] == 0.95 and out["alpha"] == 0.05
+    assert out == run_json(capsys, ["testsize", "--error", "0.1", "--sd", "0.3"])  # 0.95 is the default
+    assert run_json(capsys, ["testsize", "--error", "0.1", "--sd", "0.3", "--z", "1.96"])["guyon"] == 3_458
+    for argv, option in (
+        (["--confidence", "1.96"], "--confidence must be a number in (0, 1)"),
+        (["--confidence", "95"], "--confidence must be a number in (0, 1)"),
+        (["--confidence", "1"], "--confidence must be a number in (0, 1)"),
+        (["--z", "0"], "--z must be a number in (0, 100]"),
+        (["--confidence", "0.9", "--z", "2"], "--confidence"),
+    ):
+        assert main(["testsize", "--error", "0.1", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and option in err, err
+    assert main(["testsize", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "confidence level in (0, 1), e.g. 0.95 for 95%" in help_text and "default 0.95" in help_text
 
 
 @pytest.mark.parametrize(
@@ -155,8 +176,10 @@ def test_rank_json_is_rank_candidates_to_dict(table3, capsys):
         assert out == rank_candidates(t.scores, method, rng=5, candidates=t.candidates, judges=t.judges).to_dict()
 
 
-def test_testsize_json_is_test_size_to_dict(capsys):
-    from sotalib.judging import test_size as size
+def test_testsize_json_is_estimate_test_size_to_dict(capsys):
+    from sotalib.judging import estimate_test_size
 
-    out = run_json(capsys, ["testsize", "--error", "0.02", "--confidence", "2.5", "--precision", "1.5"])
-    assert out == size(0.02, confidence=2.5, precision=1.5).to_dict()
+    out = run_json(capsys, ["testsize", "--error", "0.02", "--confidence", "0.9", "--precision", "1.5"])
+    assert out == estimate_test_size(0.02, alpha=0.1, precision=1.5).to_dict()
+    out = run_json(capsys, ["testsize", "--error", "0.02", "--z", "2.5", "--precision", "1.5"])
+    assert out == estimate_test_size(0.02, z=2.5, precision=1.5).to_dict()

@@ -81,17 +81,17 @@ def test_testsize_refuses_what_used_to_crash_or_answer_zero(capsys, argv, option
 
 
 def test_testsize_library_never_answers_zero_items_nor_overflows():
-    from sotalib.judging import test_size
+    from sotalib.judging import estimate_test_size
 
-    assert test_size(1.0).guyon == 1  # always wrong: one item shows it (sd 0)
+    assert estimate_test_size(1.0).guyon == 1  # always wrong: one item shows it (sd 0)
     with pytest.raises(ValueError, match="sd must be in"):
-        test_size(0.1, sd=0.0)
+        estimate_test_size(0.1, sd=0.0)
     with pytest.raises(ValueError, match=r"10\^32\d test items"):
-        test_size(1e-320)
-    with pytest.raises(ValueError, match="confidence"):
-        test_size(0.1, confidence=math.inf)
+        estimate_test_size(1e-320)
+    with pytest.raises(ValueError, match="z"):
+        estimate_test_size(0.1, z=math.inf)
     # the largest request the command line allows is computed exactly
-    r = test_size(1e-12, sd=1e12, confidence=100, precision=10)
+    r = estimate_test_size(1e-12, sd=1e12, z=100, precision=10)
     assert r.guyon == pytest.approx(1e72, rel=1e-11)
 
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sotalib.judging import bradley_terry, bradley_terry_mle, read_battles
-from sotalib.judging._bradley_terry import ELO
+from sotalib.judging import bradley_terry, read_battles
+from sotalib.judging._bradley_terry import ELO, bradley_terry_mle
 
 
 def _mm(W, iters=20000):
@@ -35,14 +35,14 @@ def test_ties_count_half_and_names():
     a = ["x", "x", "y", "y", "x"]
     b = ["y", "y", "x", "z", "z"]
     w = ["x", "tie", "y", "y", "Draw"]
-    res = bradley_terry(a, b, w, reps=50, rng=1)
+    res = bradley_terry(a, b, w, n_resamples=50, rng=1)
     W = np.array([[0, 1.5, 0.5], [1.5, 0, 1.0], [0.5, 0, 0]])  # x, y, z: the tie with x is z's only "win"
     assert res.candidates == ("x", "y", "z")
     assert res.score == pytest.approx(1000 + ELO * _mm(W), abs=1e-6)
     assert res.statistic == "bradley-terry" and res.n_items == 5
     # without that tie z never wins: no maximum
     with pytest.raises(ValueError, match="do not exist"):
-        bradley_terry(a, b, w[:4] + ["x"], reps=50, rng=1)
+        bradley_terry(a, b, w[:4] + ["x"], n_resamples=50, rng=1)
 
 
 def test_bootstrap_recovers_the_truth():
@@ -57,7 +57,7 @@ def test_bootstrap_recovers_the_truth():
         [names[i] for i in A],
         [names[i] for i in B],
         [names[i] if w else names[j] for i, j, w in zip(A, B, a_wins)],
-        reps=300,
+        n_resamples=300,
         rng=3,
     )
     true = 1000 + ELO * (theta - theta.mean())
@@ -79,4 +79,4 @@ def test_bad_battles(tmp_path):
     with pytest.raises(ValueError, match="columns a, b and winner"):
         read_battles(p)
     p.write_text("Winner,A,B,judge\nx,x,y,1\ny,y,x,2\n")
-    assert read_battles(p) == (["x", "y"], ["y", "x"], ["x", "y"])
+    assert tuple(read_battles(p)) == (["x", "y"], ["y", "x"], ["x", "y"])

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sotalib.judging import compare, plot_cd_diagram, plot_rank_intervals, rank_uncertainty
+from sotalib.judging import compare_candidates, estimate_rank_uncertainty, plot_cd_diagram, plot_rank_intervals
 
 mpl = pytest.importorskip("matplotlib")
 mpl.use("Agg")
@@ -13,7 +13,7 @@ from .test_compare import NAMES, paper_ranks_table  # noqa: E402
 
 
 def test_cd_diagram_of_demsar_figure_1():
-    c = compare(paper_ranks_table(), alpha=0.10, candidates=NAMES)
+    c = compare_candidates(paper_ranks_table(), alpha=0.10, candidates=NAMES)
     ax = plot_cd_diagram(c)
     texts = [t.get_text() for t in ax.texts]
     assert "CD = 1.12" in texts
@@ -30,7 +30,7 @@ def test_cd_diagram_of_demsar_figure_1():
 def test_rank_intervals_mark_the_misses():
     rng = np.random.default_rng(0)
     X = (rng.random((6, 500)) < np.linspace(0.6, 0.8, 6)[:, None]).astype(float)
-    res = rank_uncertainty(X, reps=200, rng=1)
+    res = estimate_rank_uncertainty(X, n_resamples=200, rng=1)
     true = np.array([6, 5, 4, 3, 2, 1])
     true_bad = true.copy()
     true_bad[0] = 1  # the worst classifier cannot be first: outside its interval

@@ -8,12 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from sotalib.judging._errorbars import (
-    accuracy,
+from sotalib.judging import (
     achieved_precision,
     bootstrap_coverage,
     bootstrap_interval,
-    cv_bootstrap_schema,
     error_bars,
     guyon_size,
     kendall_w,
@@ -22,6 +20,7 @@ from sotalib.judging._errorbars import (
     rule_of_thumb_size,
     variance_decomposition,
 )
+from sotalib.judging._errorbars import accuracy, cv_bootstrap_schema
 
 
 def test_error_bars_match_textbook_formulas():
@@ -74,7 +73,7 @@ def test_bootstrap_percentile_interval_of_accuracy_is_near_normal_interval():
 @pytest.mark.parametrize("method", ["percentile", "BCa"])
 def test_bootstrap_coverage_near_nominal(method):
     # reduced size (300 replications, seed 11); the book runs 2,000
-    cov = bootstrap_coverage(0.8, 100, method=method, reps=300, n_resamples=999, rng=11)
+    cov = bootstrap_coverage(0.8, 100, method=method, n_simulations=300, n_resamples=999, rng=11)
     assert abs(cov.rate - 0.95) < 4 * math.sqrt(0.95 * 0.05 / 300)
 
 
@@ -129,7 +128,7 @@ def test_kendall_w_equals_friedman_statistic_scaled():
 def test_ranking_stability_grows_with_test_set_size():
     rng = np.random.default_rng(0)
     correct = rng.random((6, 5000)) < np.linspace(0.70, 0.80, 6)[:, None]
-    w = ranking_stability(correct, [20, 200, 5000], trials=200, rng=1)
+    w = ranking_stability(correct, [20, 200, 5000], n_resamples=200, rng=1)
     assert w[0] < w[1] < w[2] and w[2] > 0.95
 
 

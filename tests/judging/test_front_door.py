@@ -1,4 +1,4 @@
-"""The front door of the judging subpackage: rank_candidates, read_scores, test_size; one rng argument."""
+"""The front door of the judging subpackage: rank_candidates, compare_candidates, estimate_test_size, ...; one rng argument."""
 
 import json
 import math
@@ -10,13 +10,15 @@ import sotalib
 from sotalib.cli import main
 from sotalib.judging import (
     bootstrap_interval,
+    compare_candidates,
+    estimate_rank_uncertainty,
+    estimate_test_size,
     property_table,
     rank_candidates,
     read_scores,
     search_counterexample,
     simulate_final_phase,
     simulate_public_private,
-    test_size,
 )
 
 TABLE3 = np.array([[0.8, 0.5, 0.7, 0.5], [0.6, 0.9, 0.4, 0.5], [0.4, 0.7, 0.8, 0.5]])
@@ -25,7 +27,9 @@ CLI_METHODS = ("mean", "median", "average-rank", "copeland", "relative-differenc
 
 
 def test_front_door_names():
-    assert sotalib.rank_candidates is rank_candidates and sotalib.test_size is test_size
+    assert sotalib.rank_candidates is rank_candidates and sotalib.estimate_test_size is estimate_test_size
+    assert sotalib.compare_candidates is compare_candidates
+    assert sotalib.estimate_rank_uncertainty is estimate_rank_uncertainty
 
 
 @pytest.fixture
@@ -104,12 +108,12 @@ def test_read_scores(table3, tmp_path):
         read_scores(bad)
 
 
-# ------------------------------------------------------------------ test_size
+# ------------------------------------------------------------------ estimate_test_size
 @pytest.mark.parametrize("error", [0.01, 0.05, 0.1, 0.3])
 def test_test_size_by_hand(error):
-    r = test_size(error)
+    r = estimate_test_size(error, z=1.96)  # the paper's z = 1.96
     sd = math.sqrt(error * (1 - error))
-    assert r.sd == sd and r.confidence == 1.96 and r.precision == 1.0
+    assert r.sd == sd and r.z == 1.96 and r.precision == 1.0
     assert r.rule_of_thumb == math.ceil(100 / error - 1e-9)  # whole items: 100/p rounded up
     guyon = (sd / error) ** 2 * 1.96**2 * 10.0**2
     assert r.guyon == math.ceil(guyon - 1e-9)
@@ -117,20 +121,49 @@ def test_test_size_by_hand(error):
 
 
 def test_test_size_worked_values_and_cli(capsys):
-    r = test_size(0.01, confidence=1, precision=1)
+    r = estimate_test_size(0.01, z=1, precision=1)
     assert (r.rule_of_thumb, r.guyon) == (10_000, 9_900)
-    assert test_size(0.01, confidence=1, precision=2).guyon == 990_000
-    r = test_size(0.1, sd=0.3, confidence=2)
+    assert estimate_test_size(0.01, z=1, precision=2).guyon == 990_000
+    r = estimate_test_size(0.1, sd=0.3, z=2)
     assert r.guyon == 3_600 and r.sd == 0.3
-    r = test_size(2.5, sd=5)
+    r = estimate_test_size(2.5, sd=5, z=1.96)
     assert r.rule_of_thumb is None and r.guyon == math.ceil(4 * 1.96**2 * 100)
+    r = estimate_test_size(2.5, sd=5)  # alpha = 0.05 by default: z = 1.959964, the same whole items
+    assert r.guyon == 1537 and r.alpha == 0.05 and r.z == pytest.approx(1.959963984540054, abs=1e-15)
     d = r.to_dict()
-    assert list(d) == ["error", "sd", "confidence", "precision", "rule_of_thumb", "guyon"]
+    assert list(d) == ["error", "sd", "confidence", "alpha", "z", "precision", "rule_of_thumb", "guyon"]
+    assert d["confidence"] == 0.95
     assert json.loads(json.dumps(d, allow_nan=False)) == d
     assert main(["testsize", "--error", "2.5", "--sd", "5", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == d
     with pytest.raises(AttributeError):
         r.guyon = 1  # frozen
+
+
+def test_test_size_trap_a_level_is_a_level():
+    """95% is alpha = 0.05 (z = 1.96): 3,458 items, not the 813 of reading 0.95 as a z value."""
+    assert estimate_test_size(0.1, sd=0.3, alpha=0.05).guyon == 3_458
+    assert estimate_test_size(0.1, sd=0.3, z=0.95).guyon == 813  # a z of 0.95 is a 66% level
+    assert estimate_test_size(0.1, sd=0.3, z=1.96).guyon == 3_458
+    assert estimate_test_size(0.1, sd=0.3, alpha=0.01).guyon == math.ceil(9 * 2.5758293035489004**2 * 100)
+    with pytest.raises(ValueError, match="not both"):
+        estimate_test_size(0.1, alpha=0.05, z=1.96)
+    for bad in (0.0, 1.0, 1.96, -0.1):
+        with pytest.raises(ValueError, match="alpha"):
+            estimate_test_size(0.1, alpha=bad)
+    for bad in (0.0, -1.0, math.inf):
+        with pytest.raises(ValueError, match="z"):
+            estimate_test_size(0.1, z=bad)
+
+
+def test_deprecated_test_size_keeps_z_and_refuses_a_level():
+    with pytest.warns(DeprecationWarning, match="estimate_test_size"):
+        old = sotalib.judging.test_size(0.1, sd=0.3, confidence=2)
+    assert old == estimate_test_size(0.1, sd=0.3, z=2)
+    with pytest.warns(DeprecationWarning, match="estimate_test_size"):
+        assert sotalib.judging.test_size(0.01).guyon == estimate_test_size(0.01, z=1.96).guyon
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="confidence.*alpha"):
+        sotalib.judging.test_size(0.1, confidence=0.95)  # the trap: a level where a z value is meant
 
 
 @pytest.mark.parametrize(
@@ -140,13 +173,79 @@ def test_test_size_worked_values_and_cli(capsys):
         (dict(error=1.5), "error"),
         (dict(error=float("nan")), "error"),
         (dict(error=0.1, sd=-1), "sd"),
-        (dict(error=0.1, confidence=0), "confidence"),
+        (dict(error=0.1, z=0), "z"),
+        (dict(error=0.1, alpha=1.5), "alpha"),
         (dict(error=0.1, precision=11), "precision"),
     ],
 )
 def test_test_size_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
-        test_size(**kwargs)
+        estimate_test_size(**kwargs)
+
+
+def test_deprecated_front_door_names_warn_and_agree():
+    import pandas as pd
+
+    M = np.array([[0.9, 0.8, 0.85, 0.7], [0.8, 0.75, 0.8, 0.6], [0.7, 0.7, 0.75, 0.65]])
+    with pytest.warns(DeprecationWarning, match="compare_candidates"):
+        old = sotalib.judging.compare(M, 0.1, True, candidates=["a", "b", "c"])
+    assert old.to_dict() == compare_candidates(M, alpha=0.1, lower_is_better=True, candidates=["a", "b", "c"]).to_dict()
+    X = pd.DataFrame((np.arange(60).reshape(3, 20) % 3 > 0).astype(float), index=["x", "y", "z"])
+    with pytest.warns(DeprecationWarning, match="estimate_rank_uncertainty"):
+        old = sotalib.judging.rank_uncertainty(X, reps=50, rng=1)
+    assert old.to_dict() == estimate_rank_uncertainty(X, n_resamples=50, rng=1).to_dict()
+    with pytest.warns(DeprecationWarning, match="progress"):
+        a = rank_candidates(TABLE3, "copeland", show=False)
+    assert a.to_dict() == rank_candidates(TABLE3, "copeland", progress=False).to_dict()
+    with pytest.warns(DeprecationWarning, match="n_resamples"):
+        a = estimate_rank_uncertainty(X, reps=40, rng=2)
+    assert a.to_dict() == estimate_rank_uncertainty(X, n_resamples=40, rng=2).to_dict()
+
+
+@pytest.mark.parametrize(
+    "old, args",
+    [
+        ("mean_score", (TABLE3,)),
+        ("copeland", (TABLE3,)),
+        ("rank", ([0.5, 0.9, 0.5],)),
+        ("friedman_test", (TABLE3,)),
+        ("q_alpha", (4,)),
+        ("holm", ([0.01, 0.04],)),
+        ("ladder", ([0.5, 0.6, 0.7], 0.05)),
+        ("kendall_tau_distance", ([0, 1, 2], [0.8, 0.6, 0.4])),
+    ],
+)
+def test_internals_leaving_the_api_still_work_with_a_warning(old, args):
+    from sotalib.judging import _compare, _kemeny, _rankfunctions, _staged, _wilcoxon
+
+    with pytest.warns(DeprecationWarning, match=f"sotalib.judging.{old} is deprecated"):
+        f = getattr(sotalib.judging, old)
+    home = next(m for m in (_rankfunctions, _compare, _staged, _kemeny, _wilcoxon) if hasattr(m, old))
+    assert f is getattr(home, old)
+    assert f(*args) is not None
+
+
+@pytest.mark.parametrize("name", ["TIE_RTOL", "TIE_WORDS", "METHODS", "FUNCTIONS", "PROPERTIES"])
+def test_constants_leaving_the_api_warn(name):
+    with pytest.warns(DeprecationWarning, match=name):
+        assert getattr(sotalib.judging, name)
+
+
+def test_every_judging_result_is_a_frozen_result_with_json_safe_to_dict():
+    import dataclasses
+
+    from sotalib._result import Result
+
+    for name in sotalib.judging.__all__:
+        obj = getattr(sotalib.judging, name)
+        if isinstance(obj, type):
+            assert issubclass(obj, Result) and dataclasses.is_dataclass(obj), name
+            assert obj.__dataclass_params__.frozen and "__repr__" not in vars(obj), name
+    cmp = compare_candidates(np.array([[1.0, 2.0, 3.0], [0.0, 1.0, 2.0]]))  # every judge ranks alike: F is infinite
+    assert cmp.friedman.iman_davenport_F == math.inf
+    d = cmp.to_dict()
+    assert d["friedman"]["iman_davenport_F"] is None
+    assert json.loads(json.dumps(d, allow_nan=False)) == d
 
 
 # ------------------------------------------------------------------ one rng argument
@@ -165,8 +264,8 @@ def test_rng_int_equals_generator_across_judging():
     x = simulate_public_private(teams=30, rng=4)
     y = simulate_public_private(teams=30, rng=np.random.default_rng(4))
     np.testing.assert_array_equal(x.public, y.public)
-    f1 = simulate_final_phase([0.7, 0.72], 100, 100, reps=50, rng=2)
-    f2 = simulate_final_phase([0.7, 0.72], 100, 100, reps=50, rng=np.random.default_rng(2))
+    f1 = simulate_final_phase([0.7, 0.72], 100, 100, n_resamples=50, rng=2)
+    f2 = simulate_final_phase([0.7, 0.72], 100, 100, n_resamples=50, rng=np.random.default_rng(2))
     assert f1 == f2
     data = np.arange(20.0)
     i1 = bootstrap_interval(np.mean, data, n_resamples=200, rng=1)
@@ -178,3 +277,31 @@ def test_rng_int_equals_generator_across_judging():
 def test_bad_rng_names_the_parameter(rng):
     with pytest.raises(ValueError, match="rng"):
         simulate_public_private(teams=5, rng=rng)
+
+
+def test_every_kind_of_judging_result_dumps_to_json():
+    from sotalib import judging as j
+
+    X = (np.arange(60).reshape(3, 20) % 4 > 0).astype(float)
+    results = [
+        j.estimate_test_size(0.1),
+        j.rank_candidates(TABLE3, "kemeny"),
+        j.compare_candidates(TABLE3),
+        j.estimate_rank_uncertainty(X, n_resamples=20, rng=1),
+        j.error_bars([1.0, 2.0, 4.0]),
+        j.bootstrap_interval(np.mean, np.arange(10.0), n_resamples=50, rng=1, vectorized=True),
+        j.bootstrap_coverage(0.8, 20, method="percentile", n_simulations=3, n_resamples=50, rng=1),
+        j.variance_decomposition([1.0, 2.0, 3.0], [0, 0, 1]),
+        j.rank_sd_by_granularity(np.ones((2, 2, 5)), n_resamples=3, rng=1),
+        j.simulate_public_private(teams=3, rng=1),
+        j.simulate_final_phase([0.7, 0.8], 50, 50, n_resamples=5, rng=1),
+        j.kemeny_young(TABLE3),
+        j.search_counterexample("mean", "majority", trials=200, rng=1),
+        j.bayesian_signed_rank([0.8, 0.9, 0.7], [0.7, 0.9, 0.6], n_resamples=100, rng=1),
+        j.compare_candidates(TABLE3).friedman,
+        j.compare_candidates(TABLE3).pairwise,
+    ]
+    for r in results:
+        d = r.to_dict()
+        assert json.loads(json.dumps(d, allow_nan=False)) == d, type(r).__name__
+    assert results[12].to_dict()["counterexample"]["property"] == "majority"

@@ -10,18 +10,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy import stats
 
-from sotalib.judging._ranking import (
-    METHODS,
-    average_rank,
-    condorcet_winner,
-    copeland,
-    kemeny_objective,
-    kemeny_young,
-    kendall_tau_distance,
-    rank,
-    rank_candidates,
-    relative_difference,
-)
+from sotalib.judging import kemeny_young, rank_candidates
+from sotalib.judging._kemeny import kemeny_objective, kendall_tau_distance
+from sotalib.judging._rankfunctions import average_rank, condorcet_winner, copeland, rank, relative_difference
+from sotalib.judging._ranking import METHODS
 
 #: Table 3 of the paper: 3 candidates x 4 judges.
 TABLE3 = np.array([[0.8, 0.5, 0.7, 0.5], [0.6, 0.9, 0.4, 0.5], [0.4, 0.7, 0.8, 0.5]])

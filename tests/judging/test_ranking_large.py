@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sotalib.judging import copeland, kemeny_objective, kemeny_young, rank, rank_candidates, relative_difference
-from sotalib.judging._ranking import TIE_RTOL, _preference
+from sotalib.judging import kemeny_young, rank_candidates
+from sotalib.judging._kemeny import _preference, kemeny_objective
+from sotalib.judging._rankfunctions import TIE_RTOL, copeland, rank, relative_difference
 
 
 def _rank_by_definition(a: np.ndarray) -> np.ndarray:

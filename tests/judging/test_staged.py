@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sotalib.judging._staged import (
+from sotalib.judging import (
     boosting_attack,
-    ladder,
     simulate_final_phase,
     simulate_public_private,
     winner_distribution_exact,
 )
+from sotalib.judging._staged import ladder
 
 
 def test_ladder_releases_only_significant_improvements_rounded():
@@ -37,8 +37,8 @@ def test_selection_on_public_leaderboard_overfits_and_ladder_reduces_it():
 
 def test_boosting_attack_fools_kaggle_not_ladder():
     n = 2000
-    k_pub, k_priv = np.mean([boosting_attack(n, n, 300, "kaggle", rng=s) for s in range(8)], axis=0)
-    l_pub, l_priv = np.mean([boosting_attack(n, n, 300, "ladder", rng=s) for s in range(8)], axis=0)
+    k_pub, k_priv = np.mean([boosting_attack(n, n, 300, mechanism="kaggle", rng=s) for s in range(8)], axis=0)
+    l_pub, l_priv = np.mean([boosting_attack(n, n, 300, mechanism="ladder", rng=s) for s in range(8)], axis=0)
     se = 0.5 / math.sqrt(8 * n)
     assert k_pub > 0.5 + 10 * se  # the public score climbs ...
     assert abs(k_priv - 0.5) < 4 * se  # ... the private one stays at chance
@@ -47,14 +47,14 @@ def test_boosting_attack_fools_kaggle_not_ladder():
 
 def test_final_phase_rules():
     th = np.r_[np.full(50, 0.80), 0.82]
-    a = simulate_final_phase(th, 1000, 1000, rule="all", reps=500, rng=7)
-    b = simulate_final_phase(th, 1000, 1000, rule="top-k", k=th.size, reps=500, rng=7)
+    a = simulate_final_phase(th, 1000, 1000, rule="all", n_resamples=500, rng=7)
+    b = simulate_final_phase(th, 1000, 1000, rule="top-k", k=th.size, n_resamples=500, rng=7)
     assert a.winner_theta == b.winner_theta and a.p_best == b.p_best
-    one = simulate_final_phase([0.7], 100, 100, rule="baseline", baseline=0.9, reps=10, rng=0)
+    one = simulate_final_phase([0.7], 100, 100, rule="baseline", baseline=0.9, n_resamples=10, rng=0)
     assert one.winner_theta == pytest.approx(0.7) and one.finalists == 1
     # filtering by the baseline keeps the genuinely better participant and drops the lucky clones
-    c = simulate_final_phase(th, 1000, 1000, rule="baseline", baseline=0.80, reps=2000, rng=8)
-    d = simulate_final_phase(th, 1000, 1000, rule="all", reps=2000, rng=8)
+    c = simulate_final_phase(th, 1000, 1000, rule="baseline", baseline=0.80, n_resamples=2000, rng=8)
+    d = simulate_final_phase(th, 1000, 1000, rule="all", n_resamples=2000, rng=8)
     assert c.finalists < th.size
     assert c.p_best > d.p_best
     with pytest.raises(ValueError, match="rule"):
@@ -81,6 +81,6 @@ def test_winner_distribution_sums_to_one_and_is_monotone(thetas, n):
 def test_final_phase_monte_carlo_matches_exact():
     th = np.r_[np.full(100, 0.80), np.linspace(0.805, 0.83, 5)]
     p = winner_distribution_exact(th, 1000)
-    mc = simulate_final_phase(th, 1000, 1000, rule="all", reps=4000, rng=12)
+    mc = simulate_final_phase(th, 1000, 1000, rule="all", n_resamples=4000, rng=12)
     assert abs(mc.winner_theta - float(p @ th)) < 4 * mc.se
     assert abs(mc.p_best - p[-1]) < 4 * np.sqrt(p[-1] * (1 - p[-1]) / 4000)

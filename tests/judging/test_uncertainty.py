@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sotalib.judging import _uncertainty, bootstrap_scores, rank_uncertainty, read_per_item
+from sotalib.judging import _uncertainty, estimate_rank_uncertainty, read_per_item
 
 
 def _plain(X, reps, rng):
@@ -21,7 +21,7 @@ def _plain(X, reps, rng):
 def test_bootstrap_scores_are_the_means_of_the_drawn_items():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(4, 57))
-    S = bootstrap_scores(X, 25, rng=3)
+    S = _uncertainty._bootstrap_scores(X, 25, 3)
     idx = np.random.default_rng(3).integers(0, 57, size=(25, 57))
     assert S == pytest.approx(np.stack([X[:, i].mean(axis=1) for i in idx]), rel=1e-12, abs=1e-14)
 
@@ -29,9 +29,9 @@ def test_bootstrap_scores_are_the_means_of_the_drawn_items():
 def test_blocks_do_not_change_the_result(monkeypatch):
     rng = np.random.default_rng(1)
     X = (rng.random((6, 300)) < 0.7).astype(float)
-    whole = bootstrap_scores(X, 50, rng=4)
+    whole = _uncertainty._bootstrap_scores(X, 50, 4)
     monkeypatch.setattr(_uncertainty, "BLOCK_BYTES", 8 * 300 * 7)  # blocks of 7 resamples
-    assert np.array_equal(bootstrap_scores(X, 50, rng=4), whole)
+    assert np.array_equal(_uncertainty._bootstrap_scores(X, 50, 4), whole)
 
 
 def test_against_plain_numpy_within_monte_carlo_error():
@@ -39,7 +39,7 @@ def test_against_plain_numpy_within_monte_carlo_error():
     theta = np.array([0.70, 0.71, 0.72, 0.74, 0.60])
     X = (rng.random((5, 2000)) < theta[:, None]).astype(float)
     B = 4000
-    ours = rank_uncertainty(X, reps=B, rng=10)
+    ours = estimate_rank_uncertainty(X, n_resamples=B, rng=10)
     S, R, p_first = _plain(X, B, np.random.default_rng(11))
     # P(first): binomial standard errors of two independent estimates
     se = np.sqrt(2 * p_first * (1 - p_first) / B)
@@ -61,7 +61,7 @@ def test_against_plain_numpy_within_monte_carlo_error():
 def test_result_invariants_and_lower_is_better():
     rng = np.random.default_rng(3)
     X = rng.random((8, 400))
-    res = rank_uncertainty(X, reps=500, rng=1, candidates=list("abcdefgh"))
+    res = estimate_rank_uncertainty(X, n_resamples=500, rng=1, candidates=list("abcdefgh"))
     assert res.p_first.sum() == pytest.approx(1.0)
     assert np.all(res.rank_counts.sum(axis=1) == 500)
     assert np.all(res.rank_low <= res.rank_high) and np.all(res.ci_low <= res.ci_high)
@@ -72,22 +72,22 @@ def test_result_invariants_and_lower_is_better():
     assert set(d["candidates"][0]) == {"name", "score", "ci_low", "ci_high", "rank_low", "rank_high", "p_first"}
     assert [c["score"] for c in d["candidates"]] == sorted(X.mean(axis=1), reverse=True)
     # losses: the same resamples, ranks reversed
-    low = rank_uncertainty(-X, lower_is_better=True, reps=500, rng=1)
+    low = estimate_rank_uncertainty(-X, lower_is_better=True, n_resamples=500, rng=1)
     assert np.array_equal(low.rank_low, res.rank_low) and np.array_equal(low.p_first, res.p_first)
     # identical candidates tie for first and share it
-    tie = rank_uncertainty(np.vstack([X[0], X[0]]), reps=50, rng=2)
+    tie = estimate_rank_uncertainty(np.vstack([X[0], X[0]]), n_resamples=50, rng=2)
     assert tie.p_first == pytest.approx([0.5, 0.5]) and list(tie.rank_high) == [1, 1]
 
 
 def test_bad_input(tmp_path):
-    with pytest.raises(ValueError, match="reps"):
-        rank_uncertainty(np.ones((2, 3)), reps=0)
+    with pytest.raises(ValueError, match="n_resamples"):
+        estimate_rank_uncertainty(np.ones((2, 3)), n_resamples=0)
     with pytest.raises(ValueError, match="alpha"):
-        rank_uncertainty(np.ones((2, 3)), alpha=0)
+        estimate_rank_uncertainty(np.ones((2, 3)), alpha=0)
     with pytest.raises(ValueError, match="finite"):
-        rank_uncertainty([[1.0, np.inf]])
+        estimate_rank_uncertainty([[1.0, np.inf]])
     with pytest.raises(ValueError, match="rng"):
-        rank_uncertainty(np.ones((2, 3)), rng=-1)
+        estimate_rank_uncertainty(np.ones((2, 3)), rng=-1)
     p = tmp_path / "x.csv"
     p.write_text("item,a,b\n1,1,0\n2,0\n")
     with pytest.raises(ValueError, match="line 3 has 2 fields"):

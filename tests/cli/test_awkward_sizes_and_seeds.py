@@ -1,4 +1,4 @@
-"""Acceptance of issue 12 as a new user meets it: the inputs that were still mishandled after the first round.
+"""Inputs a new user tries that were once mishandled: huge counts, seeds, undefined scores, what the text says.
 
 Each test is one kind: a huge count names the option to change, a bootstrap
 that cannot fit is refused with the memory it would need, a seed is a seed
@@ -17,7 +17,7 @@ import pytest
 from sotalib.cli import main
 from sotalib.consistency import check_report
 from sotalib.consistency._single import MAX_COUNT
-from sotalib.judging import bradley_terry, rank_uncertainty
+from sotalib.judging import bradley_terry, estimate_rank_uncertainty
 
 ITEMS = "item,A,B,C\n" + "".join(f"{i},{i % 2},{(i // 2) % 2},{int(i % 3 == 0)}\n" for i in range(12))
 
@@ -79,11 +79,11 @@ def test_rank_uncertainty_huge_reps_is_refused_with_the_memory_it_needs(tmp_path
 def test_rank_uncertainty_library_refuses_before_allocating(monkeypatch):
     monkeypatch.setenv("SOTALIB_MEMORY_LIMIT", str(10**6))
     X = np.random.default_rng(0).integers(0, 2, size=(4, 50))
-    with pytest.raises(ValueError, match=r"^reps=100000 resamples of 4 candidates would need 6\.1 MiB"):
-        rank_uncertainty(X, reps=100_000, rng=0)
-    rank_uncertainty(X, reps=1_000, rng=0)  # 64 kB fits
-    with pytest.raises(ValueError, match=r"^reps=100000 resamples of 2 distinct battles would need"):
-        bradley_terry(["a", "a"], ["b", "b"], ["a", "b"], reps=100_000, rng=0)
+    with pytest.raises(ValueError, match=r"^n_resamples=100000 resamples of 4 candidates would need 6\.1 MiB"):
+        estimate_rank_uncertainty(X, n_resamples=100_000, rng=0)
+    estimate_rank_uncertainty(X, n_resamples=1_000, rng=0)  # 64 kB fits
+    with pytest.raises(ValueError, match=r"^n_resamples=100000 resamples of 2 distinct battles would need"):
+        bradley_terry(["a", "a"], ["b", "b"], ["a", "b"], n_resamples=100_000, rng=0)
 
 
 @pytest.mark.parametrize("seed", ["9" * 400, "-1", "18446744073709551616", "1.5"])
