@@ -175,9 +175,10 @@ __getattr__, __dir__, __all__ = attach(
     deprecated={
         "max_summary": (".multiplicity", "summarize_max"),
         "expected_max_auc": (".multiplicity", "summarize_max_auc"),
-        "test_size": (".judging", "estimate_test_size"),
-        "compare": (".judging", "compare_candidates"),
-        "rank_uncertainty": (".judging", "estimate_rank_uncertainty"),
+        # the judging wrappers keep the old signatures and warn when called
+        "test_size": (".judging", "test_size", None),
+        "compare": (".judging", "compare", None),
+        "rank_uncertainty": (".judging", "rank_uncertainty", None),
         "iid_max_distribution": (".multiplicity", "iid_max_distribution"),
         "max_distribution": (".multiplicity", "max_distribution"),
         "MaxDistribution": (".multiplicity", "MaxDistribution"),
