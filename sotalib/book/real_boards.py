@@ -220,7 +220,7 @@ def _calls():
     ob, ob_pub = load_board("obesity").scores, load_board("obesity", "public").scores
     ca = load_board("cassava").scores
     est = sota.estimate_sota
-    out = [(sota.observed, ob, 13840, dict(classes=7)), (sota.observed, ca, 15000, dict(classes=5))]
+    out = [(est, ob, 13840, dict(classes=7, method="observed")), (est, ca, 15000, dict(classes=5, method="observed"))]
     for n in (13840, 11072):
         for method in ("crop", "shrink", "cap"):
             for target in ("expected", "upper"):
@@ -242,11 +242,11 @@ def _calls():
 CALLS = _calls
 
 
-def predicted_max(scores, weight: float, n: int, *, classes: int, rho: float = sota.RHO0, alpha: float = 0.05):
+def predicted_max(scores, weight: float, n: int, *, classes: int, rho: float = 0.6, alpha: float = 0.05):
     """The distribution of the winner's score on ``n`` new items, from a board shrunk with ``weight``.
 
     The shrunk accuracies ``theta'_j = w theta_hat_j + (1 - w)/classes`` of the
-    teams above chance (the fit of :func:`sotalib.multiplicity.shrink` on one
+    teams above chance (the fit of ``estimate_sota(method="shrink")`` on one
     board) are the true accuracies; the maximum over the same teams on ``n``
     other items follows the same dependent model (``theta0 = max theta'``, teams
     violating Eq. 8 left out), computed exactly with
