@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..multiplicity import estimate_sota
+from ..multiplicity import estimate_sota, expected_max_auc
 from ..multiplicity._abc import abc  # its acceptance rate is not an option of estimate_sota
 from .groundtruth import load_groundtruth
 from .reconstructions import FACTS, load_challenge
@@ -53,8 +53,6 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
     reproduce the published counts; if it is below the winner, no such
     leaderboard gives the paper's estimate under this simulation model.
     """
-    from ..multiplicity import expected_max_auc
-
     f = FACTS[name]
     s = load_challenge(name).scores
     top, est = float(f.top[0]), float(f.paper["shrink_estimate"])

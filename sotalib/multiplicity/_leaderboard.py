@@ -18,6 +18,7 @@ facts they honour) live in :mod:`sotalib.book.reconstructions`.
 from __future__ import annotations
 
 import functools
+import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -228,8 +229,6 @@ def read_kaggle_leaderboard(
 
 def _read_kaggle(path: Path, score_column: str | None, lower_is_better: bool) -> Leaderboard:
     """Read the CSV file (see :func:`read_kaggle_leaderboard`)."""
-    import io
-
     import pandas as pd  # pandas loads only when a file is read: it takes longer to import than sotalib
 
     text = _read_text(path)
