@@ -27,6 +27,9 @@ __all__ = ["abc"]
 #: Proposals of :func:`abc` unless told otherwise.
 N_RESAMPLES = 20000
 
+#: Share of the proposals kept, and how many top scores the summary averages.
+ACCEPT, TOP = 0.01, 20
+
 
 def _abc(
     s: np.ndarray,
@@ -99,10 +102,10 @@ def abc(
     classes: int = 2,
     rho: float = 0.0,
     n_resamples: int = N_RESAMPLES,
-    accept: float = 0.01,
+    accept: float = ACCEPT,
     rng: int | np.random.Generator | None = None,
     alpha: float = 0.05,
-    top: int = 20,
+    top: int = TOP,
     progress: bool | None = None,
 ) -> SotaEstimate:
     """Approximate Bayesian computation posterior for ``max theta`` (``estimate_sota(method="abc")``).

@@ -27,6 +27,9 @@ __all__ = ["npmle", "npmle_bin_width", "deconvolve"]
 #: Bootstrap resamples of :func:`deconvolve` unless told otherwise.
 N_RESAMPLES = 200
 
+#: Points of the grid the NPMLE puts its mass on.
+GRID_SIZE = 400
+
 
 def npmle(counts, n: int, *, grid_size: int = 400, iters: int = 3000, tol: float = 1e-10, bin_width: int | None = None):
     """Kiefer-Wolfowitz NPMLE of ``G`` for ``X_j ~ B(n, theta_j)``, ``theta_j ~ G``, by EM on a grid.
@@ -141,7 +144,7 @@ def deconvolve(
     n_resamples: int = N_RESAMPLES,
     rng: int | np.random.Generator | None = None,
     alpha: float = 0.05,
-    grid_size: int = 400,
+    grid_size: int = GRID_SIZE,
     progress: bool | None = None,
 ) -> SotaEstimate:
     """Empirical Bayes by deconvolution (``estimate_sota(method="deconvolve")``).

@@ -15,11 +15,11 @@ from numpy.typing import ArrayLike
 from .._deprecate import renamed_arguments
 from .._rng import check_rng
 from .._validate import check_alpha, check_choice, check_int, check_probability
+from ._abc import ACCEPT, TOP, _abc
 from ._abc import N_RESAMPLES as ABC_PROPOSALS
-from ._abc import _abc
 from ._crop import PAPER_GRID, _crop
+from ._deconvolve import GRID_SIZE, _deconvolve
 from ._deconvolve import N_RESAMPLES as BOOTSTRAP_RESAMPLES
-from ._deconvolve import _deconvolve
 from ._depmax_normal import choose_engine
 from ._leaderboard import Leaderboard
 from ._observed import _naive, _observed
@@ -250,9 +250,9 @@ def estimate_sota(
     elif method == "naive":
         est = _naive(s, below, n, alpha)
     elif method == "deconvolve":
-        est = _deconvolve(s, below, n, _resamples("deconvolve", n_resamples), rng, alpha, 400, progress)
+        est = _deconvolve(s, below, n, _resamples("deconvolve", n_resamples), rng, alpha, GRID_SIZE, progress)
     else:
-        est = _abc(s, below, n, rho, _resamples("abc", n_resamples), 0.01, rng, alpha, 20, progress)
+        est = _abc(s, below, n, rho, _resamples("abc", n_resamples), ACCEPT, rng, alpha, TOP, progress)
     return _with_reading(est, board)
 
 
