@@ -159,7 +159,7 @@ def interval(spec: ScoreSpec, v: Fraction, below: Fraction, above: Fraction) -> 
     """The interval of a reported value ``v`` of ``spec`` (trusted: already read and checked)."""
     # the author's value was itself computed in floating point: allow it to be
     # off by far more than any float64 evaluation error (a relative 1e-12)
-    slack = FLOAT_SLACK * max(1, abs(v))
+    slack = FLOAT_SLACK * max(Fraction(1), abs(v))
     lo, hi = v - below - slack, v + above + slack
     if spec.complement:
         lo, hi = 1 - hi, 1 - lo
@@ -211,7 +211,8 @@ def read_report(
     if not scores:
         raise ValueError("scores must name at least one reported score")
     below, above = tolerance(eps, decimals, rounding)
-    out, seen = [], {}
+    out: list[ScoreInterval] = []
+    seen: dict[tuple[str, bool, Fraction], str] = {}
     for name, value in scores.items():
         spec = resolve_score(name, beta if (beta is not None and resolve_score(name).base in ("fbp", "fbn")) else None)
         key = (spec.base, spec.complement, spec.beta)
