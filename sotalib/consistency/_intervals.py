@@ -30,6 +30,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypedDict
 
 from .._validate import check_choice, check_int, check_real
 from ._scores import ScoreSpec, exact_sign, resolve_score, score_range
@@ -138,6 +139,14 @@ class ScoreInterval:
             return False
         s = exact_sign(self.spec.base, tp, tn, p, n, self.hi, self.spec.beta)
         return s is not None and s <= 0
+
+
+class ToleranceOptions(TypedDict):
+    """The keywords of :func:`read_report` saying how the scores were rounded (for ``**`` passing)."""
+
+    eps: float | str | None
+    decimals: int | None
+    rounding: str
 
 
 def tolerance(eps, decimals, rounding) -> tuple[Fraction, Fraction]:

@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import check_choice, check_int
-from ._intervals import FLOAT_SLACK, as_decimal, tolerance
+from ._intervals import FLOAT_SLACK, ToleranceOptions, as_decimal, tolerance
 from ._scores import resolve_score
 
 __all__ = [
@@ -90,6 +90,13 @@ class MulticlassInterval:
         if self.base in ("acc", "bacc"):
             return self.base
         return f"{self.average} {self.base}"
+
+
+class MulticlassOptions(ToleranceOptions):
+    """The keywords of :func:`multiclass_intervals` besides the scores (for ``**`` passing)."""
+
+    average: str
+    beta: float | None
 
 
 def _split_average(key: str, default: str) -> tuple[str, str]:
