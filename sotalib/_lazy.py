@@ -19,7 +19,7 @@ from ._deprecate import REMOVED_IN
 def attach(
     package: str,
     names: Mapping[str, Sequence[str]],
-    deprecated: Mapping[str, tuple[str, str]] | None = None,
+    deprecated: Mapping[str, tuple[str, ...]] | None = None,
 ) -> tuple[Callable[[str], object], Callable[[], list[str]], list[str]]:
     """Return ``__getattr__``, ``__dir__`` and ``__all__`` for ``package``.
 
@@ -35,7 +35,9 @@ def attach(
         Former public names, kept for one minor version: old name to
         ``(module, name)`` where the object now lives.  If ``name`` is public,
         the warning names it; otherwise the old name was an internal that is
-        no longer public.  Deprecated names are not in ``__all__``.
+        no longer public.  A third entry, ``(module, name, new)``, names the
+        public replacement of a wrapper that keeps an old signature.
+        Deprecated names are not in ``__all__``.
     """
     deprecated = dict(deprecated or {})
     where: dict[str, str] = {}
@@ -48,9 +50,11 @@ def attach(
 
     def __getattr__(name: str) -> object:
         if name in deprecated:
-            module, attr = deprecated[name]
+            module, attr, *replacement = deprecated[name]
             target = importlib.import_module(module, package)
-            if attr in where:
+            if replacement:
+                new = f"{package}.{replacement[0]}"
+            elif attr in where:
                 new = f"{package}.{attr}"
             elif attr in getattr(target, "__all__", ()) and not module.rsplit(".", 1)[-1].startswith("_"):
                 new = f"{target.__name__}.{attr}"

@@ -804,7 +804,7 @@ class MaxAUCSummary:
         )
 
 
-def _check_auc_memory(m: int, n: int, n_pos: int, reps: int, rho: float) -> None:
+def _check_auc_memory(m: int, n: int, n_pos: int, reps: int, rho: float, name: str = "reps") -> None:
     """Refuse up front a simulation whose arrays cannot fit (:func:`sotalib._validate.check_memory`).
 
     The simulated maxima and positive counts take 24 bytes per replication.
@@ -824,7 +824,7 @@ def _check_auc_memory(m: int, n: int, n_pos: int, reps: int, rho: float) -> None
         what = f"n={n} items"
         advice = "use a smaller test set"
     if 24.0 * reps > block:
-        what, advice = f"reps={reps} replications", "use fewer replications"
+        what, advice = f"{name}={reps} replications", "use fewer replications"
     check_memory(per_rep + block, what, advice)
 
 
@@ -927,6 +927,14 @@ def expected_max_auc(
     alpha = check_alpha("alpha", alpha)
     rho = _check_rho(rho)
     _check_auc_memory(a.size, n, n_pos, reps, rho)
+    return _simulated_max_auc(a, n, prevalence, rho, reps, rng, alpha, show, on_start)
+
+
+def _simulated_max_auc(
+    a: np.ndarray, n: int, prevalence: float, rho: float, reps: int, rng, alpha: float, show, on_start
+) -> MaxAUCSummary:
+    """The simulation of :func:`expected_max_auc` on checked arguments (``a`` the array of AUCs)."""
+    n_pos, n_neg = n_positives(n, prevalence)
     seed = seed_record(rng)
     gen = as_generator(rng)
     mus, sp = _standardized(a, 1.0, 1.0)

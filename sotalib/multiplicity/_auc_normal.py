@@ -621,6 +621,14 @@ def normal_max_auc(
     n_pos, n_neg = n_positives(n, prevalence)
     rho = check_real("rho", rho, low=0.0, high=1.0)
     alpha = check_alpha("alpha", alpha)
+    return _normal_max_auc(a, n, prevalence, rho, alpha, bool(skew))
+
+
+def _normal_max_auc(a: np.ndarray, n: int, prevalence: float, rho: float, alpha: float, skew: bool) -> NormalMaxAUC:
+    """The computation of :func:`normal_max_auc` on checked arguments (``a`` the array of AUCs)."""
+    from ._auc import n_positives
+
+    n_pos, n_neg = n_positives(n, prevalence)
     full = _Model.build(a, n_pos, n_neg, rho, bool(skew))
     low = full.low()
     keep = full.reaching(low)

@@ -88,10 +88,10 @@ def test_maxdist_alpha_below_double_resolution_names_alpha(capsys):
     _one_line_error(
         capsys, ["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--alpha", "1e-17"], "--alpha", "1e-10"
     )
-    from sotalib.multiplicity import max_summary
+    from sotalib.multiplicity import summarize_max
 
     with pytest.raises(ValueError, match=r"alpha must be in \[1e-10, 1\)"):
-        max_summary(100, 10, 0.9, alpha=1e-17)
+        summarize_max(100, 10, 0.9, alpha=1e-17)
 
 
 def test_prob_at_least_nan_says_what_is_wrong():

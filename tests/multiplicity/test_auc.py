@@ -12,6 +12,7 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 from sotalib.multiplicity import _auc as A
+from sotalib.multiplicity import summarize_max_auc
 
 # --------------------------------------------------------------------------- binormal model
 
@@ -145,17 +146,21 @@ def test_paper_numbers_within_four_standard_errors():
         se = _quantile_se(x, q)
         assert abs(est - paper) < 4 * math.hypot(se, se / math.sqrt(10)) + 5e-5
     # the library's summary of the same engine
-    e = A.expected_max_auc(np.full(1000, 0.9), 3000, 0.017, reps=200, rng=5)
-    assert e.reps == 200 and abs(e.mean - s.mean) < 4 * math.hypot(e.se_mean, s.se_mean)
+    e = summarize_max_auc(3000, None, np.full(1000, 0.9), 0.017, engine="simulate", n_resamples=200, rng=5)
+    assert e.n_resamples == 200 and abs(e.mean - s.mean) < 4 * math.hypot(e.se_mean, s.se_mean)
 
 
-def test_expected_max_auc_common_random_numbers():
+def _max_auc(aucs, n, prevalence, **kwargs):
+    return summarize_max_auc(n, None, aucs, prevalence, engine="simulate", **kwargs)
+
+
+def test_summarize_max_auc_common_random_numbers():
     a = np.linspace(0.6, 0.9, 300)
-    f = [A.expected_max_auc(0.5 + w * (a - 0.5), 2000, 0.02, reps=50, rng=7).mean for w in (0.9, 0.9005, 0.901)]
+    f = [_max_auc(0.5 + w * (a - 0.5), 2000, 0.02, n_resamples=50, rng=7).mean for w in (0.9, 0.9005, 0.901)]
     assert f[0] <= f[1] <= f[2]
     assert f[2] - f[0] < 0.002
-    g = A.expected_max_auc(a, 2000, 0.02, reps=50, rng=7)
-    assert g == A.expected_max_auc(a, 2000, 0.02, reps=50, rng=7)
+    g = _max_auc(a, 2000, 0.02, n_resamples=50, rng=7)
+    assert g == _max_auc(a, 2000, 0.02, n_resamples=50, rng=7)
 
 
 def test_screening_does_not_change_maxima():
@@ -169,13 +174,13 @@ def test_screening_does_not_change_maxima():
     assert np.array_equal(_max_u_batch(z, uu, mus, 1.0, 2949, lf, 46.0), _max_u_batch(z, uu, mus, 1.0, 2949, lf, 1e9))
 
 
-def test_expected_max_auc_bad_input():
+def test_summarize_max_auc_bad_input():
     with pytest.raises(ValueError, match="auc"):
-        A.expected_max_auc([0.9, 1.0], 3000, 0.017, reps=10, rng=0)
+        _max_auc([0.9, 1.0], 3000, 0.017, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="prevalence"):
-        A.expected_max_auc([0.9], 3000, 1.2, reps=10, rng=0)
+        _max_auc([0.9], 3000, 1.2, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="rho"):
-        A.expected_max_auc([0.9], 3000, 0.017, reps=10, rng=0, rho=1.5)
+        _max_auc([0.9], 3000, 0.017, n_resamples=10, rng=0, rho=1.5)
 
 
 # --------------------------------------------------------------------------- conditional Monte Carlo

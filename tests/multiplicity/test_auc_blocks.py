@@ -42,10 +42,11 @@ def test_huge_m_memory_is_bounded():
     """
     code = (
         "import resource\n"
-        "from sotalib.multiplicity import expected_max_auc\n"
-        "expected_max_auc(0.9, 3000, 0.017, m=1000, reps=2, rng=0, show=False)\n"
+        "from sotalib.multiplicity import summarize_max_auc\n"
+        "kw = dict(engine='simulate', n_resamples=2, rng=0, progress=False)\n"
+        "summarize_max_auc(3000, 1000, 0.9, 0.017, **kw)\n"
         "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "s = expected_max_auc(0.9, 3000, 0.017, m=2_000_000, reps=2, rng=0, show=False)\n"
+        "s = summarize_max_auc(3000, 2_000_000, 0.9, 0.017, **kw)\n"
         "assert 0.9 < s.mean < 1.0\n"
         "print(base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )

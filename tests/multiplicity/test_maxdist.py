@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from sotalib import clopper_pearson, iid_max_distribution, prob_any_at_least, prob_at_least
+from sotalib.multiplicity import clopper_pearson, iid_max_distribution, prob_any_at_least, prob_at_least
 from sotalib.multiplicity._maxdist import iid_bias_sd, max_cdf, max_pmf, max_sf
 from sotalib.multiplicity._simulate import simulate_iid_max, simulate_iid_max_counts
 

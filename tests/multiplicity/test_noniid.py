@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
-from sotalib import iid_max_distribution
+from sotalib.multiplicity import iid_max_distribution
 from sotalib.multiplicity._noniid import (
     Empirical,
     PointMass,
