@@ -16,6 +16,7 @@ import pandas as pd
 
 from .. import multiplicity as A
 from ..multiplicity import Summary, iid_max_distribution
+from ..multiplicity._auc import n_positives
 from .style import sci
 
 __all__ = [
@@ -74,7 +75,7 @@ def variance_table(
     95% of the single estimates.  The attributes ``sim_mean`` and
     ``sim_mean_se`` hold the mean of the simulated AUCs and its standard error.
     """
-    n_pos, n_neg = A.n_positives(n, prevalence)
+    n_pos, n_neg = n_positives(n, prevalence)
     sim = A.simulate_auc(auc, n, prevalence, reps, rng=rng)
     v_exact = A.auc_variance(auc, n_pos, n_neg)
     v_hm = A.hanley_mcneil_variance(auc, n_pos, n_neg)
@@ -245,7 +246,7 @@ def roc_bands(auc: float, n: int, prevalence: float, sigmas, *, curves: int = 40
     simulated curves on a grid of 201 false positive rates and one simulated
     score sample -- the inputs of :func:`sotalib.book.fig_auc.plot_same_auc`.
     """
-    kp, kn = A.n_positives(n, prevalence)
+    kp, kn = n_positives(n, prevalence)
     fg = np.linspace(0, 1, 201)
     sds, samples = [], []
     for i, (sp, sn) in enumerate(sigmas):
@@ -273,7 +274,7 @@ def melanoma_v2_interval(
     from scipy.stats import norm
 
     z = float(norm.ppf(0.975))
-    kp, kn = A.n_positives(n, prevalence)
+    kp, kn = n_positives(n, prevalence)
 
     def upper(sp):
         return auc + z * math.sqrt(A.auc_variance(auc, kp, kn, sp, 1.0))
