@@ -46,7 +46,7 @@ CASES = [
     ),
     Case(
         "AUC max: conditional MC F^m, 1,000 negative samples (paper setting)",
-        lambda: A.auc_distribution(0.9, 3000, 0.017, draws=1000, rng=3).max_summary(1000),
+        lambda: A.auc_distribution(0.9, 3000, 0.017, n_resamples=1000, rng=3).max_summary(1000),
         target=30.0,
         repeat=1,
         warmup=False,

@@ -185,8 +185,8 @@ def max_methods_table(dist, m: int, maxima, single_aucs, alpha: float = 0.05, pa
     ]
     for label, s, se in (
         (f"plain Fᵐ ({len(single_aucs):,} single AUCs)", plain, plain_se),
-        (f"conditional MC Fᵐ, no control ({dist.draws:,} negative samples)", raw, raw_se),
-        (f"conditional MC Fᵐ, control variates ({dist.draws:,})", cmc, cmc_se),
+        (f"conditional MC Fᵐ, no control ({dist.n_resamples:,} negative samples)", raw, raw_se),
+        (f"conditional MC Fᵐ, control variates ({dist.n_resamples:,})", cmc, cmc_se),
     ):
         rows.append(
             (
@@ -216,7 +216,7 @@ def imbalance_table(
     """
     rows = []
     for p in prevalences:
-        d = (known or {}).get(p) or A.auc_distribution(auc, n, p, draws=draws, rng=rng, batches=4)
+        d = (known or {}).get(p) or A.auc_distribution(auc, n, p, n_resamples=draws, rng=rng, batches=4)
         s = d.max_summary(m, alpha)
         sd1 = math.sqrt(d.var_true)
         rows.append((f"{p:g}", d.n_pos, sd1, auc * (1 - auc) / d.var_true, s.mean - auc, s.sd, (s.mean - auc) / sd1))

@@ -50,11 +50,14 @@ from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import fft as sfft
 from scipy.special import ndtr, ndtri, owens_t
 
+from .._deprecate import renamed_arguments
 from .._numba import njit
 from .._progress import progress
+from .._result import Result
 from .._rng import as_generator, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_memory, check_probability, check_real
 from ._maxdist import TAIL, MaxDistribution
@@ -97,6 +100,31 @@ def _check_sigmas(sigma_pos, sigma_neg) -> tuple[float, float]:
 def binormal_auc(mu_pos: float, mu_neg: float = 0.0, sigma_pos: float = 1.0, sigma_neg: float = 1.0) -> float:
     """AUC of the binormal model, ``Phi((mu+ - mu-) / sqrt(sigma+^2 + sigma-^2))`` (Eq. 10).
 
+    Parameters
+    ----------
+    mu_pos, mu_neg : float
+        Means of the positives' and the negatives' scores.
+    sigma_pos, sigma_neg : float
+        Their standard deviations, each ``> 0``.
+
+    Returns
+    -------
+    float
+        ``P(S_- < S_+)``, the true AUC.
+
+    Raises
+    ------
+    ValueError
+        If a mean is not finite or a standard deviation not positive.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2, Eq. 10 (the binormal model).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import binormal_auc
     >>> round(binormal_auc(1.8122), 4)
     0.9
     """
@@ -106,18 +134,39 @@ def binormal_auc(mu_pos: float, mu_neg: float = 0.0, sigma_pos: float = 1.0, sig
     return float(ndtr((mu_pos - mu_neg) / math.hypot(sp, sn)))
 
 
-def binormal_mu_pos(auc, mu_neg: float = 0.0, sigma_pos: float = 1.0, sigma_neg: float = 1.0):
+def binormal_mu_pos(
+    auc: ArrayLike, mu_neg: float = 0.0, sigma_pos: float = 1.0, sigma_neg: float = 1.0
+) -> float | np.ndarray:
     """Mean ``mu+`` of the positive scores that gives the target AUC (Eq. 10 solved).
 
-    ``mu+ = mu- + sqrt(sigma+^2 + sigma-^2) Phi^{-1}(AUC)``; vectorised over ``auc``.
+    ``mu+ = mu- + sqrt(sigma+^2 + sigma-^2) Phi^{-1}(AUC)`` in closed form
+    (the paper solves for it numerically); vectorised over ``auc``.
 
     Parameters
     ----------
-    auc : float or array
+    auc : float or array_like of float
         Target AUC, each in ``(0, 1)``.
     mu_neg, sigma_pos, sigma_neg : float
         The other parameters of Eq. 10 (defaults as in the paper: 0, 1, 1).
 
+    Returns
+    -------
+    float or ndarray
+        ``mu+``, of the shape of ``auc``.
+
+    Raises
+    ------
+    ValueError
+        If an AUC is outside ``(0, 1)`` or a standard deviation not positive.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2, Eq. 10 (the binormal model).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import binormal_mu_pos
     >>> round(binormal_mu_pos(0.9), 6)
     1.812388
     """
@@ -199,7 +248,7 @@ def _scores_labels(scores, labels) -> tuple[np.ndarray, np.ndarray, int, int]:
     return s, y, n_pos, n_neg
 
 
-def empirical_auc(scores, labels) -> float:
+def empirical_auc(scores: ArrayLike, labels: ArrayLike) -> float:
     """Empirical AUC: the Mann-Whitney statistic ``U / (n_pos n_neg)``, ties counted one half.
 
     Computed from one stable sort with integer pair counts, so the only
@@ -209,11 +258,31 @@ def empirical_auc(scores, labels) -> float:
 
     Parameters
     ----------
-    scores : array of float
-        Scores, higher meaning "more positive".
-    labels : array of {0, 1} or bool
-        True class; at least one of each.
+    scores : array_like of float
+        Scores, higher meaning "more positive"; finite.
+    labels : array_like of {0, 1} or bool
+        True class, of the length of ``scores``; at least one of each.
 
+    Returns
+    -------
+    float
+        The share of (positive, negative) pairs ranked correctly.
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in shape, a score is not finite, a label is
+        not 0/1, or a class is missing.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2; Hanley & McNeil (1982),
+    *Radiology* 143: 29-36.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import empirical_auc
     >>> empirical_auc([0.1, 0.4, 0.35, 0.8], [0, 0, 1, 1])
     0.75
     """
@@ -240,6 +309,36 @@ def auc_variance(auc: float, n_pos: int, n_neg: int, sigma_pos: float = 1.0, sig
     beat one negative) and ``Q2 = P(S_- < S_+, S_-' < S_+)``: orthant
     probabilities of a bivariate normal with correlations
     ``sigma-^2 / (sigma+^2 + sigma-^2)`` and ``sigma+^2 / (sigma+^2 + sigma-^2)``.
+
+    Parameters
+    ----------
+    auc : float
+        True AUC, in ``(0, 1)``.
+    n_pos, n_neg : int
+        Numbers of positives and negatives, each ``>= 1``.
+    sigma_pos, sigma_neg : float
+        Standard deviations of the two classes' scores, each ``> 0``.
+
+    Returns
+    -------
+    float
+        ``Var(AUC_hat)``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Hanley & McNeil (1982), *Radiology* 143: 29-36, Eq. 2.  Møllersen &
+    Holsbø, Section 5.2, Eq. 10 (the binormal model).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import auc_variance
+    >>> round(auc_variance(0.9, 51, 2949) ** 0.5, 4)
+    0.0211
     """
     auc = check_probability("auc", auc, open_low=True, open_high=True)
     n_pos = check_int("n_pos", n_pos, low=1)
@@ -258,6 +357,33 @@ def hanley_mcneil_variance(auc: float, n_pos: int, n_neg: int) -> float:
 
     Eq. 2 of Hanley and McNeil with their exponential-model approximations
     ``Q1 = A / (2 - A)`` and ``Q2 = 2 A^2 / (1 + A)``.
+
+    Parameters
+    ----------
+    auc : float
+        The AUC, in ``[0, 1]``.
+    n_pos, n_neg : int
+        Numbers of positives and negatives, each ``>= 1``.
+
+    Returns
+    -------
+    float
+        The approximate ``Var(AUC_hat)``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Hanley & McNeil (1982), *Radiology* 143: 29-36, Eqs. 2-3.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import hanley_mcneil_variance
+    >>> round(hanley_mcneil_variance(0.9, 51, 2949) ** 0.5, 4)
+    0.029
     """
     a = check_probability("auc", auc)
     n_pos = check_int("n_pos", n_pos, low=1)
@@ -267,12 +393,39 @@ def hanley_mcneil_variance(auc: float, n_pos: int, n_neg: int) -> float:
     return (a * (1 - a) + (n_pos - 1) * (q1 - a * a) + (n_neg - 1) * (q2 - a * a)) / (n_pos * n_neg)
 
 
-def delong_variance(scores, labels) -> float:
+def delong_variance(scores: ArrayLike, labels: ArrayLike) -> float:
     """DeLong, DeLong and Clarke-Pearson (1988) estimate of the AUC's variance from one sample.
 
     ``S10 / n_pos + S01 / n_neg`` with the sample variances of the structural
     components ``V10(x_i) = (#neg below x_i + #ties / 2) / n_neg`` and
     ``V01(y_k) = (#pos above y_k + #ties / 2) / n_pos``.
+
+    Parameters
+    ----------
+    scores : array_like of float
+        Scores, higher meaning "more positive"; finite.
+    labels : array_like of {0, 1} or bool
+        True class; at least one of each.
+
+    Returns
+    -------
+    float
+        The estimated variance of :func:`empirical_auc`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`empirical_auc`.
+
+    References
+    ----------
+    DeLong, DeLong & Clarke-Pearson (1988), *Biometrics* 44: 837-845.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import delong_variance
+    >>> round(delong_variance([0.1, 0.4, 0.35, 0.8, 0.2], [0, 0, 1, 1, 0]), 4)
+    0.0556
     """
     s, y, n_pos, n_neg = _scores_labels(scores, labels)
     pos = np.sort(s[y])
@@ -559,12 +712,13 @@ def _draw_positive_counts(rng, n, prevalence, reps, positives) -> np.ndarray:
     return k
 
 
+@renamed_arguments(reps="n_resamples")
 def simulate_auc(
     auc: float,
     n: int,
     prevalence: float,
-    reps: int,
-    rng=None,
+    n_resamples: int,
+    rng: int | np.random.Generator | None = None,
     *,
     positives: str = "fixed",
     sigma_pos: float = 1.0,
@@ -584,8 +738,8 @@ def simulate_auc(
         Test-set size.
     prevalence : float
         Share of positives ``pi``, in ``(0, 1)``.
-    reps : int
-        Number of test sets.
+    n_resamples : int
+        Number of test sets, ``>= 1``.
     rng : int, numpy.random.Generator or None
         Source of randomness: an int seed (``numpy.random.default_rng(rng)``),
         a Generator (drawn from directly) or None (fresh entropy).
@@ -597,10 +751,28 @@ def simulate_auc(
 
     Returns
     -------
-    ndarray of shape (reps,)
+    ndarray of shape (n_resamples,)
+        The empirical AUCs.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2, Eq. 10 (the binormal model).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_auc
+    >>> x = simulate_auc(0.9, 3000, 0.017, 2000, rng=1)
+    >>> bool(abs(x.mean() - 0.9) < 4 * x.std() / 2000**0.5)
+    True
     """
     auc = check_probability("auc", auc, open_low=True, open_high=True)
-    reps = check_int("reps", reps, low=1)
+    reps = check_int("n_resamples", n_resamples, low=1)
     mus, sp = _standardized(auc, sigma_pos, sigma_neg)
     rng = as_generator(rng)
     ks = _draw_positive_counts(rng, n, prevalence, reps, positives)
@@ -680,13 +852,14 @@ def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, show=None
     return out
 
 
+@renamed_arguments(reps="n_resamples")
 def simulate_max_auc(
     auc: float,
     n: int,
     m: int,
     prevalence: float,
-    reps: int,
-    rng=None,
+    n_resamples: int,
+    rng: int | np.random.Generator | None = None,
     *,
     rho: float = 0.0,
     positives: str = "fixed",
@@ -709,8 +882,8 @@ def simulate_max_auc(
         As in :func:`simulate_auc`.
     m : int
         Number of classifiers.
-    reps : int
-        Number of simulated challenges.
+    n_resamples : int
+        Number of simulated challenges, ``>= 1``.
     rng : int, numpy.random.Generator or None
         Source of randomness: an int seed (``numpy.random.default_rng(rng)``),
         a Generator (drawn from directly) or None (fresh entropy).
@@ -720,19 +893,38 @@ def simulate_max_auc(
 
     Returns
     -------
-    ndarray of shape (reps,)
+    ndarray of shape (n_resamples,)
+        The best empirical AUC of each challenge (:func:`summarize_max_auc`
+        summarises them).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2, Figure 10; Section 5.3.1.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_max_auc
+    >>> x = simulate_max_auc(0.9, 3000, 1000, 0.017, 200, rng=1)
+    >>> bool(abs(x.mean() - 0.9562) < 4 * x.std() / 200**0.5)
+    True
     """
     auc = check_probability("auc", auc, open_low=True, open_high=True)
     m = check_int("m", m, low=1)
-    reps = check_int("reps", reps, low=1)
+    reps = check_int("n_resamples", n_resamples, low=1)
     rho = _check_rho(rho)
     mus, sp = _standardized(auc, sigma_pos, sigma_neg)
     rng = as_generator(rng)
     return _simulate_max_u(np.full(m, mus[0]), sp, n, prevalence, reps, rng, rho, positives)
 
 
-@dataclass(frozen=True)
-class MaxAUCSummary:
+@dataclass(frozen=True, repr=False)
+class MaxAUCSummary(Result):
     """The distribution of the best empirical AUC of ``m`` classifiers (simulated).
 
     Returned by :func:`expected_max_auc`.
@@ -983,9 +1175,12 @@ def _count_pmfs(w_sorted: np.ndarray, mu: float, sp: float) -> np.ndarray:
     return np.where(lo >= 0.0, above, below)
 
 
-@dataclass(frozen=True, eq=False)
-class AUCDistribution:
+@dataclass(frozen=True, eq=False, repr=False)
+class AUCDistribution(Result):
     """Distribution of one classifier's empirical AUC, ``U / (n_pos n_neg)``.
+
+    Returned by :func:`auc_distribution`; :meth:`max_distribution` and
+    :meth:`max_summary` give the best of ``m`` independent copies.
 
     Attributes
     ----------
@@ -997,7 +1192,7 @@ class AUCDistribution:
         The same from each of ``batches`` independent parts of the
         simulation, shape ``(batches, n_pos n_neg + 1)``: their spread gives
         the Monte Carlo error of anything computed from ``pmf``.
-    draws : int
+    n_resamples : int
         Number of simulated negative samples averaged over.
     seed : int or None
         The int seed given as ``rng`` (None for a Generator or fresh entropy).
@@ -1010,7 +1205,7 @@ class AUCDistribution:
     n_neg: int
     pmf: np.ndarray
     batch_pmfs: np.ndarray
-    draws: int
+    n_resamples: int
     seed: int | None
     auc: float
     var_true: float
@@ -1087,7 +1282,7 @@ class AUCDistribution:
             float(st[2]),
             float(st[3]),
             method="mc",
-            reps=self.draws,
+            reps=self.n_resamples,
             se_mean=se["mean"],
             alpha=alpha,
         )
@@ -1099,13 +1294,14 @@ class AUCDistribution:
         return dict(zip(("mean", "sd", "ci_low", "ci_high"), map(float, se)))
 
 
+@renamed_arguments(draws="n_resamples")
 def auc_distribution(
     auc: float,
     n: int,
     prevalence: float,
     *,
-    draws: int = 1000,
-    rng=None,
+    n_resamples: int = 1000,
+    rng: int | np.random.Generator | None = None,
     batches: int = 10,
     sigma_pos: float = 1.0,
     sigma_neg: float = 1.0,
@@ -1123,22 +1319,51 @@ def auc_distribution(
 
     Parameters
     ----------
-    auc, n, prevalence, sigma_pos, sigma_neg
-        As in :func:`simulate_auc` (the number of positives is ``round(n pi)``).
-    draws : int
+    auc : float
+        True AUC, in ``(0, 1)``.
+    n : int
+        Test-set size (``round(n pi)`` positives, at least one of each class).
+    prevalence : float
+        Share of positives ``pi``, in ``(0, 1)``.
+    n_resamples : int
         Number of simulated negative samples (a multiple of ``batches``).
     rng : int, numpy.random.Generator or None
         Source of randomness: an int seed (``numpy.random.default_rng(rng)``),
         a Generator (drawn from directly) or None (fresh entropy).
     batches : int
         Independent batches kept for the Monte Carlo error (>= 2).
+    sigma_pos, sigma_neg : float
+        Score standard deviations (``mu- = 0``), each ``> 0``.
+
+    Returns
+    -------
+    AUCDistribution
+        ``P(U = u)`` for every ``u``, with the batches' estimates.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, or ``n_pos n_neg`` exceeds ``2**26``
+        (the FFT grid; use :func:`simulate_max_auc` then).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2, Eq. 10 (the binormal model).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import auc_distribution
+    >>> d = auc_distribution(0.8, 200, 0.1, n_resamples=20, rng=1, batches=2)
+    >>> round(d.mean(), 2), d.pmf.size
+    (0.8, 3601)
     """
     auc = check_probability("auc", auc, open_low=True, open_high=True)
     n_pos, n_neg = n_positives(n, prevalence)
     batches = check_int("batches", batches, low=2)
-    draws = check_int("draws", draws, low=batches)
+    draws = check_int("n_resamples", n_resamples, low=batches)
     if draws % batches:
-        raise ValueError(f"draws must be a multiple of batches={batches}, got {draws}")
+        raise ValueError(f"n_resamples must be a multiple of batches={batches}, got {draws}")
     if n_pos * n_neg > 2**26:
         raise ValueError(
             f"n_pos * n_neg must be at most 2**26 for the FFT grid of auc_distribution, got {n_pos} * {n_neg}; "
@@ -1175,11 +1400,51 @@ def auc_distribution(
 
 
 def simulate_scores(
-    auc: float, n_pos: int, n_neg: int, m: int, rng=None, *, sigma_pos: float = 1.0, sigma_neg: float = 1.0
+    auc: float,
+    n_pos: int,
+    n_neg: int,
+    m: int,
+    rng: int | np.random.Generator | None = None,
+    *,
+    sigma_pos: float = 1.0,
+    sigma_neg: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Scores of ``m`` independent binormal classifiers: positives (m, n_pos), negatives (m, n_neg).
+    """Scores of ``m`` independent binormal classifiers with true AUC ``auc`` (Eq. 10).
 
-    ``rng`` is an int seed, a :class:`numpy.random.Generator` or None.
+    Parameters
+    ----------
+    auc : float
+        True AUC, in ``(0, 1)``.
+    n_pos, n_neg : int
+        Numbers of positives and negatives, each ``>= 1``.
+    m : int
+        Number of classifiers, ``>= 1``.
+    rng : int, numpy.random.Generator or None
+        An int seed, a Generator or None (fresh entropy).
+    sigma_pos, sigma_neg : float
+        Score standard deviations (``mu- = 0``), each ``> 0``.
+
+    Returns
+    -------
+    pos, neg : ndarray
+        Positives' scores (m, n_pos) and negatives' scores (m, n_neg).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2, Eq. 10 (the binormal model).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_scores
+    >>> pos, neg = simulate_scores(0.9, 5, 20, 3, rng=1)
+    >>> pos.shape, neg.shape
+    ((3, 5), (3, 20))
     """
     auc = check_probability("auc", auc, open_low=True, open_high=True)
     n_pos = check_int("n_pos", n_pos, low=1)
@@ -1191,13 +1456,13 @@ def simulate_scores(
     return mu + sp * rng.standard_normal((m, n_pos)), sn * rng.standard_normal((m, n_neg))
 
 
-def roc_curve_points(pos, neg) -> tuple[np.ndarray, np.ndarray]:
+def roc_curve_points(pos: ArrayLike, neg: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Empirical ROC curve(s) of continuous scores as staircase corner points.
 
     Parameters
     ----------
-    pos, neg : array (n_pos,) / (n_neg,) or (m, n_pos) / (m, n_neg)
-        Scores of the positives and negatives (no ties).
+    pos, neg : array_like, (n_pos,) / (n_neg,) or (m, n_pos) / (m, n_neg)
+        Scores of the positives and negatives (no ties), one curve per row.
 
     Returns
     -------
@@ -1206,6 +1471,23 @@ def roc_curve_points(pos, neg) -> tuple[np.ndarray, np.ndarray]:
         the positives from the highest down; each positive lifts the TPR by
         ``1 / n_pos`` at the FPR of the negatives above it.  The area under it
         is :func:`empirical_auc`.
+
+    Raises
+    ------
+    ValueError
+        If the arrays have different numbers of rows (NumPy's error).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2, Figure 10a.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import roc_curve_points
+    >>> fpr, tpr = roc_curve_points([0.9, 0.4], [0.1, 0.5])
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.0, 0.5, 0.5, 1.0, 1.0])
     """
     one = np.ndim(pos) == 1
     pos = np.sort(np.atleast_2d(pos), axis=1)[:, ::-1]
@@ -1225,8 +1507,39 @@ def roc_curve_points(pos, neg) -> tuple[np.ndarray, np.ndarray]:
     return (fpr[0], tpr[0]) if one else (fpr, tpr)
 
 
-def binormal_roc(fpr, auc: float, sigma_pos: float = 1.0, sigma_neg: float = 1.0) -> np.ndarray:
-    """True ROC curve of the binormal model: ``TPR = Phi((mu+ - sigma- Phi^{-1}(1 - FPR)) / sigma+)``."""
+def binormal_roc(fpr: ArrayLike, auc: float, sigma_pos: float = 1.0, sigma_neg: float = 1.0) -> np.ndarray:
+    """True ROC curve of the binormal model: ``TPR = Phi((mu+ - sigma- Phi^{-1}(1 - FPR)) / sigma+)``.
+
+    Parameters
+    ----------
+    fpr : array_like of float
+        False-positive rates, in ``[0, 1]``.
+    auc : float
+        True AUC, in ``(0, 1)`` (gives ``mu+`` by :func:`binormal_mu_pos`).
+    sigma_pos, sigma_neg : float
+        Score standard deviations (``mu- = 0``), each ``> 0``.
+
+    Returns
+    -------
+    ndarray
+        The true-positive rates at ``fpr``.
+
+    Raises
+    ------
+    ValueError
+        If ``auc`` or a standard deviation is out of range.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2, Eq. 10 (the binormal model).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import binormal_roc
+    >>> [round(float(t), 4) for t in binormal_roc([0.0, 0.1, 1.0], 0.9)]
+    [0.0, 0.7022, 1.0]
+    """
     sp, sn = _check_sigmas(sigma_pos, sigma_neg)
     mu = binormal_mu_pos(auc, 0.0, sp, sn)
     f = np.asarray(fpr, dtype=float)
@@ -1234,13 +1547,47 @@ def binormal_roc(fpr, auc: float, sigma_pos: float = 1.0, sigma_neg: float = 1.0
         return ndtr((mu - sn * ndtri(1.0 - f)) / sp)
 
 
-def simulate_auc_leaderboard(aucs, n: int, prevalence: float, rng=None) -> np.ndarray:
+def simulate_auc_leaderboard(
+    aucs: ArrayLike, n: int, prevalence: float, rng: int | np.random.Generator | None = None
+) -> np.ndarray:
     """One simulated leaderboard: an empirical AUC for each classifier with true AUC ``aucs[j]``.
 
     Independent binormal classifiers (Eq. 10, equal variances) on one test set
     of ``n`` items with ``round(n pi)`` positives, each AUC drawn exactly in
-    distribution by the multinomial method.  ``rng`` is an int seed, a
-    :class:`numpy.random.Generator` or None.
+    distribution by the multinomial method.
+
+    Parameters
+    ----------
+    aucs : array_like of float
+        True AUCs, each in ``(0, 1)``.
+    n : int
+        Test-set size (at least one positive and one negative).
+    prevalence : float
+        Share of positives ``pi``, in ``(0, 1)``.
+    rng : int, numpy.random.Generator or None
+        An int seed, a Generator or None (fresh entropy).
+
+    Returns
+    -------
+    ndarray
+        The empirical AUCs, one per classifier.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 5.2.3 (simulated AUC leaderboards).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_auc_leaderboard
+    >>> x = simulate_auc_leaderboard([0.7, 0.8, 0.9], 3000, 0.017, rng=1)
+    >>> x.shape, bool(((x > 0) & (x < 1)).all())
+    ((3,), True)
     """
     a = np.asarray(aucs, dtype=float)
     if a.ndim != 1 or a.size < 1:

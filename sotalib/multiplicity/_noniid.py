@@ -81,7 +81,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._deprecate import renamed_arguments
+from .._result import Result
 from .._rng import spawn
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._binomial import _table as _binomial_table
@@ -138,9 +141,19 @@ _MC_CHUNKS = 8
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Uniform:
-    """``theta_j ~ U(a, b)``, the continuous uniform distribution (Section 4)."""
+@dataclass(frozen=True, repr=False)
+class Uniform(Result):
+    """``theta_j ~ U(a, b)``, the continuous uniform distribution of Section 4 (an input setting).
+
+    Give it as ``theta_dist`` to :func:`max_distribution` or
+    :func:`simulate_max`; :func:`uniform_for_sota` builds the one with a
+    given state of the art.
+
+    Attributes
+    ----------
+    a, b : float
+        The ends, ``0 <= a <= b <= 1``.
+    """
 
     a: float
     b: float
@@ -170,9 +183,15 @@ class Uniform:
         return (m * self.b + self.a) / (m + 1)
 
 
-@dataclass(frozen=True)
-class PointMass:
-    """All classifiers share ``theta_j = theta`` (identical classifiers)."""
+@dataclass(frozen=True, repr=False)
+class PointMass(Result):
+    """All classifiers share ``theta_j = theta``: identical classifiers (an input setting).
+
+    Attributes
+    ----------
+    theta : float
+        The common probability of success, in ``[0, 1]``.
+    """
 
     theta: float
 
@@ -190,13 +209,22 @@ class PointMass:
         return self.theta
 
 
-@dataclass(frozen=True, eq=False)
-class Empirical:
-    """``theta_j`` drawn iid from the discrete distribution on ``values`` (with ``weights``).
+@dataclass(frozen=True, eq=False, repr=False)
+class Empirical(Result):
+    """``theta_j`` drawn iid from the discrete distribution on ``values`` (an input setting).
 
-    ``weights`` default to equal; they are normalised to sum to one.  Use
-    :func:`fixed_max_distribution` instead when the vector ``Theta`` itself is
-    given (each value used exactly once).
+    ``weights`` default to equal; they are normalised to sum to one, and
+    repeated values are merged.  Use :func:`fixed_max_distribution` instead
+    when the vector ``Theta`` itself is given (each value used exactly
+    once).  A leaderboard's scores as ``P(theta)`` are the model of
+    Section 4.3.
+
+    Attributes
+    ----------
+    values : ndarray
+        The distinct probabilities of success, sorted, each in ``[0, 1]``.
+    weights : ndarray
+        Their probabilities, summing to one.
     """
 
     values: np.ndarray
@@ -241,8 +269,35 @@ def uniform_for_sota(theta_sota: float, d: float, m: int) -> Uniform:
     """The uniform ``U(a, b)`` of width ``d`` whose expected maximum of ``m`` draws is ``theta_sota``.
 
     ``b = theta_SOTA + d / (m + 1)``, ``a = b - d``, from
-    ``E max Theta = (m b + a) / (m + 1)`` (Section 4).
+    ``E max Theta = (m b + a) / (m + 1)``.
 
+    Parameters
+    ----------
+    theta_sota : float
+        The state of the art ``E max_j theta_j``, in ``[0, 1]``.
+    d : float
+        Width of the uniform, in ``[0, 1]``.
+    m : int
+        Number of classifiers, ``>= 1``.
+
+    Returns
+    -------
+    Uniform
+        ``U(a, b)`` within ``[0, 1]``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, or the uniform leaves ``[0, 1]``.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4.1 and Table 1 (``d = 0.025``).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import uniform_for_sota
     >>> u = uniform_for_sota(0.9, 0.025, 1000)
     >>> round(u.a, 6), round(u.b, 6)
     (0.875025, 0.900025)
@@ -275,17 +330,45 @@ def expected_max_theta(theta_dist, m: int) -> float:
 # ---------------------------------------------------------------------------
 
 
-def conditional_probs(theta, theta0: float, rho: float) -> tuple[np.ndarray, np.ndarray]:
-    """``P(Y_j = 1 | Y_0 = 1)`` and ``P(Y_j = 1 | Y_0 = 0)`` (Eqs. 6 and 7).
+def conditional_probs(theta: ArrayLike, theta0: float, rho: float) -> tuple[np.ndarray, np.ndarray]:
+    """``P(Y_j = 1 | Y_0 = 1)`` and ``P(Y_j = 1 | Y_0 = 0)`` of the dependence model (Eqs. 6 and 7).
 
     .. math::
         p_1 = \\frac{\\rho\\sqrt{\\theta(1-\\theta)\\theta_0(1-\\theta_0)} + \\theta\\theta_0}{\\theta_0}, \\qquad
         p_0 = \\frac{-\\rho\\sqrt{\\theta(1-\\theta)\\theta_0(1-\\theta_0)} + \\theta(1-\\theta_0)}{1-\\theta_0}.
 
-    Vectorised over ``theta``.  With ``rho = 0`` both equal ``theta``.  No
-    feasibility check is made (see :func:`check_feasible`); ``theta0`` must be
-    in ``(0, 1)`` unless ``rho = 0``.
+    With ``rho = 0`` both equal ``theta``.  No feasibility check is made
+    (:func:`feasible` says whether both are probabilities).
 
+    Parameters
+    ----------
+    theta : float or array_like of float
+        Probabilities of success of the classifiers (vectorised).
+    theta0 : float
+        ``P(Y_0 = 1)`` of the reference classifier, in ``(0, 1)`` unless
+        ``rho = 0``.
+    rho : float
+        Correlation of each classifier with the reference classifier, in ``[-1, 1]``.
+
+    Returns
+    -------
+    p1, p0 : ndarray
+        The conditional probabilities, of the shape of ``theta``.
+
+    Raises
+    ------
+    ValueError
+        If ``theta0`` or ``rho`` is out of range.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4.2, Eqs. 6-7; Boland, Proschan & Tong
+    (1989), *J. Appl. Prob.* 26: 81-88.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import conditional_probs
     >>> p1, p0 = conditional_probs(0.9, 0.9, 0.6)
     >>> round(float(p1), 4), round(float(p0), 4)
     (0.96, 0.36)
@@ -304,12 +387,41 @@ def conditional_probs(theta, theta0: float, rho: float) -> tuple[np.ndarray, np.
 
 
 def feasible_interval(theta0: float, rho: float) -> tuple[float, float]:
-    """The interval of ``theta`` for which Eqs. 6--7 are probabilities.
+    """The interval of ``theta`` for which Eqs. 6-7 are probabilities (Eq. 8 and its twin).
 
     For ``rho >= 0``, ``p_0 >= 0`` gives Eq. 8,
     ``theta >= rho^2 theta0 / (1 - theta0 + rho^2 theta0)``, and its twin from
     Eq. 6, ``p_1 <= 1``, gives ``theta <= theta0 / (theta0 + rho^2 (1 - theta0))``.
     For ``rho < 0`` the roles of success and failure of ``Y_0`` swap.
+
+    Parameters
+    ----------
+    theta0 : float
+        ``P(Y_0 = 1)``, in ``(0, 1)`` unless ``rho = 0``.
+    rho : float
+        Correlation with the reference classifier, in ``[-1, 1]``.
+
+    Returns
+    -------
+    tuple of float
+        The smallest and largest feasible ``theta`` (``(0, 1)`` at ``rho = 0``).
+
+    Raises
+    ------
+    ValueError
+        If ``theta0`` or ``rho`` is out of range.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4.2, Eqs. 6-8.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import feasible_interval
+    >>> lo, hi = feasible_interval(0.9, 0.6)
+    >>> round(lo, 4), round(hi, 4)
+    (0.7642, 0.9615)
     """
     theta0 = check_probability("theta0", theta0)
     rho = check_real("rho", rho, low=-1.0, high=1.0)
@@ -326,8 +438,43 @@ def feasible_interval(theta0: float, rho: float) -> tuple[float, float]:
 _FEAS_RTOL = 1e-12
 
 
-def feasible(theta, theta0: float, rho: float) -> np.ndarray:
-    """Boolean array: is ``(theta, theta0, rho)`` a valid dependence model (Eq. 8 and its twin)?"""
+def feasible(theta: ArrayLike, theta0: float, rho: float) -> np.ndarray:
+    """Whether ``(theta, theta0, rho)`` is a valid dependence model (Eq. 8 and its twin), per ``theta``.
+
+    ``theta`` is feasible when it lies in :func:`feasible_interval` (up to a
+    relative ``1e-12``), that is when both conditional probabilities of
+    Eqs. 6-7 are in ``[0, 1]``.
+
+    Parameters
+    ----------
+    theta : float or array_like of float
+        Probabilities of success of the classifiers.
+    theta0 : float
+        ``P(Y_0 = 1)``, in ``(0, 1)`` unless ``rho = 0``.
+    rho : float
+        Correlation with the reference classifier, in ``[-1, 1]``.
+
+    Returns
+    -------
+    ndarray of bool
+        One entry per ``theta``.
+
+    Raises
+    ------
+    ValueError
+        If ``theta0`` or ``rho`` is out of range.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4.2, Eq. 8.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import feasible
+    >>> feasible([0.7, 0.8, 0.9], 0.9, 0.6).tolist()
+    [False, True, True]
+    """
     lo, hi = feasible_interval(theta0, rho)
     th = np.asarray(theta, dtype=float)
     return (th >= lo - _FEAS_RTOL) & (th <= hi + _FEAS_RTOL)
@@ -366,12 +513,38 @@ def default_theta0(theta_dist, m: int) -> float:
 # ---------------------------------------------------------------------------
 
 
-def similarity(theta_j, theta_k, rho_jk):
-    """Probability that two classifiers agree (Mania et al., 2019; Section 4.2).
+def similarity(theta_j: ArrayLike, theta_k: ArrayLike, rho_jk: ArrayLike) -> float | np.ndarray:
+    """Probability that two classifiers agree on an item (Mania et al., 2019).
 
     ``(1 - theta_j)(1 - theta_k) + theta_j theta_k
     + 2 rho_jk sqrt(theta_j theta_k (1 - theta_j)(1 - theta_k))``.
 
+    Parameters
+    ----------
+    theta_j, theta_k : float or array_like of float
+        The two classifiers' probabilities of success, in ``[0, 1]``.
+    rho_jk : float or array_like of float
+        Their correlation, in ``[-1, 1]``.
+
+    Returns
+    -------
+    float or ndarray
+        The probability of agreement (an array when an argument is one).
+
+    Raises
+    ------
+    ValueError
+        Never for numbers; arrays must broadcast (NumPy's error otherwise).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4.2; Mania, Miller, Schmidt, Hardt &
+    Recht (2019), *Model similarity mitigates test set overuse*, NeurIPS.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import similarity
     >>> round(float(similarity(0.9, 0.9, 0.0)), 2)
     0.82
     """
@@ -380,13 +553,39 @@ def similarity(theta_j, theta_k, rho_jk):
     return float(out) if out.ndim == 0 else out
 
 
-def rho_from_similarity(similarity, theta):
-    """Pairwise correlation ``rho_jk`` of two classifiers with accuracy ``theta`` agreeing with probability ``similarity``.
+def rho_from_similarity(similarity: ArrayLike, theta: ArrayLike) -> float | np.ndarray:
+    """Pairwise correlation of two classifiers of accuracy ``theta`` that agree with probability ``similarity``.
 
     Inverts :func:`similarity` with ``theta_j = theta_k = theta``:
     ``rho = 1 - (1 - similarity) / (2 theta (1 - theta))``.  In the model of
     Boland et al., ``rho_jk = rho_0^2``.
 
+    Parameters
+    ----------
+    similarity : float or array_like of float
+        Probability of agreement, in ``[0, 1]``.
+    theta : float or array_like of float
+        The common accuracy, in ``(0, 1)``.
+
+    Returns
+    -------
+    float or ndarray
+        The correlation ``rho_jk``.
+
+    Raises
+    ------
+    ValueError
+        Never for numbers (``theta`` of 0 or 1 gives an infinity); arrays
+        must broadcast.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4.2 (the similarities of Mania et al., 2019).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import rho_from_similarity
     >>> round(float(rho_from_similarity(0.85, 0.756)), 4)
     0.5934
     """
@@ -548,7 +747,7 @@ def _check_common(n, rho, y0, tol):
 def max_distribution(
     n: int,
     m: int,
-    theta_dist,
+    theta_dist: Uniform | PointMass | Empirical | float,
     *,
     rho: float = 0.0,
     theta0: float | None = None,
@@ -592,11 +791,27 @@ def max_distribution(
     Returns
     -------
     MaxDistribution
+        The distribution of the maximum count on the window that carries
+        all but ``tail`` of it at each end.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it), or if
+        ``rho`` and ``theta0`` violate Eq. 8 or its twin somewhere on the
+        support of ``P(theta)`` (the message gives the admissible range).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4.1 (Eq. 1b), Section 4.2 (Eqs. 6-8),
+    Table 1.
 
     Examples
     --------
     Table 1, row 4.2 (dependent identical classifiers, random reference):
 
+    >>> from sotalib.multiplicity import max_distribution
     >>> s = max_distribution(3000, 1000, 0.9, rho=0.6).summary()
     >>> round(s.mean, 4), round(s.sd, 4), round(s.ci_high, 4)
     (0.914, 0.0035, 0.9207)
@@ -617,7 +832,7 @@ def max_distribution(
 
 def fixed_max_distribution(
     n: int,
-    thetas,
+    thetas: ArrayLike,
     *,
     rho: float = 0.0,
     theta0: float | None = None,
@@ -628,8 +843,47 @@ def fixed_max_distribution(
     """Exact distribution of ``max_j X_j`` for a given vector ``Theta = (theta_1, ..., theta_m)``.
 
     ``F(x) = sum_k0 P(K_0 = k_0) prod_j P(X_j <= x | k_0, theta_j)`` (Eq. 4 for
-    ``rho = 0``; given ``k_0`` for dependent classifiers).  ``theta0``
-    defaults to ``max Theta``.
+    ``rho = 0``; given ``k_0`` for dependent classifiers, Eqs. 6-7).
+
+    Parameters
+    ----------
+    n : int
+        Test-set size, ``>= 1``.
+    thetas : array_like of float
+        The classifiers' probabilities of success, each in ``[0, 1]`` (``m = len(thetas)``).
+    rho : float
+        Correlation of each classifier with the reference classifier, in ``[-1, 1]``.
+    theta0 : float, optional
+        ``P(Y_0 = 1)``; default ``max Theta``.
+    y0 : {"random", "fixed"}
+        Random reference classifier (``K_0 ~ B(n, theta0)``) or fixed one.
+    tol : float
+        Mass of ``B(n, theta0)`` left out of the sum over ``k_0``, in ``(0, 1e-6]``.
+    tail : float
+        Probability left outside the returned window at each end, in ``(0, 1e-6]``.
+
+    Returns
+    -------
+    MaxDistribution
+        The distribution of the maximum count.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, or if a ``theta_j`` violates Eq. 8
+        or its twin (the message gives the admissible range).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4.1, Eq. 4; Section 4.2, Eqs. 6-8.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import fixed_max_distribution
+    >>> s = fixed_max_distribution(1000, [0.80, 0.82, 0.85]).summary()
+    >>> round(s.mean, 4)
+    0.8502
     """
     n, rho, y0, tol = _check_common(n, rho, y0, tol)
     th = np.asarray(thetas, dtype=float).ravel()
@@ -748,23 +1002,73 @@ def simulate_max_counts(
     return out
 
 
+@renamed_arguments(reps="n_resamples")
 def simulate_max(
     n: int,
     m: int | None,
-    theta_dist_or_thetas,
+    theta_dist_or_thetas: Uniform | PointMass | Empirical | float | ArrayLike,
     *,
     rho: float = 0.0,
     theta0: float | None = None,
     y0: str = "random",
-    reps: int = 100_000,
-    rng=None,
+    n_resamples: int = 100_000,
+    rng: int | np.random.Generator | None = None,
     alpha: float = 0.05,
 ) -> Summary:
-    """Monte Carlo summary of ``theta_hat_max`` (mean, sd, interval, standard error, replications).
+    """Monte Carlo summary of ``theta_hat_max`` for non-identical and dependent classifiers.
 
     The independent check of :func:`max_distribution` and
-    :func:`fixed_max_distribution`; see :func:`simulate_max_counts`.  ``rng``
-    is an int seed, a :class:`numpy.random.Generator` or None.
+    :func:`fixed_max_distribution`, by the hierarchical model of Figure 7:
+    in each replication draw ``K_0`` (the reference classifier), the
+    ``theta_j`` (from ``P(theta)``, or the given vector) and each
+    classifier's count ``B(K_0, p1_j) + B(n - K_0, p0_j)`` directly.  The
+    replications run in 8 chunks with streams spawned from ``rng``, on
+    Numba's threads (the result does not depend on the number of threads).
+
+    Parameters
+    ----------
+    n : int
+        Test-set size, ``>= 1``.
+    m : int or None
+        Number of classifiers with a ``P(theta)``; None (or ``len``) with a vector.
+    theta_dist_or_thetas : Uniform, PointMass, Empirical, float or array_like
+        ``P(theta)`` (fresh ``theta_j`` in every replication; a float means
+        identical classifiers) or the vector ``Theta`` itself.
+    rho : float
+        Correlation with the reference classifier, in ``[-1, 1]``.
+    theta0 : float, optional
+        ``P(Y_0 = 1)``; default ``E max Theta`` (``max Theta`` for a vector).
+    y0 : {"random", "fixed"}
+        Random reference classifier (``K_0 ~ B(n, theta0)``) or fixed one.
+    n_resamples : int
+        Monte Carlo replications, ``>= 1``.
+    rng : int, numpy.random.Generator or None
+        An int seed (reproducible), a Generator, or None (fresh entropy).
+    alpha : float
+        The interval's level is ``1 - alpha``, ``alpha`` in ``(0, 1)``.
+
+    Returns
+    -------
+    Summary
+        Mean, sd, ``1 - alpha`` interval (the book's quantile convention),
+        replications and the standard error of the mean, as accuracies.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range or the model is infeasible (Eq. 8).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4, Figure 7 and Table 1 (Monte Carlo).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_max
+    >>> s = simulate_max(3000, 1000, 0.9, rho=0.6, n_resamples=2000, rng=1)
+    >>> abs(s.mean - 0.9140) < 4 * s.se_mean
+    True
     """
-    counts = simulate_max_counts(n, m, theta_dist_or_thetas, rho=rho, theta0=theta0, y0=y0, reps=reps, rng=rng)
+    counts = simulate_max_counts(n, m, theta_dist_or_thetas, rho=rho, theta0=theta0, y0=y0, reps=n_resamples, rng=rng)
     return Summary.from_samples(counts, alpha, scale=1.0 / n)

@@ -41,7 +41,7 @@ def test_variance_table_exact_row_and_simulation():
 
 
 def test_plain_f_to_the_m_with_m_one_is_the_sample_itself():
-    dist = A.auc_distribution(0.85, 400, 0.1, draws=20, rng=1, batches=4)
+    dist = A.auc_distribution(0.85, 400, 0.1, n_resamples=20, rng=1, batches=4)
     single = A.simulate_auc(0.85, 400, 0.1, 5_000, rng=2)
     with np.errstate(invalid="ignore"):  # MaxDistribution's log1p(-sf) where sf rounds above 1 (unused branch)
         s, se = ac.plain_max_summary(dist, 1, single)
@@ -51,7 +51,7 @@ def test_plain_f_to_the_m_with_m_one_is_the_sample_itself():
 
 
 def test_imbalance_table_reuses_a_known_distribution_and_the_exact_accuracy_row():
-    dist = A.auc_distribution(0.9, 500, 0.2, draws=20, rng=1, batches=4)
+    dist = A.auc_distribution(0.9, 500, 0.2, n_resamples=20, rng=1, batches=4)
     df = ac.imbalance_table(0.9, 500, 50, (0.2,), known={0.2: dist})
     assert df["bias of the max"].iloc[0] == pytest.approx(dist.max_summary(50).mean - 0.9, abs=1e-15)
     acc = iid_max_distribution(500, 50, 0.9).summary(0.05)

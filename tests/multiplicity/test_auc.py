@@ -188,7 +188,7 @@ def test_summarize_max_auc_bad_input():
 
 def test_auc_distribution_moments_exact():
     # conditional MC: the pmf's mean and variance agree with the exact ones
-    d = A.auc_distribution(0.8, 1000, 0.03, draws=200, rng=3)
+    d = A.auc_distribution(0.8, 1000, 0.03, n_resamples=200, rng=3)
     assert abs(d.pmf.sum() - 1) < 1e-12
     var = A.auc_variance(0.8, 30, 970)
     # the mean's error comes only from the negatives: Var(E[AUC | negatives]) <= var / 5 here
@@ -199,7 +199,7 @@ def test_auc_distribution_moments_exact():
 def test_auc_distribution_against_plain_simulation_small():
     # tiny test set: the cmc pmf against a long plain simulation, cell by cell,
     # with both Monte Carlo errors (multinomial noise and the batches' spread)
-    d = A.auc_distribution(0.75, 12, 0.25, draws=20000, rng=1, batches=20)  # 3 positives, 9 negatives
+    d = A.auc_distribution(0.75, 12, 0.25, n_resamples=20000, rng=1, batches=20)  # 3 positives, 9 negatives
     reps = 200000
     x = A.simulate_auc(0.75, 12, 0.25, reps, rng=2)
     obs = np.bincount(np.rint(x * 27).astype(int), minlength=28) / reps
@@ -209,7 +209,7 @@ def test_auc_distribution_against_plain_simulation_small():
 
 
 def test_cmc_max_agrees_with_direct_simulation():
-    d = A.auc_distribution(0.9, 3000, 0.017, draws=200, rng=5)
+    d = A.auc_distribution(0.9, 3000, 0.017, n_resamples=200, rng=5)
     s = d.max_summary(1000)
     x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, 600, rng=6)
     se = math.hypot(s.se_mean, x.std(ddof=1) / math.sqrt(x.size))

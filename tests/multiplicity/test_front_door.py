@@ -88,7 +88,7 @@ def test_summarize_max_monte_carlo_matches_simulate_max_and_takes_a_generator():
     s = summarize_max(400, 50, 0.8, **kw, rng=7)
     from sotalib.multiplicity import uniform_for_sota
 
-    ref = simulate_max(400, 50, uniform_for_sota(0.8, 0.05, 50), rho=0.5, theta0=0.8, reps=2000, rng=7)
+    ref = simulate_max(400, 50, uniform_for_sota(0.8, 0.05, 50), rho=0.5, theta0=0.8, n_resamples=2000, rng=7)
     assert (s.mean, s.sd, s.ci_low, s.ci_high, s.se_mean) == (ref.mean, ref.sd, ref.ci_low, ref.ci_high, ref.se_mean)
     d = _json_safe(s.to_dict())
     assert set(d) == {"mean", "sd", "ci_low", "ci_high", "method", "reps", "se_mean"} and d["reps"] == 2000
@@ -300,7 +300,7 @@ RNG_CALLS = {
     "simulate_max_auc": lambda rng: simulate_max_auc(0.8, 500, 5, 0.1, 20, rng),
     "simulate_scores": lambda rng: simulate_scores(0.8, 5, 20, 3, rng),
     "simulate_auc_leaderboard": lambda rng: simulate_auc_leaderboard([0.7, 0.8], 500, 0.1, rng),
-    "auc_distribution": lambda rng: auc_distribution(0.8, 100, 0.1, draws=20, rng=rng, batches=2),
+    "auc_distribution": lambda rng: auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=rng, batches=2),
     "simulate_leaderboard": lambda rng: simulate_leaderboard(np.linspace(0.7, 0.8, 20), 500, rng=rng),
     "summarize_max_auc": lambda rng: summarize_max_auc(500, 4, 0.8, 0.1, engine="simulate", n_resamples=20, rng=rng),
     "deconvolve": lambda rng: deconvolve(np.linspace(0.6, 0.8, 20), 500, reps=3, rng=rng),
@@ -349,3 +349,24 @@ def test_shrink_auc_with_a_generator_uses_one_seed_for_every_evaluation():
     seed = est.details["seed"]
     assert isinstance(seed, int)
     assert est.to_dict() == shrink_auc(aucs, 2000, 0.1, reps=50, rng=seed).to_dict()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda **kw: simulate_iid_max_counts(100, 5, 0.7, rng=1, **kw),
+        lambda **kw: simulate_auc(0.8, 500, 0.1, rng=1, **kw),
+        lambda **kw: simulate_max_auc(0.8, 500, 3, 0.1, rng=1, **kw),
+        lambda **kw: simulate_max(100, 5, 0.7, rng=1, **kw),
+    ],
+)
+def test_reps_is_the_deprecated_spelling_of_n_resamples(call):
+    with pytest.warns(DeprecationWarning, match="n_resamples"):
+        old = call(reps=20)
+    assert _same(old, call(n_resamples=20))
+
+
+def test_draws_is_the_deprecated_spelling_of_n_resamples():
+    with pytest.warns(DeprecationWarning, match="n_resamples"):
+        old = auc_distribution(0.8, 100, 0.1, draws=20, rng=1, batches=2)
+    assert np.array_equal(old.pmf, auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=1, batches=2).pmf)

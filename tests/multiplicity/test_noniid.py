@@ -214,13 +214,13 @@ def test_exact_vs_monte_carlo(n, m, center, d, rho, y0, seed):
         rho = 0.0
     dist = Uniform(a, b)
     exact = max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary()
-    mc = simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, reps=4000, rng=seed)
+    mc = simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, n_resamples=4000, rng=seed)
     assert abs(mc.mean - exact.mean) <= 4 * exact.sd / math.sqrt(mc.reps) + 1e-12
 
 
 def test_monte_carlo_table_row_43():
     exact = max_distribution(N, M, U, rho=0.6).summary()
-    mc = simulate_max(N, M, U, rho=0.6, reps=4000, rng=20251122)
+    mc = simulate_max(N, M, U, rho=0.6, n_resamples=4000, rng=20251122)
     assert mc.method == "mc" and mc.reps == 4000
     assert abs(mc.mean - exact.mean) <= 4 * mc.se_mean
 
@@ -257,7 +257,7 @@ def test_infeasible_raises(theta, match):
     with pytest.raises(ValueError, match="rho"):
         max_distribution(N, M, Uniform(0.7, 0.9), rho=0.6, theta0=0.9)
     with pytest.raises(ValueError, match="rho"):
-        simulate_max(N, M, theta, rho=0.6, theta0=0.9, reps=10)
+        simulate_max(N, M, theta, rho=0.6, theta0=0.9, n_resamples=10)
 
 
 def test_bad_arguments():
@@ -299,6 +299,6 @@ def test_larger_n_against_monte_carlo():
     """n = 8,000 with a random reference: exact within 4 SE of 3,000 simulated leaderboards."""
     dist = Uniform(0.60, 0.63)
     exact = max_distribution(8000, 300, dist, rho=0.4, theta0=0.62).summary()
-    mc = simulate_max(8000, 300, dist, rho=0.4, theta0=0.62, reps=3000, rng=11)
+    mc = simulate_max(8000, 300, dist, rho=0.4, theta0=0.62, n_resamples=3000, rng=11)
     assert abs(mc.mean - exact.mean) <= 4 * mc.se_mean
     assert abs(mc.sd - exact.sd) <= 4 * 1.5 * exact.sd / math.sqrt(2 * (mc.reps - 1))
