@@ -16,7 +16,7 @@ import pandas as pd
 
 from .. import multiplicity as A
 from ..multiplicity import Summary, iid_max_distribution
-from ..multiplicity._auc import n_positives
+from ..multiplicity._auc_model import n_positives
 from .style import sci
 
 __all__ = [

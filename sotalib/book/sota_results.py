@@ -48,7 +48,7 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
     reproduce the published counts; if it is below the winner, no such
     leaderboard gives the paper's estimate under this simulation model.
     """
-    from ..multiplicity._auc import expected_max_auc  # the simulation behind summarize_max_auc
+    from ..multiplicity._auc_simulate import expected_max_auc  # the simulation behind summarize_max_auc
 
     f = FACTS[name]
     s = load_challenge(name).scores

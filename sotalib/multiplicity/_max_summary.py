@@ -13,9 +13,10 @@ Two front doors with one shape and one result, :class:`MaxSummary`:
   class imbalance (Section 5.2), simulated exactly in distribution or by
   the normal approximation of the empirical AUCs.
 
-The identical independent case of the accuracy needs NumPy alone: SciPy and
-Numba are imported (lazily, below) only for the non-identical, dependent and
-Monte Carlo cases and for the AUC, so that ``sotalib maxdist`` starts fast.
+The accuracy's exact engines need NumPy alone (the Numba kernels load only
+for large problems and the Monte Carlo); SciPy and the AUC's kernels are
+imported lazily, when the AUC is asked for, so that ``sotalib maxdist``
+starts fast.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ from .._json import json_safe
 from .._result import Result
 from .._rng import check_rng, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_memory, check_probability, check_real
+from ._dependence import check_feasible
+from ._dependent import max_distribution
+from ._maxdist import iid_max_distribution
+from ._simulate import simulate_max
+from ._theta_dist import PointMass, uniform_for_sota
 
 __all__ = ["MaxSummary", "summarize_max", "summarize_max_auc"]
 
@@ -283,26 +289,22 @@ def summarize_max(
     details = dict(theta=theta, theta0=theta0, y0=y0, spread=spread)
 
     if rho == 0.0 and spread == 0.0 and engine == "exact":
-        from ._maxdist import iid_max_distribution  # NumPy only: no SciPy, no Numba
-
         s = iid_max_distribution(n, m, theta).summary(alpha)
         return MaxSummary(s.mean, s.sd, s.ci_low, s.ci_high, "exact", **model, details=details)
 
-    from . import _noniid as noniid  # lazily: the Numba kernels, compiled or loaded only when needed
-
-    dist = noniid.uniform_for_sota(theta, spread, m) if spread > 0 else noniid.PointMass(theta)
+    dist = uniform_for_sota(theta, spread, m) if spread > 0 else PointMass(theta)
     if rho != 0.0:
         lo, hi = dist.support
         try:
-            noniid.check_feasible([lo, hi], theta0, rho)
+            check_feasible([lo, hi], theta0, rho)
         except ValueError as exc:  # "rho=... is infeasible ...": names rho (--rho on the command line)
             message = str(exc)
             raise ValueError(message if message.startswith("rho") else f"rho: {message}") from None
     if engine == "exact":
-        s = noniid.max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary(alpha)
+        s = max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary(alpha)
         return MaxSummary(s.mean, s.sd, s.ci_low, s.ci_high, "exact", **model, details=details)
     seed = seed_record(rng)
-    s = noniid.simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, n_resamples=n_resamples, rng=rng, alpha=alpha)
+    s = simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, n_resamples=n_resamples, rng=rng, alpha=alpha)
     return MaxSummary(
         s.mean,
         s.sd,
@@ -457,8 +459,9 @@ def _summarize_max_auc(
     message it might have had to print.
     """
     # lazily: SciPy and the AUC's Numba kernels load only when the AUC is asked for
-    from ._auc import _check_auc_memory, _simulated_max_auc, n_positives
+    from ._auc_model import n_positives
     from ._auc_normal import NORMAL_AUC_ACCURACY, _as_aucs, _normal_max_auc
+    from ._auc_simulate import _check_auc_memory, _simulated_max_auc
 
     a = _as_aucs(auc, m)
     n = check_int("n", n, low=2)

@@ -24,7 +24,7 @@ the paper and two beyond it:
 7. :func:`abc` -- the approximate Bayesian computation posterior of
    ``max theta`` sketched in Section 5.3.2.
 
-All distributions of the maximum are exact (:mod:`sotalib._depmax`); only the
+All distributions of the maximum are exact (:mod:`sotalib._dependent_swap`); only the
 bootstrap, ABC and the AUC's maximum are Monte Carlo; they take ``rng`` (an int
 seed, a :class:`numpy.random.Generator` or None) and report replications and seeds.
 """
@@ -41,10 +41,10 @@ from .._progress import progress
 from .._rng import as_generator, check_rng, int_seed, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
 from ._binomial import clopper_pearson
-from ._depmax import dependent_max_distribution
-from ._depmax_normal import ACCURACY, choose_engine, normal_max_distribution
+from ._dependence import conditional_probs, feasible
+from ._dependent_normal import ACCURACY, choose_engine, normal_max_distribution
+from ._dependent_swap import dependent_max_distribution
 from ._maxdist import MaxDistribution
-from ._noniid import conditional_probs, feasible
 
 __all__ = [
     "SotaEstimate",
@@ -189,9 +189,9 @@ def _fit_dist(
 ):
     """Max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions.
 
-    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._depmax.dependent_max_distribution`;
+    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._dependent_swap.dependent_max_distribution`;
     ``start`` is a guess of the window's first count, checked by the engine) or
-    ``"normal"`` (:func:`sotalib.multiplicity._depmax_normal.normal_max_distribution`).
+    ``"normal"`` (:func:`sotalib.multiplicity._dependent_normal.normal_max_distribution`).
     """
     theta0 = float(values.max())
     ok = feasible(values, theta0, rho)
@@ -418,7 +418,7 @@ def shrink(
     the upper ``1 - alpha/2`` quantile there (row 4).  The estimate is
     ``max(Theta') = w max(Theta_hat) + (1 - w)/classes``.  ``engine``:
     ``"exact"``, ``"normal"`` (the large-``n`` approximation of
-    :mod:`sotalib.multiplicity._depmax_normal`) or ``"auto"`` (exact unless
+    :mod:`sotalib.multiplicity._dependent_normal`) or ``"auto"`` (exact unless
     its work is large).
     """
     chance = _chance(classes)
@@ -702,7 +702,7 @@ def auc_simulation_cost(m: int, n: int, prevalence: float, rho: float, reps: int
     are drawn, the negatives come as multinomial counts) and ``m reps n`` for
     correlated ones (every score is drawn).
     """
-    from ._auc import n_positives
+    from ._auc_model import n_positives
 
     n_pos, _ = n_positives(n, prevalence)
     return float(m) * reps * (n_pos if rho == 0.0 else n)
@@ -730,7 +730,7 @@ def shrink_auc(
     Two engines compute the distribution of the maximum AUC:
 
     * ``"simulate"``: the AUC chapter's Monte Carlo
-      (:func:`sotalib.multiplicity._auc.expected_max_auc`, binormal scores,
+      (:func:`sotalib.multiplicity._auc_simulate.expected_max_auc`, binormal scores,
       ``round(n pi)`` positives) with ``reps`` replications and common random
       numbers: every evaluation uses the same int seed (``rng`` itself if it
       is an int; one draw from it if it is a :class:`numpy.random.Generator`;
@@ -753,8 +753,8 @@ def shrink_auc(
 
     ``details`` reports the ``engine`` used and the ``accuracy`` of its answer.
     """
-    from ._auc import expected_max_auc
     from ._auc_normal import NORMAL_AUC_ACCURACY, normal_max_auc
+    from ._auc_simulate import expected_max_auc
 
     s, below = prepare(aucs, n, 0.5)
     prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
@@ -970,7 +970,7 @@ def estimate_sota(
     engine : {"auto", "exact", "normal", "simulate"}
         How the distribution of the maximum is computed.  Accuracy:
         ``"exact"`` (the exact model), ``"normal"`` (a normal approximation
-        for large ``n``, :mod:`sotalib.multiplicity._depmax_normal`) or
+        for large ``n``, :mod:`sotalib.multiplicity._dependent_normal`) or
         ``"auto"`` (exact unless its work would take minutes, at ``n >= 10^4``).
         AUC: ``"simulate"`` (Monte Carlo, exact in distribution), ``"normal"``
         or ``"auto"``.  The result's ``details`` name the engine used and,

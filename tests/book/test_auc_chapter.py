@@ -12,7 +12,7 @@ import sotalib.multiplicity as A
 from sotalib.book import auc_chapter as ac
 from sotalib.book.auc_cache import RHOS, load_rho
 from sotalib.multiplicity import iid_max_distribution
-from sotalib.multiplicity._auc import n_positives
+from sotalib.multiplicity._auc_model import n_positives
 
 
 def test_empirical_auc_agrees_with_scikit_learn():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sotalib.cli import main
-from sotalib.multiplicity._noniid import max_distribution, simulate_max, uniform_for_sota
+from sotalib.multiplicity import max_distribution, simulate_max, uniform_for_sota
 
 BASE = ["maxdist", "--n", "3000", "--m", "1000", "--theta", "0.9"]
 

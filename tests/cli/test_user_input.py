@@ -309,7 +309,7 @@ def test_auc_max_states_the_cost_of_a_long_simulation_and_takes_m_ten_million(ca
     # m = 10^7 is inside the promised range: the draws are made in blocks, so it is not refused for memory;
     # a run this long says what it costs (one line on stderr) once every option has been checked.
     from sotalib.cli import auc_max
-    from sotalib.multiplicity import _auc
+    from sotalib.multiplicity import _auc_simulate as _auc
 
     started = []
 

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from sotalib.multiplicity import _auc as A
-from sotalib.multiplicity import summarize_max_auc
+import sotalib.multiplicity as A
+from sotalib.multiplicity import _auc_simulate, summarize_max_auc
+from sotalib.multiplicity._auc_model import n_positives
 
 # --------------------------------------------------------------------------- binormal model
 
@@ -36,12 +37,12 @@ def test_mu_pos_rejects_bad_auc(bad):
 
 
 def test_n_positives():
-    assert A.n_positives(3000, 0.017) == (51, 2949)
-    assert A.n_positives(7687, 0.017) == (131, 7556)
+    assert n_positives(3000, 0.017) == (51, 2949)
+    assert n_positives(7687, 0.017) == (131, 7556)
     with pytest.raises(ValueError, match="prevalence"):
-        A.n_positives(10, 0.01)
+        n_positives(10, 0.01)
     with pytest.raises(ValueError, match="prevalence"):
-        A.n_positives(10, 0.0)
+        n_positives(10, 0.0)
 
 
 # --------------------------------------------------------------------------- empirical AUC
@@ -76,7 +77,8 @@ def test_empirical_auc_bad_input():
 
 def test_binomial_inversion_is_exact():
     # the modal-order inversion draws exactly Bin(n, p): chi-square against the pmf
-    from sotalib.multiplicity._auc import _binom_inv, _logfact
+    from sotalib.multiplicity._auc_kernels import _binom_inv
+    from sotalib.multiplicity._auc_simulate import _logfact
 
     rng = np.random.default_rng(5)
     for n, p in [(2949, 0.013), (2949, 0.31), (40, 0.97), (7556, 0.5)]:
@@ -165,7 +167,8 @@ def test_summarize_max_auc_common_random_numbers():
 
 def test_screening_does_not_change_maxima():
     # Bernstein screening skips classifiers; the maxima equal those of the unscreened kernel
-    from sotalib.multiplicity._auc import _logfact, _max_u_batch
+    from sotalib.multiplicity._auc_kernels import _max_u_batch
+    from sotalib.multiplicity._auc_simulate import _logfact
 
     rng = np.random.default_rng(8)
     mus = A.binormal_mu_pos(rng.uniform(0.7, 0.9, 400))
@@ -237,7 +240,7 @@ def test_binormal_roc_area():
 def test_bvn_orthant_against_mpmath():
     import mpmath as mp
 
-    from sotalib.multiplicity._auc import _bvn_orthant
+    from sotalib.multiplicity._auc_model import _bvn_orthant
 
     mp.mp.dps = 30
     for r, h in [(0.5, 1.2815515655446004), (0.2, -0.3), (0.8, 2.5), (0.94, 0.1)]:
@@ -270,12 +273,12 @@ def test_many_positives_and_blocks():
     var = A.auc_variance(0.7, 600, 1400)
     assert abs(x.mean() - 0.7) < 4 * math.sqrt(var / 4000)
     assert x.var(ddof=1) == pytest.approx(var, rel=0.1)
-    old = A._CHUNK
+    old = _auc_simulate._CHUNK
     try:
-        A._CHUNK = 3 * 500  # three classifiers per block
+        _auc_simulate._CHUNK = 3 * 500  # three classifiers per block
         small = A.simulate_max_auc(0.8, 500, 7, 0.1, 40, rng=2, rho=0.5)
     finally:
-        A._CHUNK = old
+        _auc_simulate._CHUNK = old
     assert np.all((small > 0.6) & (small <= 1.0))
     with pytest.raises(ValueError, match="n_pos"):
         A.auc_distribution(0.9, 10**6, 0.5)

@@ -8,7 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from sotalib.multiplicity import _auc
+from sotalib.multiplicity import _auc_model
+from sotalib.multiplicity import _auc_simulate as _auc
 
 
 def test_blocked_classifiers_same_distribution(monkeypatch):
@@ -16,7 +17,7 @@ def test_blocked_classifiers_same_distribution(monkeypatch):
 
     Independent streams, so the two means agree within Monte Carlo error (4 standard errors).
     """
-    mus, sp = _auc._standardized(np.full(200, 0.8), 1.0, 1.0)
+    mus, sp = _auc_model._standardized(np.full(200, 0.8), 1.0, 1.0)
     whole = _auc._simulate_max_u(mus, sp, 400, 0.1, 1500, np.random.default_rng(1), 0.0, "fixed")
     monkeypatch.setattr(_auc, "_CHUNK", 500)  # 40 positives: 12 classifiers per block, 17 blocks
     blocked = _auc._simulate_max_u(mus, sp, 400, 0.1, 1500, np.random.default_rng(2), 0.0, "fixed")

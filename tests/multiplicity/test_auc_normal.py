@@ -12,7 +12,7 @@ from scipy.stats import multivariate_normal
 
 from sotalib.multiplicity import _auc_normal as an
 from sotalib.multiplicity import auc_variance, shrink_auc, simulate_auc, summarize_max_auc
-from sotalib.multiplicity._auc import n_positives
+from sotalib.multiplicity._auc_model import n_positives
 
 # the normal engine's building blocks, the subject of these tests (private since the front door's second pass)
 from sotalib.multiplicity._auc_normal import auc_normal_components, auc_skewness, normal_max_auc, normal_max_auc_cdf
@@ -22,7 +22,7 @@ from sotalib.multiplicity._auc_normal import auc_normal_components, auc_skewness
 def _direct_aucs(aucs, n, prevalence, rho, reps, rng):
     """Empirical AUCs of classifiers correlated through one reference classifier, by ranks (reps, m).
 
-    The model of ``_auc._max_u_correlated``, written out independently: positive ``i`` scores
+    The model of ``_auc_kernels._max_u_correlated``, written out independently: positive ``i`` scores
     ``mu_j + rho z0_i + c e_ji``, negative ``k`` scores ``rho w0_k + c e_jk``.
     """
     n_pos, n_neg = n_positives(n, prevalence)

@@ -333,7 +333,7 @@ def test_int_seed_and_generator_give_the_same_draws(name):
 
 def test_spawned_chunks_keep_the_streams_of_an_int_seed():
     # simulate_max runs in chunks with SeedSequence(seed).spawn(8): an int keeps exactly those streams
-    from sotalib.multiplicity._noniid import simulate_max_counts
+    from sotalib.multiplicity._simulate import simulate_max_counts
 
     a = simulate_max_counts(200, 10, 0.7, reps=100, rng=4)
     b = simulate_max_counts(200, 10, 0.7, reps=100, rng=4)

@@ -10,22 +10,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
-from sotalib.multiplicity import iid_max_distribution
-from sotalib.multiplicity._noniid import (
+from sotalib.multiplicity import (
     Empirical,
     PointMass,
     Uniform,
-    check_feasible,
     conditional_probs,
     feasible,
     feasible_interval,
     fixed_max_distribution,
+    iid_max_distribution,
     max_distribution,
     rho_from_similarity,
     similarity,
     simulate_max,
     uniform_for_sota,
 )
+from sotalib.multiplicity._dependence import check_feasible
 
 N, M, THETA = 3000, 1000, 0.9
 U = uniform_for_sota(THETA, 0.025, M)
@@ -172,7 +172,7 @@ def test_against_brute_force(y0):
 @pytest.mark.parametrize("d,rho", [(0.025, 0.0), (0.025, 0.6), (0.1, 0.0), (0.1, 0.5)])
 def test_quadrature_converged(d, rho):
     """The default Gauss-Legendre rule agrees with one of twice as many nodes."""
-    from sotalib.multiplicity._noniid import _uniform_nodes
+    from sotalib.multiplicity._theta_dist import _uniform_nodes
 
     u = uniform_for_sota(0.9, d, M)
     k = _uniform_nodes(u, N)
@@ -289,10 +289,14 @@ def test_uniform_for_sota():
 def test_docstring_examples():
     import doctest
 
-    import sotalib.multiplicity._noniid as mod
+    from sotalib.multiplicity import _dependence, _dependent, _theta_dist
 
-    result = doctest.testmod(mod)
-    assert result.attempted >= 5 and result.failed == 0
+    attempted = 0
+    for mod in (_dependence, _dependent, _theta_dist):
+        result = doctest.testmod(mod)
+        assert result.failed == 0
+        attempted += result.attempted
+    assert attempted >= 5
 
 
 def test_larger_n_against_monte_carlo():
