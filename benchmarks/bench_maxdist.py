@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sotalib import iid_max_distribution
+from sotalib.multiplicity import iid_max_distribution
 
 from ._harness import Case
 
@@ -74,8 +74,8 @@ def _summary(n, m, theta):
 
 
 def _maxdist_case(n: int, target: float | None) -> Case:
-    note = PeakMemory(f"sotalib.max_summary(n={n:,}, m=1,000, theta=0.9, rho=0.6): swap engine", limit_mb=1024)
-    code = f"from sotalib.multiplicity import max_summary\nmax_summary({n}, 1000, 0.9, rho=0.6)"
+    note = PeakMemory(f"sotalib.summarize_max(n={n:,}, m=1,000, theta=0.9, rho=0.6): swap engine", limit_mb=1024)
+    code = f"from sotalib.multiplicity import summarize_max\nsummarize_max({n}, 1000, 0.9, rho=0.6)"
     return Case(
         f"maxdist --rho 0.6 --n {n:,} --m 1000 --theta 0.9 (subprocess)",
         in_subprocess(code, note),
