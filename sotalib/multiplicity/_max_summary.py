@@ -104,7 +104,7 @@ class MaxSummary(Result):
     n_resamples: int | None = None
     se_mean: float | None = None
     seed: int | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``sotalib maxdist --json`` or ``sotalib auc-max --json``.
