@@ -59,7 +59,7 @@ def crop_distribution(scores, n: int, c: float, *, rho: float = RHO0, engine: st
     """The distribution of the simulated maximum at crop point ``c`` (steps 1-3 of :mod:`._crop`).
 
     ``scores`` are the teams above chance; ``engine`` is ``"exact"`` or
-    ``"normal"`` (:func:`sotalib.multiplicity._dependent_normal.normal_max_distribution`).
+    ``"normal"`` (:func:`sotalib.multiplicity._depmax_normal.normal_max_distribution`).
     Returns ``(MaxDistribution, m, lower_cutoff, pool_size)``.
     """
     s = np.asarray(scores, dtype=float)
@@ -111,7 +111,7 @@ def crop(
         paper's ``0.04/175``); None reports the solved crop point itself.
     engine : {"auto", "exact", "normal"}
         The exact model, its large-``n`` normal approximation
-        (:mod:`sotalib.multiplicity._dependent_normal`), or the first unless its work is large.
+        (:mod:`sotalib.multiplicity._depmax_normal`), or the first unless its work is large.
 
     Returns
     -------

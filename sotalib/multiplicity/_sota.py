@@ -24,7 +24,7 @@ the paper and two beyond it:
 7. :func:`abc` -- the approximate Bayesian computation posterior of
    ``max theta`` sketched in Section 5.3.2.
 
-All distributions of the maximum are exact (:mod:`sotalib._dependent_swap`); only the
+All distributions of the maximum are exact (:mod:`sotalib._depmax`); only the
 bootstrap, ABC and the AUC's maximum are Monte Carlo; they take ``rng`` (an int
 seed, a :class:`numpy.random.Generator` or None) and report replications and seeds.
 """
@@ -189,9 +189,9 @@ def _fit_dist(
 ):
     """Max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions.
 
-    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._dependent_swap.dependent_max_distribution`;
+    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._depmax.dependent_max_distribution`;
     ``start`` is a guess of the window's first count, checked by the engine) or
-    ``"normal"`` (:func:`sotalib.multiplicity._dependent_normal.normal_max_distribution`).
+    ``"normal"`` (:func:`sotalib.multiplicity._depmax_normal.normal_max_distribution`).
     """
     theta0 = float(values.max())
     ok = feasible(values, theta0, rho)
@@ -418,7 +418,7 @@ def shrink(
     the upper ``1 - alpha/2`` quantile there (row 4).  The estimate is
     ``max(Theta') = w max(Theta_hat) + (1 - w)/classes``.  ``engine``:
     ``"exact"``, ``"normal"`` (the large-``n`` approximation of
-    :mod:`sotalib.multiplicity._dependent_normal`) or ``"auto"`` (exact unless
+    :mod:`sotalib.multiplicity._depmax_normal`) or ``"auto"`` (exact unless
     its work is large).
     """
     chance = _chance(classes)
@@ -730,7 +730,7 @@ def shrink_auc(
     Two engines compute the distribution of the maximum AUC:
 
     * ``"simulate"``: the AUC chapter's Monte Carlo
-      (:func:`sotalib.multiplicity._auc_simulate.expected_max_auc`, binormal scores,
+      (:func:`sotalib.multiplicity._auc.expected_max_auc`, binormal scores,
       ``round(n pi)`` positives) with ``reps`` replications and common random
       numbers: every evaluation uses the same int seed (``rng`` itself if it
       is an int; one draw from it if it is a :class:`numpy.random.Generator`;
@@ -970,7 +970,7 @@ def estimate_sota(
     engine : {"auto", "exact", "normal", "simulate"}
         How the distribution of the maximum is computed.  Accuracy:
         ``"exact"`` (the exact model), ``"normal"`` (a normal approximation
-        for large ``n``, :mod:`sotalib.multiplicity._dependent_normal`) or
+        for large ``n``, :mod:`sotalib.multiplicity._depmax_normal`) or
         ``"auto"`` (exact unless its work would take minutes, at ``n >= 10^4``).
         AUC: ``"simulate"`` (Monte Carlo, exact in distribution), ``"normal"``
         or ``"auto"``.  The result's ``details`` name the engine used and,
