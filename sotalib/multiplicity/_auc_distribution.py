@@ -22,7 +22,7 @@ import numpy as np
 from scipy import fft as sfft
 from scipy.special import ndtr
 
-from .._deprecate import renamed_arguments
+from .._deprecate import renamed_arguments, warn_deprecated
 from .._result import Result
 from .._rng import as_generator, seed_record
 from .._validate import check_int, check_probability, check_real
@@ -85,6 +85,12 @@ class AUCDistribution(Result):
     seed: int | None
     auc: float
     var_true: float
+
+    @property
+    def draws(self) -> int:
+        """Deprecated name of :attr:`n_resamples`."""
+        warn_deprecated("AUCDistribution.draws", "AUCDistribution.n_resamples")
+        return self.n_resamples
 
     @property
     def grid(self) -> np.ndarray:

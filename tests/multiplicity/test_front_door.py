@@ -370,3 +370,9 @@ def test_draws_is_the_deprecated_spelling_of_n_resamples():
     with pytest.warns(DeprecationWarning, match="n_resamples"):
         old = auc_distribution(0.8, 100, 0.1, draws=20, rng=1, batches=2)
     assert np.array_equal(old.pmf, auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=1, batches=2).pmf)
+
+
+def test_auc_distribution_draws_attribute_is_deprecated():
+    d = auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=1, batches=2)
+    with pytest.warns(DeprecationWarning, match="n_resamples"):
+        assert d.draws == d.n_resamples == 20
