@@ -16,8 +16,8 @@ from .._deprecate import renamed_arguments
 from .._rng import int_seed
 from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
 from ._auc_model import n_positives
-from ._auc_simulate import expected_max_auc
 from ._auc_normal import NORMAL_AUC_ACCURACY, normal_max_auc
+from ._auc_simulate import expected_max_auc
 from ._sota_model import prepare
 from ._sota_result import SotaEstimate, _unsolved
 

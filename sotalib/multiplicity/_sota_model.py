@@ -20,9 +20,9 @@ from numpy.typing import ArrayLike
 
 from .._rng import as_generator
 from .._validate import check_int, check_probability
-from ._dependent_swap import dependent_max_distribution
-from ._dependent_normal import ACCURACY, normal_max_distribution
 from ._dependence import conditional_probs, feasible
+from ._dependent_normal import ACCURACY, normal_max_distribution
+from ._dependent_swap import dependent_max_distribution
 
 __all__ = ["RHO0", "prepare", "simulate_leaderboard"]
 
