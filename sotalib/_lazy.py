@@ -82,4 +82,5 @@ def attach(
     def __dir__() -> list[str]:
         return sorted(set(public) | set(vars(sys.modules[package])))
 
+    __getattr__.deprecated = frozenset(deprecated)  # type: ignore[attr-defined]
     return __getattr__, __dir__, public
