@@ -81,14 +81,22 @@ def search_linear(units, weights, intervals, zero_division):
     ``units`` are ``(classes, None)`` per evaluation set as for the integer program, ``sol``
     one ``(d, s)`` per evaluation set.
     """
-    per_unit = []  # per unit: the groups (class indices) and their columns (r-coefs, q-coefs per row)
-    consts = [Fraction(0)] * len(intervals)
-    for (c, _), w in zip(units, weights):
-        # every coefficient of class i depends on c_i alone (and on n, k, w): classes of one size are alike
+    if any(iv.base == "fbp_means" or (iv.base in ("ppv", "npv", "fbp") and iv.average != "micro") for iv in intervals):
+        return None  # not linear: the integer program
+    # every coefficient of class i depends on c_i alone (and on n, k, w): classes of one size are alike
+    all_groups = []
+    for c, _ in units:
         by_size: dict = {}
         for i, ci in enumerate(c):
             by_size.setdefault(ci, []).append(i)
-        groups = list(by_size.values())
+        all_groups.append(list(by_size.values()))
+    ranges = [len(g) * c[g[0]] + 1 for (c, _), gs in zip(units, all_groups) for g in gs]
+    ranges += [len(g) * (sum(c) - c[g[0]]) + 1 for (c, _), gs in zip(units, all_groups) for g in gs]
+    if math.prod(sorted(ranges)[:-1]) > 1_000_000:
+        return None  # too many distinct class sizes: the integer program decides
+    per_unit = []  # per unit: the groups (class indices) and their columns (r-coefs, q-coefs per row)
+    consts = [Fraction(0)] * len(intervals)
+    for ((c, _), w), groups in zip(zip(units, weights), all_groups):
         rows = []
         for j, iv in enumerate(intervals):
             row = _linear_row(c, w, iv)
@@ -104,8 +112,6 @@ def search_linear(units, weights, intervals, zero_division):
     cols_q = list(cols_r)
     caps = [len(g) * per_unit[u][0][g[0]] for u, g in cols_r]
     caps += [len(g) * (sum(per_unit[u][0]) - per_unit[u][0][g[0]]) for u, g in cols_q]
-    if math.prod(x + 1 for x in sorted(caps)[:-1]) > 1_000_000:
-        return None  # too many distinct class sizes: the integer program decides
     frac_rows = []
     for j in range(len(intervals)):
         frac_rows.append(
