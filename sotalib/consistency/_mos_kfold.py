@@ -29,6 +29,13 @@ specificity must be defined in every fold).  Then m_f = sum_r x_rf,
 0 <= T_f <= p_f m_f, 0 <= U_f <= n_f m_f and the rows of Eq. 9 on T and U
 complete the program.  Several data sets add their own repetitions.
 
+Before any solver.  Most true reports fit the configuration that spreads
+the positives evenly over the folds; with every configuration fixed only
+T_f and U_f remain, a few integer variables searched exactly
+(:mod:`sotalib.consistency._integer_search`).  A solution found there is
+verified like any other and proves consistency; otherwise the program below
+decides.
+
 Solvers.  HiGHS (SciPy's ``milp``, in process) finds solutions fast, and
 every solution is verified exactly; but HiGHS 1.x as shipped with SciPy
 1.17 declared some *feasible* instances of this program infeasible (true
@@ -53,6 +60,7 @@ verdict with the enumeration of all (pairs of) configurations.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Mapping, Sequence
@@ -66,6 +74,7 @@ from .._result import Result
 from .._validate import check_int
 from ._folds import _check as _check_pnk
 from ._folds import kfold_configurations
+from ._integer_search import search_box
 from ._intervals import ScoreInterval, score_intervals
 from ._mos import _coef, _defined, _verify, check_mos_intervals
 from ._scores import LINEAR_SCORES
@@ -174,6 +183,13 @@ def count_kfold_configurations(
     ``max_work``.
     """
     p, n, k = _check_pnk(p, n, k)
+    return _count_configurations(p, n, k, bool(positives_in_every_fold), bool(negatives_in_every_fold), max_work)
+
+
+@functools.lru_cache(maxsize=256)
+def _count_configurations(p, n, k, positives_in_every_fold, negatives_in_every_fold, max_work):
+    """:func:`count_kfold_configurations` on checked arguments, remembered: a report's
+    check and its verdict both count (a pure function of integers)."""
     classes = _classes(p, n, k)
     if sum(K * min(s, p + 1) * (min(p, K * s) + 1) + K * K * (p + 1) for K, s in classes) > max_work:
         return None
@@ -360,6 +376,64 @@ def _evidence(blocks, xval, tot):
     return tuple(configs), tuple(sols)
 
 
+def _even_configuration(p, n, classes):
+    """Fold counts per type of the configuration spreading the positives most evenly, or None.
+
+    Fold i of size s_i gets about p s_i / (p + n) positives (largest remainders); None when
+    that is not one of Algorithm 2's configurations here (a type not allowed, fewer than two
+    folds with positives or with negatives).
+    """
+    sizes = [(s, ts) for K, s, ts in classes for _ in range(K)]
+    share = [p * s for s, _ in sizes]
+    pos = [q // (p + n) for q in share]
+    order = sorted(range(len(sizes)), key=lambda i: -(share[i] % (p + n)))
+    for i in order[: p - sum(pos)]:
+        pos[i] += 1
+    x: dict = {}
+    for (s, ts), a in zip(sizes, pos):
+        t = (a, s - a)
+        if t not in ts:
+            return None
+        x[t] = x.get(t, 0) + 1
+    if sum(c for t, c in x.items() if t[0] > 0) < 2 or sum(c for t, c in x.items() if t[1] > 0) < 2:
+        return None
+    return x
+
+
+def _even_search(blocks, intervals):
+    """(per block fold counts, per type (T_f, U_f)) of a solution on the even configurations, or None.
+
+    With the configuration of every repetition fixed, the program keeps only T_f and U_f
+    (see the module docstring): a few variables, searched exactly by
+    :func:`sotalib.consistency._integer_search.search_box` instead of a solver.
+    """
+    xval = []
+    for b in blocks:
+        x = _even_configuration(b["p"], b["n"], b["classes"])
+        if x is None:
+            return None
+        xval.append(x)
+    m: dict = {}
+    for x in xval:
+        for t, c in x.items():
+            m[t] = m.get(t, 0) + c
+    types = sorted(m)
+    Nf = sum(b["k"] for b in blocks)
+    rows, lbs, ubs = [], [], []
+    for iv in intervals:
+        coefs = [_coef(iv.base, *t) for t in types]
+        L = math.lcm(*[c.denominator for pair in coefs for c in pair])
+        rows.append([int(a * L) for a, _ in coefs] + [int(b * L) for _, b in coefs])
+        lbs.append(math.ceil(iv.lo * Nf * L))
+        ubs.append(math.floor(iv.hi * Nf * L))
+    caps = [t[0] * m[t] for t in types] + [t[1] * m[t] for t in types]
+    state, sol = search_box(rows, lbs, ubs, caps)
+    if state != "feasible":
+        return None
+    tot = {t: (sol[i], sol[len(types) + i]) for i, t in enumerate(types)}
+    return xval, tot
+
+
 def check_mos_kfold_intervals(
     datasets: Sequence[tuple[int, int, int, int]],
     intervals: tuple[ScoreInterval, ...],
@@ -404,8 +478,8 @@ def check_mos_kfold_intervals(
             return KFoldMosResult(False, "infeasible", None, None, 0)
         tested = None if (tested is None or count is None) else tested * math.comb(count + repeats - 1, repeats)
 
-    def verified(model, values):
-        configs, sols = _evidence(blocks, *_decode(model, values))
+    def verified(xval, tot):
+        configs, sols = _evidence(blocks, xval, tot)
         if configs is None:
             return None
         flat_f = [f for c in configs for f in c]
@@ -414,21 +488,26 @@ def check_mos_kfold_intervals(
             return KFoldMosResult(True, "feasible", configs, sols, tested)
         return None
 
+    # most true reports fit the configuration that spreads the positives evenly: a few
+    # integer variables, searched exactly; only a verified solution is used (it proves consistency)
+    even = _even_search(blocks, intervals)
+    if even is not None and (r := verified(*even)) is not None:
+        return r
     model = _model(blocks, intervals, _SHIFT)
     state, values = _highs(model, time_limit)  # fast at finding solutions, which are verified
     if state == "solution":
-        r = verified(model, values)
+        r = verified(*_decode(model, values))
         if r is not None:
             return r
         inner = _model(blocks, intervals, -_SHIFT)  # within tolerance of a bound: retry inside
         state, values = _highs(inner, time_limit)
-        if state == "solution" and (r := verified(inner, values)) is not None:
+        if state == "solution" and (r := verified(*_decode(inner, values))) is not None:
             return r
     # HiGHS's "infeasible" is not trusted (it was wrong on true reports); CBC decides
     state, values = _cbc(model, time_limit)
     if state == "infeasible":
         return KFoldMosResult(False, "infeasible", None, None, tested)
-    if state == "solution" and (r := verified(model, values)) is not None:
+    if state == "solution" and (r := verified(*_decode(model, values))) is not None:
         return r
     if len(datasets) == 1 and datasets[0][3] == 1 and count is not None and count <= enumerate_limit:
         # one repetition: fall back on the configuration-by-configuration test

@@ -31,6 +31,12 @@ Two exact engines (``engine=``), each in its own module:
   failure gives the status ``'undecided'``, reported as consistent.  An
   inconsistency is only claimed when it is certain.
 
+Before the solver, ``engine='auto'`` tries an exact search of the program of
+linear scores with the classes of equal size merged
+(:mod:`sotalib.consistency._multiclass_search`): a balanced test set leaves a
+handful of integers, so no solver is set up; what it does not settle (Hall's
+condition failing on its solution, many distinct class sizes) goes to the solver.
+
 The F-beta of the macro precision P and the macro recall R (``f1_of_means``,
 one test set or Score of Means) is non-linear in two aggregates: the integer
 program holds a relaxation of it -- tangent planes of the convex set
@@ -66,6 +72,7 @@ from ._multiclass_scores import (
     multiclass_intervals,
     multiclass_score,
 )
+from ._multiclass_search import search_linear
 from ._typos import Suggestion, typo_candidates
 
 __all__ = [
@@ -95,7 +102,7 @@ class MulticlassResult(Result):
     configurations_tested : int
         1: the stated test set or fold configuration.
     details : dict
-        ``status``, ``method``, ``aggregation``, ``classes`` (per fold for MoS), ``n_solutions``
+        ``status``, ``method`` ('exhaustive', 'search' or 'ilp'), ``aggregation``, ``classes`` (per fold for MoS), ``n_solutions``
         (exhaustive method: the exact number of compatible (diagonal, column sums); None otherwise),
         ``scores`` (how each reported name was read) and ``note``.
     status : {'feasible', 'infeasible', 'undecided'}
@@ -243,7 +250,8 @@ def check_multiclass_intervals(
     if any(iv.base == "fbp_means" for iv in intervals) and len(units) > 1:
         raise ValueError("f1_of_means is checked on one test set or by Score of Means (not Mean of Scores)")
     diagonals = None
-    if method == "auto":
+    auto = method == "auto"
+    if auto:
         method = "ilp"
         if len(units) == 1 and math.prod(x + 1 for x in units_c[0]) <= EXHAUSTIVE_LIMIT:
             c = units_c[0]
@@ -272,6 +280,25 @@ def check_multiclass_intervals(
             tuple(units_c),
             mats,
             count,
+            intervals,
+            note,
+        )
+    found = search_linear(units, weights, intervals, zero_division) if auto else None
+    if found is not None:  # few distinct class sizes: decided exactly without the solver
+        status, sol = found
+        mats = [] if sol is None else [build_matrix(c, d, s) for (c, _), (d, s) in zip(units, sol)]
+        note = {
+            "feasible": "exact search over the classes merged by size: a solution verified in exact arithmetic",
+            "infeasible": "exact search over the classes merged by size: infeasible even without Hall's condition",
+        }[status]
+        return MulticlassResult(
+            status == "feasible",
+            status,
+            "search",
+            aggregation,
+            tuple(units_c),
+            [mats] if aggregation == "mos" and mats else mats,
+            None,
             intervals,
             note,
         )
@@ -346,7 +373,9 @@ def check_multiclass(
         Value of a per-class precision (NPV) whose denominator is zero (None: undefined, never a match).
     engine : {'auto', 'ilp', 'exhaustive'}
         How the verdict is computed (never what it means): 'auto' enumerates small test sets
-        exhaustively (exact solution count) and otherwise solves the integer program.
+        exhaustively (exact solution count) and otherwise solves the integer program, after an
+        exact search with the classes of equal size merged when the scores are linear (method
+        'search' in the details; it leaves to the solver what it does not settle).
     max_solutions : int
         At most this many matrices are returned as evidence by the exhaustive method.
     k : int, optional

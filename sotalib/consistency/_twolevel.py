@@ -13,8 +13,10 @@ scores -- a unit is a fold (weight ``1 / (D k_j)``) of a data set aggregated by
 MoS, or the totals of a data set aggregated by SoM (weight ``1 / D``) -- linear
 in the unknown (tp, tn) of every unit for acc, sens, spec and bacc.  The
 integer program (Eq. 9 with these weights) is written with integer
-coefficients and exactly rounded bounds, solved by SciPy's HiGHS (an
-infeasibility it reports is confirmed by CBC), and any solution is verified in
+coefficients and exactly rounded bounds.  A small program (a few units) is
+searched exactly in integer arithmetic (:mod:`sotalib.consistency._integer_search`,
+``method='enumeration'``); a larger one is solved by SciPy's HiGHS (an
+infeasibility it reports is confirmed by CBC).  Any solution is verified in
 rational arithmetic; an infeasible program is a proof.
 ``across='som'`` is the single-test-set check on the grand totals (any score).
 This covers ``mlscorecheck``'s ``check_n_datasets_mos_kfold_som``,
@@ -35,6 +37,7 @@ from .._json import json_safe
 from .._result import Result
 from .._validate import check_choice, check_int
 from ._folds import parse_folds, stratified_folds
+from ._integer_search import search_box
 from ._intervals import score_intervals
 from ._mos import _coef, _defined
 from ._scores import LINEAR_SCORES
@@ -57,7 +60,7 @@ class TwoLevelResult(Result):
     configurations_tested : int
         1: the stated folds of every data set.
     details : dict
-        ``status``, ``method``, ``across``, ``within`` and the units (``[p, n]`` per data set).
+        ``status``, ``method`` ('enumeration', 'ilp' or 'undefined'), ``across``, ``within`` and the units (``[p, n]`` per data set).
     """
 
     consistent: bool
@@ -237,6 +240,12 @@ def check_n_datasets(
         ubs.append(math.floor(iv.hi * L))
     if any(lo > hi for lo, hi in zip(lbs, ubs)):
         return result("infeasible")
+    # a few units: search the integer points exactly (no solver set-up); too many: the solvers
+    state, sol = _search(units, weights, rows, lbs, ubs)
+    if state == "infeasible":
+        return result("infeasible", method="enumeration")
+    if state == "feasible" and verify(sol):
+        return result("feasible", sol, method="enumeration")
     sol = _solve_highs(units, rows, lbs, ubs, time_limit)  # in-process, no solver start-up
     if sol is not None and verify(sol):
         return result("feasible", sol)
@@ -246,6 +255,34 @@ def check_n_datasets(
     if sol is not None and verify(sol):
         return result("feasible", sol)
     return result("undecided")
+
+
+def _search(units, weights, rows, lbs, ubs):
+    """:func:`search_box` on the rows with the units of equal (p, n, weight) merged.
+
+    Units alike have equal coefficients, and the sums of m integers in [0, p] are
+    exactly the integers in [0, m p] (as for the fold types of
+    :mod:`sotalib.consistency._mos_kfold`), so their summed tp (tn) is one variable:
+    nothing is lost or added.  A solution is spread back greedily, unit by unit.
+    """
+    N = len(units)
+    groups: dict = {}
+    for i, key in enumerate(zip(units, weights)):
+        groups.setdefault(key, []).append(i)
+    members = list(groups.values())
+    cols = [g[0] for g in members] + [N + g[0] for g in members]
+    caps = [len(g) * units[g[0]][0] for g in members] + [len(g) * units[g[0]][1] for g in members]
+    state, x = search_box([[row[c] for c in cols] for row in rows], lbs, ubs, caps)
+    if state != "feasible":
+        return state, None
+    sol = [None] * N
+    for gi, g in enumerate(members):
+        tp, tn = x[gi], x[len(members) + gi]
+        for i in g:
+            p, n = units[i]
+            sol[i] = (min(p, tp), min(n, tn))
+            tp, tn = tp - sol[i][0], tn - sol[i][1]
+    return state, tuple(sol)
 
 
 def _solve_highs(units, rows, lbs, ubs, time_limit):
