@@ -79,3 +79,81 @@ def test_rank_uncertainty_refusals_name_file_line_and_column(tmp_path, capsys):
     _refused(capsys, ["rank-uncertainty", "--per-item", path], "f.csv, line 1", "candidate names must be unique")
     path = _write(tmp_path, b"a,b,winner\nx,y,x\nx,,y\n")
     _refused(capsys, ["rank-uncertainty", "--battles", path], 'f.csv, line 3, column "b": blank cell')
+
+
+# ------------------------------------------------------------------ check --folds-file, --batch, --classes --folds-file
+BINARY = ["check", "--score", "acc=0.9", "--decimals", "2"]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [BOM + b"p,n\r\n10,20\r\n10,20\r\n", b"P;N;note\n10;20;a\n10;20;b\n", b"p,n,,\n10,20,,\n10,20,,\n"],
+)
+def test_check_folds_file_reads_awkward_files(tmp_path, capsys, content):
+    plain = _json(capsys, BINARY + ["--folds", "10:20,10:20"])
+    assert _json(capsys, BINARY + ["--folds-file", _write(tmp_path, content)]) == plain
+
+
+@pytest.mark.parametrize(
+    "content, name, needles",
+    [
+        ("p,n,note\n10,20,café\n".encode("latin-1"), "f.csv", ["--folds-file", "f.csv, line 2", "not UTF-8"]),
+        (b"PK\x03\x04workbook", "f.xlsx", ["--folds-file", "f.xlsx", "ZIP archive"]),
+        (b"p,n\n10,20\n10,\n", "f.csv", ["--folds-file", 'f.csv, line 3, column "n": blank cell']),
+        (b"p,n\n10,20\n0,0\n", "f.csv", ["--folds-file", "f.csv, line 3", "p + n >= 1"]),
+    ],
+)
+def test_check_folds_file_refusals_name_file_line_and_column(tmp_path, capsys, content, name, needles):
+    _refused(capsys, BINARY + ["--folds-file", _write(tmp_path, content, name)], *needles)
+
+
+def test_check_batch_reads_semicolons_with_decimal_commas_and_bom_crlf(tmp_path, capsys):
+    plain = _write(tmp_path, b"id,p,n,decimals,acc\nr1,100,200,4,0.9\nr2,100,200,4,0.9012\n", "plain.csv")
+    expected = _json(capsys, ["check", "--batch", plain])
+    for content in (
+        BOM + b"id;p;n;decimals;acc\r\nr1;100;200;4;0,9\r\nr2;100;200;4;0,9012\r\n",
+        b"id,p,n,decimals,acc,,\nr1,100,200,4,0.9,,\nr2,100,200,4,0.9012,,\n",
+    ):
+        assert _json(capsys, ["check", "--batch", _write(tmp_path, content)]) == expected
+
+
+@pytest.mark.parametrize(
+    "content, name, needles",
+    [
+        ("id,p,n,decimals,acc\nMüller,100,200,4,0.9\n".encode("latin-1"), "b.csv", ["b.csv, line 2", "UTF-8"]),
+        (b"PK\x03\x04workbook", "b.xlsx", ["b.xlsx", "ZIP archive"]),
+    ],
+)
+def test_check_batch_refusals_name_the_file(tmp_path, capsys, content, name, needles):
+    _refused(capsys, ["check", "--batch", _write(tmp_path, content, name)], "batch file", *needles)
+
+
+MULTICLASS = ["check", "--classes", "20,20,20", "--score", "acc=0.8", "--decimals", "2", "--aggregation", "mos"]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        BOM + b"c1,c2,c3\r\n10,10,10\r\n10,10,10\r\n",  # BOM, CRLF, a header with digits
+        b"class_1,class_2,class_3\n10,10,10\n10,10,10\n",
+        b"# class sizes per fold\n10;10;10 # first\n10;10;10\n",  # comments, semicolons
+        b"10,10,10,,\n10,10,10,,\n",  # no header, empty trailing columns
+    ],
+)
+def test_check_multiclass_folds_file_reads_awkward_files(tmp_path, capsys, content):
+    out = _json(capsys, MULTICLASS + ["--folds-file", _write(tmp_path, content)])
+    assert out["details"]["classes"] == [[10, 10, 10], [10, 10, 10]]
+
+
+@pytest.mark.parametrize(
+    "content, name, needles",
+    [
+        ("c1,c2\n10,10\n# café\n".encode("latin-1"), "f.csv", ["--folds-file", "f.csv, line 3", "not UTF-8"]),
+        (b"PK\x03\x04workbook", "f.xlsx", ["--folds-file", "f.xlsx", "ZIP archive"]),
+        (b"c1,c2,c3\n10,10,10\n10,,10\n", "f.csv", ["--folds-file", 'f.csv, line 3, column "c2": blank cell']),
+        (b"10,10,10\n10,x,10\n", "f.csv", ["--folds-file", "f.csv, line 2, column 2: 'x' is not a number"]),
+        (b"# nothing\n", "f.csv", ["--folds-file", "f.csv", "empty file"]),
+    ],
+)
+def test_check_multiclass_folds_file_refusals_name_file_line_and_column(tmp_path, capsys, content, name, needles):
+    _refused(capsys, MULTICLASS + ["--folds-file", _write(tmp_path, content, name)], *needles)
