@@ -37,6 +37,8 @@ class Cache:
     make: Callable[[Path], None]
 
 
+# Each maker imports its experiment when it runs (deliberate lazy loading): ``--list`` stays instant and
+# regenerating one cache loads only what it needs (scikit-learn for the ground truth, matplotlib for none).
 def _noniid_table1_mc(out: Path) -> None:
     from .noniid_paper import table1_mc_cached
 

@@ -171,6 +171,7 @@ def classifier_specs(count: int = N_CLASSIFIERS, rng=SEED) -> list[dict]:
 
 
 def _make_model(spec: dict):
+    # scikit-learn is needed only to rebuild the cached challenge (python -m sotalib.book.cache groundtruth)
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
     from sklearn.ensemble import ExtraTreesClassifier, GradientBoostingClassifier, RandomForestClassifier
     from sklearn.linear_model import LogisticRegression

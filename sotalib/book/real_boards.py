@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from .. import multiplicity as sota
+from .groundtruth import load_groundtruth
 
 __all__ = [
     "DATA_DIR",
@@ -158,8 +161,6 @@ def paper_vs_book(rows):
         precision: four decimals, the interval as ``(low, high)``, teams with a
         thousands separator, ``"--"`` for a value the estimator does not have.
     """
-    import pandas as pd
-
     quantities = ("max Θ'", "95% CI", "E max", "teams above")
     out = []
     for label, paper, e in rows:
@@ -178,8 +179,6 @@ def paper_vs_book(rows):
 
 def load_imagenet():
     """335 ImageNet models: top-1 accuracy (as fractions) on the validation set and ImageNetV2."""
-    import pandas as pd
-
     df = pd.read_csv(DATA_DIR / "imagenet" / "imagenet_val_vs_v2_top1.csv")
     for c in [c for c in df.columns if c.endswith("_top1")]:
         df[c] = df[c] / 100.0
@@ -220,7 +219,7 @@ def _calls():
     ob, ob_pub = load_board("obesity").scores, load_board("obesity", "public").scores
     ca = load_board("cassava").scores
     est = sota.estimate_sota
-    out = [(sota.observed, ob, 13840, dict(classes=7)), (sota.observed, ca, 15000, dict(classes=5))]
+    out = [(est, ob, 13840, dict(classes=7, method="observed")), (est, ca, 15000, dict(classes=5, method="observed"))]
     for n in (13840, 11072):
         for method in ("crop", "shrink", "cap"):
             for target in ("expected", "upper"):
@@ -242,11 +241,11 @@ def _calls():
 CALLS = _calls
 
 
-def predicted_max(scores, weight: float, n: int, *, classes: int, rho: float = sota.RHO0, alpha: float = 0.05):
+def predicted_max(scores, weight: float, n: int, *, classes: int, rho: float = 0.6, alpha: float = 0.05):
     """The distribution of the winner's score on ``n`` new items, from a board shrunk with ``weight``.
 
     The shrunk accuracies ``theta'_j = w theta_hat_j + (1 - w)/classes`` of the
-    teams above chance (the fit of :func:`sotalib.multiplicity.shrink` on one
+    teams above chance (the fit of ``estimate_sota(method="shrink")`` on one
     board) are the true accuracies; the maximum over the same teams on ``n``
     other items follows the same dependent model (``theta0 = max theta'``, teams
     violating Eq. 8 left out), computed exactly with
@@ -272,8 +271,6 @@ def cached_predicted_max(scores, weight: float, n: int, *, classes: int) -> dict
 
 def regenerate(path: str | Path = CACHE, calls=None, log=print) -> dict:
     """Compute every call of :data:`CALLS`, the public-to-private prediction and the ground-truth comparison."""
-    import time
-
     path = Path(path)
     store = json.loads(path.read_text()) if path.exists() else {}
 
@@ -311,8 +308,6 @@ def groundtruth_crop_vs_cap(boards: int = 60) -> dict:
     ``n = 3,000``, the first ``boards`` test sets); every estimator is exact
     (no randomness).  Returns per board the truth and each estimate.
     """
-    from .groundtruth import load_groundtruth
-
     gt = load_groundtruth()
     rows = []
     for b in range(boards):

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import multiplicity as sota
+from ..multiplicity import estimate_sota, expected_max_auc
+from ..multiplicity._abc import abc  # its acceptance rate is not an option of estimate_sota
 from .groundtruth import load_groundtruth
 from .reconstructions import FACTS, load_challenge
 
@@ -27,7 +28,11 @@ def challenge_results(name: str) -> dict:
     f = FACTS[name]
     s = load_challenge(name).scores
     if f.metric == "auc":
-        out = {"shrink_expected": sota.shrink_auc(s, f.n, f.prevalence, reps=200, rng=SEED).to_dict()}
+        out = {
+            "shrink_expected": estimate_sota(
+                s, f.n, metric="auc", prevalence=f.prevalence, rho=0.0, n_resamples=200, rng=SEED
+            ).to_dict()
+        }
         if "shrink_estimate" in f.paper:
             out["paper_weight"] = paper_weight_check(name)
         return out
@@ -48,8 +53,6 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
     reproduce the published counts; if it is below the winner, no such
     leaderboard gives the paper's estimate under this simulation model.
     """
-    from ..multiplicity import expected_max_auc
-
     f = FACTS[name]
     s = load_challenge(name).scores
     top, est = float(f.top[0]), float(f.paper["shrink_estimate"])
@@ -84,14 +87,14 @@ def groundtruth_results(boards: int = GT_BOARDS, seed: int = SEED) -> dict:
         truth = float(gt.true_accuracy_excluding(b).max())
         r = {"board": b, "truth": truth, "sample_max": float(s.max())}
         for name, est in (
-            ("shrink", sota.shrink(s, gt.block, rho=sota.RHO0)),
-            ("shrink_rho0", sota.shrink(s, gt.block, rho=0.0)),
-            ("deconvolve", sota.deconvolve(s, gt.block, reps=50, rng=seed + b)),
-            ("abc", sota.abc(s, gt.block, proposals=4000, accept=0.02, rng=seed + b)),
+            ("shrink", estimate_sota(s, gt.block, rho=0.6)),
+            ("shrink_rho0", estimate_sota(s, gt.block, rho=0.0)),
+            ("deconvolve", estimate_sota(s, gt.block, method="deconvolve", n_resamples=50, rng=seed + b)),
+            ("abc", abc(s, gt.block, n_resamples=4000, accept=0.02, rng=seed + b)),
         ):
             r[name] = est.estimate
             r[name + "_ci"] = [est.ci_low, est.ci_high]
-        r["naive_ci"] = list(sota.naive(s, gt.block).to_dict()[k] for k in ("ci_low", "ci_high"))
+        r["naive_ci"] = list(estimate_sota(s, gt.block, method="naive").to_dict()[k] for k in ("ci_low", "ci_high"))
         rows.append(r)
     # similarity and implied correlation (Mania et al.) on the saved test sets
     c = gt.correct[0].astype(float)

@@ -154,16 +154,16 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("--classes applies to multiclass reports, not --task regression")
         if args.n is None:
             raise CliError("--n (number of items) is required with --task regression")
-        v = check_regression(args.n, scores, target_var=args.target_var, **kw)
+        r = check_regression(args.n, scores, target_var=args.target_var, **kw)
         lines = [
-            ("CONSISTENT" if v.consistent else "INCONSISTENT") + ": " + ", ".join(f"{k}={x}" for k, x in scores.items())
+            ("CONSISTENT" if r.consistent else "INCONSISTENT") + ": " + ", ".join(f"{k}={x}" for k, x in scores.items())
         ]
-        if v.consistent:
-            w = v.evidence[0]
+        if r.consistent:
+            w = r.evidence[0]
             lines.append(f"  e.g. MSE {w['mse']:.6g}" + (f", MAE {w['mae']:.6g}" if "mae" in w else ""))
-        for msg in v.violated:
+        for msg in r.violated:
             lines.append(f"  violated: {msg}")
-        emit(args, v.to_dict(), "\n".join(lines))
+        emit(args, r.to_dict(), "\n".join(lines))
         return 0
     from ..consistency import check_multiclass
 

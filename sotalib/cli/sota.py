@@ -44,9 +44,10 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--method",
-        choices=("shrink", "crop", "cap", "deconvolve", "abc"),
+        choices=("shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed"),
         default="shrink",
-        help="estimator (default: shrink, as in the paper; crop: the paper's cropping, Table 4; cap: min(score, c))",
+        help="estimator (default: shrink, as in the paper; crop: the paper's cropping, Table 4; cap: min(score, c); "
+        "naive: the sample maximum; observed: the scores taken as true)",
     )
     p.add_argument(
         "--target",
@@ -76,32 +77,31 @@ def _teams(k: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the library loads only when the command runs, so that `sotalib --help` and the other commands stay fast
+    from ..multiplicity._estimate import estimate_sota
     from ..multiplicity._leaderboard import read_leaderboard
-    from ..multiplicity._sota import estimate_sota
     from . import NoSolution, emit
 
     # every option is checked once, by estimate_sota; its messages name the options (sotalib.cli.in_option_terms)
-    kwargs = dict(
+    lb = read_leaderboard(args.leaderboard, args.score_column, scale=args.scale)
+    est = estimate_sota(
+        lb,
+        args.n,
         metric=args.metric,
         classes=args.classes,
         prevalence=args.prevalence,
         rho=args.rho,
         method=args.method,
         target=args.target,
-        rng=args.seed,
-        show=False if args.json else None,
         engine=args.engine,
+        rng=args.seed,
+        progress=False if args.json else None,
     )
-    lb = read_leaderboard(args.leaderboard, args.score_column, scale=args.scale)
-    est = estimate_sota(lb.scores, args.n, **kwargs)
     n = est.n
     payload = est.to_dict()
-    payload["dropped"] = lb.dropped
-    payload["duplicates"] = lb.duplicates
-    payload["notes"] = list(lb.notes)
     if not est.solved:
         raise NoSolution(est.reason, payload)
-    notes = list(lb.notes)
+    notes = list(est.notes)
     if est.below_chance:
         notes.append(f"{_teams(est.below_chance)} at or below chance left out")
     if est.excluded:

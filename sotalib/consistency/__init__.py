@@ -94,7 +94,50 @@ How often a typo, or a report from an oversampled data set, is detected
    PowerPoint
 """
 
+from typing import TYPE_CHECKING
+
 from .._lazy import attach
+
+if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
+    from ._batch import BatchVerdict as BatchVerdict
+    from ._batch import check_batch as check_batch
+    from ._datasets import DATASETS as DATASETS
+    from ._datasets import Dataset as Dataset
+    from ._datasets import get_dataset as get_dataset
+    from ._folds import count_configurations as count_configurations
+    from ._folds import kfold_configurations as kfold_configurations
+    from ._folds import read_folds as read_folds
+    from ._folds import stratified_folds as stratified_folds
+    from ._mos import MosResult as MosResult
+    from ._mos import MosSearch as MosSearch
+    from ._mos import check_mos as check_mos
+    from ._mos import search_configurations as search_configurations
+    from ._mos_kfold import KFoldMosResult as KFoldMosResult
+    from ._mos_kfold import check_mos_kfold as check_mos_kfold
+    from ._multiclass import MulticlassResult as MulticlassResult
+    from ._multiclass import check_multiclass as check_multiclass
+    from ._multiclass import diagnose_multiclass as diagnose_multiclass
+    from ._multiclass import stratified_class_folds as stratified_class_folds
+    from ._multiclass_scores import multiclass_scores as multiclass_scores
+    from ._power import PowerPoint as PowerPoint
+    from ._power import power_oversampling as power_oversampling
+    from ._power import power_typo as power_typo
+    from ._regression import RegressionResult as RegressionResult
+    from ._regression import check_regression as check_regression
+    from ._regression import regression_scores as regression_scores
+    from ._report import ReportVerdict as ReportVerdict
+    from ._report import check_report as check_report
+    from ._scores import SCORES as SCORES
+    from ._scores import aggregate_scores as aggregate_scores
+    from ._scores import all_scores as all_scores
+    from ._single import SingleResult as SingleResult
+    from ._single import check_single as check_single
+    from ._single import check_som as check_som
+    from ._twolevel import TwoLevelResult as TwoLevelResult
+    from ._twolevel import check_n_datasets as check_n_datasets
+    from ._typos import Suggestion as Suggestion
+    from ._typos import diagnose as diagnose
+    from ._typos import diagnose_mos as diagnose_mos
 
 __getattr__, __dir__, __all__ = attach(
     __name__,

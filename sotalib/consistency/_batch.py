@@ -12,6 +12,7 @@ import math
 import os
 import sys
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .._io import Table as _Table  # the read table (this module calls its input a "Table")
@@ -19,7 +20,7 @@ from .._io import read_table
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
-from ._folds import read_folds
+from ._folds import Folds, read_folds
 from ._intervals import as_decimal
 from ._report import MAX_REPEATS, ReportVerdict, _check_report
 from ._scores import SCORES, resolve_score
@@ -106,7 +107,7 @@ class BatchVerdict(Result):
 
 
 #: Columns of a batch file that are not scores (matched case-insensitively).
-BATCH_COLUMNS = (
+BATCH_COLUMNS: tuple[str, ...] = (
     "id",
     "p",
     "n",
@@ -197,13 +198,14 @@ def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str
 
 def _columns(header, where) -> tuple[dict[str, int], dict[str, int]]:
     """({batch column: index}, {score name as written: index}); unknown or repeated columns are errors."""
-    known, scores, seen, unknown = {}, {}, {}, []
+    known, scores, unknown = {}, {}, []
+    seen: dict[str | tuple[str, str, bool, Fraction], str] = {}  # a batch column or a score
     for j, raw in enumerate(header):
         key = _column_key(raw)
         if not key:
             raise ValueError(f"{where}: column {j + 1} has no name")
         if key in BATCH_COLUMNS:
-            what = key
+            what: str | tuple[str, str, bool, Fraction] = key
         else:
             try:
                 spec = resolve_score(raw)
@@ -232,31 +234,31 @@ def _columns(header, where) -> tuple[dict[str, int], dict[str, int]]:
 
 
 def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
-    get = {c: (cells[j].strip() if j < len(cells) else "") for c, j in known.items()}
+    get: dict[str, str] = {c: (cells[j].strip() if j < len(cells) else "") for c, j in known.items()}
     opt = lambda c: get.get(c) or None  # noqa: E731
     scores = {name: cells[j].strip() for name, j in score_cols.items() if j < len(cells) and cells[j].strip()}
     if not scores:
         raise ValueError("no score given (every score column is empty)")
-    folds = opt("folds")
+    folds: str | Folds | None = opt("folds")  # text, or the pairs read from folds_file
     if opt("folds_file"):
         if folds:
             raise ValueError("give either column folds or column folds_file, not both")
-        path = opt("folds_file")
+        path = get["folds_file"]  # opt("folds_file"), known non-empty here
         folds = read_folds(path if os.path.isabs(path) else os.path.join(base, path))
     if opt("decimals") and opt("eps"):
         raise ValueError("give either column decimals or column eps, not both")
     v = _check_report(
-        _int_cell("p", opt("p"), 1) if opt("p") else None,
-        _int_cell("n", opt("n"), 1) if opt("n") else None,
+        _int_cell("p", get["p"], 1) if opt("p") else None,
+        _int_cell("n", get["n"], 1) if opt("n") else None,
         scores,
         eps=opt("eps"),
-        decimals=_int_cell("decimals", opt("decimals"), 0, 15) if opt("decimals") else None,
+        decimals=_int_cell("decimals", get["decimals"], 0, 15) if opt("decimals") else None,
         rounding=(opt("rounding") or "round").lower(),
         folds=folds,
-        k=_int_cell("k", opt("k"), 2) if opt("k") else None,
-        stratified=_bool_cell("stratified", opt("stratified")) if opt("stratified") else False,
-        repeats=_int_cell("repeats", opt("repeats"), 1, MAX_REPEATS) if opt("repeats") else 1,
-        aggregation=opt("aggregation").lower() if opt("aggregation") else None,
+        k=_int_cell("k", get["k"], 2) if opt("k") else None,
+        stratified=_bool_cell("stratified", get["stratified"]) if opt("stratified") else False,
+        repeats=_int_cell("repeats", get["repeats"], 1, MAX_REPEATS) if opt("repeats") else 1,
+        aggregation=get["aggregation"].lower() if opt("aggregation") else None,
         diagnosis=diagnosis,
         progress=False,
         max_configurations=2_000,

@@ -11,7 +11,8 @@ floor((p+n)/k) + 1 and at least two folds holding each class is possible
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from .._io import read_table
 from .._validate import check_int
@@ -37,7 +38,7 @@ def _check(p, n, k):
     return p, n, k
 
 
-def check_folds(folds: object) -> list[tuple[int, int]]:
+def check_folds(folds: Iterable[Any]) -> list[tuple[int, int]]:
     """Folds given by a user as (p_i, n_i) pairs, checked: counts >= 0, at least one item per fold."""
     out = []
     for i, f in enumerate(folds):

@@ -30,6 +30,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypedDict
 
 from .._validate import check_choice, check_int, check_real
 from ._scores import ScoreSpec, exact_sign, resolve_score, score_range
@@ -140,6 +141,14 @@ class ScoreInterval:
         return s is not None and s <= 0
 
 
+class ToleranceOptions(TypedDict):
+    """The keywords of :func:`read_report` saying how the scores were rounded (for ``**`` passing)."""
+
+    eps: float | str | None
+    decimals: int | None
+    rounding: str
+
+
 def tolerance(eps, decimals, rounding) -> tuple[Fraction, Fraction]:
     """(below, above): the interval of a value v is [v - below, v + above]; validates the three."""
     if (eps is None) == (decimals is None):
@@ -159,7 +168,7 @@ def interval(spec: ScoreSpec, v: Fraction, below: Fraction, above: Fraction) -> 
     """The interval of a reported value ``v`` of ``spec`` (trusted: already read and checked)."""
     # the author's value was itself computed in floating point: allow it to be
     # off by far more than any float64 evaluation error (a relative 1e-12)
-    slack = FLOAT_SLACK * max(1, abs(v))
+    slack = FLOAT_SLACK * max(Fraction(1), abs(v))
     lo, hi = v - below - slack, v + above + slack
     if spec.complement:
         lo, hi = 1 - hi, 1 - lo
@@ -211,7 +220,8 @@ def read_report(
     if not scores:
         raise ValueError("scores must name at least one reported score")
     below, above = tolerance(eps, decimals, rounding)
-    out, seen = [], {}
+    out: list[ScoreInterval] = []
+    seen: dict[tuple[str, bool, Fraction], str] = {}
     for name, value in scores.items():
         spec = resolve_score(name, beta if (beta is not None and resolve_score(name).base in ("fbp", "fbn")) else None)
         key = (spec.base, spec.complement, spec.beta)

@@ -36,7 +36,7 @@ import numpy as np
 from .._json import json_safe
 from .._result import Result
 from ._folds import check_folds as _check_folds
-from ._intervals import ScoreInterval, score_intervals
+from ._intervals import ScoreInterval, ToleranceOptions, score_intervals
 from ._scores import LINEAR_SCORES
 
 __all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "fold_bounds", "search_configurations"]
@@ -316,7 +316,7 @@ def check_mos_intervals(
 def fold_bounds(
     fold_min: Mapping[str, float | str] | None,
     fold_max: Mapping[str, float | str] | None,
-    tolerance: Mapping[str, object],
+    tolerance: ToleranceOptions,
 ) -> tuple[tuple[ScoreInterval, ScoreInterval], ...]:
     """(min, max) interval pairs of Eq. 10 from the reported per-fold minimum and maximum.
 
@@ -393,7 +393,7 @@ def check_mos(
     >>> check_mos(folds, {"acc": "0.8290", "sens": "0.7391", "spec": "0.8741"}, eps="1e-4").status
     'feasible'
     """
-    kw = dict(eps=eps, decimals=decimals, rounding=rounding)
+    kw: ToleranceOptions = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals = score_intervals(scores, **kw)
     return check_mos_intervals(folds, intervals, fold_bounds(fold_min, fold_max, kw))
 
@@ -489,7 +489,9 @@ def search_configurations(
     (True, 2, 13)
     """
     intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
-    tested, nfeas, found, methods = 0, 0, [], {}
+    tested, nfeas = 0, 0
+    found: list[MosResult] = []
+    methods: dict[str, int] = {}
     for folds in configurations:
         r = check_mos_intervals(folds, intervals)
         tested += 1

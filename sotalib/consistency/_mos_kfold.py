@@ -57,6 +57,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -383,7 +384,8 @@ def check_mos_kfold_intervals(
     bases = {iv.base for iv in intervals}
     pos_every = bool(bases & {"sens", "bacc"})
     neg_every = bool(bases & {"spec", "bacc"})
-    blocks, tested = [], 1
+    blocks: list[dict[str, Any]] = []
+    tested: int | None = 1
     if not datasets:
         raise ValueError("datasets must hold at least one (p, n, k, repeats)")
     for d, item in enumerate(datasets):

@@ -60,6 +60,7 @@ from ._multiclass_exhaustive import EXHAUSTIVE_LIMIT, _diagonals, _exhaustive, _
 from ._multiclass_ilp import _ilp
 from ._multiclass_scores import (
     MulticlassInterval,
+    MulticlassOptions,
     _check_classes,
     build_matrix,
     multiclass_intervals,
@@ -261,7 +262,7 @@ def check_multiclass_intervals(
         if _n_candidates(c, diagonals[0]) > 10 * EXHAUSTIVE_LIMIT:
             raise ValueError(too_big)
         count, sols = _exhaustive(c, intervals, zero_division, max_solutions, diagonals)
-        mats = [build_matrix(c, d, s) for d, s in sols]
+        mats: list = [build_matrix(c, d, s) for d, s in sols]  # matrices; with 'mos', one list of fold matrices
         note = f"{count:,} compatible (diagonal, column sums) of every confusion matrix"
         return MulticlassResult(
             count > 0,
@@ -387,10 +388,13 @@ def check_multiclass(
             raise ValueError("give either folds or k, not both")
         if k is None or not stratified:
             raise ValueError("k needs stratified=True for multiclass reports (the fold class sizes must be known)")
+        if classes is None:  # the message stratified_class_folds gives for None
+            raise ValueError("classes must be a sequence of class sizes, got None")
         folds = stratified_class_folds(classes, k)
     if folds is not None and aggregation is None:
         raise ValueError("aggregation ('som' or 'mos') is required with folds")
     agg = "single" if folds is None else aggregation
+    assert agg is not None  # folds come with an aggregation (checked above)
     if folds is None and aggregation not in (None, "single"):
         raise ValueError("aggregation needs folds or k (a single test set has none)")
     result = check_multiclass_intervals(
@@ -406,7 +410,7 @@ def check_multiclass(
     if typos and result.status == "infeasible" and result.aggregation != "mos":
         c = result.classes[0]
         if math.prod(x + 1 for x in c) <= EXHAUSTIVE_LIMIT:
-            kw = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
+            kw: MulticlassOptions = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
             sug = _typos(c, intervals, list(scores), list(scores.values()), kw, zero_division, 200_000)
             result = dataclasses.replace(result, suggestions=sug)
     return result
@@ -469,7 +473,7 @@ def diagnose_multiclass(
     [('macro_f1', 0.8052, 'swapped digits')]
     """
     c = _check_classes(classes)
-    kw = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
+    kw: MulticlassOptions = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
     ivs = multiclass_intervals(scores, **kw)
     if _exhaustive(c, ivs, zero_division, 1)[0]:
         return []
@@ -506,6 +510,7 @@ def _typos(c, ivs, names, written, kw, zero_division, limit) -> list[Suggestion]
             fixed = ivs[:i] + (civ,) + ivs[i + 1 :]
             r = check_multiclass_intervals(c, fixed, zero_division=zero_division, engine="exhaustive")
             if r.consistent:
+                assert r.n_solutions is not None  # the exhaustive engine counts its solutions
                 out.append(
                     Suggestion(
                         str(name),

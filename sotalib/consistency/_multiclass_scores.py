@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import check_choice, check_int
-from ._intervals import FLOAT_SLACK, as_decimal, tolerance
+from ._intervals import FLOAT_SLACK, ToleranceOptions, as_decimal, tolerance
 from ._scores import resolve_score
 
 __all__ = [
@@ -92,6 +92,13 @@ class MulticlassInterval:
         return f"{self.average} {self.base}"
 
 
+class MulticlassOptions(ToleranceOptions):
+    """The keywords of :func:`multiclass_intervals` besides the scores (for ``**`` passing)."""
+
+    average: str
+    beta: float | None
+
+
 def _split_average(key: str, default: str) -> tuple[str, str]:
     for a in AVERAGES:
         for sep in ("_", "-", ":", "@", " "):
@@ -119,13 +126,13 @@ def multiclass_intervals(
     if not scores:
         raise ValueError("scores must name at least one reported score")
     below, above = tolerance(eps, decimals, rounding)
-    out = []
+    out: list[MulticlassInterval] = []
     for name, value in scores.items():
         key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
         key, avg = _split_average(key, average)
         if key in _MEANS_NAMES:
-            b = _MEANS_NAMES[key]
-            b = Fraction(str(float(beta))) if (b is None and beta is not None) else Fraction(b or 1)
+            b_means = _MEANS_NAMES[key]
+            b = Fraction(str(float(beta))) if (b_means is None and beta is not None) else Fraction(b_means or 1)
             base, comp = "fbp_means", False
             if avg != "macro":
                 raise ValueError(f"score {name}: the F1 of averaged precision and recall is a macro score")
@@ -146,7 +153,7 @@ def multiclass_intervals(
         v = as_decimal(value, f"score {name}")
         if not (0 <= v <= 1):
             raise ValueError(f"score {name} must be in [0, 1], got {float(v):g}")
-        slack = FLOAT_SLACK * max(1, abs(v))
+        slack = FLOAT_SLACK * max(Fraction(1), abs(v))
         lo, hi = v - below - slack, v + above + slack
         if comp:
             lo, hi = 1 - hi, 1 - lo

@@ -237,9 +237,9 @@ def check_regression(
         )
     ivs = {}
     for key, value in given.items():
-        v = as_decimal(value, f"score {key}")
-        slack = FLOAT_SLACK * max(1, abs(v))
-        ivs[key] = (v - below - slack, v + above + slack)
+        x = as_decimal(value, f"score {key}")  # exact (Fraction), unlike the float v above
+        slack = FLOAT_SLACK * max(Fraction(1), abs(x))
+        ivs[key] = (x - below - slack, x + above + slack)
     var_iv = None
     if var_given is not None:
         var = as_decimal(var_given, "target_var")

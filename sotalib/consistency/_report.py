@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from .._deprecate import warn_deprecated
 from .._json import json_safe
@@ -23,8 +23,8 @@ from .._progress import progress as _progress
 from .._result import Result
 from .._validate import check_choice, check_int, format_count
 from ._datasets import dataset_experiment
-from ._folds import kfold_configurations, parse_folds, repeat_folds, stratified_folds
-from ._intervals import ScoreInterval, read_report
+from ._folds import Folds, kfold_configurations, parse_folds, repeat_folds, stratified_folds
+from ._intervals import ScoreInterval, ToleranceOptions, read_report
 from ._mos import check_mos_intervals, fold_bounds
 from ._mos_kfold import _classes, check_mos_kfold_intervals, count_kfold_configurations
 from ._scores import LINEAR_SCORES
@@ -372,7 +372,7 @@ def _check_report(
         p, n, folds = dataset_experiment(dataset, p, n, folds, k)
     if scores is None:
         raise TypeError("check_report() needs the reported scores: check_report(p, n, scores, ...)")
-    kw = dict(eps=eps, decimals=decimals, rounding=rounding)
+    kw: ToleranceOptions = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals, tol = read_report(scores, **kw)  # the one reading of the reported scores
     report = _Report(intervals, tuple(scores), tuple(scores.values()), decimals, tol)
     bounds = fold_bounds(fold_min, fold_max, kw)
@@ -410,6 +410,7 @@ def _check_report(
             "single" if d["consistent"] else None,
         )
     joint = None  # (p, n, k, repeats) when MoS needs the joint program over unknown folds
+    configs: Folds | _Enumeration | None  # known folds, unknown folds tested one by one, or the joint program
     if folds is not None:
         folds = repeat_folds(folds, repeats)
         tp_tot, tn_tot = sum(f[0] for f in folds), sum(f[1] for f in folds)
@@ -420,7 +421,7 @@ def _check_report(
             and (p, n) != (tp_tot, tn_tot)
         ):
             raise ValueError(f"folds must add up to p={p}, n={n}, got {tp_tot}, {tn_tot}")
-        configs = tuple(tuple(f) for f in folds)
+        configs = cast(Folds, tuple(tuple(f) for f in folds))  # pairs, as repeat_folds returned them
         P, N = tp_tot, tn_tot
         if P + N > MAX_COUNT:
             raise ValueError(f"folds must hold at most {MAX_COUNT} items in all, got {P + N}")

@@ -172,7 +172,7 @@ def _sign(x) -> int:
     return (x > 0) - (x < 0)
 
 
-def _sign_diff_sqrt(x: Fraction, a: Fraction, y: Fraction, b: Fraction) -> int:
+def _sign_diff_sqrt(x: int | Fraction, a: int | Fraction, y: int | Fraction, b: int | Fraction) -> int:
     """sign(x*sqrt(a) - y*sqrt(b)) exactly, for rationals a, b >= 0."""
     sl = _sign(x) * (a > 0)
     sr = _sign(y) * (b > 0)
@@ -443,6 +443,7 @@ def aggregate_scores(
     out = {}
     for s in SCORES:
         vals = [score_value(s, t, u, p, n, beta) for (p, n), (t, u) in zip(folds, counts)]
-        mos = None if any(v is None for v in vals) else math.fsum(vals) / len(vals)
+        defined = [v for v in vals if v is not None]  # the same list when no score is undefined
+        mos = math.fsum(defined) / len(defined) if len(defined) == len(vals) else None
         out[s] = (mos, score_value(s, TP, TN, P, N, beta))
     return out

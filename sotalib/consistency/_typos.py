@@ -218,6 +218,7 @@ def mos_typos(
             checks += 1
             r = check_mos_intervals(folds, _replace(intervals, i, civ))
             if r.status == "feasible":
+                assert r.solution is not None  # a feasible result carries its verified solution
                 out.append(
                     Suggestion(
                         name,

@@ -28,12 +28,22 @@ simulate_max_auc, empirical_auc, binormal_auc, delong_variance, ...
 
 The state of the art from a leaderboard
 ---------------------------------------
-estimate_sota           -- every estimator and target, accuracy or AUC (the ``sota`` command)
-shrink, crop, cap, deconvolve, abc, shrink_auc, naive, observed -- the estimators themselves
-SotaEstimate            -- their result type
-simulate_leaderboard    -- one simulated leaderboard of the dependent model (Figures 8b, 8d, 9b)
-read_leaderboard        -- a leaderboard file as the command line reads it (scores in [0, 1])
-read_kaggle_leaderboard, read_meta_kaggle -- Kaggle's leaderboard CSV and Meta Kaggle, as they are
+
+.. autosummary::
+
+   estimate_sota
+   SotaEstimate
+   simulate_leaderboard
+
+Leaderboard files
+-----------------
+
+.. autosummary::
+
+   read_leaderboard
+   read_kaggle_leaderboard
+   read_meta_kaggle
+   Leaderboard
 """
 
 from .._lazy import attach
@@ -69,7 +79,6 @@ __getattr__, __dir__, __all__ = attach(
             "normal_max_auc",
             "normal_max_auc_cdf",
         ],
-        "._crop": ["PAPER_GRID", "crop", "crop_distribution"],
         "._binomial": ["clopper_pearson", "count_at_least", "log_cdf", "log_sf", "prob_at_least"],
         "._leaderboard": ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
         "._max_summary": ["MaxSummary", "max_summary"],
@@ -103,26 +112,30 @@ __getattr__, __dir__, __all__ = attach(
             "uniform_for_sota",
         ],
         "._simulate": ["simulate_coin_flip_leaderboard", "simulate_iid_max", "simulate_iid_max_counts"],
-        "._sota": [
-            "AUC_ENGINES",
-            "AUC_SIMULATION_LIMIT",
-            "RHO0",
-            "SotaEstimate",
-            "abc",
-            "auc_simulation_cost",
-            "cap",
-            "deconvolve",
-            "estimate_sota",
-            "naive",
-            "npmle",
-            "npmle_bin_width",
-            "observed",
-            "observed_distribution",
-            "prepare",
-            "shrink",
-            "shrink_auc",
-            "simulate_leaderboard",
-        ],
+        "._estimate": ["estimate_sota"],
+        "._sota_result": ["SotaEstimate"],
+        "._sota_model": ["simulate_leaderboard"],
         "._summary": ["Summary"],
+    },
+    deprecated={
+        # the state-of-the-art estimators: one door, estimate_sota(method=...)
+        "shrink": ("._shrink", "shrink", "sotalib.multiplicity.estimate_sota(..., method='shrink')"),
+        "cap": ("._shrink", "cap", "sotalib.multiplicity.estimate_sota(..., method='cap')"),
+        "crop": ("._crop", "crop", "sotalib.multiplicity.estimate_sota(..., method='crop')"),
+        "crop_distribution": ("._crop", "crop_distribution"),
+        "PAPER_GRID": ("._crop", "PAPER_GRID"),
+        "naive": ("._observed", "naive", "sotalib.multiplicity.estimate_sota(..., method='naive')"),
+        "observed": ("._observed", "observed", "sotalib.multiplicity.estimate_sota(..., method='observed')"),
+        "observed_distribution": ("._observed", "observed_distribution"),
+        "deconvolve": ("._deconvolve", "deconvolve", "sotalib.multiplicity.estimate_sota(..., method='deconvolve')"),
+        "npmle": ("._deconvolve", "npmle"),
+        "npmle_bin_width": ("._deconvolve", "npmle_bin_width"),
+        "abc": ("._abc", "abc", "sotalib.multiplicity.estimate_sota(..., method='abc')"),
+        "shrink_auc": ("._shrink_auc", "shrink_auc", "sotalib.multiplicity.estimate_sota(..., metric='auc')"),
+        "auc_simulation_cost": ("._shrink_auc", "auc_simulation_cost"),
+        "AUC_SIMULATION_LIMIT": ("._shrink_auc", "AUC_SIMULATION_LIMIT"),
+        "AUC_ENGINES": ("._shrink_auc", "AUC_ENGINES"),
+        "prepare": ("._sota_model", "prepare"),
+        "RHO0": ("._sota_model", "RHO0"),
     },
 )

@@ -3,7 +3,7 @@
 The multiplicity paper's alternative to shrinking (Eq. 9) is *cropping*.  In
 the authors' public code (``SOTA_bootstrap_accuracy.R`` of the repository
 ``3inar/ninety-nine``) it is not a cap ``theta'_j = min(theta_hat_j, c)``
-(that estimator is :func:`sotalib.multiplicity.cap`).  It is:
+(that estimator is ``estimate_sota(method="cap")``).  It is:
 
 1. a crop point ``c`` is the candidate state of the art, ``theta0 = c``
    (the reference classifier of Section 4.3 is the best one);
@@ -25,7 +25,9 @@ Carlo (10,000 replications, two bootstrap boards).  Here ``c`` is solved
 numerically and "drawn with replacement from the scores" is the exact
 mixture: each of the ``m`` classifiers has its ``theta`` drawn iid from the
 empirical distribution of the kept scores, which is what
-:func:`sotalib.multiplicity.dependent_max_distribution` computes exactly.
+:func:`sotalib.multiplicity._depmax.dependent_max_distribution` computes exactly.
+The public door is ``estimate_sota(method="crop")``; :func:`crop` is the
+validated door of its former name.
 """
 
 from __future__ import annotations
@@ -33,13 +35,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
-from .._validate import check_choice, check_probability
+from .._validate import check_alpha, check_choice, check_probability
 from ._depmax import dependent_max_distribution
 from ._depmax_normal import choose_engine, normal_max_distribution
 from ._noniid import feasible_interval
-from ._sota import RHO0, SotaEstimate, _unsolved, prepare
+from ._sota_model import RHO0, _chance, _model_details, prepare
+from ._sota_result import SotaEstimate, _unsolved
 
 __all__ = ["crop", "crop_distribution", "PAPER_GRID"]
 
@@ -55,18 +59,23 @@ def _pool(s: np.ndarray, c: float, rho: float) -> tuple[np.ndarray, int, float]:
     return pool, int(above_low.sum()), float(low)
 
 
-def crop_distribution(scores, n: int, c: float, *, rho: float = RHO0, engine: str = "exact"):
+def crop_distribution(scores: ArrayLike, n: int, c: float, *, rho: float = RHO0, engine: str = "exact"):
     """The distribution of the simulated maximum at crop point ``c`` (steps 1-3 of :mod:`._crop`).
 
     ``scores`` are the teams above chance; ``engine`` is ``"exact"`` or
     ``"normal"`` (:func:`sotalib.multiplicity._depmax_normal.normal_max_distribution`).
     Returns ``(MaxDistribution, m, lower_cutoff, pool_size)``.
     """
-    s = np.asarray(scores, dtype=float)
+    engine = check_choice("engine", engine, ("exact", "normal"))
+    return _crop_distribution(np.asarray(scores, dtype=float), n, c, rho, engine)
+
+
+def _crop_distribution(s: np.ndarray, n: int, c: float, rho: float, engine: str):
+    """:func:`crop_distribution` on checked input."""
     pool, m, low = _pool(s, c, rho)
     if pool.size == 0:
         raise ValueError(f"c: no team scores between the lower cut-off {low:.4f} and the crop point {c:.4f}")
-    if check_choice("engine", engine, ("exact", "normal")) == "normal":
+    if engine == "normal":
         return normal_max_distribution(n, m, pool, rho=rho, theta0=c), m, low, int(pool.size)
     return dependent_max_distribution(n, m, pool, rho=rho, theta0=c), m, low, int(pool.size)
 
@@ -78,8 +87,14 @@ def _snap(c: float, grid: float | None) -> float:
     return k * grid
 
 
+def _check_grid(grid: float | None) -> float | None:
+    if grid is not None and not (isinstance(grid, (int, float)) and 0 < grid < 1):
+        raise ValueError(f"grid must be a step in (0, 1) or None, got {grid!r}")
+    return grid
+
+
 def crop(
-    scores,
+    scores: ArrayLike,
     n: int,
     *,
     classes: int = 2,
@@ -124,16 +139,26 @@ def crop(
         teams above the snapped estimate.  ``solved=False`` with a ``reason``
         when no crop point solves the equation.
     """
-    from ._sota import _chance, _model_details
-
-    chance = _chance(classes)
-    s, below = prepare(scores, n, chance)
+    s, below = prepare(scores, n, _chance(classes))
     rho = check_probability("rho", rho, open_high=True)
     target = check_choice("target", target, ("expected", "upper"))
-    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
-    if grid is not None and not (isinstance(grid, (int, float)) and 0 < grid < 1):
-        raise ValueError(f"grid must be a step in (0, 1) or None, got {grid!r}")
+    alpha = check_alpha("alpha", alpha)
+    grid = _check_grid(grid)
     engine = choose_engine(engine, n, s, rho)
+    return _crop(s, below, n, rho, target, alpha, grid, engine)
+
+
+def _crop(
+    s: np.ndarray,
+    below: int,
+    n: int,
+    rho: float,
+    target: str,
+    alpha: float,
+    grid: float | None,
+    engine: str,
+) -> SotaEstimate:
+    """The paper's cropping on checked input (``engine`` already ``"exact"`` or ``"normal"``)."""
     mx = float(s.max())
     x_max = int(round(mx * n))
     level = 1 - alpha / 2
@@ -143,7 +168,7 @@ def crop(
         if c not in fits:
             if not np.any((s > feasible_interval(c, rho)[0]) & (s <= c)):
                 raise _EmptyPool(c)
-            fits[c] = crop_distribution(s, n, c, rho=rho, engine=engine)
+            fits[c] = _crop_distribution(s, n, c, rho, engine)
         return fits[c]
 
     def gap(c):  # increasing in c; its root is the crop point

@@ -1,38 +1,44 @@
-"""Leaderboards: loaders for Kaggle files, the published facts of Section 5, reconstructions.
+"""Leaderboard files: Kaggle's leaderboard CSV, Meta Kaggle, and any CSV with a score column.
 
-Three challenges are analysed in Section 5 of the paper.  Their leaderboards
-cannot be downloaded here, so this module ships
+* :func:`read_leaderboard` -- a file as the ``sotalib sota`` command reads it:
+  one score per team in ``[0, 1]`` (percentages rescaled), what was dropped or
+  merged counted and said;
+* :func:`read_kaggle_leaderboard` -- the CSV that ``kaggle competitions
+  leaderboard SLUG --download`` writes, the Kaggle command line's ``--csv``
+  output, or ``rank,score``, with the scores as they are;
+* :func:`read_meta_kaggle` -- one competition's private leaderboard from
+  ``Competitions.csv``, ``Teams.csv`` and ``Submissions.csv`` of the Meta
+  Kaggle dataset, read in chunks.
 
-* :data:`FACTS` -- the numbers the paper publishes about each challenge;
-* :func:`reconstruct` -- for each a *reconstructed* leaderboard whose upper
-  tail agrees with those facts (every published count of teams above a
-  threshold, the top scores, ``m`` and ``n``).  Everything below the
-  published anchors is a plausible guess and is labelled as such;
-* loaders for the real files when a reader has them:
-  :func:`read_kaggle_leaderboard` (the CSV that ``kaggle competitions
-  leaderboard SLUG --download`` writes) and :func:`read_meta_kaggle`
-  (``Competitions.csv``, ``Teams.csv`` and ``Submissions.csv`` of the Meta
-  Kaggle dataset, read in chunks).
-
-:func:`load_challenge` returns the real leaderboard when the environment
-variable ``SOTALIB_LEADERBOARD_<NAME>`` (e.g. ``SOTALIB_LEADERBOARD_OBESITY``)
-points to a Kaggle leaderboard CSV, and the reconstruction otherwise.
+Each returns a :class:`Leaderboard`, which :func:`estimate_sota` takes as its
+``scores``.  The reconstructions of the paper's three challenges (and the
+facts they honour) live in :mod:`sotalib.book.reconstructions`.
 """
 
 from __future__ import annotations
 
+import functools
+import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
+
+from .._deprecate import warn_deprecated
+from .._result import Result
 
 __all__ = ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"]
 
 
-@dataclass(frozen=True, eq=False)
-class Leaderboard:
-    """Scores of ``m`` teams on one test set.
+@dataclass(frozen=True, eq=False, repr=False)
+class Leaderboard(Result):
+    """Scores of ``m`` teams on one test set (what :func:`read_leaderboard` returns).
+
+    Pass it to :func:`estimate_sota` as ``scores``: the estimate then records
+    what reading the file dropped and merged.
 
     Attributes
     ----------
@@ -53,6 +59,8 @@ class Leaderboard:
     notes : tuple of str
         How the file was read, one sentence each: rows dropped or merged,
         percentages rescaled, a Kaggle pagination line skipped.
+    m : int
+        Number of teams (a property: ``scores.size``).
     """
 
     scores: np.ndarray
@@ -65,6 +73,7 @@ class Leaderboard:
 
     @property
     def m(self) -> int:
+        """Number of teams."""
         return int(self.scores.size)
 
     def to_dict(self) -> dict:
@@ -79,6 +88,29 @@ class Leaderboard:
 
 
 # ------------------------------------------------------------------------ loaders
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _lower_is_better_shim(func: F) -> F:
+    """Accept the former ``higher_is_better=`` (the opposite of ``lower_is_better=``), with a warning.
+
+    Not a plain rename (:func:`sotalib._deprecate.renamed_arguments`): the value is inverted.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if "higher_is_better" in kwargs:
+            if "lower_is_better" in kwargs:
+                raise ValueError(
+                    "give lower_is_better only (higher_is_better is its deprecated spelling, with the opposite value)"
+                )
+            warn_deprecated(f"{func.__name__}(higher_is_better=...)", "lower_is_better= (the opposite value)")
+            kwargs["lower_is_better"] = not kwargs.pop("higher_is_better")
+        return func(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 def _parse_score(value, path, row: int, column: str):
     """float, or None for an empty cell; a non-number is an error naming file, row and column.
 
@@ -131,8 +163,9 @@ def _is_number(text: str) -> bool:
     return True
 
 
+@_lower_is_better_shim
 def read_kaggle_leaderboard(
-    path: str | Path, score_column: str | None = None, *, higher_is_better: bool = True
+    path: str | Path, score_column: str | None = None, *, lower_is_better: bool = False
 ) -> Leaderboard:
     """Read a leaderboard CSV: Kaggle's download, Kaggle's command-line ``--csv`` output, or ``rank,score``.
 
@@ -154,8 +187,10 @@ def read_kaggle_leaderboard(
     score_column : str, optional
         Column holding the scores; default the column named ``score`` (any
         case), else the only column whose name contains "score".
-    higher_is_better : bool
-        Which score a team listed several times keeps (its best, as Kaggle does).
+    lower_is_better : bool
+        Which score a team listed several times keeps (its best, as Kaggle
+        does): the largest (default, for accuracies and AUCs) or, if True,
+        the smallest (losses, errors).
 
     Returns
     -------
@@ -172,12 +207,30 @@ def read_kaggle_leaderboard(
         If the file is missing, not UTF-8 or not a CSV with a header row, the
         score column is missing or ambiguous, or a score is not a number (the
         message names file, row -- 1 = first data row -- and column).
+
+    References
+    ----------
+    Møllersen & Holsbø, Section 5 (the Kaggle leaderboards read there).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from sotalib.multiplicity import read_kaggle_leaderboard
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "board.csv"
+    >>> _ = path.write_text("TeamId,TeamName,Score\\n1,a,0.91\\n2,b,0.88\\n2,b,0.90\\n3,c,\\n")
+    >>> board = read_kaggle_leaderboard(path)
+    >>> board.scores.tolist(), board.dropped, board.duplicates
+    ([0.91, 0.9], 1, 1)
+    >>> read_kaggle_leaderboard(path, lower_is_better=True).scores.tolist()
+    [0.91, 0.88]
     """
-    import io
+    return _read_kaggle(Path(path), score_column, lower_is_better)
 
-    import pandas as pd
 
-    path = Path(path)
+def _read_kaggle(path: Path, score_column: str | None, lower_is_better: bool) -> Leaderboard:
+    """Read the CSV file (see :func:`read_kaggle_leaderboard`)."""
+    import pandas as pd  # pandas loads only when a file is read: it takes longer to import than sotalib
+
     text = _read_text(path)
     lines = text.splitlines()
     token_lines = [i for i, line in enumerate(lines) if line.strip().lower().startswith(_PAGE_TOKEN)]
@@ -215,7 +268,7 @@ def read_kaggle_leaderboard(
     id_col = lowered.get("teamid")
     team_col = lowered.get("teamname") or lowered.get("team")
     key_col = id_col or team_col
-    better = max if higher_is_better else min
+    better = min if lower_is_better else max
     best: dict = {}  # team key -> index in scores
     scores, teams, dropped, duplicates = [], [], 0, 0
     values = df[score_column].tolist()
@@ -291,10 +344,27 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
         ambiguous, a score is not a number (the message names file, row and
         column), or a score lies outside the scale (the message says which
         team and what to do).
+
+    References
+    ----------
+    Møllersen & Holsbø, Section 5 (leaderboards of accuracies and AUCs).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from sotalib.multiplicity import estimate_sota, read_leaderboard
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "board.csv"
+    >>> _ = path.write_text("rank,score\\n1,86%\\n2,85%\\n3,84%\\n4,84%\\n5,83%\\n6,82%\\n7,\\n")
+    >>> board = read_leaderboard(path)
+    >>> board.scores.tolist(), board.dropped
+    ([0.86, 0.85, 0.84, 0.84, 0.83, 0.82], 1)
+    >>> est = estimate_sota(board, 500)
+    >>> print(est.solved, f"{est.estimate:.4f}", est.dropped)
+    True 0.8568 1
     """
     if scale not in ("auto", "unit", "percent"):
         raise ValueError(f"scale must be one of 'auto', 'unit', 'percent', got {scale!r}")
-    lb = read_kaggle_leaderboard(path, score_column)
+    lb = _read_kaggle(Path(path), score_column, False)
     s = lb.scores
     notes = list(lb.notes)
     if scale == "auto" and s.max() > 1 and s.min() >= 0 and s.max() <= 100:
@@ -330,8 +400,9 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
     )
 
 
+@_lower_is_better_shim
 def read_meta_kaggle(
-    directory: str | Path, slug: str, *, chunksize: int = 1_000_000, higher_is_better: bool = True
+    directory: str | Path, slug: str, *, chunksize: int = 1_000_000, lower_is_better: bool = False
 ) -> Leaderboard:
     """The private leaderboard of one competition from Meta Kaggle, at full precision.
 
@@ -343,8 +414,50 @@ def read_meta_kaggle(
     it selected none (Kaggle's automatic selection uses the public score; this
     is an approximation and is counted in the source string).  Teams without
     any scored submission are dropped and counted.
+
+    Parameters
+    ----------
+    directory : str or Path
+        The folder holding Meta Kaggle's ``Competitions.csv``, ``Teams.csv``
+        and ``Submissions.csv``.
+    slug : str
+        The competition's slug (its name in the URL).
+    chunksize : int
+        Rows read at a time.
+    lower_is_better : bool
+        Which submission is a team's best: the largest score (default, for
+        accuracies and AUCs) or, if True, the smallest (losses, errors).
+
+    Returns
+    -------
+    Leaderboard
+        One score per team with a scored submission, ``dropped`` counting
+        the teams without one.
+
+    Raises
+    ------
+    ValueError
+        If a file is missing, no competition has ``slug``, it has no teams,
+        or none of its teams has a scored submission.
+
+    References
+    ----------
+    Møllersen & Holsbø, Section 5 (the Kaggle leaderboards read there).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from sotalib.multiplicity import read_meta_kaggle
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "Competitions.csv").write_text("Id,Slug\\n7,my-comp\\n")
+    >>> _ = (d / "Teams.csv").write_text("Id,CompetitionId,TeamName\\n1,7,a\\n2,7,b\\n3,7,c\\n")
+    >>> rows = "TeamId,IsSelected,PrivateScoreFullPrecision\\n1,True,0.91\\n1,False,0.95\\n2,False,0.88\\n"
+    >>> _ = (d / "Submissions.csv").write_text(rows)
+    >>> board = read_meta_kaggle(d, "my-comp")
+    >>> board.scores.tolist(), board.teams, board.dropped
+    ([0.91, 0.88], ('a', 'b'), 1)
     """
-    import pandas as pd
+    import pandas as pd  # pandas loads only when a file is read: it takes longer to import than sotalib
 
     d = Path(directory)
     files = {k: d / f"{k}.csv" for k in ("Competitions", "Teams", "Submissions")}
@@ -373,7 +486,7 @@ def read_meta_kaggle(
         raise ValueError(f"{files['Teams']}: no teams for competition {slug!r} (id {comp_id})")
     best_sel: dict[str, float] = {}
     best_any: dict[str, float] = {}
-    better = max if higher_is_better else min
+    better = min if lower_is_better else max
     col = "PrivateScoreFullPrecision"
     offset = 0
     for chunk in pd.read_csv(

@@ -14,7 +14,7 @@ import pytest
 
 import sotalib as sl
 from sotalib.book import real_boards as rb
-from sotalib.multiplicity import PAPER_GRID
+from sotalib.multiplicity._crop import PAPER_GRID
 
 P = rb.PAPER["obesity"]
 
@@ -63,13 +63,13 @@ def test_every_published_count_near_the_top_holds(s):
 
 
 def test_naive_interval_and_teams_inside(ob):
-    r = sl.multiplicity.naive(ob, P["n"], classes=7)
+    r = sl.estimate_sota(ob, P["n"], classes=7, method="naive")
     assert (round(r.ci_low, 4), round(r.ci_high, 4)) == P["naive_ci"]
     assert r.details["teams_inside_interval"] == P["teams_inside"]
 
 
 def test_cassava_interval_and_outliers():
-    r = sl.multiplicity.naive(rb.load_board("cassava").scores, 15000, classes=5)
+    r = sl.estimate_sota(rb.load_board("cassava").scores, 15000, classes=5, method="naive")
     assert (round(r.ci_low, 4), round(r.ci_high, 4)) == rb.PAPER["cassava"]["naive_ci"]
     assert r.details["teams_inside_interval"] == 1  # the winner alone
 
@@ -90,7 +90,7 @@ def test_granularity_gives_the_private_and_public_sizes(ob):
 # ---------------------------------------------------------- Tables 2 and 4 (cached exact fits)
 def test_observed_row_of_table2(ob):
     store = rb._read()
-    key = rb._key(sl.multiplicity.observed, ob, 13840, dict(classes=7))
+    key = rb._key(sl.estimate_sota, ob, 13840, dict(classes=7, method="observed"))
     if key not in store:
         pytest.skip("not in the book's cache yet")
     r = store[key]

@@ -102,8 +102,26 @@ def test_cli_prints_the_front_door_result(tmp_path, capsys, iid_board):
             == 0
         )
         out = json.loads(capsys.readouterr().out)
-        est = estimate_sota(read_leaderboard(p).scores, 3000, rho=0.0, method=method, rng=4)
-        assert out == json.loads(json.dumps({**est.to_dict(), "dropped": 0, "duplicates": 0, "notes": []}))
+        est = estimate_sota(read_leaderboard(p), 3000, rho=0.0, method=method, rng=4)
+        assert out == json.loads(json.dumps(est.to_dict()))
+
+
+@pytest.mark.parametrize("method", ["shrink", "naive", "observed"])
+def test_cli_json_is_to_dict_of_the_same_call(tmp_path, capsys, iid_board, method):
+    """``sota --json`` prints exactly ``estimate_sota(read_leaderboard(FILE), ...).to_dict()``, with what
+    reading the file dropped and merged, and keeps every key it printed before."""
+    rows = "\n".join(f"{i},t{i},{s:.6f}" for i, s in enumerate(iid_board[:100]))
+    p = _write(tmp_path, "TeamId,TeamName,Score\n" + rows + "\n100,late,\n3,t3,0.5\n")
+    args = ["sota", "--leaderboard", str(p), "--n", "3000", "--rho", "0", "--method", method, "--json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    est = estimate_sota(read_leaderboard(p), 3000, rho=0.0, method=method, rng=0, progress=False)
+    assert out == json.loads(json.dumps(est.to_dict()))
+    assert (out["dropped"], out["duplicates"], out["m"], out["n"], out["solved"]) == (1, 1, 100, 3000, True)
+    assert len(out["notes"]) == 2
+    before = {"m", "sample_max", "estimate", "weight", "expected_max", "ci_low", "ci_high", "teams_above", "method"}
+    before |= {"below_chance", "excluded", "reason", "details", "dropped", "duplicates", "notes"}
+    assert before <= set(out)
 
 
 def test_cli_target_for_monte_carlo_methods_is_an_error_not_ignored(tmp_path, capsys, iid_board):
@@ -162,7 +180,7 @@ def test_cli_auc_engine_at_large_n(tmp_path, capsys):
     args = ["sota", "--leaderboard", str(path), "--n", "200000", "--metric", "auc", "--prevalence", "0.3"]
     assert main(args + ["--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    lib = estimate_sota(np.round(aucs, 6), 200_000, metric="auc", prevalence=0.3)
+    lib = estimate_sota(np.round(aucs, 6), 200_000, metric="auc", prevalence=0.3, rng=0)
     assert out["details"]["engine"] == lib.details["engine"] == "normal"
     assert out["estimate"] == lib.estimate and "sd of the maximum" in out["details"]["accuracy"]
     assert main(args + ["--engine", "exact"]) == 2

@@ -242,7 +242,7 @@ def test_one_team_board_is_its_own_estimate(tmp_path, capsys):
 
 
 def test_outlier_reason_prints_digits_that_differ():
-    from sotalib.multiplicity._sota import _two
+    from sotalib.multiplicity._shrink import _two
 
     assert _two(0.90999, 0.91) == ("0.90999", "0.91000")
     assert _two(0.8, 0.9) == ("0.8000", "0.9000")

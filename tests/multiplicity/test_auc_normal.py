@@ -19,9 +19,9 @@ from sotalib.multiplicity import (
     n_positives,
     normal_max_auc,
     normal_max_auc_cdf,
-    shrink_auc,
     simulate_auc,
 )
+from sotalib.multiplicity._shrink_auc import shrink_auc
 
 
 # ------------------------------------------------- (a) the shared factor, against a direct simulation

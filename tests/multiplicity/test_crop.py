@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from sotalib.multiplicity import PAPER_GRID, cap, crop, crop_distribution, estimate_sota, simulate_leaderboard
+from sotalib.multiplicity import estimate_sota, simulate_leaderboard
+from sotalib.multiplicity._crop import PAPER_GRID, crop, crop_distribution
+from sotalib.multiplicity._shrink import cap
 
 
 @pytest.fixture(scope="module")

@@ -12,18 +12,12 @@ import pytest
 import sotalib
 from sotalib.book.noniid_paper import TABLE1, table1_exact
 from sotalib.multiplicity import (
-    abc,
     auc_distribution,
-    cap,
-    crop,
-    deconvolve,
     estimate_sota,
     expected_max_auc,
     iid_max_distribution,
     max_summary,
     read_leaderboard,
-    shrink,
-    shrink_auc,
     simulate_auc,
     simulate_auc_leaderboard,
     simulate_coin_flip_leaderboard,
@@ -33,6 +27,11 @@ from sotalib.multiplicity import (
     simulate_max_auc,
     simulate_scores,
 )
+from sotalib.multiplicity._abc import abc
+from sotalib.multiplicity._crop import crop
+from sotalib.multiplicity._deconvolve import deconvolve
+from sotalib.multiplicity._shrink import cap, shrink
+from sotalib.multiplicity._shrink_auc import shrink_auc
 
 
 def _json_safe(d: dict) -> dict:
@@ -240,8 +239,8 @@ RNG_CALLS = {
     "auc_distribution": lambda rng: auc_distribution(0.8, 100, 0.1, draws=20, rng=rng, batches=2),
     "simulate_leaderboard": lambda rng: simulate_leaderboard(np.linspace(0.7, 0.8, 20), 500, rng=rng),
     "expected_max_auc": lambda rng: expected_max_auc(0.8, 500, 0.1, m=4, reps=20, rng=rng),
-    "deconvolve": lambda rng: deconvolve(np.linspace(0.6, 0.8, 20), 500, reps=3, rng=rng),
-    "abc": lambda rng: abc(np.linspace(0.6, 0.8, 20), 500, proposals=200, accept=0.1, rng=rng),
+    "deconvolve": lambda rng: deconvolve(np.linspace(0.6, 0.8, 20), 500, n_resamples=3, rng=rng),
+    "abc": lambda rng: abc(np.linspace(0.6, 0.8, 20), 500, n_resamples=200, accept=0.1, rng=rng),
 }
 
 
@@ -282,7 +281,7 @@ def test_spawned_chunks_keep_the_streams_of_an_int_seed():
 
 def test_shrink_auc_with_a_generator_uses_one_seed_for_every_evaluation():
     aucs = np.random.default_rng(2).uniform(0.7, 0.85, 30)
-    est = shrink_auc(aucs, 2000, 0.1, reps=50, rng=np.random.default_rng(1))
+    est = shrink_auc(aucs, 2000, 0.1, n_resamples=50, rng=np.random.default_rng(1))
     seed = est.details["seed"]
     assert isinstance(seed, int)
-    assert est.to_dict() == shrink_auc(aucs, 2000, 0.1, reps=50, rng=seed).to_dict()
+    assert est.to_dict() == shrink_auc(aucs, 2000, 0.1, n_resamples=50, rng=seed).to_dict()

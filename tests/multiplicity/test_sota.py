@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from sotalib.book.reconstructions import FACTS, reconstruct
-from sotalib.multiplicity import _sota as sota
+from sotalib.multiplicity import estimate_sota, simulate_leaderboard
+from sotalib.multiplicity._abc import abc
 from sotalib.multiplicity._depmax import dependent_max_distribution
 from sotalib.multiplicity._leaderboard import read_kaggle_leaderboard, read_meta_kaggle
 from sotalib.multiplicity._maxdist import iid_max_distribution
@@ -51,16 +52,16 @@ def test_engine_against_monte_carlo():
 def test_iid_leaderboard_shrinkage_and_deconvolution(iid_board):
     s = iid_board
     assert abs(s.max() - 0.917) < 0.006
-    sh = sota.shrink(s, 3000, rho=0.0)
+    sh = estimate_sota(s, 3000, rho=0.0)
     assert sh.solved and 0.9 < sh.estimate < s.max()
     assert sh.expected_max == pytest.approx(s.max(), abs=1e-6)
-    dc = sota.deconvolve(s, 3000, reps=20, rng=1)
+    dc = estimate_sota(s, 3000, method="deconvolve", n_resamples=20, rng=1)
     assert abs(dc.estimate - 0.9) < abs(sh.estimate - 0.9)
     assert dc.ci_low <= dc.estimate <= dc.ci_high
 
 
 def test_abc_posterior_on_iid_board(iid_board):
-    a = sota.abc(iid_board, 3000, proposals=3000, accept=0.02, rng=3)
+    a = abc(iid_board, 3000, n_resamples=3000, accept=0.02, rng=3)  # accept: the private door's option
     assert a.details["accepted"] == pytest.approx(60, abs=2)
     assert a.ci_low < a.estimate < a.ci_high
     assert 0.88 < a.estimate < iid_board.max()
@@ -69,26 +70,26 @@ def test_abc_posterior_on_iid_board(iid_board):
 def test_outlier_leaderboard_has_no_solution():
     rng = np.random.default_rng(5)
     s = np.concatenate([[0.95], rng.binomial(2000, 0.80, 300) / 2000])
-    r = sota.shrink(s, 2000, classes=2, rho=0.6)
+    r = estimate_sota(s, 2000, classes=2, rho=0.6)
     assert not r.solved and r.estimate is None and "outlier" in r.reason
-    c = sota.cap(s, 2000, classes=2, rho=0.6)
+    c = estimate_sota(s, 2000, classes=2, rho=0.6, method="cap")
     assert not c.solved
 
 
 def test_upper_target_shrinks_more(iid_board):
-    e = sota.shrink(iid_board, 3000, rho=0.0)
-    u = sota.shrink(iid_board, 3000, rho=0.0, target="upper")
+    e = estimate_sota(iid_board, 3000, rho=0.0)
+    u = estimate_sota(iid_board, 3000, rho=0.0, target="upper")
     assert u.estimate < e.estimate
     assert u.ci_high == pytest.approx(iid_board.max(), abs=0.6 / 3000)
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match="classes"):
-        sota.shrink([0.9, 0.8], 100, classes=1)
+        estimate_sota([0.9, 0.8], 100, classes=1)
     with pytest.raises(ValueError, match="above chance"):
-        sota.naive([0.4, 0.5], 100, classes=2)
+        estimate_sota([0.4, 0.5], 100, classes=2, method="naive")
     with pytest.raises(ValueError, match="target"):
-        sota.shrink([0.9, 0.8], 100, target="middle")
+        estimate_sota([0.9, 0.8], 100, target="middle")
 
 
 # ------------------------------------------------------ facts and reconstructions
@@ -233,7 +234,7 @@ def test_auc_shrinkage_on_identical_classifiers():
     s = np.full(60, 0.85)
     emax = expected_max_auc(s, 2000, 0.1, reps=100, rng=9).mean
     board = np.concatenate([[emax], np.full(59, 0.85)])
-    r = sota.shrink_auc(board, 2000, 0.1, reps=100, rng=9)
+    r = estimate_sota(board, 2000, metric="auc", prevalence=0.1, rho=0.0, n_resamples=100, rng=9)
     assert r.solved and 0.5 < r.estimate < emax
     assert r.expected_max == pytest.approx(emax, abs=1e-4)
     # shrinkage keeps each score's sampling noise: still above the truth, well below the maximum
@@ -243,7 +244,6 @@ def test_auc_shrinkage_on_identical_classifiers():
 def test_simulated_leaderboards_have_the_exact_maximum():
     """simulate_leaderboard (Figures 8b, 8d, 9b) draws from the model the exact engine computes."""
     from sotalib.multiplicity._noniid import fixed_max_distribution
-    from sotalib.multiplicity._sota import simulate_leaderboard
 
     thetas = np.linspace(0.85, 0.9, 30)
     n, rho = 500, 0.6

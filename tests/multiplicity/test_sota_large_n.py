@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sotalib.multiplicity import _depmax
+from sotalib.multiplicity import _depmax, estimate_sota
+from sotalib.multiplicity._deconvolve import _expected_max_of_draws, npmle, npmle_bin_width
 from sotalib.multiplicity._noniid import Empirical, max_distribution
 
 
@@ -83,9 +84,6 @@ def test_fused_and_single_step_fits_are_bitwise_equal(monkeypatch):
 def test_deconvolution_pools_counts_only_on_large_boards_and_moves_the_estimate_by_little():
     """Pooling counts within a sixth of a binomial sd: none on a Kaggle-sized board (the book's digits stay);
     at n = 10^6 on 1,500 teams it moves E max of the NPMLE by under a twentieth of a standard deviation."""
-    from sotalib.multiplicity import deconvolve, npmle, npmle_bin_width
-    from sotalib.multiplicity._sota import _expected_max_of_draws
-
     rng = np.random.default_rng(3)
     small = rng.binomial(13_840, 0.9 - np.abs(rng.normal(0, 0.01, 450)))
     assert npmle_bin_width(small, 13_840) == 1
@@ -96,5 +94,5 @@ def test_deconvolution_pools_counts_only_on_large_boards_and_moves_the_estimate_
     pooled = _expected_max_of_draws(*npmle(x, n, bin_width=width), x.size)
     exact = _expected_max_of_draws(*npmle(x, n, bin_width=1), x.size)
     assert abs(pooled - exact) * n < 0.05 * np.sqrt(n * 0.09)
-    est = deconvolve(x / n, n, reps=0)
+    est = estimate_sota(x / n, n, method="deconvolve", n_resamples=0)
     assert est.details["count_bin_width"] == width and est.estimate == pooled

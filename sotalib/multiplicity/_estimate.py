@@ -1,0 +1,263 @@
+"""The front door of the state-of-the-art estimators: :func:`estimate_sota` (Section 5; the ``sota`` command).
+
+It checks every argument once, then calls the estimator's private worker
+(:mod:`._observed`, :mod:`._shrink`, :mod:`._crop`, :mod:`._deconvolve`,
+:mod:`._abc`, :mod:`._shrink_auc`), which trusts its input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._deprecate import renamed_arguments
+from .._rng import check_rng
+from .._validate import check_alpha, check_choice, check_int, check_probability
+from ._abc import ACCEPT, TOP, _abc
+from ._abc import N_RESAMPLES as ABC_PROPOSALS
+from ._crop import PAPER_GRID, _crop
+from ._deconvolve import GRID_SIZE, _deconvolve
+from ._deconvolve import N_RESAMPLES as BOOTSTRAP_RESAMPLES
+from ._depmax_normal import choose_engine
+from ._leaderboard import Leaderboard
+from ._observed import _naive, _observed
+from ._shrink import _cap, _shrink
+from ._shrink_auc import N_RESAMPLES as AUC_RESAMPLES
+from ._shrink_auc import _pick_engine, _shrink_auc
+from ._sota_model import RHO0, _check_scores, _keep_above
+from ._sota_result import SotaEstimate
+
+__all__ = ["estimate_sota"]
+
+#: Estimators :func:`estimate_sota` offers for each metric.
+METHODS = {
+    "accuracy": ("shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed"),
+    "auc": ("shrink",),
+}
+
+#: Estimators that compute the distribution of the maximum with an engine ("exact" or "normal").
+_ENGINE_METHODS = ("shrink", "crop", "cap", "observed")
+
+#: Estimators that solve an equation for a target (the others take only target="expected").
+_TARGET_METHODS = ("shrink", "crop", "cap")
+
+#: Monte Carlo estimators: default and least number of resamples.
+_RESAMPLES = {"deconvolve": (BOOTSTRAP_RESAMPLES, 0), "abc": (ABC_PROPOSALS, 100), "auc": (AUC_RESAMPLES, 10)}
+
+
+def _check_perfect_score(scores: np.ndarray, metric: str, method: str, rho: float) -> None:
+    """A perfect top score where the model cannot take one: an error that says what to do."""
+    s = np.asarray(scores, dtype=float).ravel()
+    if s.size == 0 or not np.all(np.isfinite(s)) or s.max() != 1.0:
+        return  # prepare() reports empty and non-finite leaderboards
+    i = int(np.argmax(s))
+    if metric == "auc":
+        raise ValueError(
+            f"scores: team {i + 1} has a perfect AUC of 1, which no binormal classifier reaches (Eq. 10); "
+            "check that score (a leak? a tiny test set?) and leave it out to estimate the state of the art of the others"
+        )
+    if rho != 0.0 and method in ("shrink", "crop", "cap", "observed"):
+        raise ValueError(
+            f"scores: team {i + 1} has a perfect score of 1; with rho={rho:g} the dependent model takes the top "
+            "score as the accuracy theta0 of the reference classifier, which must be below 1 (Eq. 6); use "
+            "rho=0 (independent classifiers), or check that score (a leak? a tiny test set?) and leave it out"
+        )
+
+
+def _resamples(kind: str, n_resamples: int | None) -> int:
+    """The checked number of Monte Carlo resamples of ``kind``, its default for None."""
+    default, low = _RESAMPLES[kind]
+    return default if n_resamples is None else check_int("n_resamples", n_resamples, low=low)
+
+
+@renamed_arguments(show="progress")
+def estimate_sota(
+    scores: ArrayLike | Leaderboard,
+    n: int,
+    *,
+    metric: str = "accuracy",
+    classes: int = 2,
+    prevalence: float | None = None,
+    rho: float = RHO0,
+    method: str = "shrink",
+    target: str = "expected",
+    alpha: float = 0.05,
+    engine: str = "auto",
+    n_resamples: int | None = None,
+    rng: int | np.random.Generator | None = None,
+    progress: bool | None = None,
+) -> SotaEstimate:
+    """Estimate the state of the art behind a leaderboard (the ``sotalib sota`` command).
+
+    The sample maximum of ``m`` teams overestimates the best true score
+    ``theta_SOTA``.  The estimators (``method=``):
+
+    * ``"shrink"`` -- Eq. 9, ``theta'_j = w theta_hat_j + (1 - w)/classes``
+      with ``w`` solved so that the expected maximum under the dependent,
+      non-identical model (Eqs. 6-8) equals the observed maximum
+      (``target="expected"``, Table 2 row 3) or its upper ``1 - alpha/2``
+      bound does (``"upper"``, row 4); for ``metric="auc"`` toward 0.5 with
+      the maximum empirical AUC (Section 5.2.3);
+    * ``"crop"`` -- the paper's cropping (Appendix, Table 4): the teams
+      above a crop point ``c`` are dropped, the board is resampled from the
+      scores below it, ``c`` is solved and snapped to the paper's grid of
+      ``0.04/175``;
+    * ``"cap"`` -- ``theta'_j = min(theta_hat_j, c)``, capped teams kept at ``c``;
+    * ``"deconvolve"`` -- empirical Bayes: ``E max`` of ``m`` draws from the
+      nonparametric maximum-likelihood mixing distribution, with a
+      bootstrap interval (beyond the paper; it uses the marginal binomial
+      likelihood, which is the same for every ``rho``, so ``rho`` is not used);
+    * ``"abc"`` -- approximate Bayesian computation (Section 5.3.2), simulating
+      the dependent model with ``rho``;
+    * ``"naive"`` -- no correction: the sample maximum and its exact
+      (Clopper-Pearson) single-classifier interval (Table 2, row 1);
+      ``details["teams_inside_interval"]`` counts the teams inside it;
+    * ``"observed"`` -- ``Theta' = Theta_hat``: the expected maximum and its
+      interval if the observed scores were the true ones (Table 2, row 2).
+
+    Parameters
+    ----------
+    scores : array_like of float or Leaderboard
+        One score per team (accuracy or AUC), each in ``[0, 1]``; teams at or
+        below chance (``1/classes``, or 0.5 for the AUC) are left out and
+        counted.  A :class:`Leaderboard` (what :func:`read_leaderboard`
+        returns) gives its scores, and the result records what reading the
+        file dropped and merged (``dropped``, ``duplicates``, ``notes``).
+    n : int
+        Test-set size (``>= 1``).
+    metric : {"accuracy", "auc"}
+        The leaderboard's metric.
+    classes : int
+        Number of classes (``>= 2``; chance accuracy is ``1/classes``).
+    prevalence : float, optional
+        Share of positives in ``(0, 1)``; required for ``metric="auc"``.
+    rho : float
+        Correlation ``rho_0`` with the reference classifier, in ``[0, 1]``
+        (``[0, 1)`` for ``"crop"``); default 0.6 as in the paper.
+    method : {"shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed"}
+        The estimator; only ``"shrink"`` for the AUC.
+    target : {"expected", "upper"}
+        What the shrink, crop and cap equations match to the observed
+        maximum; the other estimators solve no such equation and accept only
+        ``"expected"``.
+    alpha : float
+        Intervals are ``1 - alpha``, ``alpha`` in ``(0, 1)``.
+    engine : {"auto", "exact", "normal", "simulate"}
+        How the distribution of the maximum is computed.  Accuracy:
+        ``"exact"`` (the exact model), ``"normal"`` (a normal approximation
+        for large ``n``) or ``"auto"`` (exact unless its work would take
+        minutes, at ``n >= 10^4``).  AUC: ``"simulate"`` (Monte Carlo, exact
+        in distribution), ``"normal"`` or ``"auto"``.  The result's
+        ``details`` name the engine used and, for an approximation, its
+        accuracy.  Deconvolution and ABC have no engine.
+    n_resamples : int, optional
+        Monte Carlo replications: bootstrap resamples of ``"deconvolve"``
+        (default 200, ``>= 0``; fewer than 2 gives no interval), proposals of
+        ``"abc"`` (default 20,000, ``>= 100``) and simulations of the maximum
+        AUC (default 200, ``>= 10``).  The exact estimators ignore it.
+    rng : int, numpy.random.Generator or None
+        Randomness of the Monte Carlo estimators (deconvolve, abc, the
+        simulated AUC): None (fresh entropy, the default), an int seed
+        (reproducible; the command line passes ``--seed``, default 0) or a
+        Generator.  ``details["seed"]`` records an int seed.  The exact
+        estimators ignore it.
+    progress : bool or None
+        Progress bars of the Monte Carlo estimators (None: only when stderr
+        is a terminal; the command line passes False with ``--json``).
+
+    Returns
+    -------
+    SotaEstimate
+        The estimate, its interval and the fitted model's numbers; with
+        ``solved=False`` and a ``reason`` when no shrinkage weight or crop
+        point solves the equation (an answer, not an error).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range or the combination is not available
+        (the message names the parameter), no team is above chance, or the
+        top score is a perfect 1 where the model cannot take one.
+
+    References
+    ----------
+    Møllersen & Holsbø, Section 5.1 and Eq. 9 (shrinking), Table 2 (rows 1-4),
+    Appendix and Table 4 (cropping), Section 5.2.3 (the AUC), Section 5.3.2
+    (ABC); the dependent model of Section 4.3, Eqs. 6-8.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import estimate_sota
+    >>> board = [0.78, 0.80, 0.81, 0.82, 0.82, 0.83, 0.84, 0.84, 0.85, 0.86]
+    >>> est = estimate_sota(board, 500)
+    >>> print(est.solved, f"{est.estimate:.4f}", f"{est.expected_max:.4f}")
+    True 0.8573 0.8600
+    >>> naive = estimate_sota(board, 500, method="naive")
+    >>> print(f"({naive.ci_low:.4f}, {naive.ci_high:.4f})")
+    (0.8265, 0.8892)
+    """
+    metric = check_choice("metric", metric, ("accuracy", "auc"))
+    n = check_int("n", n, low=1)
+    classes = check_int("classes", classes, low=2)
+    method = check_choice("method", method, METHODS["accuracy"])
+    rho = check_probability("rho", rho, open_high=method == "crop" and metric == "accuracy")
+    target = check_choice("target", target, ("expected", "upper"))
+    alpha = check_alpha("alpha", alpha)
+    check_rng(rng)
+    engine = check_choice("engine", engine, ("auto", "exact", "normal", "simulate"))
+    if metric == "accuracy" and engine == "simulate":
+        raise ValueError(
+            "engine 'simulate' is for metric='auc'; the accuracy's engines are 'auto', 'exact' and 'normal'"
+        )
+    if metric == "auc" and engine == "exact":
+        raise ValueError(
+            "engine 'exact' is for metric='accuracy'; the AUC's engines are 'auto', 'simulate' (Monte Carlo, "
+            "exact in distribution) and 'normal'"
+        )
+    board = scores if isinstance(scores, Leaderboard) else None
+    values = _check_scores(board.scores if board is not None else scores)
+    _check_perfect_score(values, metric, method, rho)
+    if metric == "auc":
+        if prevalence is None:
+            raise ValueError("prevalence must be given for metric='auc' (the share of positives, in (0, 1))")
+        prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
+        if method not in METHODS["auc"]:
+            raise ValueError(f"method {method!r} is not available for metric='auc' (use 'shrink')")
+        reps = _resamples("auc", n_resamples)
+        s, below = _keep_above(values, 0.5)
+        engine = _pick_engine(engine, s.size, n, prevalence, rho, reps)
+        est = _shrink_auc(s, below, n, prevalence, rho, target, reps, rng, alpha, progress, engine)
+        return _with_reading(est, board)
+    if method not in _TARGET_METHODS and target != "expected":
+        raise ValueError(
+            f"target {target!r} is not supported by method {method!r}, which solves no equation for a target; "
+            "use target='expected', or method='shrink', method='crop' or method='cap' to match the upper bound"
+        )
+    chance = 1.0 / classes
+    s, below = _keep_above(values, chance)
+    if method in _ENGINE_METHODS and engine == "auto":
+        engine = choose_engine(engine, n, s, rho)
+    if method == "shrink":
+        est = _shrink(s, below, n, chance, rho, target, alpha, engine)
+    elif method == "crop":
+        est = _crop(s, below, n, rho, target, alpha, PAPER_GRID, engine)
+    elif method == "cap":
+        est = _cap(s, below, n, rho, target, alpha, engine)
+    elif method == "observed":
+        est = _observed(s, below, n, rho, alpha, engine)
+    elif method == "naive":
+        est = _naive(s, below, n, alpha)
+    elif method == "deconvolve":
+        est = _deconvolve(s, below, n, _resamples("deconvolve", n_resamples), rng, alpha, GRID_SIZE, progress)
+    else:
+        est = _abc(s, below, n, rho, _resamples("abc", n_resamples), ACCEPT, rng, alpha, TOP, progress)
+    return _with_reading(est, board)
+
+
+def _with_reading(est: SotaEstimate, board: Leaderboard | None) -> SotaEstimate:
+    """``est`` with what reading the leaderboard file dropped and merged (unchanged for plain scores)."""
+    if board is None:
+        return est
+    return dataclasses.replace(est, dropped=board.dropped, duplicates=board.duplicates, notes=tuple(board.notes))

@@ -1,0 +1,159 @@
+"""The model every state-of-the-art estimator fits: the leaderboard above chance, the dependent model, a simulated board.
+
+Shared by the estimators (:mod:`._shrink`, :mod:`._crop`, :mod:`._observed`,
+:mod:`._deconvolve`, :mod:`._abc`, :mod:`._shrink_auc`) and the front door
+:mod:`._estimate`:
+
+* :func:`prepare` -- the scores above chance, and how many were not;
+* :func:`_fit_dist` -- the exact (or normal) distribution of the maximum when
+  the classifiers' accuracies are drawn from the empirical distribution of
+  given values, under the dependent model of Section 4.3 (``theta0`` the
+  largest value, values violating Eq. 8 excluded);
+* :func:`simulate_leaderboard` -- one leaderboard drawn from that model
+  (Figures 8b, 8d and 9b of the paper).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._rng import as_generator
+from .._validate import check_int, check_probability
+from ._depmax import dependent_max_distribution
+from ._depmax_normal import ACCURACY, normal_max_distribution
+from ._noniid import conditional_probs, feasible
+
+__all__ = ["RHO0", "prepare", "simulate_leaderboard"]
+
+#: The paper's correlation with the reference classifier (Section 4.2, from Mania et al.).
+RHO0 = 0.6
+
+
+def _check_scores(scores: ArrayLike) -> np.ndarray:
+    """``scores`` as a flat float array, checked to hold at least one number, each in [0, 1]."""
+    s = np.asarray(scores, dtype=float).ravel()
+    if s.size == 0:
+        raise ValueError("scores must hold at least one team, got an empty leaderboard")
+    if not np.all(np.isfinite(s)) or s.min() < 0 or s.max() > 1:
+        raise ValueError("scores must be numbers in [0, 1]")
+    return s
+
+
+def _keep_above(s: np.ndarray, chance: float) -> tuple[np.ndarray, int]:
+    """The checked scores above chance and the number excluded."""
+    keep = s > chance
+    if not keep.any():
+        raise ValueError(f"no team is above chance ({chance:g})")
+    return s[keep], int((~keep).sum())
+
+
+def prepare(scores: ArrayLike, n: int, chance: float) -> tuple[np.ndarray, int]:
+    """Scores above chance (as floats) and the number excluded; ``scores`` and ``n`` checked."""
+    s = _check_scores(scores)
+    check_int("n", n, low=1)
+    return _keep_above(s, chance)
+
+
+def _chance(classes: int) -> float:
+    return 1.0 / check_int("classes", classes, low=2)
+
+
+def _fit_dist(
+    values: np.ndarray, n: int, rho: float, y0: str = "random", tail: float = 1e-12, start=None, engine="exact"
+):
+    """Max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions.
+
+    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._depmax.dependent_max_distribution`;
+    ``start`` is a guess of the window's first count, checked by the engine) or
+    ``"normal"`` (:func:`sotalib.multiplicity._depmax_normal.normal_max_distribution`).
+    """
+    theta0 = float(values.max())
+    ok = feasible(values, theta0, rho)
+    v = values[ok]
+    if engine == "normal":
+        return normal_max_distribution(n, v.size, v, rho=rho, theta0=theta0, tail=tail), int((~ok).sum())
+    d = dependent_max_distribution(n, v.size, v, rho=rho, theta0=theta0, y0=y0, tail=tail, start=start)
+    return d, int((~ok).sum())
+
+
+def _model_details(engine: str) -> dict:
+    """What ``details`` says about the model and, for the approximation, its accuracy."""
+    if engine == "normal":
+        return {"model": "dependent, normal approximation", "engine": "normal", "accuracy": ACCURACY}
+    return {"model": "dependent, exact", "engine": "exact"}
+
+
+def _start_hint(fits: dict, p: float, n: int) -> int | None:
+    """The window start of the fit nearest to parameter ``p``, lowered by two standard deviations of its maximum."""
+    if not fits:
+        return None
+    q = min(fits, key=lambda q: abs(q - p))
+    d = fits[q][0]
+    return max(0, d.lo - int(2 * d.sd() * n) - 2)
+
+
+def simulate_leaderboard(
+    thetas: ArrayLike,
+    n: int,
+    *,
+    rho: float = RHO0,
+    theta0: float | None = None,
+    rng: int | np.random.Generator | None = None,
+) -> tuple[np.ndarray, int]:
+    """One simulated leaderboard of classifiers with true accuracies ``thetas`` (Figures 8b, 8d, 9b).
+
+    The dependent model of Section 4.3 with a random reference classifier:
+    ``K_0 ~ B(n, theta0)`` correct predictions of the reference, then for each
+    classifier ``X_j = B(K_0, p1_j) + B(n - K_0, p0_j)`` (Eqs. 6-7).  As in the
+    estimators, ``theta0`` defaults to ``max(thetas)`` and classifiers that
+    violate Eq. 8 are left out.
+
+    Parameters
+    ----------
+    thetas : array_like of float
+        True accuracies of the classifiers, in ``[0, 1]``.
+    n : int
+        Test-set size (``>= 1``).
+    rho : float
+        Correlation ``rho_0`` with the reference classifier, in ``[0, 1]``;
+        default 0.6 as in the paper.
+    theta0 : float, optional
+        Accuracy of the reference classifier; default ``max(thetas)``.
+    rng : int, numpy.random.Generator or None
+        Randomness: None (fresh entropy), an int seed (reproducible) or a Generator.
+
+    Returns
+    -------
+    accuracies : ndarray
+        The simulated accuracies ``X_j / n`` of the feasible classifiers.
+    excluded : int
+        Number of classifiers left out by Eq. 8.
+
+    Raises
+    ------
+    ValueError
+        If ``n``, ``rho``, ``theta0`` or ``rng`` is out of range (the message
+        names it).
+
+    References
+    ----------
+    Møllersen & Holsbø, Section 4.3, Eqs. 6-8; Section 5.1, Figures 8-9.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_leaderboard
+    >>> acc, excluded = simulate_leaderboard([0.80, 0.85, 0.90], 1000, rho=0.6, rng=0)
+    >>> acc.size + excluded
+    3
+    """
+    th = np.asarray(thetas, dtype=float).ravel()
+    n = check_int("n", n, low=1)
+    rho = check_probability("rho", rho)
+    theta0 = float(th.max()) if theta0 is None else check_probability("theta0", theta0)
+    ok = feasible(th, theta0, rho)
+    p1, p0 = conditional_probs(th[ok], theta0, rho)
+    rng = as_generator(rng)
+    k0 = int(rng.binomial(n, theta0))
+    x = rng.binomial(k0, np.clip(p1, 0, 1)) + rng.binomial(n - k0, np.clip(p0, 0, 1))
+    return x / n, int((~ok).sum())
