@@ -157,3 +157,35 @@ def test_check_multiclass_folds_file_reads_awkward_files(tmp_path, capsys, conte
 )
 def test_check_multiclass_folds_file_refusals_name_file_line_and_column(tmp_path, capsys, content, name, needles):
     _refused(capsys, MULTICLASS + ["--folds-file", _write(tmp_path, content, name)], *needles)
+
+
+# ------------------------------------------------------------------ sota --leaderboard
+BOARD = "".join(f"{i},t{i},{s}\n" for i, s in enumerate([0.91, 0.9, 0.895, 0.89, 0.885, 0.88, 0.87, 0.86], 1))
+
+
+def test_sota_reads_awkward_leaderboards(tmp_path, capsys):
+    run = ["sota", "--n", "1000", "--rho", "0"]
+    plain = _write(tmp_path, ("TeamId,TeamName,Score\n" + BOARD).encode(), "plain.csv")
+    expected = _json(capsys, run + ["--leaderboard", plain])
+    expected.pop("source", None)
+    for content in (
+        BOM + ("TeamId,TeamName,Score\n" + BOARD).replace("\n", "\r\n").encode(),
+        ("TeamId;TeamName;Score\n" + BOARD.replace(",", ";").replace("0.", "0,")).encode(),
+        ("TeamId,TeamName,Score,,\n" + BOARD.replace("\n", ",,\n")).encode(),
+    ):
+        got = _json(capsys, run + ["--leaderboard", _write(tmp_path, content)])
+        got.pop("source", None)
+        assert got == expected
+
+
+@pytest.mark.parametrize(
+    "content, name, needles",
+    [
+        ("TeamName,Score\nMüller,0.9\n".encode("latin-1"), "lb.csv", ["lb.csv, line 2", "not UTF-8"]),
+        (b"PK\x03\x04workbook", "lb.xlsx", ["lb.xlsx", "ZIP archive"]),
+        (b"1,0.9\n2,0.8\n", "lb.csv", ["lb.csv, line 1", "the first line holds numbers"]),
+        (b"rank,score\n1,0.9\n2,n/a\n", "lb.csv", ["lb.csv, line 3, column \"score\": 'n/a' is not a number"]),
+    ],
+)
+def test_sota_refusals_name_file_line_and_column(tmp_path, capsys, content, name, needles):
+    _refused(capsys, ["sota", "--n", "1000", "--leaderboard", _write(tmp_path, content, name)], *needles)
