@@ -24,7 +24,7 @@ def _sklearn():
 
 def _melanoma_shrunk():
     aucs = 0.5 + 0.9 * (np.clip(_rng.normal(0.85, 0.04, 3000), 0.5, 0.95) - 0.5)
-    return A.expected_max_auc(aucs, 7687, 0.017, reps=100, rng=1)
+    return A.summarize_max_auc(7687, None, aucs, 0.017, engine="simulate", n_resamples=100, rng=1)
 
 
 CASES = [
@@ -46,13 +46,13 @@ CASES = [
     ),
     Case(
         "AUC max: conditional MC F^m, 1,000 negative samples (paper setting)",
-        lambda: A.auc_distribution(0.9, 3000, 0.017, draws=1000, rng=3).max_summary(1000),
+        lambda: A.auc_distribution(0.9, 3000, 0.017, n_resamples=1000, rng=3).max_summary(1000),
         target=30.0,
         repeat=1,
         warmup=False,
     ),
     Case(
-        "expected_max_auc: 3,000 teams, n=7,687, pi=0.017, 100 reps (Melanoma)", _melanoma_shrunk, target=5.0, repeat=3
+        "summarize_max_auc: 3,000 teams, n=7,687, pi=0.017, 100 reps (Melanoma)", _melanoma_shrunk, target=5.0, repeat=3
     ),
     Case(
         "empirical_auc: 10^5 scores",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sotalib import iid_max_distribution
+from sotalib.multiplicity import iid_max_distribution
 
 from ._harness import Case
 
@@ -74,8 +74,8 @@ def _summary(n, m, theta):
 
 
 def _maxdist_case(n: int, target: float | None) -> Case:
-    note = PeakMemory(f"sotalib.max_summary(n={n:,}, m=1,000, theta=0.9, rho=0.6): swap engine", limit_mb=1024)
-    code = f"from sotalib.multiplicity import max_summary\nmax_summary({n}, 1000, 0.9, rho=0.6)"
+    note = PeakMemory(f"sotalib.summarize_max(n={n:,}, m=1,000, theta=0.9, rho=0.6): swap engine", limit_mb=1024)
+    code = f"from sotalib.multiplicity import summarize_max\nsummarize_max({n}, 1000, 0.9, rho=0.6)"
     return Case(
         f"maxdist --rho 0.6 --n {n:,} --m 1000 --theta 0.9 (subprocess)",
         in_subprocess(code, note),
@@ -90,11 +90,11 @@ def _engine(n: int, engine: str) -> Callable[[], object]:
     """The exact F and 1 - F of Table 1's dependent model (m = 1,000, theta = theta0 = 0.9, rho = 0.6) at ``n``."""
 
     def run():
-        from sotalib.multiplicity import _noniid
+        from sotalib.multiplicity import _dependent
 
         theta = np.array([0.9])
-        k0s, pk0, p1, p0 = _noniid._kernel_inputs(n, theta, 0.6, 0.9, "random", 1e-20)
-        return _noniid._exact_max(n, 1000, k0s, pk0, p1, p0, np.ones(1), engine=engine, thetas=theta)
+        k0s, pk0, p1, p0 = _dependent._kernel_inputs(n, theta, 0.6, 0.9, "random", 1e-20)
+        return _dependent._exact_max(n, 1000, k0s, pk0, p1, p0, np.ones(1), engine=engine, thetas=theta)
 
     return run
 

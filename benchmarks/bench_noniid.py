@@ -46,7 +46,7 @@ CASES = [
     ),
     Case(
         "noniid: Table 1 row 4.3 Monte Carlo, 10^5 reps",
-        lambda: simulate_max(N, M, U, rho=0.6, reps=100_000, rng=1),
+        lambda: simulate_max(N, M, U, rho=0.6, n_resamples=100_000, rng=1),
         target=None,
         repeat=1,
         note="2 x 10^8 binomial draws; the independent check",

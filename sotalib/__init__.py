@@ -174,7 +174,7 @@ __getattr__, __dir__, __all__ = attach(
     },
     deprecated={
         "max_summary": (".multiplicity", "summarize_max"),
-        "expected_max_auc": (".multiplicity", "summarize_max_auc"),
+        "expected_max_auc": (".multiplicity._auc_simulate", "expected_max_auc", "summarize_max_auc"),
         # the judging wrappers keep the old signatures and warn when called
         "test_size": (".judging", "test_size", None),
         "compare": (".judging", "compare", None),

@@ -35,7 +35,8 @@ def attach(
         Former public names, kept for one minor version: old name to
         ``(module, name)`` where the object now lives.  If ``name`` is public,
         the warning names it; otherwise the old name was an internal that is
-        no longer public.  A third element overrides what the warning names;
+        no longer public.  A third element overrides what the warning names
+        (a name relative to the package, or a full one);
         None there means the object is a wrapper that warns itself when
         called (a renamed function with its old signature), so the look-up
         does not warn.  Deprecated names are not in ``__all__``.
@@ -55,8 +56,8 @@ def attach(
             target = importlib.import_module(module, package)
             if says and says[0] is None:  # a wrapper that warns itself when called
                 return getattr(target, attr)
-            if says:
-                new = says[0]
+            if says:  # the replacement: a full name, or one relative to the package
+                new = says[0] if says[0].startswith("sotalib") else f"{package}.{says[0]}"
             elif attr in where:
                 new = f"{package}.{attr}"
             elif attr in getattr(target, "__all__", ()) and not module.rsplit(".", 1)[-1].startswith("_"):
@@ -81,4 +82,5 @@ def attach(
     def __dir__() -> list[str]:
         return sorted(set(public) | set(vars(sys.modules[package])))
 
+    __getattr__.deprecated = frozenset(deprecated)  # type: ignore[attr-defined]
     return __getattr__, __dir__, public

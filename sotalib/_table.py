@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, overload
 
 __all__ = ["InputError", "Table", "parse_number"]
 
@@ -192,6 +192,10 @@ class Table:
             return self.header[index]
         return index + 1
 
+    @overload
+    def find(self, *names: str, required: Literal[True] = ...) -> int: ...
+    @overload
+    def find(self, *names: str, required: bool) -> int | None: ...
     def find(self, *names: str, required: bool = True) -> int | None:
         """Index of the column named by one of ``names`` (case and surrounding spaces ignored).
 
@@ -266,7 +270,8 @@ class Table:
         if kind not in ("number", "integer", "name"):
             raise ValueError(f"kind must be 'number', 'integer' or 'name', got {kind!r}")
         j = self._index(column)
-        out, bad = [], {}
+        out: list[float | int | str | None] = []
+        bad: dict[str, list[tuple[int, str]]] = {}
         what = {"number": "a number", "integer": "an integer", "name": "a name"}[kind]
         for row, line in zip(self.rows, self.lines, strict=True):
             cell = row[j]

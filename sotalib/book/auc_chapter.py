@@ -16,6 +16,7 @@ import pandas as pd
 
 from .. import multiplicity as A
 from ..multiplicity import Summary, iid_max_distribution
+from ..multiplicity._auc_model import n_positives
 from .style import sci
 
 __all__ = [
@@ -74,7 +75,7 @@ def variance_table(
     95% of the single estimates.  The attributes ``sim_mean`` and
     ``sim_mean_se`` hold the mean of the simulated AUCs and its standard error.
     """
-    n_pos, n_neg = A.n_positives(n, prevalence)
+    n_pos, n_neg = n_positives(n, prevalence)
     sim = A.simulate_auc(auc, n, prevalence, reps, rng=rng)
     v_exact = A.auc_variance(auc, n_pos, n_neg)
     v_hm = A.hanley_mcneil_variance(auc, n_pos, n_neg)
@@ -184,8 +185,8 @@ def max_methods_table(dist, m: int, maxima, single_aucs, alpha: float = 0.05, pa
     ]
     for label, s, se in (
         (f"plain Fᵐ ({len(single_aucs):,} single AUCs)", plain, plain_se),
-        (f"conditional MC Fᵐ, no control ({dist.draws:,} negative samples)", raw, raw_se),
-        (f"conditional MC Fᵐ, control variates ({dist.draws:,})", cmc, cmc_se),
+        (f"conditional MC Fᵐ, no control ({dist.n_resamples:,} negative samples)", raw, raw_se),
+        (f"conditional MC Fᵐ, control variates ({dist.n_resamples:,})", cmc, cmc_se),
     ):
         rows.append(
             (
@@ -215,7 +216,7 @@ def imbalance_table(
     """
     rows = []
     for p in prevalences:
-        d = (known or {}).get(p) or A.auc_distribution(auc, n, p, draws=draws, rng=rng, batches=4)
+        d = (known or {}).get(p) or A.auc_distribution(auc, n, p, n_resamples=draws, rng=rng, batches=4)
         s = d.max_summary(m, alpha)
         sd1 = math.sqrt(d.var_true)
         rows.append((f"{p:g}", d.n_pos, sd1, auc * (1 - auc) / d.var_true, s.mean - auc, s.sd, (s.mean - auc) / sd1))
@@ -245,7 +246,7 @@ def roc_bands(auc: float, n: int, prevalence: float, sigmas, *, curves: int = 40
     simulated curves on a grid of 201 false positive rates and one simulated
     score sample -- the inputs of :func:`sotalib.book.fig_auc.plot_same_auc`.
     """
-    kp, kn = A.n_positives(n, prevalence)
+    kp, kn = n_positives(n, prevalence)
     fg = np.linspace(0, 1, 201)
     sds, samples = [], []
     for i, (sp, sn) in enumerate(sigmas):
@@ -273,7 +274,7 @@ def melanoma_v2_interval(
     from scipy.stats import norm
 
     z = float(norm.ppf(0.975))
-    kp, kn = A.n_positives(n, prevalence)
+    kp, kn = n_positives(n, prevalence)
 
     def upper(sp):
         return auc + z * math.sqrt(A.auc_variance(auc, kp, kn, sp, 1.0))

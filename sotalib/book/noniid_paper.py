@@ -87,7 +87,7 @@ def table1_monte_carlo(reps: int = 100_000, seed: int = 2025, alpha: float = 0.0
     for i, row in enumerate(TABLE1):
         kw = row.kwargs()
         dist = kw.pop("theta_dist")
-        out.append(simulate_max(N, M, dist, **kw, reps=reps, rng=seed + i, alpha=alpha))
+        out.append(simulate_max(N, M, dist, **kw, n_resamples=reps, rng=seed + i, alpha=alpha))
     return out
 
 

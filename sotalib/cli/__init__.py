@@ -329,10 +329,10 @@ def _run(args: argparse.Namespace, prog: str, as_json: bool) -> int:
             for a in args._commands[args.command]._actions
             if a.metavar and "FILE" in str(a.metavar) and getattr(args, a.dest, None)
         ]
-        where = f"{' or '.join(files)}: " if files else ""
+        named = f"{' or '.join(files)}: " if files else ""
         return _refuse(
             prog,
-            f"{where}not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            f"{named}not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
             "save the file as UTF-8 (CSV UTF-8 in a spreadsheet) and try again",
             as_json,
         )

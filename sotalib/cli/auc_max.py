@@ -39,7 +39,11 @@ def register(sub) -> None:
         help="within-class correlation with a reference classifier, in [0, 1]; default 0",
     )
     p.add_argument(
-        "--reps", type=integer("--reps", 2, REPS_MAX), default=1000, help="simulated challenges (>= 2); default 1000"
+        "--reps",
+        dest="n_resamples",
+        type=integer("--reps", 2, REPS_MAX),
+        default=1000,
+        help="simulated challenges (>= 2); default 1000",
     )
     p.add_argument("--seed", type=seed(), default=0, help="random seed (>= 0); default 0")
     p.add_argument(
@@ -77,33 +81,35 @@ def cost_note(n: int, prevalence: float, m: int, reps: int) -> str:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..multiplicity._auc import expected_max_auc
+    from ..multiplicity._max_summary import _summarize_max_auc
     from . import emit
 
-    note = cost_note(args.n, args.prevalence, args.m, args.reps)
+    note = cost_note(args.n, args.prevalence, args.m, args.n_resamples)
 
     def announce() -> None:  # after the library has checked every option, so an error stays one line
         if note:
             print(note, file=sys.stderr, flush=True)
 
-    # every option is checked once, by expected_max_auc; its messages name the options (sotalib.cli.in_option_terms)
-    s = expected_max_auc(
-        args.auc,
+    # every option is checked once, by summarize_max_auc; its messages name the options
+    # (sotalib.cli.in_option_terms); the private entry point takes the announcement
+    s = _summarize_max_auc(
         args.n,
+        args.m,
+        args.auc,
         args.prevalence,
-        m=args.m,
         rho=args.rho,
-        reps=args.reps,
+        engine="simulate",
+        n_resamples=args.n_resamples,
         rng=args.seed,
         alpha=args.alpha,
-        show=False if args.json else None,
+        progress=False if args.json else None,
         on_start=announce,
     )
-    auc, n, m, rho, reps, seed, alpha = args.auc, args.n, args.m, args.rho, args.reps, args.seed, args.alpha
-    level = f"{100 * (1 - alpha):g}%"
+    level = f"{100 * (1 - s.alpha):g}%"
     text = (
-        f"best AUC of m={m} classifiers, AUC={auc:g}, n={n} ({s.n_pos} positives, {s.n_neg} negatives), rho={rho:g}\n"
-        f"  simulated: {reps} challenges, seed {seed}\n"
+        f"best AUC of m={s.m} classifiers, AUC={args.auc:g}, n={s.n} ({s.details['n_pos']} positives, "
+        f"{s.details['n_neg']} negatives), rho={s.rho:g}\n"
+        f"  simulated: {s.n_resamples} challenges, seed {s.seed}\n"
         f"  mean  {s.mean:.6f}  (Monte Carlo standard error {s.se_mean:.6f})\n"
         f"  sd    {s.sd:.6f}\n"
         f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})"

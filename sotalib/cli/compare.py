@@ -39,13 +39,16 @@ def _draw(comparison, path: str) -> None:
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
     except ImportError:
         raise CliError("--cd-diagram needs matplotlib, which is not installed (pip install matplotlib)") from None
     from ..judging import plot_cd_diagram
 
     ax = plot_cd_diagram(comparison)
-    ax.figure.savefig(path, bbox_inches="tight")
-    plt.close(ax.figure)
+    fig = ax.figure
+    assert isinstance(fig, Figure), "the plot draws on a figure of its own, not a subfigure"
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
 
 
 def run(args: argparse.Namespace) -> int:

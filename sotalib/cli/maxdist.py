@@ -59,10 +59,15 @@ def register(sub) -> None:
         help="width d of the uniform U(a, b) the theta_j are drawn from, b = theta + d/(m+1), a = b - d; default 0",
     )
     p.add_argument(
-        "--method", choices=("exact", "mc"), default="exact", help="exact computation or Monte Carlo; default exact"
+        "--method",
+        dest="engine",
+        choices=("exact", "mc"),
+        default="exact",
+        help="exact computation or Monte Carlo; default exact",
     )
     p.add_argument(
         "--reps",
+        dest="n_resamples",
         type=integer("--reps", 2, REPS_MAX),
         default=100_000,
         help="Monte Carlo replications (>= 2); default 100000",
@@ -73,11 +78,11 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..multiplicity._max_summary import max_summary
+    from ..multiplicity._max_summary import summarize_max
     from . import emit
 
-    # every option is checked once, by max_summary; its messages name the options (sotalib.cli.in_option_terms)
-    s = max_summary(
+    # every option is checked once, by summarize_max; its messages name the options (sotalib.cli.in_option_terms)
+    s = summarize_max(
         args.n,
         args.m,
         args.theta,
@@ -86,29 +91,20 @@ def run(args: argparse.Namespace) -> int:
         theta0=args.theta0,
         y0=args.y0,
         spread=args.spread,
-        method=args.method,
-        reps=args.reps,
+        engine="simulate" if args.engine == "mc" else args.engine,
+        n_resamples=args.n_resamples,
         rng=args.seed,
     )
-    n, m, theta, alpha, rho, theta0, y0, spread, seed = (
-        s.n,
-        s.m,
-        s.theta,
-        s.alpha,
-        s.rho,
-        s.theta0,
-        s.y0,
-        s.spread,
-        s.seed,
-    )
-    level = f"{100 * (1 - alpha):g}%"
+    theta, theta0, y0, spread = (s.details[k] for k in ("theta", "theta0", "y0", "spread"))
+    level = f"{100 * (1 - s.alpha):g}%"
     model = f"theta={theta:g}" if spread == 0 else f"theta_SOTA={theta:g}, theta_j ~ U(a, b) with d={spread:g}"
-    if rho != 0.0:
-        model += f", rho0={rho:g} to a {y0} reference classifier with theta0={theta0:g}"
+    if s.rho != 0.0:
+        model += f", rho0={s.rho:g} to a {y0} reference classifier with theta0={theta0:g}"
+    simulated = s.engine == "simulate"
     lines = [
-        f"best accuracy of m={m} classifiers, {model}, n={n} ({s.method})",
+        f"best accuracy of m={s.m} classifiers, {model}, n={s.n} ({'mc' if simulated else s.engine})",
         f"  mean  {s.mean:.6f}"
-        + (f"  (se {s.se_mean:.2g}, {s.reps} replications, seed {seed})" if s.method == "mc" else ""),
+        + (f"  (se {s.se_mean:.2g}, {s.n_resamples} replications, seed {s.seed})" if simulated else ""),
         f"  sd    {s.sd:.6f}",
         f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})",
     ]

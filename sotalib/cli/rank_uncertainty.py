@@ -66,13 +66,16 @@ def _draw(result, path: str) -> None:
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
     except ImportError:
         raise CliError("--plot needs matplotlib, which is not installed (pip install matplotlib)") from None
     from ..judging import plot_rank_intervals
 
     ax = plot_rank_intervals(result)
-    ax.figure.savefig(path, bbox_inches="tight")
-    plt.close(ax.figure)
+    fig = ax.figure
+    assert isinstance(fig, Figure), "the plot draws on a figure of its own, not a subfigure"
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,11 +90,11 @@ def run(args: argparse.Namespace) -> int:
     if args.battles is not None:
         if args.lower_is_better:
             raise CliError("--lower-is-better applies to --per-item only (a battle has a winner)")
-        data = read_battles(args.battles)
+        battles = read_battles(args.battles)
         res = bradley_terry(
-            data.a,
-            data.b,
-            data.winner,
+            battles.a,
+            battles.b,
+            battles.winner,
             n_resamples=args.n_resamples,
             alpha=args.alpha,
             rng=args.seed,
@@ -99,14 +102,14 @@ def run(args: argparse.Namespace) -> int:
         )
         what = f"Bradley-Terry ratings (Elo scale) from {res.n_items:,} battles"
     else:
-        data = read_per_item(args.per_item)
+        per_item = read_per_item(args.per_item)
         res = estimate_rank_uncertainty(
-            data.X,
+            per_item.X,
             lower_is_better=args.lower_is_better,
             n_resamples=args.n_resamples,
             alpha=args.alpha,
             rng=args.seed,
-            candidates=data.candidates,
+            candidates=per_item.candidates,
             progress=False if args.json else None,
         )
         what = (

@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     n = est.n
     payload = est.to_dict()
     if not est.solved:
+        assert est.reason is not None, "an unsolved estimate says why"
         raise NoSolution(est.reason, payload)
     notes = list(est.notes)
     if est.below_chance:

@@ -37,12 +37,9 @@ from ._scores import ScoreSpec, exact_sign, resolve_score, score_range
 
 __all__ = [
     "ROUNDINGS",
-    "FLOAT_SLACK",
     "MAX_DIGITS",
     "MAX_EXPONENT",
     "ScoreInterval",
-    "as_decimal",
-    "read_report",
     "score_intervals",
 ]
 

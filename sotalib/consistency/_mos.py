@@ -39,7 +39,7 @@ from ._folds import check_folds as _check_folds
 from ._intervals import ScoreInterval, ToleranceOptions, score_intervals
 from ._scores import LINEAR_SCORES
 
-__all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "fold_bounds", "search_configurations"]
+__all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "search_configurations"]
 
 _DELTA = 1e-7
 

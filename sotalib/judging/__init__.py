@@ -113,8 +113,62 @@ Comparing many candidates, and how sure a ranking is
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from .._lazy import attach
+
+if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
+    from ._bayes import BayesianSignedRank as BayesianSignedRank
+    from ._bayes import bayesian_signed_rank as bayesian_signed_rank
+    from ._bradley_terry import bradley_terry as bradley_terry
+    from ._cd_diagram import plot_cd_diagram as plot_cd_diagram
+    from ._cd_diagram import plot_rank_intervals as plot_rank_intervals
+    from ._compare import Comparison as Comparison
+    from ._compare import FriedmanTest as FriedmanTest
+    from ._compare import compare_candidates as compare_candidates
+    from ._compare import nemenyi_cd as nemenyi_cd
+    from ._errorbars import BootstrapInterval as BootstrapInterval
+    from ._errorbars import Coverage as Coverage
+    from ._errorbars import ErrorBars as ErrorBars
+    from ._errorbars import PairedComparison as PairedComparison
+    from ._errorbars import bootstrap_coverage as bootstrap_coverage
+    from ._errorbars import bootstrap_interval as bootstrap_interval
+    from ._errorbars import error_bars as error_bars
+    from ._errorbars import paired_bootstrap as paired_bootstrap
+    from ._kemeny import KemenyResult as KemenyResult
+    from ._kemeny import kemeny_young as kemeny_young
+    from ._properties import SearchResult as SearchResult
+    from ._properties import property_table as property_table
+    from ._properties import search_counterexample as search_counterexample
+    from ._property_checks import Counterexample as Counterexample
+    from ._ranking import Aggregation as Aggregation
+    from ._ranking import rank_candidates as rank_candidates
+    from ._readers import BattleFile as BattleFile
+    from ._readers import PerItemFile as PerItemFile
+    from ._readers import ScoreFile as ScoreFile
+    from ._readers import read_battles as read_battles
+    from ._readers import read_per_item as read_per_item
+    from ._readers import read_scores as read_scores
+    from ._sizes import achieved_precision as achieved_precision
+    from ._sizes import guyon_size as guyon_size
+    from ._sizes import rule_of_thumb_size as rule_of_thumb_size
+    from ._stability import GranularityRanks as GranularityRanks
+    from ._stability import VarianceDecomposition as VarianceDecomposition
+    from ._stability import kendall_w as kendall_w
+    from ._stability import rank_sd_by_granularity as rank_sd_by_granularity
+    from ._stability import ranking_stability as ranking_stability
+    from ._stability import variance_decomposition as variance_decomposition
+    from ._staged import FinalPhase as FinalPhase
+    from ._staged import PublicPrivate as PublicPrivate
+    from ._staged import boosting_attack as boosting_attack
+    from ._staged import simulate_final_phase as simulate_final_phase
+    from ._staged import simulate_public_private as simulate_public_private
+    from ._staged import winner_distribution_exact as winner_distribution_exact
+    from ._testsize import TestSize as TestSize
+    from ._testsize import estimate_test_size as estimate_test_size
+    from ._uncertainty import RankUncertainty as RankUncertainty
+    from ._uncertainty import estimate_rank_uncertainty as estimate_rank_uncertainty
+    from ._wilcoxon import Pairwise as Pairwise
 
 _getattr, __dir__, __all__ = attach(
     __name__,

@@ -8,7 +8,7 @@ imported inside the functions: it is not a dependency of the library, and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -16,10 +16,13 @@ from numpy.typing import ArrayLike
 from ._compare import Comparison
 from ._uncertainty import RankUncertainty
 
-try:  # matplotlib is optional: the type of the axes drawn on, when it is installed
+if TYPE_CHECKING:
     from matplotlib.axes import Axes
-except ImportError:  # pragma: no cover - depends on the environment
-    Axes = Any
+else:
+    try:  # matplotlib is optional: the type of the axes drawn on, when it is installed (for get_type_hints)
+        from matplotlib.axes import Axes
+    except ImportError:  # pragma: no cover - depends on the environment
+        Axes = Any
 
 __all__ = ["plot_cd_diagram", "plot_rank_intervals"]
 

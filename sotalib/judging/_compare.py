@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -416,9 +417,10 @@ def compare_candidates(
     1.657
     """
     names = None
-    if hasattr(scores, "index") and hasattr(scores, "to_numpy"):
-        names = tuple(str(i) for i in scores.index)
-        scores = scores.to_numpy(dtype=float)
+    if hasattr(scores, "index") and hasattr(scores, "to_numpy"):  # a pandas Series or DataFrame
+        frame: Any = scores  # the type checkers do not narrow by hasattr
+        names = tuple(str(i) for i in frame.index)
+        scores = frame.to_numpy(dtype=float)
     A = _matrix(scores, "scores")
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     k, N = A.shape

@@ -359,15 +359,13 @@ def paired_bootstrap(
     y, a, b = _samples((y_true, pred_a, pred_b))
     sign = -1.0 if lower_is_better else 1.0
 
-    if vectorized:
+    def diff_along(yy, aa, bb, axis=-1):
+        return metric(yy, aa, axis=axis) - metric(yy, bb, axis=axis)
 
-        def diff(yy, aa, bb, axis=-1):
-            return metric(yy, aa, axis=axis) - metric(yy, bb, axis=axis)
-    else:
+    def diff_one(yy, aa, bb):
+        return metric(yy, aa) - metric(yy, bb)
 
-        def diff(yy, aa, bb):
-            return metric(yy, aa) - metric(yy, bb)
-
+    diff = diff_along if vectorized else diff_one
     res, lo, hi = _run_bootstrap(
         (y, a, b),
         diff,

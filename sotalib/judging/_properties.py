@@ -52,6 +52,7 @@ clone-proof
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -106,7 +107,7 @@ class SearchResult(Result):
         out["counterexample"] = None if self.counterexample is None else self.counterexample.to_dict()
         return out
 
-    @property
+    @builtins.property  # the class's field `property` hides the builtin for type checkers
     def holds(self) -> bool:
         """No counterexample was found."""
         return self.counterexample is None

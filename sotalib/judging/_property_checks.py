@@ -53,6 +53,7 @@ clone-proof
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -100,8 +101,10 @@ def outcomes(function: str, M) -> Lottery:
         return lot
     if function == "kemeny":
         res = _kemeny_brute(_preference(A, False)) if A.shape[0] > 1 else None
-        if res is not None and len(res.optimal_orders) > 1:
-            raise _Ambiguous
+        if res is not None:
+            assert res.optimal_orders is not None  # the brute force lists every optimal order
+            if len(res.optimal_orders) > 1:
+                raise _Ambiguous
         r = np.ones(1) if res is None else res.positions()
         return {_key(r): Fraction(1)}
     return {_key(rank_candidates(A, function).ranks): Fraction(1)}
@@ -412,7 +415,7 @@ def _verify_clone(f, M, M2, meta):
     return None
 
 
-_MAKERS = {
+_MAKERS: dict[str, Callable[..., tuple | None]] = {
     "majority": _make_majority,
     "condorcet": _make_condorcet,
     "consistency": _make_consistency,
@@ -421,7 +424,7 @@ _MAKERS = {
     "liia": _make_liia,
     "clone-proof": _make_clone,
 }
-_VERIFIERS = {
+_VERIFIERS: dict[str, Callable[..., Counterexample | None]] = {
     "majority": _verify_majority,
     "condorcet": _verify_condorcet,
     "consistency": _verify_consistency,

@@ -20,6 +20,9 @@ Conventions
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import overload
+
 import numpy as np
 
 from .._numba import njit
@@ -320,7 +323,11 @@ def random_dictator(M, rng: np.random.Generator | int | None = None) -> tuple[np
     return A[:, k].copy(), k
 
 
-def _labels(given, default, count: int, what: str) -> tuple | None:
+@overload
+def _labels(given: Iterable[object] | None, default: tuple, count: int, what: str) -> tuple: ...
+@overload
+def _labels(given: Iterable[object] | None, default: None, count: int, what: str) -> tuple | None: ...
+def _labels(given: Iterable[object] | None, default: tuple | None, count: int, what: str) -> tuple | None:
     if given is None:
         return default
     names = tuple(str(x) for x in given)

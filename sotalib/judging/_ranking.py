@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -196,9 +197,10 @@ def rank_candidates(
     """
     M = scores
     if hasattr(M, "columns") and hasattr(M, "index") and hasattr(M, "to_numpy"):  # a pandas DataFrame
-        candidates = list(M.index) if candidates is None else candidates
-        judges = list(M.columns) if judges is None else judges
-        M = M.to_numpy(dtype=float)
+        frame: Any = M  # the type checkers do not narrow by hasattr
+        candidates = list(frame.index) if candidates is None else candidates
+        judges = list(frame.columns) if judges is None else judges
+        M = frame.to_numpy(dtype=float)
     A = _matrix(M)
     method = check_choice("method", method, METHODS)
     check_rng(rng)

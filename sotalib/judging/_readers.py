@@ -15,6 +15,7 @@ import dataclasses
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -28,6 +29,7 @@ class _Unpacks:
     """Iterating a file result yields its fields in order (``a, b, c = result``)."""
 
     __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # every subclass is a dataclass (for dataclasses.fields)
 
     def __iter__(self) -> Iterator:
         return iter(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))

@@ -12,6 +12,7 @@ Pavão, *How to judge a competition* {pavao2024judge}, Sections 3.1 and 3.3:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -183,7 +184,7 @@ def _kendall_w(A: np.ndarray, lower_is_better: bool = False) -> float:
 
 def ranking_stability(
     correct: ArrayLike,
-    sizes: ArrayLike,
+    sizes: Iterable[int],
     *,
     n_resamples: int = 500,
     rng: np.random.Generator | int | None = None,

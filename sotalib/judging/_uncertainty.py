@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -254,9 +255,10 @@ def estimate_rank_uncertainty(
     ('c', 1)
     """
     names = None
-    if hasattr(scores, "index") and hasattr(scores, "to_numpy"):
-        names = tuple(str(i) for i in scores.index)
-        scores = scores.to_numpy(dtype=float)
+    if hasattr(scores, "index") and hasattr(scores, "to_numpy"):  # a pandas Series or DataFrame
+        frame: Any = scores  # the type checkers do not narrow by hasattr
+        names = tuple(str(i) for i in frame.index)
+        scores = frame.to_numpy(dtype=float)
     A = _per_item(scores, "scores")
     k, n = A.shape
     n_resamples = check_int("n_resamples", n_resamples, low=1)

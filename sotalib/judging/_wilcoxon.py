@@ -20,8 +20,8 @@ from ._rankfunctions import _matrix
 __all__ = ["Pairwise"]
 
 
-def _run_lengths(sorted_rows: np.ndarray) -> np.ndarray:
-    """For rows sorted ascending: the length of the run of equal values each entry belongs to."""
+def _run_lengths(sorted_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows sorted ascending: the first and last index of the run of equal values each entry belongs to."""
     n = sorted_rows.shape[1]
     idx = np.arange(n)
     first = np.ones(sorted_rows.shape, dtype=bool)

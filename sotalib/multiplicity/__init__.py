@@ -7,24 +7,80 @@ and classifiers dependent through a reference classifier (Section 4.2,
 Eqs. 6-8), for accuracy and for the ROC AUC (Section 5.2); it estimates the
 state of the art from a leaderboard (Section 5) and reads leaderboard files.
 
-Distributions of the best accuracy
+The best score in one call
+--------------------------
+
+.. autosummary::
+
+   summarize_max
+   summarize_max_auc
+   MaxSummary
+
+One classifier
+--------------
+
+.. autosummary::
+
+   prob_at_least
+   clopper_pearson
+
+The best of m classifiers
+-------------------------
+
+.. autosummary::
+
+   iid_max_distribution
+   iid_bias_sd
+   prob_any_at_least
+   max_distribution
+   fixed_max_distribution
+   MaxDistribution
+   Summary
+
+Non-identical and dependent classifiers: the model's settings
+-------------------------------------------------------------
+
+.. autosummary::
+
+   Uniform
+   PointMass
+   Empirical
+   uniform_for_sota
+   conditional_probs
+   feasible
+   feasible_interval
+   similarity
+   rho_from_similarity
+
+Simulation (the independent check)
 ----------------------------------
-max_summary             -- mean, sd and interval of the best accuracy (the ``maxdist`` command)
-iid_max_distribution    -- exact distribution for m identical independent classifiers (Eq. 3)
-iid_bias_sd             -- its bias and sd over a grid of n, m, theta (Figure 4)
-max_distribution        -- exact distribution for non-identical and dependent classifiers (Eqs. 6-8)
-fixed_max_distribution  -- the same for given accuracies theta_1, ..., theta_m
-simulate_max            -- Monte Carlo of the same models (an independent check)
-MaxSummary, MaxDistribution, Summary -- the result types
+
+.. autosummary::
+
+   simulate_coin_flip_leaderboard
+   simulate_iid_max_counts
+   simulate_iid_max
+   simulate_max
 
 The ROC AUC
 -----------
-expected_max_auc        -- distribution of the best empirical AUC (the ``auc-max`` command)
-auc_distribution        -- exact distribution of one classifier's empirical AUC
-MaxAUCSummary          -- its result type
-normal_max_auc          -- the same by the normal approximation of the empirical AUCs (large test sets)
-NormalMaxAUC            -- its result type; auc_normal_components, auc_skewness, normal_max_auc_cdf
-simulate_max_auc, empirical_auc, binormal_auc, delong_variance, ...
+
+.. autosummary::
+
+   empirical_auc
+   binormal_auc
+   binormal_mu_pos
+   binormal_roc
+   roc_curve_points
+   auc_variance
+   hanley_mcneil_variance
+   delong_variance
+   simulate_scores
+   simulate_auc
+   simulate_max_auc
+   simulate_auc_leaderboard
+   auc_distribution
+   AUCDistribution
 
 The state of the art from a leaderboard
 ---------------------------------------
@@ -51,73 +107,58 @@ from .._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
-        "._auc": [
-            "AUCDistribution",
-            "SKIP_TOL",
-            "auc_distribution",
+        "._auc_distribution": ["AUCDistribution", "auc_distribution"],
+        "._auc_model": [
             "auc_variance",
             "binormal_auc",
             "binormal_mu_pos",
             "binormal_roc",
             "delong_variance",
             "empirical_auc",
-            "expected_max_auc",
             "hanley_mcneil_variance",
-            "MaxAUCSummary",
-            "n_positives",
             "roc_curve_points",
-            "simulate_auc",
-            "simulate_auc_leaderboard",
-            "simulate_max_auc",
             "simulate_scores",
         ],
-        "._auc_normal": [
-            "NORMAL_AUC_ACCURACY",
-            "NormalMaxAUC",
-            "auc_normal_components",
-            "auc_skewness",
-            "normal_max_auc",
-            "normal_max_auc_cdf",
-        ],
-        "._binomial": ["clopper_pearson", "count_at_least", "log_cdf", "log_sf", "prob_at_least"],
+        "._auc_simulate": ["simulate_auc", "simulate_auc_leaderboard", "simulate_max_auc"],
+        "._binomial": ["clopper_pearson", "prob_at_least"],
         "._leaderboard": ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
-        "._max_summary": ["MaxSummary", "max_summary"],
-        "._maxdist": [
-            "TAIL",
-            "MaxDistribution",
-            "iid_bias_sd",
-            "iid_max_distribution",
-            "max_cdf",
-            "max_log_cdf",
-            "max_pmf",
-            "max_sf",
-            "prob_any_at_least",
-        ],
-        "._noniid": [
-            "DEFAULT_NODES",
-            "Empirical",
-            "PointMass",
-            "Uniform",
-            "check_feasible",
-            "conditional_probs",
-            "default_theta0",
-            "expected_max_theta",
-            "feasible",
-            "feasible_interval",
-            "fixed_max_distribution",
-            "max_distribution",
-            "rho_from_similarity",
-            "similarity",
-            "simulate_max",
-            "uniform_for_sota",
-        ],
-        "._simulate": ["simulate_coin_flip_leaderboard", "simulate_iid_max", "simulate_iid_max_counts"],
+        "._max_summary": ["MaxSummary", "summarize_max", "summarize_max_auc"],
+        "._maxdist": ["MaxDistribution", "iid_bias_sd", "iid_max_distribution", "prob_any_at_least"],
+        "._dependence": ["conditional_probs", "feasible", "feasible_interval", "rho_from_similarity", "similarity"],
+        "._dependent": ["fixed_max_distribution", "max_distribution"],
+        "._theta_dist": ["Empirical", "PointMass", "Uniform", "uniform_for_sota"],
+        "._simulate": ["simulate_coin_flip_leaderboard", "simulate_iid_max", "simulate_iid_max_counts", "simulate_max"],
+        "._summary": ["Summary"],
         "._estimate": ["estimate_sota"],
         "._sota_result": ["SotaEstimate"],
         "._sota_model": ["simulate_leaderboard"],
-        "._summary": ["Summary"],
     },
     deprecated={
+        # renamed front doors (the third entry names the replacement of a wrapper with the old signature)
+        "max_summary": ("._max_summary", "summarize_max"),
+        "expected_max_auc": ("._auc_simulate", "expected_max_auc", "summarize_max_auc"),
+        "normal_max_auc": ("._auc_normal", "normal_max_auc", "summarize_max_auc"),
+        "MaxAUCSummary": ("._auc_simulate", "MaxAUCSummary", "MaxSummary"),
+        "NormalMaxAUC": ("._auc_normal", "NormalMaxAUC", "MaxSummary"),
+        # internals that leave the public API
+        "SKIP_TOL": ("._auc_simulate", "SKIP_TOL"),
+        "n_positives": ("._auc_model", "n_positives"),
+        "NORMAL_AUC_ACCURACY": ("._auc_normal", "NORMAL_AUC_ACCURACY"),
+        "auc_normal_components": ("._auc_normal", "auc_normal_components"),
+        "auc_skewness": ("._auc_normal", "auc_skewness"),
+        "normal_max_auc_cdf": ("._auc_normal", "normal_max_auc_cdf"),
+        "count_at_least": ("._binomial", "count_at_least"),
+        "log_cdf": ("._binomial", "log_cdf"),
+        "log_sf": ("._binomial", "log_sf"),
+        "TAIL": ("._maxdist", "TAIL"),
+        "max_cdf": ("._maxdist", "max_cdf"),
+        "max_log_cdf": ("._maxdist", "max_log_cdf"),
+        "max_pmf": ("._maxdist", "max_pmf"),
+        "max_sf": ("._maxdist", "max_sf"),
+        "DEFAULT_NODES": ("._theta_dist", "DEFAULT_NODES"),
+        "check_feasible": ("._dependence", "check_feasible"),
+        "default_theta0": ("._theta_dist", "default_theta0"),
+        "expected_max_theta": ("._theta_dist", "expected_max_theta"),
         # the state-of-the-art estimators: one door, estimate_sota(method=...)
         "shrink": ("._shrink", "shrink", "sotalib.multiplicity.estimate_sota(..., method='shrink')"),
         "cap": ("._shrink", "cap", "sotalib.multiplicity.estimate_sota(..., method='cap')"),

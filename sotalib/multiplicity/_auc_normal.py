@@ -7,7 +7,7 @@ on a million items.  For large test sets the empirical AUCs are close to
 jointly normal, and the distribution of their maximum is then a
 one-dimensional integral.
 
-The model is the simulation's (``_auc._max_u_correlated``): classifier ``j``
+The model is the simulation's (``_auc_kernels._max_u_correlated``): classifier ``j``
 scores positive ``i`` as ``mu_j + rho z0_i + c e_ji`` and negative ``k`` as
 ``rho w0_k + c e_jk``, ``c = sqrt(1 - rho^2)``, with ``z0, w0`` the hidden
 reference classifier's scores and every noise term standard normal; the
@@ -31,7 +31,7 @@ variances 2 and correlation ``rho^2 / 2``, so
 
 is the variance of the shared part (0 at ``rho = 0``; the whole projection
 variance at ``rho = 1``).  With the exact variance ``Var(AUC_hat_j)`` of
-:func:`~sotalib.multiplicity._auc.auc_variance` (Hanley and McNeil's Eq. 2
+:func:`~sotalib.multiplicity.auc_variance` (Hanley and McNeil's Eq. 2
 with the exact binormal ``Q1, Q2``) the rest is ``tau_j^2 = Var - beta_j^2``,
 and
 
@@ -100,6 +100,7 @@ from scipy.special import ndtr, ndtri, owens_t
 
 from .._numba import njit
 from .._validate import check_alpha, check_int, check_probability, check_real
+from ._auc_model import n_positives
 from ._summary import Summary
 
 __all__ = [
@@ -210,7 +211,7 @@ def _skew(a: np.ndarray, n_pos: int, n_neg: int, sd: np.ndarray) -> np.ndarray:
         mu3, cross = _third_moments(u)
         mu3, cross = mu3[inv], cross[inv]
     else:
-        from scipy.interpolate import CubicSpline
+        from scipy.interpolate import CubicSpline  # lazily: only boards with many distinct AUCs need it
 
         nodes = np.linspace(u[0], u[-1], _SKEW_NODES)
         m3, cr = _third_moments(nodes)
@@ -251,8 +252,6 @@ def auc_skewness(auc, n: int, prevalence: float):
     >>> round(float(auc_skewness(0.9, 1000, 0.1)[0]), 3)
     -0.233
     """
-    from ._auc import n_positives
-
     a = _as_aucs(auc, None if np.ndim(auc) else 1)
     n_pos, n_neg = n_positives(n, prevalence)
     sd = _components(a, n_pos, n_neg, 0.0)[0]
@@ -280,7 +279,7 @@ def auc_normal_components(auc, n: int, prevalence: float, *, rho: float = 0.0):
     Returns
     -------
     sd, beta, tau : ndarray
-        ``sqrt(Var(AUC_hat_j))`` (exact, :func:`~sotalib.multiplicity._auc.auc_variance`),
+        ``sqrt(Var(AUC_hat_j))`` (exact, :func:`~sotalib.multiplicity.auc_variance`),
         the shared loading ``beta_j >= 0`` and the own sd ``tau_j``, one entry per AUC.
 
     Examples
@@ -289,8 +288,6 @@ def auc_normal_components(auc, n: int, prevalence: float, *, rho: float = 0.0):
     >>> bool(abs(beta[0] ** 2 + tau[0] ** 2 - sd[0] ** 2) < 1e-18)
     True
     """
-    from ._auc import n_positives
-
     a = _as_aucs(auc, None if np.ndim(auc) else 1)
     n_pos, n_neg = n_positives(n, prevalence)
     rho = check_real("rho", rho, low=0.0, high=1.0)
@@ -454,8 +451,6 @@ def normal_max_auc_cdf(
     Parameters as in :func:`normal_max_auc`; ``x`` is an array of AUCs
     (values at or above 1 give 1).
     """
-    from ._auc import n_positives
-
     a = _as_aucs(auc, m)
     n_pos, n_neg = n_positives(n, prevalence)
     rho = check_real("rho", rho, low=0.0, high=1.0)
@@ -613,14 +608,18 @@ def normal_max_auc(
     >>> bool(abs(s.sd - auc_variance(0.9, 600, 1400) ** 0.5) < 1e-8)
     True
     """
-    from ._auc import n_positives
-
     a = _as_aucs(auc, m)
     n = check_int("n", n, low=2)
     prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
     n_pos, n_neg = n_positives(n, prevalence)
     rho = check_real("rho", rho, low=0.0, high=1.0)
     alpha = check_alpha("alpha", alpha)
+    return _normal_max_auc(a, n, prevalence, rho, alpha, bool(skew))
+
+
+def _normal_max_auc(a: np.ndarray, n: int, prevalence: float, rho: float, alpha: float, skew: bool) -> NormalMaxAUC:
+    """The computation of :func:`normal_max_auc` on checked arguments (``a`` the array of AUCs)."""
+    n_pos, n_neg = n_positives(n, prevalence)
     full = _Model.build(a, n_pos, n_neg, rho, bool(skew))
     low = full.low()
     keep = full.reaching(low)

@@ -123,15 +123,44 @@ def count_at_least(t: float, n: int) -> int:
 
 
 def prob_at_least(t: float, n: int, theta: float) -> float:
-    """``P(theta_hat >= t)`` for one classifier: ``P(X >= ceil(t n))``.
+    """``P(theta_hat >= t)`` for one classifier: ``P(X >= ceil(t n))`` with ``X ~ B(n, theta)``.
 
     This is also ``P(theta_hat_{m+1} >= t)`` of Section 3.4 for a new
-    classifier with success probability ``theta``.
+    classifier with success probability ``theta``.  Accuracies given as
+    decimals (0.75, 0.9173) whose product with ``n`` is an integer up to
+    rounding are read as that integer.
+
+    Parameters
+    ----------
+    t : float
+        The accuracy to reach (any number; below 0 gives 1, above 1 gives 0).
+    n : int
+        Test-set size, ``n >= 1``.
+    theta : float
+        The classifier's probability of success, in ``[0, 1]``.
+
+    Returns
+    -------
+    float
+        The probability, accurate to its last digits in both tails.
+
+    Raises
+    ------
+    ValueError
+        If ``t`` is not a number, ``n`` not an integer ``>= 1`` or ``theta``
+        not in ``[0, 1]``.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 3.2 (the coin-flip classifier) and
+    Section 3.4 (a new classifier against the best of many).
 
     Examples
     --------
     The coin-flip classifier of Section 3.2: 15 or more correct of 20 fair flips.
 
+    >>> from sotalib.multiplicity import prob_at_least
     >>> round(prob_at_least(0.75, 20, 0.5), 5)
     0.02069
     """
@@ -142,11 +171,41 @@ def prob_at_least(t: float, n: int, theta: float) -> float:
 
 
 def clopper_pearson(x: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
-    """Exact two-sided ``1 - alpha`` confidence interval for ``theta`` from ``x`` successes.
+    """Exact two-sided ``1 - alpha`` confidence interval for ``theta`` from ``x`` successes of ``n``.
 
-    The Clopper--Pearson interval: the interval the paper reports for a single
-    accuracy, e.g. ``(0.8887, 0.9105)`` for 2,700 of 3,000.
+    The Clopper--Pearson interval: the ``alpha/2`` quantile of
+    ``Beta(x, n - x + 1)`` and the ``1 - alpha/2`` quantile of
+    ``Beta(x + 1, n - x)`` (0 and 1 at ``x = 0`` and ``x = n``); the interval
+    the paper reports for a single accuracy.
 
+    Parameters
+    ----------
+    x : int
+        Number of successes (correct predictions), ``0 <= x <= n``.
+    n : int
+        Number of trials (test items), ``n >= 1``.
+    alpha : float
+        One minus the coverage, in ``(0, 1)``: 0.05 gives a 95% interval.
+
+    Returns
+    -------
+    tuple of float
+        The lower and upper ends.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer ``>= 1``, ``x`` not in ``[0, n]`` or
+        ``alpha`` not in ``(0, 1)``.
+
+    References
+    ----------
+    Clopper & Pearson (1934), *Biometrika* 26: 404-413.  Møllersen &
+    Holsbø, Section 3.4 (``(0.8887, 0.9105)`` for 2,700 of 3,000).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import clopper_pearson
     >>> lo, hi = clopper_pearson(2700, 3000)
     >>> round(lo, 4), round(hi, 4)
     (0.8887, 0.9105)
@@ -154,7 +213,7 @@ def clopper_pearson(x: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     n = check_int("n", n, low=1)
     x = check_int("x", x, low=0, high=n)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
-    from scipy import stats  # here only: the rest of the module needs NumPy alone
+    from scipy import stats  # lazily: the rest of the module needs NumPy alone (a fast start of the command line)
 
     lo = 0.0 if x == 0 else float(stats.beta.ppf(alpha / 2, x, n - x + 1))
     hi = 1.0 if x == n else float(stats.beta.ppf(1 - alpha / 2, x + 1, n - x))

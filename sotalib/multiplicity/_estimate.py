@@ -20,7 +20,7 @@ from ._abc import N_RESAMPLES as ABC_PROPOSALS
 from ._crop import PAPER_GRID, _crop
 from ._deconvolve import GRID_SIZE, _deconvolve
 from ._deconvolve import N_RESAMPLES as BOOTSTRAP_RESAMPLES
-from ._depmax_normal import choose_engine
+from ._dependent_normal import choose_engine
 from ._leaderboard import Leaderboard
 from ._observed import _naive, _observed
 from ._shrink import _cap, _shrink

@@ -21,7 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._result import Result
 from .._validate import check_alpha, check_int, check_probability, check_real
 from ._binomial import count_at_least, log_cdf
 from ._summary import Summary
@@ -75,8 +77,40 @@ def max_pmf(x, n: int, m: int, theta: float) -> np.ndarray:
 def prob_any_at_least(t: float, n: int, m: int, theta: float) -> float:
     """``P(theta_hat_max >= t)``: at least one of ``m`` classifiers reaches accuracy ``t``.
 
-    ``1 - P_{k-1}^m`` with ``k = ceil(t n)`` (Section 3.2).
+    ``1 - P_{k-1}^m`` with ``k = ceil(t n)`` and ``P_x = P(X <= x)``,
+    ``X ~ B(n, theta)``, computed without cancellation.
 
+    Parameters
+    ----------
+    t : float
+        The accuracy to reach (a number; below 0 gives 1, above 1 gives 0).
+    n : int
+        Test-set size, ``n >= 1``.
+    m : int
+        Number of identical independent classifiers, ``m >= 1``.
+    theta : float
+        Their probability of success, in ``[0, 1]``.
+
+    Returns
+    -------
+    float
+        The probability that the best of ``m`` has accuracy ``>= t``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 3.2 and Eq. 2.
+
+    Examples
+    --------
+    A thousand coin-flip classifiers on 20 items: one of them reaches 90%.
+
+    >>> from sotalib.multiplicity import prob_any_at_least
     >>> round(prob_any_at_least(0.9, 20, 1000, 0.5), 4)
     0.1823
     """
@@ -97,9 +131,14 @@ def _first_true(pred, a: int, b: int) -> int:
     return b
 
 
-@dataclass(frozen=True, eq=False)
-class MaxDistribution:
+@dataclass(frozen=True, eq=False, repr=False)
+class MaxDistribution(Result):
     """Distribution of a maximum count ``max_j X_j`` on ``{0, ..., n}``.
+
+    Returned by :func:`iid_max_distribution`, :func:`max_distribution`,
+    :func:`fixed_max_distribution` and :meth:`AUCDistribution.max_distribution`;
+    its methods give the pmf (Eq. 3), mean, sd, quantiles, the interval of
+    Section 3.4 and :meth:`summary`.
 
     The distribution is stored on the window ``x = lo, ..., hi`` that carries
     all but ``tail`` of the probability at each end: ``F(lo - 1) <= tail`` and
@@ -208,7 +247,11 @@ class MaxDistribution:
 
 
 def iid_max_distribution(n: int, m: int, theta: float, *, tail: float = TAIL) -> MaxDistribution:
-    """Exact distribution of ``max_j X_j`` for ``m`` iid classifiers (Eqs. 2-3).
+    """Exact distribution of ``max_j X_j`` for ``m`` identical independent classifiers (Eqs. 2-3).
+
+    ``F(x) = P(X <= x)^m`` with ``X ~ B(n, theta)``, computed in log space
+    (``exp(m log P_x)`` and ``-expm1(m log P_x)``) so that neither tail
+    loses its digits, for ``m, n`` up to ``10^7``.
 
     Parameters
     ----------
@@ -219,16 +262,30 @@ def iid_max_distribution(n: int, m: int, theta: float, *, tail: float = TAIL) ->
     theta : float
         Probability of success of every classifier, in ``[0, 1]``.
     tail : float
-        Probability allowed outside the window at each end.
+        Probability allowed outside the stored window at each end, in
+        ``(0, 1e-6]``.
 
     Returns
     -------
     MaxDistribution
+        The distribution on the window of counts that carries all but
+        ``tail`` of it at each end.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 3.3, Eqs. 2-3; Table 1, row 1.
 
     Examples
     --------
-    The simulated public challenge of Section 3.4 (Table 3, row 1):
+    The simulated public challenge of Section 3.4 (Table 1, row 1):
 
+    >>> from sotalib.multiplicity import iid_max_distribution
     >>> s = iid_max_distribution(3000, 1000, 0.9).summary()
     >>> round(s.mean, 4), round(s.sd, 6), round(s.ci_high, 4)
     (0.9173, 0.001817, 0.9213)
@@ -246,16 +303,43 @@ def iid_max_distribution(n: int, m: int, theta: float, *, tail: float = TAIL) ->
     return MaxDistribution.from_log_cdf(n, lo, log_f(x))
 
 
-def iid_bias_sd(n, m, theta) -> tuple[np.ndarray, np.ndarray]:
-    """Bias ``E theta_hat_max - theta`` and standard deviation of ``theta_hat_max``.
+def iid_bias_sd(n: ArrayLike, m: ArrayLike, theta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Bias ``E theta_hat_max - theta`` and standard deviation of ``theta_hat_max`` over a grid.
 
     Broadcasts over array arguments (as in Figure 4, where one of ``n``,
-    ``m``, ``theta`` varies and the others are fixed).
+    ``m``, ``theta`` varies and the others are fixed); each entry is the
+    exact distribution of :func:`iid_max_distribution`.
+
+    Parameters
+    ----------
+    n : int or array_like of int
+        Test-set sizes, each ``>= 1``.
+    m : int or array_like of int
+        Numbers of classifiers, each ``>= 1``.
+    theta : float or array_like of float
+        Probabilities of success, each in ``[0, 1]``.
 
     Returns
     -------
     bias, sd : ndarray
         Arrays of the broadcast shape of the arguments.
+
+    Raises
+    ------
+    ValueError
+        If an entry is out of range, or the shapes do not broadcast.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 3.3, Figure 4.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import iid_bias_sd
+    >>> bias, sd = iid_bias_sd(3000, [10, 1000], 0.9)
+    >>> [round(float(b), 4) for b in bias], [round(float(s), 4) for s in sd]
+    ([0.0083, 0.0173], [0.0031, 0.0018])
     """
     nb, mb, tb = np.broadcast_arrays(np.asarray(n), np.asarray(m), np.asarray(theta, dtype=float))
     bias = np.empty(nb.shape)

@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 
 from .._validate import check_alpha, check_probability
 from ._binomial import clopper_pearson
-from ._depmax_normal import choose_engine
+from ._dependent_normal import choose_engine
 from ._maxdist import MaxDistribution
 from ._sota_model import RHO0, _chance, _fit_dist, _model_details, prepare
 from ._sota_result import SotaEstimate

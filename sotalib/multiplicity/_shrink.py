@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
 from .._validate import check_alpha, check_choice, check_probability
-from ._depmax_normal import choose_engine
+from ._dependent_normal import choose_engine
 from ._sota_model import RHO0, _chance, _fit_dist, _model_details, _start_hint, prepare
 from ._sota_result import SotaEstimate, _unsolved
 
@@ -217,7 +217,7 @@ def shrink(
     the upper ``1 - alpha/2`` quantile there (row 4).  The estimate is
     ``max(Theta') = w max(Theta_hat) + (1 - w)/classes``.  ``engine``:
     ``"exact"``, ``"normal"`` (the large-``n`` approximation of
-    :mod:`sotalib.multiplicity._depmax_normal`) or ``"auto"`` (exact unless
+    :mod:`sotalib.multiplicity._dependent_normal`) or ``"auto"`` (exact unless
     its work is large).  Deprecated as a public name: use
     :func:`sotalib.multiplicity.estimate_sota`.
     """

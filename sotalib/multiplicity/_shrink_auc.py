@@ -2,7 +2,7 @@
 
 ``AUC'_j = w AUC_hat_j + (1 - w)/2`` with ``w`` solved so that the expected
 maximum empirical AUC (or its upper bound) equals the observed maximum; the
-distribution of the maximum AUC is simulated (:mod:`._auc`) or approximated
+distribution of the maximum AUC is simulated (:mod:`._auc_simulate`) or approximated
 (:mod:`._auc_normal`).
 """
 
@@ -15,8 +15,9 @@ from scipy.optimize import brentq
 from .._deprecate import renamed_arguments
 from .._rng import int_seed
 from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
-from ._auc import expected_max_auc, n_positives
+from ._auc_model import n_positives
 from ._auc_normal import NORMAL_AUC_ACCURACY, normal_max_auc
+from ._auc_simulate import expected_max_auc
 from ._sota_model import prepare
 from ._sota_result import SotaEstimate, _unsolved
 
@@ -173,7 +174,7 @@ def shrink_auc(
     Two engines compute the distribution of the maximum AUC:
 
     * ``"simulate"``: the AUC chapter's Monte Carlo
-      (:func:`sotalib.multiplicity._auc.expected_max_auc`, binormal scores,
+      (:func:`sotalib.multiplicity._auc_simulate.expected_max_auc`, binormal scores,
       ``round(n pi)`` positives) with ``n_resamples`` replications and common random
       numbers: every evaluation uses the same int seed (``rng`` itself if it
       is an int; one draw from it if it is a :class:`numpy.random.Generator`;

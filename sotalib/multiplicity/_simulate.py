@@ -8,38 +8,79 @@ leaderboards).  Every function takes ``rng`` (SPEC 7): an int seed, a
 
 from __future__ import annotations
 
+import math
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._rng import as_generator
-from .._validate import check_int, check_probability
+from .._deprecate import renamed_arguments
+from .._rng import as_generator, spawn
+from .._validate import check_choice, check_int, check_probability, check_real
+from ._dependence import check_feasible
 from ._summary import Summary
+from ._theta_dist import Empirical, PointMass, Uniform, _as_dist, default_theta0
 
-__all__ = ["simulate_iid_max_counts", "simulate_iid_max", "simulate_coin_flip_leaderboard"]
+__all__ = ["simulate_iid_max_counts", "simulate_iid_max", "simulate_coin_flip_leaderboard", "simulate_max"]
 
 
-def simulate_iid_max_counts(n: int, m: int, theta: float, reps: int, rng=None, *, chunk: int = 2**22) -> np.ndarray:
-    """Draw ``reps`` realisations of ``max_j X_j`` with ``X_j ~ B(n, theta)`` iid.
+@renamed_arguments(reps="n_resamples")
+def simulate_iid_max_counts(
+    n: int,
+    m: int,
+    theta: float,
+    n_resamples: int,
+    rng: int | np.random.Generator | None = None,
+    *,
+    chunk: int = 2**22,
+) -> np.ndarray:
+    """Draw ``n_resamples`` realisations of ``max_j X_j`` with ``X_j ~ B(n, theta)`` iid.
 
     Binomial counts are drawn directly (not ``n`` Bernoulli trials each), in
     chunks of at most ``chunk`` draws to bound memory.
 
     Parameters
     ----------
-    n, m, theta, reps
-        Test-set size, number of classifiers, their probability of success
-        and the number of replications.
+    n : int
+        Test-set size, ``>= 1``.
+    m : int
+        Number of identical independent classifiers, ``>= 1``.
+    theta : float
+        Their probability of success, in ``[0, 1]``.
+    n_resamples : int
+        Number of simulated challenges, ``>= 1``.
     rng : int, numpy.random.Generator or None
-        Source of randomness: an int seed (``numpy.random.default_rng(rng)``),
-        a Generator (drawn from directly) or None (fresh entropy).
+        An int seed (``numpy.random.default_rng(rng)``), a Generator (drawn
+        from directly) or None (fresh entropy).
+    chunk : int
+        Largest number of binomial draws held at once.
 
     Returns
     -------
-    ndarray of int64, shape (reps,)
+    ndarray of int64, shape (n_resamples,)
+        The winner's count of correct predictions in each challenge.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 3.3 (the simulated check of Eqs. 2-3).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_iid_max_counts
+    >>> x = simulate_iid_max_counts(20, 1000, 0.5, 5, rng=1)
+    >>> x.shape, bool(((x >= 10) & (x <= 20)).all())
+    ((5,), True)
     """
     n = check_int("n", n, low=1)
     m = check_int("m", m, low=1)
     theta = check_probability("theta", theta)
-    reps = check_int("reps", reps, low=1)
+    reps = check_int("n_resamples", n_resamples, low=1)
     rng = as_generator(rng)
     out = np.empty(reps, dtype=np.int64)
     rows = max(1, chunk // m)
@@ -49,26 +90,98 @@ def simulate_iid_max_counts(n: int, m: int, theta: float, reps: int, rng=None, *
     return out
 
 
-def simulate_iid_max(n: int, m: int, theta: float, reps: int, rng=None, alpha: float = 0.05) -> Summary:
-    """Monte Carlo summary of ``theta_hat_max`` for iid classifiers (mean, sd, interval, standard error).
+@renamed_arguments(reps="n_resamples")
+def simulate_iid_max(
+    n: int,
+    m: int,
+    theta: float,
+    n_resamples: int,
+    rng: int | np.random.Generator | None = None,
+    alpha: float = 0.05,
+) -> Summary:
+    """Monte Carlo summary of ``theta_hat_max`` for identical independent classifiers.
 
-    ``rng`` is an int seed, a :class:`numpy.random.Generator` or None, as in
-    :func:`simulate_iid_max_counts`.
+    The mean, sd, equal-tailed ``1 - alpha`` interval (the book's quantile
+    convention: the smallest value whose empirical cdf reaches the level)
+    and the standard error of the mean of :func:`simulate_iid_max_counts`,
+    as accuracies.
+
+    Parameters
+    ----------
+    n : int
+        Test-set size, ``>= 1``.
+    m : int
+        Number of classifiers, ``>= 1``.
+    theta : float
+        Their probability of success, in ``[0, 1]``.
+    n_resamples : int
+        Number of simulated challenges, ``>= 2``.
+    rng : int, numpy.random.Generator or None
+        An int seed, a Generator or None (fresh entropy).
+    alpha : float
+        The interval's level is ``1 - alpha``, ``alpha`` in ``(0, 1)``.
+
+    Returns
+    -------
+    Summary
+        ``method="mc"``, with ``reps`` and ``se_mean``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 3.3 and Table 1, row 1.
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_iid_max
+    >>> s = simulate_iid_max(3000, 1000, 0.9, 2000, rng=1)
+    >>> abs(s.mean - 0.9173) < 4 * s.se_mean
+    True
     """
-    return Summary.from_samples(simulate_iid_max_counts(n, m, theta, reps, rng), alpha, scale=1.0 / n)
+    return Summary.from_samples(simulate_iid_max_counts(n, m, theta, n_resamples, rng), alpha, scale=1.0 / n)
 
 
-def simulate_coin_flip_leaderboard(n: int, m: int, rng=None) -> np.ndarray:
+def simulate_coin_flip_leaderboard(n: int, m: int, rng: int | np.random.Generator | None = None) -> np.ndarray:
     """Accuracies of ``m`` coin-flip classifiers, each guessing ``n`` fair coin flips.
 
     The flips are shared by all classifiers (one test set); each classifier
     guesses every flip at random, so its true accuracy is exactly 1/2.
-    ``rng`` is an int seed, a :class:`numpy.random.Generator` or None.
+
+    Parameters
+    ----------
+    n : int
+        Number of flips (test items), ``>= 1``.
+    m : int
+        Number of classifiers, ``>= 1``.
+    rng : int, numpy.random.Generator or None
+        An int seed, a Generator or None (fresh entropy).
 
     Returns
     -------
     ndarray of float, shape (m,)
         The ``m`` accuracies on the shared test set.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``m`` is not a positive integer, or ``rng`` is invalid.
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 3.2 (the coin-flip classifier).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_coin_flip_leaderboard
+    >>> acc = simulate_coin_flip_leaderboard(20, 1000, rng=1)
+    >>> acc.shape, float(acc.min()) >= 0.0, float(acc.max()) <= 1.0
+    ((1000,), True, True)
     """
     n = check_int("n", n, low=1)
     m = check_int("m", m, low=1)
@@ -76,3 +189,177 @@ def simulate_coin_flip_leaderboard(n: int, m: int, rng=None) -> np.ndarray:
     flips = rng.random(n) < 0.5
     guesses = rng.random((m, n)) < 0.5
     return (guesses == flips).mean(axis=1)
+
+
+#: Monte Carlo replications are split into this many independently seeded chunks.
+_MC_CHUNKS = 8
+
+
+def simulate_max_counts(
+    n: int,
+    m: int | None,
+    theta_dist_or_thetas,
+    *,
+    rho: float = 0.0,
+    theta0: float | None = None,
+    y0: str = "random",
+    reps: int = 100_000,
+    rng=None,
+) -> np.ndarray:
+    """``reps`` Monte Carlo draws of ``max_j X_j`` from the hierarchical model (Figure 7).
+
+    ``theta_dist_or_thetas`` is a ``P(theta)`` (then ``m`` classifiers draw
+    fresh ``theta_j`` in every replication) or an array ``Theta`` (then ``m``
+    must be None or ``len(Theta)``).  Binomial counts are drawn directly.
+    The replications run in 8 chunks, each with its own stream, on Numba's
+    threads (the result does not depend on the number of threads).
+
+    ``rng`` is an int seed (the chunks' streams are
+    ``np.random.SeedSequence(rng).spawn(8)``), a :class:`numpy.random.Generator`
+    (the chunks use ``rng.spawn(8)``) or None (fresh entropy).
+    """
+    n = check_int("n", n, low=1)
+    rho = check_real("rho", rho, low=-1.0, high=1.0)
+    y0 = check_choice("y0", y0, ("random", "fixed"))
+    reps = check_int("reps", reps, low=1)
+    empty = np.zeros(1)
+    if isinstance(theta_dist_or_thetas, (Uniform, PointMass, Empirical, float, int, np.floating)) and not isinstance(
+        theta_dist_or_thetas, bool
+    ):
+        dist = _as_dist(theta_dist_or_thetas)
+        m = check_int("m", m, low=1)
+        if theta0 is None:
+            theta0 = default_theta0(dist, m)
+        if isinstance(dist, PointMass):
+            kind, a, b, values, cumw = 1, dist.theta, dist.theta, empty, empty
+        elif isinstance(dist, Uniform):
+            kind, a, b, values, cumw = 1, dist.a, dist.b, empty, empty
+        else:
+            kind, a, b, values, cumw = 2, 0.0, 0.0, dist.values, np.cumsum(dist.weights)
+        support = np.array(dist.support) if not isinstance(dist, Empirical) else dist.values
+    else:
+        values = np.asarray(theta_dist_or_thetas, dtype=float).ravel()
+        if values.size == 0 or np.any((values < 0) | (values > 1)) or not np.all(np.isfinite(values)):
+            raise ValueError("thetas must be a non-empty array of probabilities in [0, 1]")
+        if m is not None and check_int("m", m, low=1) != values.size:
+            raise ValueError(f"m must equal len(thetas) = {values.size}, got {m}")
+        m = values.size
+        if theta0 is None:
+            theta0 = float(values.max())
+        kind, a, b, cumw = 0, 0.0, 0.0, empty
+        support = values
+    theta0 = check_probability("theta0", theta0)
+    if rho != 0.0:
+        check_feasible(support, theta0, rho)
+    fixed_k0 = int(math.floor(n * theta0 + 0.5)) if y0 == "fixed" else -1
+    import numba  # lazily: importing this module does not import Numba
+
+    from ._dependent_kernels import _simulate_kernel
+
+    values = np.ascontiguousarray(values, dtype=float)
+    cumw = np.ascontiguousarray(cumw, dtype=float)
+    out = np.empty(reps, dtype=np.int64)
+    # Fixed chunks, each with its own stream spawned from ``rng``: the result
+    # depends on ``rng`` only, not on how many threads run the chunks.
+    nchunks = min(_MC_CHUNKS, reps)
+    bounds = np.linspace(0, reps, nchunks + 1).astype(np.int64)
+    seeds = spawn(rng, nchunks)
+
+    def work(i):
+        gen = np.random.default_rng(seeds[i])
+        _simulate_kernel(
+            gen,
+            n,
+            m,
+            int(bounds[i + 1] - bounds[i]),
+            kind,
+            float(a),
+            float(b),
+            values,
+            cumw,
+            float(rho),
+            float(theta0),
+            fixed_k0,
+            out[bounds[i] : bounds[i + 1]],
+        )
+
+    threads = numba.get_num_threads()
+    if nchunks == 1 or threads == 1:
+        for i in range(nchunks):
+            work(i)
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            list(pool.map(work, range(nchunks)))
+    return out
+
+
+@renamed_arguments(reps="n_resamples")
+def simulate_max(
+    n: int,
+    m: int | None,
+    theta_dist_or_thetas: Uniform | PointMass | Empirical | float | ArrayLike,
+    *,
+    rho: float = 0.0,
+    theta0: float | None = None,
+    y0: str = "random",
+    n_resamples: int = 100_000,
+    rng: int | np.random.Generator | None = None,
+    alpha: float = 0.05,
+) -> Summary:
+    """Monte Carlo summary of ``theta_hat_max`` for non-identical and dependent classifiers.
+
+    The independent check of :func:`max_distribution` and
+    :func:`fixed_max_distribution`, by the hierarchical model of Figure 7:
+    in each replication draw ``K_0`` (the reference classifier), the
+    ``theta_j`` (from ``P(theta)``, or the given vector) and each
+    classifier's count ``B(K_0, p1_j) + B(n - K_0, p0_j)`` directly.  The
+    replications run in 8 chunks with streams spawned from ``rng``, on
+    Numba's threads (the result does not depend on the number of threads).
+
+    Parameters
+    ----------
+    n : int
+        Test-set size, ``>= 1``.
+    m : int or None
+        Number of classifiers with a ``P(theta)``; None (or ``len``) with a vector.
+    theta_dist_or_thetas : Uniform, PointMass, Empirical, float or array_like
+        ``P(theta)`` (fresh ``theta_j`` in every replication; a float means
+        identical classifiers) or the vector ``Theta`` itself.
+    rho : float
+        Correlation with the reference classifier, in ``[-1, 1]``.
+    theta0 : float, optional
+        ``P(Y_0 = 1)``; default ``E max Theta`` (``max Theta`` for a vector).
+    y0 : {"random", "fixed"}
+        Random reference classifier (``K_0 ~ B(n, theta0)``) or fixed one.
+    n_resamples : int
+        Monte Carlo replications, ``>= 1``.
+    rng : int, numpy.random.Generator or None
+        An int seed (reproducible), a Generator, or None (fresh entropy).
+    alpha : float
+        The interval's level is ``1 - alpha``, ``alpha`` in ``(0, 1)``.
+
+    Returns
+    -------
+    Summary
+        Mean, sd, ``1 - alpha`` interval (the book's quantile convention),
+        replications and the standard error of the mean, as accuracies.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range or the model is infeasible (Eq. 8).
+
+    References
+    ----------
+    Møllersen & Holsbø, *Accounting for multiplicity in machine learning
+    benchmark performance*, Section 4, Figure 7 and Table 1 (Monte Carlo).
+
+    Examples
+    --------
+    >>> from sotalib.multiplicity import simulate_max
+    >>> s = simulate_max(3000, 1000, 0.9, rho=0.6, n_resamples=2000, rng=1)
+    >>> abs(s.mean - 0.9140) < 4 * s.se_mean
+    True
+    """
+    counts = simulate_max_counts(n, m, theta_dist_or_thetas, rho=rho, theta0=theta0, y0=y0, reps=n_resamples, rng=rng)
+    return Summary.from_samples(counts, alpha, scale=1.0 / n)

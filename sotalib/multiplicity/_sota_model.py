@@ -20,9 +20,9 @@ from numpy.typing import ArrayLike
 
 from .._rng import as_generator
 from .._validate import check_int, check_probability
-from ._depmax import dependent_max_distribution
-from ._depmax_normal import ACCURACY, normal_max_distribution
-from ._noniid import conditional_probs, feasible
+from ._dependence import conditional_probs, feasible
+from ._dependent_normal import ACCURACY, normal_max_distribution
+from ._dependent_swap import dependent_max_distribution
 
 __all__ = ["RHO0", "prepare", "simulate_leaderboard"]
 
@@ -64,9 +64,9 @@ def _fit_dist(
 ):
     """Max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions.
 
-    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._depmax.dependent_max_distribution`;
+    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._dependent_swap.dependent_max_distribution`;
     ``start`` is a guess of the window's first count, checked by the engine) or
-    ``"normal"`` (:func:`sotalib.multiplicity._depmax_normal.normal_max_distribution`).
+    ``"normal"`` (:func:`sotalib.multiplicity._dependent_normal.normal_max_distribution`).
     """
     theta0 = float(values.max())
     ok = feasible(values, theta0, rho)

@@ -14,14 +14,20 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from .._json import json_safe
+from .._result import Result
 from .._validate import check_probability
 
 __all__ = ["Summary"]
 
 
-@dataclass(frozen=True)
-class Summary:
+@dataclass(frozen=True, repr=False)
+class Summary(Result):
     """Mean, standard deviation and equal-tailed interval of a distribution.
+
+    Returned by :meth:`MaxDistribution.summary`, :func:`simulate_iid_max`
+    and :func:`simulate_max`: every distribution of a maximum in the book,
+    exact or simulated, is summarised the same way.
 
     Attributes
     ----------
@@ -54,7 +60,7 @@ class Summary:
         if self.reps is None:
             d.pop("reps")
             d.pop("se_mean")
-        return d
+        return json_safe(d)
 
     @classmethod
     def from_samples(cls, samples, alpha: float = 0.05, *, scale: float = 1.0) -> Summary:

@@ -9,9 +9,10 @@ import pytest
 from scipy import stats
 
 import sotalib.multiplicity as A
-from sotalib import iid_max_distribution
 from sotalib.book import auc_chapter as ac
 from sotalib.book.auc_cache import RHOS, load_rho
+from sotalib.multiplicity import iid_max_distribution
+from sotalib.multiplicity._auc_model import n_positives
 
 
 def test_empirical_auc_agrees_with_scikit_learn():
@@ -29,7 +30,7 @@ def test_quantile_se_matches_the_asymptotic_formula():
 def test_variance_table_exact_row_and_simulation():
     n, prev = 600, 0.1
     df = ac.variance_table(0.8, n, prev, reps=20_000, rng=1, delong_samples=50, delong_rng=2)
-    kp, kn = A.n_positives(n, prev)
+    kp, kn = n_positives(n, prev)
     exact = A.auc_variance(0.8, kp, kn)
     assert df["variance"].iloc[0] == exact
     assert df["sd"].iloc[0] == pytest.approx(math.sqrt(exact), rel=1e-15)
@@ -40,7 +41,7 @@ def test_variance_table_exact_row_and_simulation():
 
 
 def test_plain_f_to_the_m_with_m_one_is_the_sample_itself():
-    dist = A.auc_distribution(0.85, 400, 0.1, draws=20, rng=1, batches=4)
+    dist = A.auc_distribution(0.85, 400, 0.1, n_resamples=20, rng=1, batches=4)
     single = A.simulate_auc(0.85, 400, 0.1, 5_000, rng=2)
     with np.errstate(invalid="ignore"):  # MaxDistribution's log1p(-sf) where sf rounds above 1 (unused branch)
         s, se = ac.plain_max_summary(dist, 1, single)
@@ -50,7 +51,7 @@ def test_plain_f_to_the_m_with_m_one_is_the_sample_itself():
 
 
 def test_imbalance_table_reuses_a_known_distribution_and_the_exact_accuracy_row():
-    dist = A.auc_distribution(0.9, 500, 0.2, draws=20, rng=1, batches=4)
+    dist = A.auc_distribution(0.9, 500, 0.2, n_resamples=20, rng=1, batches=4)
     df = ac.imbalance_table(0.9, 500, 50, (0.2,), known={0.2: dist})
     assert df["bias of the max"].iloc[0] == pytest.approx(dist.max_summary(50).mean - 0.9, abs=1e-15)
     acc = iid_max_distribution(500, 50, 0.9).summary(0.05)
@@ -60,7 +61,7 @@ def test_imbalance_table_reuses_a_known_distribution_and_the_exact_accuracy_row(
 
 def test_melanoma_interval_solves_for_the_winner():
     r = ac.melanoma_v2_interval()
-    kp, kn = A.n_positives(7687, 584 / 33126)
+    kp, kn = n_positives(7687, 584 / 33126)
     upper = 0.9352 + 1.959963984540054 * math.sqrt(A.auc_variance(0.9352, kp, kn, r["sigma_ratio"], 1.0))
     assert upper == pytest.approx(0.9490, abs=1e-9)
     # the exact equal-variance sd is below Hanley-McNeil's, so its interval ends lower

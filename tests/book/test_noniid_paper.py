@@ -20,7 +20,7 @@ from sotalib.book.noniid_paper import (
     table1_exact,
     table1_mc_cached,
 )
-from sotalib.multiplicity._noniid import feasible, max_distribution, uniform_for_sota
+from sotalib.multiplicity import feasible, max_distribution, uniform_for_sota
 
 
 def test_table1_exact_against_printed_values():

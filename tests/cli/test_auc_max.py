@@ -134,7 +134,7 @@ def test_console_script():
 
 
 def test_json_is_the_front_door_to_dict(capsys):
-    from sotalib.multiplicity import expected_max_auc
+    from sotalib.multiplicity import summarize_max_auc
 
     assert (
         main(
@@ -159,4 +159,4 @@ def test_json_is_the_front_door_to_dict(capsys):
     )
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"mean", "sd", "ci_low", "ci_high", "reps", "se_mean", "n_pos", "n_neg", "seed"}
-    assert out == expected_max_auc(0.85, 1000, 0.05, m=20, reps=100, rng=3).to_dict()
+    assert out == summarize_max_auc(1000, 20, 0.85, 0.05, engine="simulate", n_resamples=100, rng=3).to_dict()

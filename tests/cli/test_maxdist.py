@@ -88,7 +88,7 @@ def test_iid_maxdist_loads_neither_scipy_numba_nor_pandas():
 
 
 def test_json_is_the_front_door_to_dict(capsys):
-    from sotalib.multiplicity import max_summary
+    from sotalib.multiplicity import summarize_max
 
     code, out, _ = run(capsys, "maxdist", "--n", "500", "--m", "30", "--theta", "0.7", "--alpha", "0.1", "--json")
-    assert code == 0 and json.loads(out) == max_summary(500, 30, 0.7, alpha=0.1).to_dict()
+    assert code == 0 and json.loads(out) == summarize_max(500, 30, 0.7, alpha=0.1).to_dict()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sotalib.cli import main
-from sotalib.multiplicity._noniid import max_distribution, simulate_max, uniform_for_sota
+from sotalib.multiplicity import max_distribution, simulate_max, uniform_for_sota
 
 BASE = ["maxdist", "--n", "3000", "--m", "1000", "--theta", "0.9"]
 
@@ -70,7 +70,7 @@ def test_monte_carlo_json_and_seed(capsys):
     assert set(out) == {"mean", "sd", "ci_low", "ci_high", "method", "reps", "se_mean"}
     assert out["method"] == "mc" and out["reps"] == 3000
     u = uniform_for_sota(0.8, 0.05, 50)
-    s = simulate_max(400, 50, u, rho=0.5, theta0=0.8, reps=3000, rng=7)
+    s = simulate_max(400, 50, u, rho=0.5, theta0=0.8, n_resamples=3000, rng=7)
     assert out["mean"] == s.mean and out["se_mean"] == pytest.approx(s.se_mean)
     exact = max_distribution(400, 50, u, rho=0.5, theta0=0.8).summary()
     assert abs(out["mean"] - exact.mean) < 4 * out["se_mean"]

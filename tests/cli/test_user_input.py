@@ -100,10 +100,10 @@ def test_maxdist_alpha_below_double_resolution_names_alpha(capsys):
     _one_line_error(
         capsys, ["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--alpha", "1e-17"], "--alpha", "1e-10"
     )
-    from sotalib.multiplicity import max_summary
+    from sotalib.multiplicity import summarize_max
 
     with pytest.raises(ValueError, match=r"alpha must be in \[1e-10, 1\)"):
-        max_summary(100, 10, 0.9, alpha=1e-17)
+        summarize_max(100, 10, 0.9, alpha=1e-17)
 
 
 def test_prob_at_least_nan_says_what_is_wrong():
@@ -321,7 +321,7 @@ def test_auc_max_states_the_cost_of_a_long_simulation_and_takes_m_ten_million(ca
     # m = 10^7 is inside the promised range: the draws are made in blocks, so it is not refused for memory;
     # a run this long says what it costs (one line on stderr) once every option has been checked.
     from sotalib.cli import auc_max
-    from sotalib.multiplicity import _auc
+    from sotalib.multiplicity import _auc_simulate as _auc
 
     started = []
 

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from sotalib.multiplicity import _auc as A
+import sotalib.multiplicity as A
+from sotalib.multiplicity import _auc_simulate, summarize_max_auc
+from sotalib.multiplicity._auc_model import n_positives
 
 # --------------------------------------------------------------------------- binormal model
 
@@ -35,12 +37,12 @@ def test_mu_pos_rejects_bad_auc(bad):
 
 
 def test_n_positives():
-    assert A.n_positives(3000, 0.017) == (51, 2949)
-    assert A.n_positives(7687, 0.017) == (131, 7556)
+    assert n_positives(3000, 0.017) == (51, 2949)
+    assert n_positives(7687, 0.017) == (131, 7556)
     with pytest.raises(ValueError, match="prevalence"):
-        A.n_positives(10, 0.01)
+        n_positives(10, 0.01)
     with pytest.raises(ValueError, match="prevalence"):
-        A.n_positives(10, 0.0)
+        n_positives(10, 0.0)
 
 
 # --------------------------------------------------------------------------- empirical AUC
@@ -75,7 +77,8 @@ def test_empirical_auc_bad_input():
 
 def test_binomial_inversion_is_exact():
     # the modal-order inversion draws exactly Bin(n, p): chi-square against the pmf
-    from sotalib.multiplicity._auc import _binom_inv, _logfact
+    from sotalib.multiplicity._auc_kernels import _binom_inv
+    from sotalib.multiplicity._auc_simulate import _logfact
 
     rng = np.random.default_rng(5)
     for n, p in [(2949, 0.013), (2949, 0.31), (40, 0.97), (7556, 0.5)]:
@@ -145,22 +148,27 @@ def test_paper_numbers_within_four_standard_errors():
         se = _quantile_se(x, q)
         assert abs(est - paper) < 4 * math.hypot(se, se / math.sqrt(10)) + 5e-5
     # the library's summary of the same engine
-    e = A.expected_max_auc(np.full(1000, 0.9), 3000, 0.017, reps=200, rng=5)
-    assert e.reps == 200 and abs(e.mean - s.mean) < 4 * math.hypot(e.se_mean, s.se_mean)
+    e = summarize_max_auc(3000, None, np.full(1000, 0.9), 0.017, engine="simulate", n_resamples=200, rng=5)
+    assert e.n_resamples == 200 and abs(e.mean - s.mean) < 4 * math.hypot(e.se_mean, s.se_mean)
 
 
-def test_expected_max_auc_common_random_numbers():
+def _max_auc(aucs, n, prevalence, **kwargs):
+    return summarize_max_auc(n, None, aucs, prevalence, engine="simulate", **kwargs)
+
+
+def test_summarize_max_auc_common_random_numbers():
     a = np.linspace(0.6, 0.9, 300)
-    f = [A.expected_max_auc(0.5 + w * (a - 0.5), 2000, 0.02, reps=50, rng=7).mean for w in (0.9, 0.9005, 0.901)]
+    f = [_max_auc(0.5 + w * (a - 0.5), 2000, 0.02, n_resamples=50, rng=7).mean for w in (0.9, 0.9005, 0.901)]
     assert f[0] <= f[1] <= f[2]
     assert f[2] - f[0] < 0.002
-    g = A.expected_max_auc(a, 2000, 0.02, reps=50, rng=7)
-    assert g == A.expected_max_auc(a, 2000, 0.02, reps=50, rng=7)
+    g = _max_auc(a, 2000, 0.02, n_resamples=50, rng=7)
+    assert g == _max_auc(a, 2000, 0.02, n_resamples=50, rng=7)
 
 
 def test_screening_does_not_change_maxima():
     # Bernstein screening skips classifiers; the maxima equal those of the unscreened kernel
-    from sotalib.multiplicity._auc import _logfact, _max_u_batch
+    from sotalib.multiplicity._auc_kernels import _max_u_batch
+    from sotalib.multiplicity._auc_simulate import _logfact
 
     rng = np.random.default_rng(8)
     mus = A.binormal_mu_pos(rng.uniform(0.7, 0.9, 400))
@@ -169,13 +177,13 @@ def test_screening_does_not_change_maxima():
     assert np.array_equal(_max_u_batch(z, uu, mus, 1.0, 2949, lf, 46.0), _max_u_batch(z, uu, mus, 1.0, 2949, lf, 1e9))
 
 
-def test_expected_max_auc_bad_input():
+def test_summarize_max_auc_bad_input():
     with pytest.raises(ValueError, match="auc"):
-        A.expected_max_auc([0.9, 1.0], 3000, 0.017, reps=10, rng=0)
+        _max_auc([0.9, 1.0], 3000, 0.017, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="prevalence"):
-        A.expected_max_auc([0.9], 3000, 1.2, reps=10, rng=0)
+        _max_auc([0.9], 3000, 1.2, n_resamples=10, rng=0)
     with pytest.raises(ValueError, match="rho"):
-        A.expected_max_auc([0.9], 3000, 0.017, reps=10, rng=0, rho=1.5)
+        _max_auc([0.9], 3000, 0.017, n_resamples=10, rng=0, rho=1.5)
 
 
 # --------------------------------------------------------------------------- conditional Monte Carlo
@@ -183,7 +191,7 @@ def test_expected_max_auc_bad_input():
 
 def test_auc_distribution_moments_exact():
     # conditional MC: the pmf's mean and variance agree with the exact ones
-    d = A.auc_distribution(0.8, 1000, 0.03, draws=200, rng=3)
+    d = A.auc_distribution(0.8, 1000, 0.03, n_resamples=200, rng=3)
     assert abs(d.pmf.sum() - 1) < 1e-12
     var = A.auc_variance(0.8, 30, 970)
     # the mean's error comes only from the negatives: Var(E[AUC | negatives]) <= var / 5 here
@@ -194,7 +202,7 @@ def test_auc_distribution_moments_exact():
 def test_auc_distribution_against_plain_simulation_small():
     # tiny test set: the cmc pmf against a long plain simulation, cell by cell,
     # with both Monte Carlo errors (multinomial noise and the batches' spread)
-    d = A.auc_distribution(0.75, 12, 0.25, draws=20000, rng=1, batches=20)  # 3 positives, 9 negatives
+    d = A.auc_distribution(0.75, 12, 0.25, n_resamples=20000, rng=1, batches=20)  # 3 positives, 9 negatives
     reps = 200000
     x = A.simulate_auc(0.75, 12, 0.25, reps, rng=2)
     obs = np.bincount(np.rint(x * 27).astype(int), minlength=28) / reps
@@ -204,7 +212,7 @@ def test_auc_distribution_against_plain_simulation_small():
 
 
 def test_cmc_max_agrees_with_direct_simulation():
-    d = A.auc_distribution(0.9, 3000, 0.017, draws=200, rng=5)
+    d = A.auc_distribution(0.9, 3000, 0.017, n_resamples=200, rng=5)
     s = d.max_summary(1000)
     x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, 600, rng=6)
     se = math.hypot(s.se_mean, x.std(ddof=1) / math.sqrt(x.size))
@@ -232,7 +240,7 @@ def test_binormal_roc_area():
 def test_bvn_orthant_against_mpmath():
     import mpmath as mp
 
-    from sotalib.multiplicity._auc import _bvn_orthant
+    from sotalib.multiplicity._auc_model import _bvn_orthant
 
     mp.mp.dps = 30
     for r, h in [(0.5, 1.2815515655446004), (0.2, -0.3), (0.8, 2.5), (0.94, 0.1)]:
@@ -265,12 +273,12 @@ def test_many_positives_and_blocks():
     var = A.auc_variance(0.7, 600, 1400)
     assert abs(x.mean() - 0.7) < 4 * math.sqrt(var / 4000)
     assert x.var(ddof=1) == pytest.approx(var, rel=0.1)
-    old = A._CHUNK
+    old = _auc_simulate._CHUNK
     try:
-        A._CHUNK = 3 * 500  # three classifiers per block
+        _auc_simulate._CHUNK = 3 * 500  # three classifiers per block
         small = A.simulate_max_auc(0.8, 500, 7, 0.1, 40, rng=2, rho=0.5)
     finally:
-        A._CHUNK = old
+        _auc_simulate._CHUNK = old
     assert np.all((small > 0.6) & (small <= 1.0))
     with pytest.raises(ValueError, match="n_pos"):
         A.auc_distribution(0.9, 10**6, 0.5)

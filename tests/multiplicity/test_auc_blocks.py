@@ -8,7 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from sotalib.multiplicity import _auc
+from sotalib.multiplicity import _auc_model
+from sotalib.multiplicity import _auc_simulate as _auc
 
 
 def test_blocked_classifiers_same_distribution(monkeypatch):
@@ -16,7 +17,7 @@ def test_blocked_classifiers_same_distribution(monkeypatch):
 
     Independent streams, so the two means agree within Monte Carlo error (4 standard errors).
     """
-    mus, sp = _auc._standardized(np.full(200, 0.8), 1.0, 1.0)
+    mus, sp = _auc_model._standardized(np.full(200, 0.8), 1.0, 1.0)
     whole = _auc._simulate_max_u(mus, sp, 400, 0.1, 1500, np.random.default_rng(1), 0.0, "fixed")
     monkeypatch.setattr(_auc, "_CHUNK", 500)  # 40 positives: 12 classifiers per block, 17 blocks
     blocked = _auc._simulate_max_u(mus, sp, 400, 0.1, 1500, np.random.default_rng(2), 0.0, "fixed")
@@ -42,10 +43,11 @@ def test_huge_m_memory_is_bounded():
     """
     code = (
         "import resource\n"
-        "from sotalib.multiplicity import expected_max_auc\n"
-        "expected_max_auc(0.9, 3000, 0.017, m=1000, reps=2, rng=0, show=False)\n"
+        "from sotalib.multiplicity import summarize_max_auc\n"
+        "kw = dict(engine='simulate', n_resamples=2, rng=0, progress=False)\n"
+        "summarize_max_auc(3000, 1000, 0.9, 0.017, **kw)\n"
         "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "s = expected_max_auc(0.9, 3000, 0.017, m=2_000_000, reps=2, rng=0, show=False)\n"
+        "s = summarize_max_auc(3000, 2_000_000, 0.9, 0.017, **kw)\n"
         "assert 0.9 < s.mean < 1.0\n"
         "print(base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )

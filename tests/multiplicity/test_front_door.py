@@ -1,5 +1,5 @@
-"""The front doors of the multiplicity subpackage: max_summary, estimate_sota, read_leaderboard,
-expected_max_auc, and the one randomness argument ``rng``."""
+"""The front doors of the multiplicity subpackage: summarize_max, estimate_sota, read_leaderboard,
+summarize_max_auc, and the one randomness argument ``rng``."""
 
 from __future__ import annotations
 
@@ -12,11 +12,10 @@ import pytest
 import sotalib
 from sotalib.book.noniid_paper import TABLE1, table1_exact
 from sotalib.multiplicity import (
+    MaxSummary,
     auc_distribution,
     estimate_sota,
-    expected_max_auc,
     iid_max_distribution,
-    max_summary,
     read_leaderboard,
     simulate_auc,
     simulate_auc_leaderboard,
@@ -26,6 +25,8 @@ from sotalib.multiplicity import (
     simulate_max,
     simulate_max_auc,
     simulate_scores,
+    summarize_max,
+    summarize_max_auc,
 )
 from sotalib.multiplicity._abc import abc
 from sotalib.multiplicity._crop import crop
@@ -38,9 +39,9 @@ def _json_safe(d: dict) -> dict:
     return json.loads(json.dumps(d, allow_nan=False))
 
 
-# ------------------------------------------------------------------ max_summary
-def test_max_summary_iid_is_the_old_path_to_the_digit():
-    s = max_summary(3000, 1000, 0.9)
+# ---------------------------------------------------------------- summarize_max
+def test_summarize_max_iid_is_the_old_path_to_the_digit():
+    s = summarize_max(3000, 1000, 0.9)
     ref = {
         "mean": 0.9173130830485142,
         "sd": 0.0018171225004568253,
@@ -53,9 +54,11 @@ def test_max_summary_iid_is_the_old_path_to_the_digit():
     for k in ("mean", "sd", "ci_low", "ci_high"):
         assert d[k] == pytest.approx(ref[k], abs=1e-12)
     old = iid_max_distribution(3000, 1000, 0.9).summary(0.1)
-    new = max_summary(3000, 1000, 0.9, alpha=0.1)
+    new = summarize_max(3000, 1000, 0.9, alpha=0.1)
     assert (new.mean, new.sd, new.ci_low, new.ci_high) == (old.mean, old.sd, old.ci_low, old.ci_high)
-    assert sotalib.max_summary is max_summary
+    assert sotalib.summarize_max is summarize_max
+    assert isinstance(new, MaxSummary) and new.engine == "exact" and new.metric == "accuracy"
+    assert new.details == {"theta": 0.9, "theta0": 0.9, "y0": "random", "spread": 0.0}
 
 
 # Table 1 at the four decimals the book prints (exact computation, theta0 = 0.9)
@@ -69,9 +72,9 @@ TABLE1_PRINTED = [
 
 
 @pytest.mark.parametrize("i", range(len(TABLE1)))
-def test_max_summary_reproduces_table1_rows(i):
+def test_summarize_max_reproduces_table1_rows(i):
     row = TABLE1[i]
-    s = max_summary(3000, 1000, 0.9, rho=row.rho, spread=row.d, y0=row.y0)
+    s = summarize_max(3000, 1000, 0.9, rho=row.rho, spread=row.d, y0=row.y0)
     old = table1_exact()[i]
     assert s.mean == pytest.approx(old.mean, rel=1e-12) and s.sd == pytest.approx(old.sd, rel=1e-12)
     assert (s.ci_low, s.ci_high) == (old.ci_low, old.ci_high)
@@ -79,17 +82,17 @@ def test_max_summary_reproduces_table1_rows(i):
     assert set(_json_safe(s.to_dict())) == {"mean", "sd", "ci_low", "ci_high", "method"}
 
 
-def test_max_summary_monte_carlo_matches_simulate_max_and_takes_a_generator():
-    kw = dict(rho=0.5, spread=0.05, method="mc", reps=2000)
-    s = max_summary(400, 50, 0.8, **kw, rng=7)
+def test_summarize_max_monte_carlo_matches_simulate_max_and_takes_a_generator():
+    kw = dict(rho=0.5, spread=0.05, engine="simulate", n_resamples=2000)
+    s = summarize_max(400, 50, 0.8, **kw, rng=7)
     from sotalib.multiplicity import uniform_for_sota
 
-    ref = simulate_max(400, 50, uniform_for_sota(0.8, 0.05, 50), rho=0.5, theta0=0.8, reps=2000, rng=7)
+    ref = simulate_max(400, 50, uniform_for_sota(0.8, 0.05, 50), rho=0.5, theta0=0.8, n_resamples=2000, rng=7)
     assert (s.mean, s.sd, s.ci_low, s.ci_high, s.se_mean) == (ref.mean, ref.sd, ref.ci_low, ref.ci_high, ref.se_mean)
     d = _json_safe(s.to_dict())
     assert set(d) == {"mean", "sd", "ci_low", "ci_high", "method", "reps", "se_mean"} and d["reps"] == 2000
-    g = max_summary(400, 50, 0.8, **kw, rng=np.random.default_rng(7))
-    assert g.method == "mc" and g.seed is None and s.seed == 7
+    g = summarize_max(400, 50, 0.8, **kw, rng=np.random.default_rng(7))
+    assert g.engine == "simulate" and g.to_dict()["method"] == "mc" and g.seed is None and s.seed == 7
     assert abs(g.mean - s.mean) < 6 * s.se_mean
 
 
@@ -105,20 +108,20 @@ def test_max_summary_monte_carlo_matches_simulate_max_and_takes_a_generator():
         (dict(rho=0.5, theta0=1.0), "theta0"),
         (dict(y0="sometimes"), "y0"),
         (dict(spread=-0.1), "spread"),
-        (dict(method="bootstrap"), "method"),
-        (dict(reps=1), "reps"),
+        (dict(engine="bootstrap"), "engine"),
+        (dict(n_resamples=1), "n_resamples"),
         (dict(n=2.5), "n"),
     ],
 )
-def test_max_summary_bad_input_names_the_parameter(kwargs, name):
+def test_summarize_max_bad_input_names_the_parameter(kwargs, name):
     args = dict(n=100, m=10, theta=0.8) | kwargs
     with pytest.raises(ValueError, match=rf"^{name} must"):
-        max_summary(args.pop("n"), args.pop("m"), args.pop("theta"), **args)
+        summarize_max(args.pop("n"), args.pop("m"), args.pop("theta"), **args)
 
 
-def test_max_summary_infeasible_rho_gives_the_bound():
+def test_summarize_max_infeasible_rho_gives_the_bound():
     with pytest.raises(ValueError, match=r"^rho=0\.9 is infeasible .*Eq\. 8"):
-        max_summary(3000, 1000, 0.9, rho=0.9, spread=0.2)
+        summarize_max(3000, 1000, 0.9, rho=0.9, spread=0.2)
 
 
 # ---------------------------------------------------------------- estimate_sota
@@ -185,16 +188,25 @@ def test_read_leaderboard_rejects_scores_outside_the_unit_interval(tmp_path):
         read_leaderboard(p)
 
 
-# ------------------------------------------------------------- expected_max_auc
-def test_expected_max_auc_scalar_with_m_equals_the_array_form():
-    a = expected_max_auc(0.85, 1000, 0.05, m=20, reps=100, rng=3)
-    b = expected_max_auc(np.full(20, 0.85), 1000, 0.05, reps=100, rng=3)
-    assert a == b and (a.n_pos, a.n_neg, a.m, a.seed) == (50, 950, 20, 3)
+# ------------------------------------------------------------ summarize_max_auc
+def test_summarize_max_auc_scalar_with_m_equals_the_array_form():
+    a = summarize_max_auc(1000, 20, 0.85, 0.05, engine="simulate", n_resamples=100, rng=3)
+    b = summarize_max_auc(1000, None, np.full(20, 0.85), 0.05, engine="simulate", n_resamples=100, rng=3)
+    assert a == b and (a.details["n_pos"], a.details["n_neg"], a.m, a.seed) == (50, 950, 20, 3)
     d = _json_safe(a.to_dict())
     assert set(d) == {"mean", "sd", "ci_low", "ci_high", "reps", "se_mean", "n_pos", "n_neg", "seed"}
     assert a.se_mean == pytest.approx(a.sd / math.sqrt(100))
-    s = a.summary()
-    assert (s.mean, s.reps, s.method) == (a.mean, 100, "mc")
+    assert (a.engine, a.metric, a.n_resamples) == ("simulate", "auc", 100)
+
+
+def test_summarize_max_auc_normal_engine_and_auto():
+    s = summarize_max_auc(3000, 1000, 0.9, 0.017, engine="normal")
+    d = _json_safe(s.to_dict())
+    assert set(d) == {"mean", "sd", "ci_low", "ci_high", "n_pos", "n_neg", "m", "teams", "method"}
+    assert d["method"] == "normal" and s.n_resamples is None and s.seed is None
+    # auto: up to 1e8 simulated scores (teams x challenges x positives) are simulated, more are not
+    assert summarize_max_auc(600, 10, 0.9, 0.1, n_resamples=50, rng=0).engine == "simulate"
+    assert summarize_max_auc(600, 2000, 0.9, 0.1, n_resamples=1000).engine == "normal"
 
 
 @pytest.mark.parametrize(
@@ -207,15 +219,66 @@ def test_expected_max_auc_scalar_with_m_equals_the_array_form():
         (dict(auc=0.9, m=3, n=1), "n"),
         (dict(auc=0.9, m=3, prevalence=0.0), "prevalence"),
         (dict(auc=0.9, m=3, rho=-0.1), "rho"),
-        (dict(auc=0.9, m=3, reps=1), "reps"),
+        (dict(auc=0.9, m=3, n_resamples=1), "n_resamples"),
+        (dict(auc=0.9, m=3, engine="exact"), "engine"),
         (dict(auc=0.9, m=3, alpha=0.0), "alpha"),
         (dict(auc=0.9, m=3, n=20, prevalence=0.01), "prevalence"),
     ],
 )
-def test_expected_max_auc_bad_input(kwargs, name):
-    args = dict(n=1000, prevalence=0.05, reps=10) | kwargs
+def test_summarize_max_auc_bad_input(kwargs, name):
+    args = dict(n=1000, prevalence=0.05, n_resamples=10, m=None, engine="simulate") | kwargs
     with pytest.raises(ValueError, match=rf"^{name} "):
-        expected_max_auc(args.pop("auc"), args.pop("n"), args.pop("prevalence"), **args)
+        summarize_max_auc(args.pop("n"), args.pop("m"), args.pop("auc"), args.pop("prevalence"), **args)
+
+
+# ------------------------------------------------------------ deprecated names
+def test_max_summary_is_deprecated_for_summarize_max_with_method_and_reps():
+    import sotalib.multiplicity as M
+
+    with pytest.warns(DeprecationWarning, match="summarize_max"):
+        old = M.max_summary
+    assert old is summarize_max
+    with pytest.warns(DeprecationWarning, match="engine="):
+        a = summarize_max(400, 50, 0.8, method="mc", n_resamples=200, rng=3)
+    with pytest.warns(DeprecationWarning, match="n_resamples="):
+        b = summarize_max(400, 50, 0.8, engine="simulate", reps=200, rng=3)
+    assert a == b == summarize_max(400, 50, 0.8, engine="simulate", n_resamples=200, rng=3)
+    assert a.to_dict()["method"] == "mc"
+
+
+def test_expected_max_auc_is_deprecated_for_summarize_max_auc_with_the_same_numbers():
+    import sotalib.multiplicity as M
+
+    with pytest.warns(DeprecationWarning, match="summarize_max_auc"):
+        old = M.expected_max_auc
+    a = old(0.85, 1000, 0.05, m=20, reps=100, rng=3)
+    b = summarize_max_auc(1000, 20, 0.85, 0.05, engine="simulate", n_resamples=100, rng=3)
+    assert a.to_dict() == b.to_dict()
+    with pytest.warns(DeprecationWarning, match="MaxSummary"):
+        assert isinstance(a, M.MaxAUCSummary)
+
+
+def test_normal_max_auc_is_deprecated_for_summarize_max_auc_with_the_same_numbers():
+    import sotalib.multiplicity as M
+
+    with pytest.warns(DeprecationWarning, match="summarize_max_auc"):
+        old = M.normal_max_auc
+    a = old(0.85, 1000, 0.05, m=20)
+    b = summarize_max_auc(1000, 20, 0.85, 0.05, engine="normal")
+    assert a.to_dict() == b.to_dict()
+    with pytest.warns(DeprecationWarning, match="MaxSummary"):
+        assert isinstance(a, M.NormalMaxAUC)
+
+
+@pytest.mark.parametrize(
+    "name", ["n_positives", "TAIL", "max_cdf", "log_cdf", "check_feasible", "DEFAULT_NODES", "auc_skewness"]
+)
+def test_internals_leave_the_public_api_with_a_warning(name):
+    import sotalib.multiplicity as M
+
+    assert name not in M.__all__
+    with pytest.warns(DeprecationWarning, match="internal"):
+        getattr(M, name)
 
 
 # ------------------------------------------------------------------------- rng
@@ -236,9 +299,9 @@ RNG_CALLS = {
     "simulate_max_auc": lambda rng: simulate_max_auc(0.8, 500, 5, 0.1, 20, rng),
     "simulate_scores": lambda rng: simulate_scores(0.8, 5, 20, 3, rng),
     "simulate_auc_leaderboard": lambda rng: simulate_auc_leaderboard([0.7, 0.8], 500, 0.1, rng),
-    "auc_distribution": lambda rng: auc_distribution(0.8, 100, 0.1, draws=20, rng=rng, batches=2),
+    "auc_distribution": lambda rng: auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=rng, batches=2),
     "simulate_leaderboard": lambda rng: simulate_leaderboard(np.linspace(0.7, 0.8, 20), 500, rng=rng),
-    "expected_max_auc": lambda rng: expected_max_auc(0.8, 500, 0.1, m=4, reps=20, rng=rng),
+    "summarize_max_auc": lambda rng: summarize_max_auc(500, 4, 0.8, 0.1, engine="simulate", n_resamples=20, rng=rng),
     "deconvolve": lambda rng: deconvolve(np.linspace(0.6, 0.8, 20), 500, n_resamples=3, rng=rng),
     "abc": lambda rng: abc(np.linspace(0.6, 0.8, 20), 500, n_resamples=200, accept=0.1, rng=rng),
 }
@@ -249,7 +312,7 @@ def test_int_seed_and_generator_give_the_same_draws(name):
     call = RNG_CALLS[name]
     a, b = call(11), call(11)
     assert _same(a, b)
-    if name in ("expected_max_auc", "deconvolve", "abc", "auc_distribution"):
+    if name in ("summarize_max_auc", "deconvolve", "abc", "auc_distribution"):
         # the result records the int seed; the draws are those of default_rng(11)
         g = call(np.random.default_rng(11))
 
@@ -269,7 +332,7 @@ def test_int_seed_and_generator_give_the_same_draws(name):
 
 def test_spawned_chunks_keep_the_streams_of_an_int_seed():
     # simulate_max runs in chunks with SeedSequence(seed).spawn(8): an int keeps exactly those streams
-    from sotalib.multiplicity._noniid import simulate_max_counts
+    from sotalib.multiplicity._simulate import simulate_max_counts
 
     a = simulate_max_counts(200, 10, 0.7, reps=100, rng=4)
     b = simulate_max_counts(200, 10, 0.7, reps=100, rng=4)
@@ -285,3 +348,30 @@ def test_shrink_auc_with_a_generator_uses_one_seed_for_every_evaluation():
     seed = est.details["seed"]
     assert isinstance(seed, int)
     assert est.to_dict() == shrink_auc(aucs, 2000, 0.1, n_resamples=50, rng=seed).to_dict()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda **kw: simulate_iid_max_counts(100, 5, 0.7, rng=1, **kw),
+        lambda **kw: simulate_auc(0.8, 500, 0.1, rng=1, **kw),
+        lambda **kw: simulate_max_auc(0.8, 500, 3, 0.1, rng=1, **kw),
+        lambda **kw: simulate_max(100, 5, 0.7, rng=1, **kw),
+    ],
+)
+def test_reps_is_the_deprecated_spelling_of_n_resamples(call):
+    with pytest.warns(DeprecationWarning, match="n_resamples"):
+        old = call(reps=20)
+    assert _same(old, call(n_resamples=20))
+
+
+def test_draws_is_the_deprecated_spelling_of_n_resamples():
+    with pytest.warns(DeprecationWarning, match="n_resamples"):
+        old = auc_distribution(0.8, 100, 0.1, draws=20, rng=1, batches=2)
+    assert np.array_equal(old.pmf, auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=1, batches=2).pmf)
+
+
+def test_auc_distribution_draws_attribute_is_deprecated():
+    d = auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=1, batches=2)
+    with pytest.warns(DeprecationWarning, match="n_resamples"):
+        assert d.draws == d.n_resamples == 20

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from sotalib import clopper_pearson, iid_max_distribution, prob_any_at_least, prob_at_least
+from sotalib.multiplicity import clopper_pearson, iid_max_distribution, prob_any_at_least, prob_at_least
 from sotalib.multiplicity._maxdist import iid_bias_sd, max_cdf, max_pmf, max_sf
 from sotalib.multiplicity._simulate import simulate_iid_max, simulate_iid_max_counts
 
@@ -102,7 +102,7 @@ def test_pmf_function_agrees_with_distribution_object():
 def test_monte_carlo_agrees_within_four_standard_errors():
     n, m, theta = 3000, 1000, 0.9
     exact = iid_max_distribution(n, m, theta)
-    mc = simulate_iid_max(n, m, theta, reps=4000, rng=11)
+    mc = simulate_iid_max(n, m, theta, n_resamples=4000, rng=11)
     assert abs(mc.mean - exact.mean()) < 4 * mc.se_mean
     # the cdf at a few points, as binomial proportions
     counts = simulate_iid_max_counts(n, m, theta, 4000, rng=12)

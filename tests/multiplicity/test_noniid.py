@@ -10,22 +10,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
-from sotalib import iid_max_distribution
-from sotalib.multiplicity._noniid import (
+from sotalib.multiplicity import (
     Empirical,
     PointMass,
     Uniform,
-    check_feasible,
     conditional_probs,
     feasible,
     feasible_interval,
     fixed_max_distribution,
+    iid_max_distribution,
     max_distribution,
     rho_from_similarity,
     similarity,
     simulate_max,
     uniform_for_sota,
 )
+from sotalib.multiplicity._dependence import check_feasible
 
 N, M, THETA = 3000, 1000, 0.9
 U = uniform_for_sota(THETA, 0.025, M)
@@ -172,7 +172,7 @@ def test_against_brute_force(y0):
 @pytest.mark.parametrize("d,rho", [(0.025, 0.0), (0.025, 0.6), (0.1, 0.0), (0.1, 0.5)])
 def test_quadrature_converged(d, rho):
     """The default Gauss-Legendre rule agrees with one of twice as many nodes."""
-    from sotalib.multiplicity._noniid import _uniform_nodes
+    from sotalib.multiplicity._theta_dist import _uniform_nodes
 
     u = uniform_for_sota(0.9, d, M)
     k = _uniform_nodes(u, N)
@@ -214,13 +214,13 @@ def test_exact_vs_monte_carlo(n, m, center, d, rho, y0, seed):
         rho = 0.0
     dist = Uniform(a, b)
     exact = max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary()
-    mc = simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, reps=4000, rng=seed)
+    mc = simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, n_resamples=4000, rng=seed)
     assert abs(mc.mean - exact.mean) <= 4 * exact.sd / math.sqrt(mc.reps) + 1e-12
 
 
 def test_monte_carlo_table_row_43():
     exact = max_distribution(N, M, U, rho=0.6).summary()
-    mc = simulate_max(N, M, U, rho=0.6, reps=4000, rng=20251122)
+    mc = simulate_max(N, M, U, rho=0.6, n_resamples=4000, rng=20251122)
     assert mc.method == "mc" and mc.reps == 4000
     assert abs(mc.mean - exact.mean) <= 4 * mc.se_mean
 
@@ -257,7 +257,7 @@ def test_infeasible_raises(theta, match):
     with pytest.raises(ValueError, match="rho"):
         max_distribution(N, M, Uniform(0.7, 0.9), rho=0.6, theta0=0.9)
     with pytest.raises(ValueError, match="rho"):
-        simulate_max(N, M, theta, rho=0.6, theta0=0.9, reps=10)
+        simulate_max(N, M, theta, rho=0.6, theta0=0.9, n_resamples=10)
 
 
 def test_bad_arguments():
@@ -289,16 +289,20 @@ def test_uniform_for_sota():
 def test_docstring_examples():
     import doctest
 
-    import sotalib.multiplicity._noniid as mod
+    from sotalib.multiplicity import _dependence, _dependent, _theta_dist
 
-    result = doctest.testmod(mod)
-    assert result.attempted >= 5 and result.failed == 0
+    attempted = 0
+    for mod in (_dependence, _dependent, _theta_dist):
+        result = doctest.testmod(mod)
+        assert result.failed == 0
+        attempted += result.attempted
+    assert attempted >= 5
 
 
 def test_larger_n_against_monte_carlo():
     """n = 8,000 with a random reference: exact within 4 SE of 3,000 simulated leaderboards."""
     dist = Uniform(0.60, 0.63)
     exact = max_distribution(8000, 300, dist, rho=0.4, theta0=0.62).summary()
-    mc = simulate_max(8000, 300, dist, rho=0.4, theta0=0.62, reps=3000, rng=11)
+    mc = simulate_max(8000, 300, dist, rho=0.4, theta0=0.62, n_resamples=3000, rng=11)
     assert abs(mc.mean - exact.mean) <= 4 * mc.se_mean
     assert abs(mc.sd - exact.sd) <= 4 * 1.5 * exact.sd / math.sqrt(2 * (mc.reps - 1))

@@ -6,7 +6,7 @@ import pytest
 from sotalib.book.reconstructions import FACTS, reconstruct
 from sotalib.multiplicity import estimate_sota, simulate_leaderboard
 from sotalib.multiplicity._abc import abc
-from sotalib.multiplicity._depmax import dependent_max_distribution
+from sotalib.multiplicity._dependent_swap import dependent_max_distribution
 from sotalib.multiplicity._leaderboard import read_kaggle_leaderboard, read_meta_kaggle
 from sotalib.multiplicity._maxdist import iid_max_distribution
 
@@ -37,7 +37,7 @@ def test_engine_against_monte_carlo():
     vals = np.array([0.80, 0.84, 0.85, 0.86])
     n, m, rho = 500, 40, 0.6
     d = dependent_max_distribution(n, m, vals, rho=rho, theta0=0.86)
-    from sotalib.multiplicity._noniid import conditional_probs
+    from sotalib.multiplicity._dependent import conditional_probs
 
     reps = 20000
     th = rng.choice(vals, (reps, m))
@@ -156,7 +156,7 @@ def test_paper_melanoma_weight_falls_short_on_every_board_matching_the_counts():
     # The expected maximum grows with every team's AUC, so the board that puts each team at the top of
     # its published bracket bounds it over ALL leaderboards with facts (a)-(c).  With the paper's weight
     # (state of the art 0.8992) even that bound stays far below the winner's 0.9490.
-    from sotalib.multiplicity._auc import expected_max_auc
+    from sotalib.multiplicity._auc_simulate import expected_max_auc
 
     f = FACTS["melanoma"]
     ext = np.r_[0.9490, np.full(426, 0.9489), np.full(2013 - 427, 0.9352), np.full(f.m - 2013, 0.8992)]
@@ -215,7 +215,7 @@ def test_meta_kaggle_in_chunks(tmp_path):
 
 def test_engine_agrees_with_noniid_chapter_engine():
     # the specialised fast path against the general engine of the non-iid chapter
-    from sotalib.multiplicity import _noniid as noniid
+    from sotalib.multiplicity import _dependent as noniid
 
     rng = np.random.default_rng(11)
     v = rng.binomial(600, 0.85, 30) / 600
@@ -229,7 +229,7 @@ def test_engine_agrees_with_noniid_chapter_engine():
 def test_auc_shrinkage_on_identical_classifiers():
     # 60 classifiers with AUC 0.85 each on n = 2,000, prevalence 0.1: the observed maximum is
     # simulated, so the shrunk state of the art lies between 0.85's neighbourhood and the maximum
-    from sotalib.multiplicity._auc import expected_max_auc
+    from sotalib.multiplicity._auc_simulate import expected_max_auc
 
     s = np.full(60, 0.85)
     emax = expected_max_auc(s, 2000, 0.1, reps=100, rng=9).mean
@@ -243,7 +243,7 @@ def test_auc_shrinkage_on_identical_classifiers():
 
 def test_simulated_leaderboards_have_the_exact_maximum():
     """simulate_leaderboard (Figures 8b, 8d, 9b) draws from the model the exact engine computes."""
-    from sotalib.multiplicity._noniid import fixed_max_distribution
+    from sotalib.multiplicity._dependent import fixed_max_distribution
 
     thetas = np.linspace(0.85, 0.9, 30)
     n, rho = 500, 0.6

@@ -27,8 +27,8 @@ import numba as nb
 import numpy as np
 
 from .._numba import njit
+from ._dependence import conditional_probs
 from ._maxdist import TAIL, MaxDistribution
-from ._noniid import conditional_probs
 
 #: Standard deviations kept on each side of a binomial's mean (tail < 1e-15).
 _WIDTH = 8.0
@@ -536,7 +536,7 @@ def dependent_max_distribution(
     """Exact distribution of ``max_j X_j`` with ``theta_j`` drawn iid from a discrete ``P(theta)``.
 
     Values that violate Eq. 8 must have been removed by the caller (see
-    :func:`sotalib.multiplicity._noniid.feasible`).  ``theta0`` defaults to ``max(values)``.
+    :func:`sotalib.multiplicity.feasible`).  ``theta0`` defaults to ``max(values)``.
     ``start`` is a guess of the count where ``F`` first exceeds ``tail`` (for
     example from a fit of nearby values); it saves the first pass that finds it,
     and is used only if the result confirms it (``F(start) <= tail``).
@@ -677,7 +677,7 @@ def swap_stable(p1, p0) -> bool:
 
 
 def swap_max(n, m, ks, pk, values, p1, p0, w, tail, width):
-    """``(xlo, F, S)`` of the mixture model by the swap engine (the third engine of ``_noniid``).
+    """``(xlo, F, S)`` of the mixture model by the swap engine (the third engine of ``_dependent``).
 
     ``F(x) = sum_K pk_K (1 - sum_i w_i P(S_iK > x))^m`` on the window where
     ``F > tail`` up to the top of every value's support (binomials cut at
