@@ -37,39 +37,40 @@ Files that are not text are named for what they are (a ZIP archive such as
 an ``.xlsx`` workbook, an old ``.xls`` workbook, gzip, PDF, a file with NUL
 bytes); an empty file says so ("is an empty file").
 
-What each reader of sotalib needs (the wiring onto this module)
----------------------------------------------------------------
-``multiplicity._leaderboard.read_kaggle_leaderboard`` (``sotalib sota``)
+The readers of sotalib that read through this module
+----------------------------------------------------
+``multiplicity._leaderboard.read_kaggle_leaderboard``, ``read_leaderboard`` (``sotalib sota``)
     header required (a first row of numbers is refused: "add a header line
     such as rank,score"); score column found by name (``score`` any case,
     else the only name containing "score"); a trailing Kaggle ``Next Page
     Token = ...`` row dropped and reported; blank scores dropped and
     counted; ``91.5%`` divided by 100; a team id (else team name) repeated
     is merged into the team's best score and counted.
-``judging._ranking.read_scores`` (``rank``, ``compare``)
+``judging._readers.read_scores`` (``rank``, ``compare``)
     header required (first cell ignored, the others name the judges); each
     row a candidate name then one finite number per judge; candidate names
     unique and non-empty.
-``judging._uncertainty.read_per_item`` (``rank-uncertainty --per-item``)
+``judging._readers.read_per_item`` (``rank-uncertainty --per-item``)
     header required: candidate names, unique and non-empty; a first column
     headed ``item``, ``id`` or empty holds item labels; every other cell a
     finite number.
-``judging._bradley_terry.read_battles`` (``rank-uncertainty --battles``)
+``judging._readers.read_battles`` (``rank-uncertainty --battles``)
     header required, naming ``a``, ``b`` and ``winner`` (any case, any
     order; other columns ignored); cells are names (checked later by
-    ``bradley_terry``).  A file of names only: ``header=True``.
+    ``bradley_terry``); a blank ``a`` or ``b`` is an error, a blank winner a tie.
 ``consistency._folds.read_folds`` (``check --folds-file``)
     header required with columns ``p`` and ``n`` (any case, once each);
     integers >= 0 with p + n >= 1; at least one fold.
-``consistency._report`` batch files (``check --batch``; also a DataFrame)
+``consistency._batch`` batch files (``check --batch``; also a DataFrame)
     header required: known batch columns and score names; rows numbered as
-    data rows; semicolon files were refused, now read (with decimal commas);
+    data rows; semicolon and tab files read (with decimal commas);
     ``folds_file`` paths relative to the batch file's directory.
 ``cli._check_multiclass`` (``check --classes ... --folds-file``)
     one fold per row, its class sizes (integers); an optional header of
     class names (``c1,c2,c3`` too); ``#`` comments; at least one fold.
-``consistency._datasets``
-    reads only files shipped with sotalib (not users' files): no change.
+``consistency._datasets``, ``multiplicity._leaderboard.read_meta_kaggle``
+    not through this module: files shipped with sotalib, and Meta Kaggle's
+    multi-gigabyte files read by pandas in chunks.
 """
 
 from __future__ import annotations

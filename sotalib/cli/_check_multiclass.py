@@ -2,13 +2,15 @@
 
 The options are added to the ``check`` parser by :func:`add_options`; ``check``
 hands a run to :func:`run` when :func:`wants` says the report is not a binary
-one (``--classes`` or ``--task regression``).  Imports only argparse at module top.
+one (``--classes`` or ``--task regression``).  Imports only argparse and sotalib._io (which the
+command line has loaded anyway) at module top.
 """
 
 from __future__ import annotations
 
 import argparse
 
+from .._io import read_table
 from . import CliError
 
 TASKS = ("binary", "multiclass", "regression")
@@ -122,17 +124,10 @@ def _ints(text: str, option: str) -> list[int]:
 
 
 def _read_folds(path: str) -> list[list[int]]:
-    """Multiclass folds: one fold per line (a CSV row), its class sizes separated by commas; an optional
-    header line (class names) and ``#`` comments are skipped."""
-    with open(path, encoding="utf-8") as fh:
-        lines = [(i, ln.split("#")[0].strip()) for i, ln in enumerate(fh)]
-    lines = [(i, ln) for i, ln in lines if ln]
-    if lines and not any(ch.isdigit() for ch in lines[0][1]):
-        lines = lines[1:]  # a header of class names
-    folds = [_ints(ln, f"--folds-file line {i + 1}") for i, ln in lines]
-    if not folds:
-        raise CliError(f"--folds-file {path}: no folds")
-    return folds
+    """Multiclass folds: one fold per line (a CSV row), its class sizes; an optional header line of class
+    names (``c1,c2,c3`` too) and ``#`` comments; read by sotalib's one reader of users' tables."""
+    t = read_table(path, comment="#", name=f"--folds-file {path}", needs="one line per fold: its class sizes")
+    return [list(r) for r in zip(*(t.column(j, kind="integer") for j in range(t.width)), strict=True)]
 
 
 def run(args: argparse.Namespace) -> int:

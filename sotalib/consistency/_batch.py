@@ -8,8 +8,6 @@ never costs another row its verdict.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import os
 import sys
@@ -17,6 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from .._io import Table as _Table  # the read table (this module calls its input a "Table")
+from .._io import read_table
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
@@ -170,53 +170,30 @@ def _bool_cell(column: str, text: str) -> bool:
 
 
 def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str]:
-    """(header, [(row number, cells)], base directory for folds_file, name of the table)."""
+    """(header, [(row number, cells)], base directory for folds_file, name of the table).
+
+    A file is read by sotalib's one reader of users' tables (:func:`sotalib._io.read_table`: UTF-8 with
+    or without a byte-order mark, comma, semicolon or tab delimiters, decimal commas written as points
+    here since the cells are passed on as text); a DataFrame's rows go through the same table.  Rows are
+    numbered as data rows (1 = the first report), as in a DataFrame.
+    """
     pd = sys.modules.get("pandas")  # a DataFrame means pandas is loaded; a CSV file never loads it
-    is_frame = pd is not None and isinstance(table, pd.DataFrame)
-    if is_frame:
-        header = [str(c) for c in table.columns]
-        rows = [(i + 1, [_cell_text(v) for v in rec]) for i, rec in enumerate(table.itertuples(index=False))]
-        if not header:
+    if pd is not None and isinstance(table, pd.DataFrame):
+        if not len(table.columns):
             raise ValueError("table has no columns: it needs p, n, decimals or eps, and score names")
-        return header, rows, os.getcwd(), "table"
-    if hasattr(table, "read"):
-        raw, name, base = table.read(), getattr(table, "name", "batch file"), os.getcwd()
+        records = [[_cell_text(v) for v in rec] for rec in table.itertuples(index=False)]
+        t = _Table.from_records([str(c) for c in table.columns], records, source="table")
+        base, where = os.getcwd(), "table"
     else:
-        name = os.fspath(table)
-        base = os.path.dirname(os.path.abspath(name))
-        try:
-            with open(name, "rb") as fh:
-                raw = fh.read()
-        except OSError as exc:
-            raise ValueError(f"batch file {name}: cannot be read ({exc.strerror or exc})") from None
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ValueError(
-                f"batch file {name} is not UTF-8 text (byte {exc.start}): save it as UTF-8 (CSV UTF-8)"
-            ) from None
-    try:
-        lines = [(i, cells) for i, cells in enumerate(csv.reader(io.StringIO(raw)), start=1)]
-    except csv.Error as exc:
-        raise ValueError(f"batch file {name} is not a CSV file: {exc}") from None
-    lines = [(i, c) for i, c in lines if any(x.strip() for x in c)]
-    if not lines:
-        raise ValueError(
-            f"batch file {name} is empty: it needs a header line (p, n, decimals or eps, score names) "
-            "and one line per report"
-        )
-    (_, header), rows = lines[0], lines[1:]
-    sep = next((c for c in ";\t|" if len(header) == 1 and c in header[0]), None)
-    if sep is not None:  # a spreadsheet's export in a locale whose list separator is not the comma
-        raise ValueError(
-            f"batch file {name} is separated by {sep!r}, not by commas (header {header[0]!r}): save it as "
-            "comma-separated CSV with decimal points"
-        )
-    if not rows:
-        raise ValueError(f"batch file {name} has a header but no reports: add one line per report")
-    # rows numbered as data rows (1 = the first report), as in a DataFrame
-    return header, [(j + 1, cells) for j, (_, cells) in enumerate(rows)], base, f"batch file {name}"
+        if hasattr(table, "read"):
+            name, base = getattr(table, "name", None), os.getcwd()
+        else:
+            name = os.fspath(table)
+            base = os.path.dirname(os.path.abspath(name))
+        where = f"batch file {name}" if name else "batch file"
+        needs = "a header line (p, n, decimals or eps, score names) and one line per report"
+        t = read_table(table, header=True, name=where, needs=needs).with_decimal_points()
+    return list(t.header), [(j + 1, list(r)) for j, r in enumerate(t.rows)], base, where
 
 
 def _columns(header, where) -> tuple[dict[str, int], dict[str, int]]:

@@ -10,11 +10,11 @@ floor((p+n)/k) + 1 and at least two folds holding each class is possible
 
 from __future__ import annotations
 
-import csv
 import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from .._io import read_table
 from .._validate import check_int
 
 __all__ = [
@@ -243,7 +243,9 @@ def read_folds(path: str | os.PathLike[str]) -> Folds:
     Parameters
     ----------
     path : str or path-like
-        The CSV file (UTF-8; a header line naming ``p`` and ``n``; other columns are ignored).
+        The CSV file (UTF-8, a byte-order mark is fine; separated by commas,
+        semicolons or tabs; a header line naming ``p`` and ``n``, any case;
+        other columns are ignored).
 
     Returns
     -------
@@ -253,8 +255,10 @@ def read_folds(path: str | os.PathLike[str]) -> Folds:
     Raises
     ------
     ValueError
-        The file cannot be read, is not UTF-8, lacks the columns, or a line is not two
-        counts >= 0 with at least one item; the message names the file and the line.
+        An ``InputError`` (a ``ValueError``) when the file cannot be read, is
+        not UTF-8, lacks the columns, or a line is not two integer counts >= 0
+        with at least one item; the message names the file, the line and the
+        column.
 
     References
     ----------
@@ -269,34 +273,9 @@ def read_folds(path: str | os.PathLike[str]) -> Folds:
     >>> read_folds(path)
     ((7, 53), (8, 52))
     """
-    name = str(path)
-    try:
-        with open(name, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise ValueError(f"folds file {name}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"folds file {name} is not UTF-8 text (byte {exc.start})") from None
-    rows = [(i, r) for i, r in enumerate(csv.reader(text.splitlines()), start=1) if any(c.strip() for c in r)]
-    if not rows:
-        raise ValueError(f"folds file {name} is empty: it needs a header line p,n and one line per fold")
-    header = [c.strip().lower() for c in rows[0][1]]
-    if "p" not in header or "n" not in header or len(header) != len(set(header)):
-        raise ValueError(f"folds file {name} must have the columns p and n (once each), got {', '.join(header)}")
-    jp, jn = header.index("p"), header.index("n")
-    out = []
-    for i, r in rows[1:]:
-        try:
-            a, b = (int(r[j].strip()) if j < len(r) else None for j in (jp, jn))
-        except ValueError:
-            a = b = None
-        if a is None or b is None or a < 0 or b < 0 or a + b == 0:
-            raise ValueError(
-                f"folds file {name}, line {i}: p and n must be integers >= 0 with p + n >= 1, got {','.join(r)!r}"
-            )
-        out.append((a, b))
-    if not out:
-        raise ValueError(f"folds file {name} has a header but no folds")
-    return tuple(out)
+    t = read_table(path, header=True, name=f"folds file {path}", needs="a header line p,n and one line per fold")
+    p, n = (t.column(j, kind="integer") for j in t.find_all("p", "n"))
+    for a, b, line in zip(p, n, t.lines, strict=True):
+        if a < 0 or b < 0 or a + b == 0:
+            raise t.error(f"p and n must be integers >= 0 with p + n >= 1, got {a},{b}", line=line)
+    return tuple(zip(p, n, strict=True))

@@ -2,15 +2,16 @@
 
 Each reader returns a small frozen result that unpacks like a tuple, as the
 command line's former readers did (``names, judges, M = read_scores(path)``).
-A shared CSV reader will later replace the parsing here; the messages name
-the file and the line.
+The files are read by sotalib's one reader of users' tables
+(:func:`sotalib._io.read_table`: UTF-8 with or without a byte-order mark,
+comma, semicolon or tab delimiters, decimal commas, CRLF line ends), so every
+refusal is an :class:`~sotalib._io.InputError` naming the file, the line and
+the column.
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import math
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._io import read_table
 from .._result import Result
 
 __all__ = ["BattleFile", "PerItemFile", "ScoreFile", "read_battles", "read_per_item", "read_scores"]
@@ -62,7 +64,8 @@ def read_scores(path: str | os.PathLike) -> ScoreFile:
     Parameters
     ----------
     path : str or path-like
-        The CSV file (UTF-8).
+        The CSV file: UTF-8 (a byte-order mark is fine), separated by commas,
+        semicolons (decimal commas allowed) or tabs; ``"-"`` reads standard input.
 
     Returns
     -------
@@ -72,9 +75,10 @@ def read_scores(path: str | os.PathLike) -> ScoreFile:
     Raises
     ------
     ValueError
-        On malformed input (the message names the file and the line).
-    OSError
-        If the file cannot be read.
+        An ``InputError`` (a ``ValueError``) when the file cannot be read, is
+        not UTF-8 text, has no judge column, a blank or repeated candidate
+        name, or a cell that is not a finite number; the message names the
+        file, the line and the column.
 
     References
     ----------
@@ -91,44 +95,15 @@ def read_scores(path: str | os.PathLike) -> ScoreFile:
     >>> names, judges, M.shape
     (['A', 'B'], ['task 1', 'task 2'], (2, 2))
     """
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    except UnicodeDecodeError as exc:
-        raise ValueError(
-            f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-            "save the file as UTF-8 (CSV UTF-8 in a spreadsheet) and try again"
-        ) from None
-    except csv.Error as exc:
-        raise ValueError(f"{path}: not a readable CSV file ({exc})") from None
-    if len(rows) < 2:
-        raise ValueError(f"{path}: need a header row and at least one candidate row")
-    header = [c.strip() for c in rows[0]]
-    if len(header) < 2:
-        raise ValueError(f"{path}: need a name column and at least one judge column")
-    names, values = [], []
-    for i, r in enumerate(rows[1:], start=2):
-        if len(r) != len(header):
-            raise ValueError(f"{path}: line {i} has {len(r)} fields, the header has {len(header)}")
-        names.append(r[0].strip())
-        try:
-            vals = [float(c) for c in r[1:]]
-        except ValueError:
-            raise ValueError(f"{path}: line {i}: scores must be numbers") from None
-        if not all(math.isfinite(v) for v in vals):
-            raise ValueError(f"{path}: line {i}: scores must be finite")
-        values.append(vals)
-    if len(set(names)) != len(names):
-        seen, twice = set(), []
-        for name in names:
-            if name in seen and name not in twice:
-                twice.append(name)
-            seen.add(name)
-        raise ValueError(
-            f"{path}: candidate names must be unique; listed more than once: {', '.join(map(repr, twice[:5]))}"
-            + (f" and {len(twice) - 5} more" if len(twice) > 5 else "")
-        )
-    return ScoreFile(names, header[1:], np.array(values, dtype=float))
+    t = read_table(
+        path, header=True, needs="a header row (a name column, then one column per judge) and one row per candidate"
+    )
+    if t.width < 2:
+        raise t.error("needs a name column and at least one judge column", line=t.header_line)
+    names = t.column(0, kind="name")
+    t.require_unique(0, what="candidate names")
+    scores = np.column_stack([t.column(j) for j in range(1, t.width)])
+    return ScoreFile(list(names), list(t.header[1:]), scores)
 
 
 @dataclass(frozen=True, repr=False)
@@ -161,7 +136,8 @@ def read_per_item(path: str | os.PathLike) -> PerItemFile:
     Parameters
     ----------
     path : str or path-like
-        The CSV file (UTF-8).
+        The CSV file: UTF-8 (a byte-order mark is fine), separated by commas,
+        semicolons (decimal commas allowed) or tabs; ``"-"`` reads standard input.
 
     Returns
     -------
@@ -171,9 +147,10 @@ def read_per_item(path: str | os.PathLike) -> PerItemFile:
     Raises
     ------
     ValueError
-        On malformed input (the message names the file and the line).
-    OSError
-        If the file cannot be read.
+        An ``InputError`` (a ``ValueError``) when the file cannot be read, is
+        not UTF-8 text, has a blank or repeated candidate name, or a cell that
+        is not a finite number; the message names the file, the line and the
+        column.
 
     References
     ----------
@@ -190,32 +167,15 @@ def read_per_item(path: str | os.PathLike) -> PerItemFile:
     >>> f.candidates, f.items, f.X.tolist()
     (['A', 'B'], ['q1', 'q2', 'q3'], [[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])
     """
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    if len(rows) < 2:
-        raise ValueError(f"{path}: need a header row and at least one item row")
-    header = [c.strip() for c in rows[0]]
-    labelled = header[0].lower() in ("", "item", "id")
-    names = header[1:] if labelled else header
-    if not names:
-        raise ValueError(f"{path}: need at least one candidate column")
-    if len(set(names)) != len(names) or any(not n for n in names):
-        raise ValueError(f"{path}: candidate names in the header must be non-empty and unique")
-    items, values = ([] if labelled else None), []
-    for i, r in enumerate(rows[1:], start=2):
-        if len(r) != len(header):
-            raise ValueError(f"{path}: line {i} has {len(r)} fields, the header has {len(header)}")
-        if labelled:
-            items.append(r[0].strip())
-            r = r[1:]
-        try:
-            vals = [float(c) for c in r]
-        except ValueError:
-            raise ValueError(f"{path}: line {i}: per-item results must be numbers") from None
-        if not all(math.isfinite(v) for v in vals):
-            raise ValueError(f"{path}: line {i}: per-item results must be finite")
-        values.append(vals)
-    return PerItemFile(names, items, np.array(values, dtype=float).T)
+    t = read_table(path, header=True, needs="a header row naming the candidates and one row per test item")
+    labelled = t.header[0].lower() in ("", "item", "id")
+    first = 1 if labelled else 0
+    if t.width <= first:
+        raise t.error("needs at least one candidate column", line=t.header_line)
+    t.require_unique_header(what="candidate names", columns=range(first, t.width))
+    items = [v or "" for v in t.column(0, kind="name", blank="none")] if labelled else None
+    X = np.array([t.column(j) for j in range(first, t.width)], dtype=float)
+    return PerItemFile(list(t.header[first:]), items, X)
 
 
 @dataclass(frozen=True, repr=False)
@@ -238,13 +198,15 @@ class BattleFile(_Unpacks, Result):
 def read_battles(path: str | os.PathLike) -> BattleFile:
     r"""Read battles from a CSV file with a header naming the columns ``a``, ``b`` and ``winner`` (any order, any case).
 
-    Other columns are ignored; blank lines are skipped.  The values are
+    Other columns are ignored; blank lines are skipped.  A blank ``a`` or
+    ``b`` cell is an error; a blank ``winner`` is a tie.  The values are
     checked by :func:`bradley_terry`.
 
     Parameters
     ----------
     path : str or path-like
-        The CSV file (UTF-8).
+        The CSV file: UTF-8 (a byte-order mark is fine), separated by commas,
+        semicolons (decimal commas allowed) or tabs; ``"-"`` reads standard input.
 
     Returns
     -------
@@ -254,9 +216,10 @@ def read_battles(path: str | os.PathLike) -> BattleFile:
     Raises
     ------
     ValueError
-        If a column is missing or a row is short (the message names the file and the line).
-    OSError
-        If the file cannot be read.
+        An ``InputError`` (a ``ValueError``) when the file cannot be read, is
+        not UTF-8 text, lacks a column ``a``, ``b`` or ``winner``, or a battle
+        has a blank candidate; the message names the file, the line and the
+        column.
 
     References
     ----------
@@ -272,19 +235,11 @@ def read_battles(path: str | os.PathLike) -> BattleFile:
     >>> read_battles(path).winner
     ['X', 'tie']
     """
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    if len(rows) < 2:
-        raise ValueError(f"{path}: need a header row and at least one battle")
-    header = [c.strip().lower() for c in rows[0]]
-    try:
-        cols = [header.index(c) for c in ("a", "b", "winner")]
-    except ValueError:
-        raise ValueError(f"{path}: the header must name the columns a, b and winner, got {rows[0]}") from None
-    out = ([], [], [])
-    for i, r in enumerate(rows[1:], start=2):
-        if len(r) != len(header):
-            raise ValueError(f"{path}: line {i} has {len(r)} fields, the header has {len(header)}")
-        for lst, c in zip(out, cols, strict=True):
-            lst.append(r[c].strip())
-    return BattleFile(*out)
+    t = read_table(path, header=True, needs="a header naming the columns a, b and winner, and one row per battle")
+    a, b, winner = t.find_all("a", "b", "winner")
+    # a blank candidate is an error naming its line and column (never a candidate named ''); a blank winner is a tie
+    return BattleFile(
+        list(t.column(a, kind="name")),
+        list(t.column(b, kind="name")),
+        [w or "" for w in t.column(winner, kind="name", blank="none")],
+    )

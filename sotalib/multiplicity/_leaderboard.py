@@ -18,7 +18,6 @@ facts they honour) live in :mod:`sotalib.book.reconstructions`.
 from __future__ import annotations
 
 import functools
-import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._deprecate import warn_deprecated
+from .._io import parse_number, read_table
 from .._result import Result
 
 __all__ = ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"]
@@ -112,7 +112,8 @@ def _lower_is_better_shim(func: F) -> F:
 
 
 def _parse_score(value, path, row: int, column: str):
-    """float, or None for an empty cell; a non-number is an error naming file, row and column.
+    """float, or None for an empty cell; a non-number is an error naming file, row and column
+    (Meta Kaggle's Submissions.csv, read by pandas in chunks; users' leaderboards go through sotalib._io).
 
     A trailing ``%`` divides by 100 (``91.5%`` is 0.915).
     """
@@ -135,34 +136,6 @@ def _parse_score(value, path, row: int, column: str):
 _PAGE_TOKEN = "next page token"
 
 
-def _read_text(path: Path) -> str:
-    """The file as text (UTF-8, with or without a byte-order mark); errors name the file and say what to do."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ValueError(f"{path}: is a directory, not a leaderboard file") from None
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ValueError(
-            f"{path}: not UTF-8 text (byte 0x{raw[exc.start]:02x} on line {line}); "
-            "save the file as UTF-8 (CSV UTF-8 in a spreadsheet) and try again"
-        ) from None
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text.strip().rstrip("%"))
-    except ValueError:
-        return False
-    return True
-
-
 @_lower_is_better_shim
 def read_kaggle_leaderboard(
     path: str | Path, score_column: str | None = None, *, lower_is_better: bool = False
@@ -183,10 +156,11 @@ def read_kaggle_leaderboard(
     Parameters
     ----------
     path : str or Path
-        The CSV file (UTF-8).
+        The CSV file: UTF-8 (a byte-order mark is fine), separated by commas,
+        semicolons (decimal commas allowed) or tabs.
     score_column : str, optional
-        Column holding the scores; default the column named ``score`` (any
-        case), else the only column whose name contains "score".
+        Column holding the scores (any case); default the column named
+        ``score`` (any case), else the only column whose name contains "score".
     lower_is_better : bool
         Which score a team listed several times keeps (its best, as Kaggle
         does): the largest (default, for accuracies and AUCs) or, if True,
@@ -204,9 +178,10 @@ def read_kaggle_leaderboard(
     Raises
     ------
     ValueError
-        If the file is missing, not UTF-8 or not a CSV with a header row, the
-        score column is missing or ambiguous, or a score is not a number (the
-        message names file, row -- 1 = first data row -- and column).
+        An ``InputError`` (a ``ValueError``) if the file is missing, not
+        UTF-8 or not a CSV with a header row, the score column is missing or
+        ambiguous, or a score is not a finite number; the message names the
+        file, the line and the column.
 
     References
     ----------
@@ -228,73 +203,68 @@ def read_kaggle_leaderboard(
 
 
 def _read_kaggle(path: Path, score_column: str | None, lower_is_better: bool) -> Leaderboard:
-    """Read the CSV file (see :func:`read_kaggle_leaderboard`)."""
-    import pandas as pd  # pandas loads only when a file is read: it takes longer to import than sotalib
-
-    text = _read_text(path)
-    lines = text.splitlines()
-    token_lines = [i for i, line in enumerate(lines) if line.strip().lower().startswith(_PAGE_TOKEN)]
+    """Read the CSV file (see :func:`read_kaggle_leaderboard`) with sotalib's one reader of users' tables."""
+    t = read_table(path, header=True, needs="a header row and one row per team", min_rows=0)
     notes = []
-    if token_lines:
-        lines = [line for i, line in enumerate(lines) if i not in set(token_lines)]
+
+    def is_token(row: tuple[str, ...]) -> bool:
+        return row[0].lower().startswith(_PAGE_TOKEN)
+
+    if len(t.where(is_token)):
+        t = t.where(lambda row: not is_token(row))
         notes.append(
             "the file ends with the Kaggle command line's 'Next Page Token' line, so it holds one page of "
             "the leaderboard; for every team use 'kaggle competitions leaderboard SLUG --download'"
         )
-    if not any(line.strip() for line in lines):
-        raise ValueError(f"{path}: empty file; a leaderboard CSV needs a header row and one row per team")
-    try:
-        df = pd.read_csv(io.StringIO("\n".join(lines)), dtype=str, keep_default_na=False, skip_blank_lines=True)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise ValueError(f"{path}: not a readable CSV file ({' '.join(str(exc).split())})") from None
-    cols = [str(c) for c in df.columns]
-    df.columns = cols
-    if cols and all(_is_number(c) for c in cols if not c.startswith("Unnamed")):
-        raise ValueError(
-            f"{path}: the first line holds numbers, not column names; add a header line "
-            "such as 'rank,score' (the scores are read from the column named score)"
+    cols = list(t.header)
+    named = [c for c in cols if c]
+    if named and all(parse_number(c, decimal_comma=t.decimal_comma, percent=True) is not None for c in named):
+        raise t.error(
+            "the first line holds numbers, not column names; add a header line such as 'rank,score' "
+            "(the scores are read from the column named score)",
+            line=t.header_line,
         )
     if score_column is None:
-        cands = [c for c in cols if c.strip().lower() == "score"] or [c for c in cols if "score" in c.lower()]
-        if len(cands) != 1:
-            raise ValueError(
-                f"{path}: cannot tell which column holds the scores (columns: {', '.join(cols)}); "
-                "name it 'score' or use --score-column"
-            )
-        score_column = cands[0]
-    elif score_column not in cols:
-        raise ValueError(f"{path}: no column {score_column!r} (columns: {', '.join(cols)})")
-    lowered = {c.strip().lower().replace("_", "").replace(" ", ""): c for c in reversed(cols)}
+        j = t.find("score", required=False)
+        if j is None:
+            cands = [k for k, c in enumerate(cols) if "score" in c.lower()]
+            if len(cands) != 1:
+                raise t.error(
+                    f"cannot tell which column holds the scores (columns: {', '.join(cols)}); "
+                    "name it 'score' or use --score-column",
+                    line=t.header_line,
+                )
+            j = cands[0]
+    else:
+        j = t.find(score_column)
+    lowered = {c.strip().lower().replace("_", "").replace(" ", ""): k for k, c in reversed(list(enumerate(cols)))}
     id_col = lowered.get("teamid")
-    team_col = lowered.get("teamname") or lowered.get("team")
-    key_col = id_col or team_col
+    team_col = lowered.get("teamname", lowered.get("team"))
+    key_col = id_col if id_col is not None else team_col
     better = min if lower_is_better else max
     best: dict = {}  # team key -> index in scores
     scores, teams, dropped, duplicates = [], [], 0, 0
-    values = df[score_column].tolist()
-    keys = df[key_col].tolist() if key_col else None
-    names = df[team_col].tolist() if team_col else None
-    for i, value in enumerate(values, start=1):
-        v = _parse_score(value, path, i, score_column)
+    values = t.column(j, percent=True, blank="none")  # ``91.5%`` is 0.915 exactly; a blank score is None
+    for row, v in zip(t.rows, values, strict=True):
         if v is None:
             dropped += 1
             continue
-        key = str(keys[i - 1]).strip() if keys is not None else None
+        key = row[key_col] if key_col is not None else None
         if key and key in best:
-            j = best[key]
-            scores[j] = better(scores[j], v)
+            k = best[key]
+            scores[k] = better(scores[k], v)
             duplicates += 1
             continue
         if key:
             best[key] = len(scores)
         scores.append(v)
-        teams.append(str(names[i - 1]) if names is not None else "")
+        teams.append(row[team_col] if team_col is not None else "")
     if not scores:
-        raise ValueError(f"{path}: no scores in column {score_column!r}")
+        raise t.error(f"no scores in column {cols[j]!r}")
     if dropped:
         notes.append(f"{dropped} row{'s' if dropped != 1 else ''} without a score dropped")
     if duplicates:
-        what = "team id" if id_col else "team name"
+        what = "team id" if id_col is not None else "team name"
         notes.append(
             f"{duplicates} row{'s' if duplicates != 1 else ''} repeating a {what} already listed merged "
             f"into {len(scores)} teams (each keeps its best score)"
@@ -341,8 +311,8 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
     ------
     ValueError
         If the file cannot be read, the score column is missing or
-        ambiguous, a score is not a number (the message names file, row and
-        column), or a score lies outside the scale (the message says which
+        ambiguous, a score is not a number (the message names the file, the
+        line and the column), or a score lies outside the scale (the message says which
         team and what to do).
 
     References

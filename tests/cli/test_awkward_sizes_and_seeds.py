@@ -159,21 +159,28 @@ def test_sota_text_says_teams_above_the_estimate(tmp_path, capsys):
 
 # ------------------------------------------------------------------ files the user exported from a spreadsheet
 @pytest.mark.parametrize("sep", [";", "\t"])
-def test_batch_separated_by_semicolons_or_tabs_says_so(tmp_path, capsys, sep):
+def test_batch_separated_by_semicolons_or_tabs_is_read(tmp_path, capsys, sep):
+    # a spreadsheet's export where the list separator is not the comma: decimal commas, read as points
     f = tmp_path / "b.csv"
     f.write_text(sep.join(["p", "n", "decimals", "acc"]) + "\n" + sep.join(["100", "200", "4", "0,9"]) + "\n")
-    _one_line_error(capsys, ["check", "--batch", str(f)], f"is separated by {sep!r}, not by commas", "--batch")
+    g = tmp_path / "comma.csv"
+    g.write_text("p,n,decimals,acc\n100,200,4,0.9\n")
+    code, out, err = _run(capsys, ["check", "--batch", str(f), "--json"])
+    assert code == 0 and err == "", err
+    code, expected, _ = _run(capsys, ["check", "--batch", str(g), "--json"])
+    assert code == 0 and json.loads(out) == json.loads(expected)
+    assert json.loads(out)["reports"][0]["verdict"] == "consistent"
 
 
 def test_folds_file_errors_name_the_folds_file_option(tmp_path, capsys):
     f = tmp_path / "folds.csv"
     f.write_text("a,b\n10,20\n")
     err = _one_line_error(capsys, ["check", "--score", "acc=0.9", "--decimals", "2", "--folds-file", str(f)])
-    assert err.startswith(f"sotalib check: error: --folds-file {f} must have the columns p and n"), err
+    assert err.startswith(f"sotalib check: error: --folds-file {f}, line 1: needs the columns p and n; missing p"), err
     err = _one_line_error(
         capsys, ["check", "--score", "acc=0.9", "--decimals", "2", "--folds-file", str(tmp_path / "none.csv")]
     )
-    assert "--folds-file" in err and "cannot be read" in err, err
+    assert "--folds-file" in err and "none.csv: no such file" in err, err
 
 
 # ------------------------------------------------------------------ the typo finder says when it did not search

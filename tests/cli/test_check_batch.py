@@ -156,9 +156,9 @@ def test_dataframe_with_infinite_score():
 @pytest.mark.parametrize(
     "content, message",
     [
-        ("", "is empty"),
-        ("\n\n  \n", "is empty"),
-        ("p,n,decimals,acc\n", "no reports"),
+        ("", "is an empty file"),
+        ("\n\n  \n", "is an empty file"),
+        ("p,n,decimals,acc\n", "has a header but no data rows"),
         ("p,n,decimals\n10,10,2\n", "no score column"),
         ("acc,decimals\n0.5,2\n", "needs columns p and n"),
     ],

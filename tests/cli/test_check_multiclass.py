@@ -144,7 +144,10 @@ def test_fold_min_and_max(capsys):
         (["--classes", "30,20", "--score", "acc=0.5"], "exactly one of --eps and --decimals"),
         (["--classes", "30,20", "--score", "acc=0.5", "--decimals", "2", "--k", "5"], "--k needs --stratified"),
         (["--classes", "30,20", "--score", "acc=0.5", "--decimals", "2", "--p", "5"], "--p and --n"),
-        (["--classes", "30,20", "--score", "acc=0.5", "--decimals", "2", "--folds-file", "/nonexistent/f"], "No such"),
+        (
+            ["--classes", "30,20", "--score", "acc=0.5", "--decimals", "2", "--folds-file", "/nonexistent/f"],
+            "--folds-file /nonexistent/f: no such file",
+        ),
         (["--task", "regression", "--score", "mae=0.5", "--decimals", "2"], "--n"),
         (["--task", "regression", "--n", "5", "--score", "r2=0.5", "--decimals", "2"], "--target-var"),
         (

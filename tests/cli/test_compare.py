@@ -82,8 +82,8 @@ def test_compare_without_matplotlib(demsar, tmp_path, capsys, monkeypatch):
         (["--alpha", "0"], DEMSAR_CSV, "--alpha must be in (0, 1)"),
         (["--cd-diagram", "cd.gif"], DEMSAR_CSV, "--cd-diagram must name a .png, .svg or .pdf file"),
         ([], "m,t1\nA,0.5\nB,0.6\n", "need at least 2 candidates and 2 judges"),
-        ([], "m,t1,t2\nA,0.5,x\nB,0.6,0.7\n", "line 2: scores must be numbers"),
-        ([], "m,t1,t2\nA,0.5,0.2\nB,0.6\n", "line 3 has 2 fields"),
+        ([], "m,t1,t2\nA,0.5,x\nB,0.6,0.7\n", "line 2, column \"t2\": 'x' is not a number"),
+        ([], "m,t1,t2\nA,0.5,0.2\nB,0.6\n", 'line 3, column "t2": blank cell where a number is needed'),
     ],
 )
 def test_compare_bad_input(tmp_path, capsys, extra, content, message):
@@ -157,7 +157,7 @@ def test_rank_uncertainty_bad_files(tmp_path, capsys):
     p = tmp_path / "x.csv"
     p.write_text("a,b\n1,0\n1,nan\n")
     assert main(["rank-uncertainty", "--per-item", str(p)]) == 2
-    assert "line 3: per-item results must be finite" in capsys.readouterr().err
+    assert "line 3, column \"b\": 'nan' is not a finite number" in capsys.readouterr().err
     p.write_text("a,b,winner\nx,y,z\n")
     assert main(["rank-uncertainty", "--battles", str(p)]) == 2
     assert "winner must be" in capsys.readouterr().err

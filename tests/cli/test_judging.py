@@ -63,10 +63,10 @@ def test_rank_lower_is_better(tmp_path, capsys):
         ("", "header"),
         ("name,j1\n", "header"),
         ("name\nA\n", "judge column"),
-        ("name,j1,j2\nA,1,2\nB,1\n", "fields"),
-        ("name,j1\nA,abc\n", "numbers"),
-        ("name,j1\nA,nan\n", "finite"),
-        ("name,j1\nA,1\nA,2\n", "unique"),
+        ("name,j1,j2\nA,1,2\nB,1\n", 'line 3, column "j2": blank cell'),
+        ("name,j1\nA,abc\n", "line 2, column \"j1\": 'abc' is not a number"),
+        ("name,j1\nA,nan\n", "line 2, column \"j1\": 'nan' is not a finite number"),
+        ("name,j1\nA,1\nA,2\n", "candidate names must be unique: 'A' is listed on lines 2 and 3"),
     ],
 )
 def test_rank_malformed_files_exit_2(tmp_path, capsys, content, message):

@@ -56,7 +56,7 @@ def test_cli_bad_input_exit_2(tmp_path, capsys):
     p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,zz\n")
     assert main(["sota", "--leaderboard", str(p), "--n", "100"]) == 2
     err = capsys.readouterr().err
-    assert "row 1" in err and len(err.strip().splitlines()) == 1
+    assert "lb.csv, line 2, column \"Score\": 'zz' is not a number" in err and len(err.strip().splitlines()) == 1
     assert main(["sota", "--leaderboard", str(tmp_path / "no.csv"), "--n", "100"]) == 2
     assert main(["sota", "--leaderboard", str(p), "--n", "0"]) == 2
     capsys.readouterr()

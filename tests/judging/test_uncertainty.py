@@ -90,10 +90,10 @@ def test_bad_input(tmp_path):
         estimate_rank_uncertainty(np.ones((2, 3)), rng=-1)
     p = tmp_path / "x.csv"
     p.write_text("item,a,b\n1,1,0\n2,0\n")
-    with pytest.raises(ValueError, match="line 3 has 2 fields"):
+    with pytest.raises(ValueError, match='line 3, column "b": blank cell where a number is needed'):
         read_per_item(p)
     p.write_text("a,b\n1,x\n")
-    with pytest.raises(ValueError, match="line 2: per-item results must be numbers"):
+    with pytest.raises(ValueError, match="line 2, column \"b\": 'x' is not a number"):
         read_per_item(p)
     p.write_text("id,a,b\nq,1,0\nr,0.5,1\n")
     f = read_per_item(p)

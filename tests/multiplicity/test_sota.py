@@ -179,9 +179,9 @@ def test_kaggle_csv_drops_empty_and_counts(tmp_path):
     assert lb.dropped == 1 and lb.teams == ("a", "c")
 
 
-def test_kaggle_csv_rejects_non_number_naming_file_row_column(tmp_path):
+def test_kaggle_csv_rejects_non_number_naming_file_line_column(tmp_path):
     p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,0.9\n2,b,abc\n")
-    with pytest.raises(ValueError, match=r"lb\.csv: row 2, column 'Score': score 'abc' is not a number"):
+    with pytest.raises(ValueError, match=r"lb\.csv, line 3, column \"Score\": 'abc' is not a number"):
         read_kaggle_leaderboard(p)
 
 
