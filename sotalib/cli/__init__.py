@@ -323,19 +323,6 @@ def _run(args: argparse.Namespace, prog: str, as_json: bool) -> int:
     except InputError as exc:  # a user's file: the message names it, the line and the column
         where = {"file": exc.path, "line": exc.line, "column": exc.column}
         return _refuse(prog, _one_line(exc), as_json, **where)
-    except UnicodeDecodeError as exc:  # a reader that did not say which file: name the command's input files
-        files = [
-            str(getattr(args, a.dest))
-            for a in args._commands[args.command]._actions
-            if a.metavar and "FILE" in str(a.metavar) and getattr(args, a.dest, None)
-        ]
-        named = f"{' or '.join(files)}: " if files else ""
-        return _refuse(
-            prog,
-            f"{named}not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-            "save the file as UTF-8 (CSV UTF-8 in a spreadsheet) and try again",
-            as_json,
-        )
     except ValueError as exc:
         return _refuse(prog, in_option_terms(_one_line(exc), PARAMETER_OPTIONS.get(args.command, {})), as_json)
     except (CliError, OSError) as exc:
