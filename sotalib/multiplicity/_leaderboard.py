@@ -270,6 +270,8 @@ def _read_kaggle(path: Path, score_column: str | None, lower_is_better: bool) ->
     key_col = id_col or team_col
     better = min if lower_is_better else max
     best: dict = {}  # team key -> index in scores
+    scores: list[float]
+    teams: list[str]
     scores, teams, dropped, duplicates = [], [], 0, 0
     values = df[score_column].tolist()
     keys = df[key_col].tolist() if key_col else None
