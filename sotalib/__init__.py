@@ -133,7 +133,38 @@ Errors
     :class:`DeprecationWarning` naming the new one.
 """
 
+from typing import TYPE_CHECKING
+
 from ._lazy import attach
+
+if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
+    from . import consistency as consistency
+    from . import judging as judging
+    from . import multiplicity as multiplicity
+    from ._version import __version__ as __version__
+    from .consistency import BatchVerdict as BatchVerdict
+    from .consistency import MulticlassResult as MulticlassResult
+    from .consistency import RegressionResult as RegressionResult
+    from .consistency import ReportVerdict as ReportVerdict
+    from .consistency import check_batch as check_batch
+    from .consistency import check_multiclass as check_multiclass
+    from .consistency import check_regression as check_regression
+    from .consistency import check_report as check_report
+    from .judging import Aggregation as Aggregation
+    from .judging import Comparison as Comparison
+    from .judging import RankUncertainty as RankUncertainty
+    from .judging import TestSize as TestSize
+    from .judging import compare_candidates as compare_candidates
+    from .judging import estimate_rank_uncertainty as estimate_rank_uncertainty
+    from .judging import estimate_test_size as estimate_test_size
+    from .judging import rank_candidates as rank_candidates
+    from .multiplicity import Leaderboard as Leaderboard
+    from .multiplicity import MaxSummary as MaxSummary
+    from .multiplicity import SotaEstimate as SotaEstimate
+    from .multiplicity import estimate_sota as estimate_sota
+    from .multiplicity import read_leaderboard as read_leaderboard
+    from .multiplicity import summarize_max as summarize_max
+    from .multiplicity import summarize_max_auc as summarize_max_auc
 
 __getattr__, __dir__, __all__ = attach(
     __name__,

@@ -19,7 +19,7 @@ from ._deprecate import REMOVED_IN
 def attach(
     package: str,
     names: Mapping[str, Sequence[str]],
-    deprecated: Mapping[str, tuple[str, ...]] | None = None,
+    deprecated: Mapping[str, tuple[str, str] | tuple[str, str, str | None]] | None = None,
 ) -> tuple[Callable[[str], object], Callable[[], list[str]], list[str]]:
     """Return ``__getattr__``, ``__dir__`` and ``__all__`` for ``package``.
 
@@ -54,10 +54,11 @@ def attach(
         if name in deprecated:
             module, attr, *says = deprecated[name]
             target = importlib.import_module(module, package)
-            if says and says[0] is None:  # a wrapper that warns itself when called
+            replacement = says[0] if says else ""
+            if replacement is None:  # a wrapper that warns itself when called
                 return getattr(target, attr)
-            if says:  # the replacement: a full name, or one relative to the package
-                new = says[0] if says[0].startswith("sotalib") else f"{package}.{says[0]}"
+            if replacement:  # the replacement: a full name, or one relative to the package
+                new = replacement if replacement.startswith("sotalib") else f"{package}.{replacement}"
             elif attr in where:
                 new = f"{package}.{attr}"
             elif attr in getattr(target, "__all__", ()) and not module.rsplit(".", 1)[-1].startswith("_"):

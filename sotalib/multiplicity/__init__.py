@@ -102,7 +102,57 @@ Leaderboard files
    Leaderboard
 """
 
+from typing import TYPE_CHECKING
+
 from .._lazy import attach
+
+if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
+    from ._auc_distribution import AUCDistribution as AUCDistribution
+    from ._auc_distribution import auc_distribution as auc_distribution
+    from ._auc_model import auc_variance as auc_variance
+    from ._auc_model import binormal_auc as binormal_auc
+    from ._auc_model import binormal_mu_pos as binormal_mu_pos
+    from ._auc_model import binormal_roc as binormal_roc
+    from ._auc_model import delong_variance as delong_variance
+    from ._auc_model import empirical_auc as empirical_auc
+    from ._auc_model import hanley_mcneil_variance as hanley_mcneil_variance
+    from ._auc_model import roc_curve_points as roc_curve_points
+    from ._auc_model import simulate_scores as simulate_scores
+    from ._auc_simulate import simulate_auc as simulate_auc
+    from ._auc_simulate import simulate_auc_leaderboard as simulate_auc_leaderboard
+    from ._auc_simulate import simulate_max_auc as simulate_max_auc
+    from ._binomial import clopper_pearson as clopper_pearson
+    from ._binomial import prob_at_least as prob_at_least
+    from ._dependence import conditional_probs as conditional_probs
+    from ._dependence import feasible as feasible
+    from ._dependence import feasible_interval as feasible_interval
+    from ._dependence import rho_from_similarity as rho_from_similarity
+    from ._dependence import similarity as similarity
+    from ._dependent import fixed_max_distribution as fixed_max_distribution
+    from ._dependent import max_distribution as max_distribution
+    from ._estimate import estimate_sota as estimate_sota
+    from ._leaderboard import Leaderboard as Leaderboard
+    from ._leaderboard import read_kaggle_leaderboard as read_kaggle_leaderboard
+    from ._leaderboard import read_leaderboard as read_leaderboard
+    from ._leaderboard import read_meta_kaggle as read_meta_kaggle
+    from ._max_summary import MaxSummary as MaxSummary
+    from ._max_summary import summarize_max as summarize_max
+    from ._max_summary import summarize_max_auc as summarize_max_auc
+    from ._maxdist import MaxDistribution as MaxDistribution
+    from ._maxdist import iid_bias_sd as iid_bias_sd
+    from ._maxdist import iid_max_distribution as iid_max_distribution
+    from ._maxdist import prob_any_at_least as prob_any_at_least
+    from ._simulate import simulate_coin_flip_leaderboard as simulate_coin_flip_leaderboard
+    from ._simulate import simulate_iid_max as simulate_iid_max
+    from ._simulate import simulate_iid_max_counts as simulate_iid_max_counts
+    from ._simulate import simulate_max as simulate_max
+    from ._sota_model import simulate_leaderboard as simulate_leaderboard
+    from ._sota_result import SotaEstimate as SotaEstimate
+    from ._summary import Summary as Summary
+    from ._theta_dist import Empirical as Empirical
+    from ._theta_dist import PointMass as PointMass
+    from ._theta_dist import Uniform as Uniform
+    from ._theta_dist import uniform_for_sota as uniform_for_sota
 
 __getattr__, __dir__, __all__ = attach(
     __name__,

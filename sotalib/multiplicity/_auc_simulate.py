@@ -164,8 +164,8 @@ def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, show=None
     if rho == 0.0:
         uniq = np.unique(ks)
         bar = progress(range(reps), desc="simulated challenges", show=show)
-        for k in uniq:
-            k = int(k)
+        for k_value in uniq:
+            k = int(k_value)
             idx = np.flatnonzero(ks == k)
             n_neg = n - k
             lf = _logfact(n_neg)
@@ -180,14 +180,14 @@ def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, show=None
                         next(bar, None)
                 continue
             per_m = max(1, _CHUNK // k)  # classifiers per block of one replication
-            for r in idx:
+            for row in idx:
                 best = -1
                 for j0 in range(0, m, per_m):
                     j1 = min(m, j0 + per_m)
                     z = rng.standard_normal((1, j1 - j0, k))
                     uu = rng.random((1, j1 - j0, k))
                     best = max(best, int(_max_u_batch(z, uu, mus[j0:j1], sp, n_neg, lf, log_inv_tol)[0]))
-                out[r] = best / (k * n_neg)
+                out[row] = best / (k * n_neg)
                 next(bar, None)
         for _ in bar:  # close the bar
             pass
@@ -490,6 +490,7 @@ def _simulated_max_auc(
         on_start()
     maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed", show)
     s = Summary.from_samples(maxima, alpha)
+    assert s.reps is not None and s.se_mean is not None  # from_samples sets them
     return MaxAUCSummary(
         mean=s.mean,
         sd=s.sd,

@@ -45,8 +45,8 @@ def _table(n: int, theta: float) -> tuple[int, np.ndarray, np.ndarray]:
     ``P(X <= x) = 0`` left of it, ``P(X > x) = 0`` right of it.
     """
     if theta == 0.0 or theta == 1.0:
-        k = 0 if theta == 0.0 else n
-        return k, np.ones(1), np.zeros(1)
+        start = 0 if theta == 0.0 else n
+        return start, np.ones(1), np.zeros(1)
     mode = min(n, int(math.floor((n + 1) * theta)))
     c = math.log(theta) - math.log1p(-theta)  # log(theta / (1 - theta))
     w = int(math.ceil(40.0 * math.sqrt(n * theta * (1.0 - theta)))) + 64

@@ -65,7 +65,8 @@ def _windows(k: np.ndarray, p: np.ndarray, eps: float) -> tuple[np.ndarray, np.n
     # half-width: the window is about 13.6 sd either side for eps = 1e-40; more where it is skewed (below)
     H = int(min(int(kk.max()), math.ceil(14.0 * math.sqrt(float(np.max(kk * pp * (1.0 - pp))))) + 8))
     rows = np.arange(nt.size)
-    cu = cd = None
+    cu: np.ndarray | None = None  # the ratios above the mode, all rows (from the first pass)
+    cd: np.ndarray | None = None  # and below it
     nup = np.zeros(nt.size, dtype=np.int64)
     ndn = np.zeros(nt.size, dtype=np.int64)
     while rows.size:
@@ -86,6 +87,7 @@ def _windows(k: np.ndarray, p: np.ndarray, eps: float) -> tuple[np.ndarray, np.n
         nd = np.count_nonzero(dn, axis=1)
         if cu is None:
             cu, cd = up, dn
+        assert cd is not None  # set with cu
         nup[rows], ndn[rows] = nu, nd
         # rows whose window reaches the half-width without reaching 0 or k: again, twice as wide
         short = ((nu == H) & (md + H < km)) | ((nd == H) & (md - H > 0))
@@ -103,6 +105,7 @@ def _windows(k: np.ndarray, p: np.ndarray, eps: float) -> tuple[np.ndarray, np.n
                 cu = np.pad(cu, ((0, 0), (0, grow)))
                 cd = np.pad(cd, ((0, 0), (0, grow)))
         rows = rows[short]
+    assert cu is not None and cd is not None  # nt is not empty: the loop ran
     H = cu.shape[1]
     lo[nt] = mode - ndn
     L[nt] = nup + ndn + 1

@@ -217,7 +217,7 @@ def estimate_sota(
             "exact in distribution) and 'normal'"
         )
     board = scores if isinstance(scores, Leaderboard) else None
-    values = _check_scores(board.scores if board is not None else scores)
+    values = _check_scores(scores.scores if isinstance(scores, Leaderboard) else scores)
     _check_perfect_score(values, metric, method, rho)
     if metric == "auc":
         if prevalence is None:

@@ -243,6 +243,8 @@ def _read_kaggle(path: Path, score_column: str | None, lower_is_better: bool) ->
     key_col = id_col if id_col is not None else team_col
     better = min if lower_is_better else max
     best: dict = {}  # team key -> index in scores
+    scores: list[float]
+    teams: list[str]
     scores, teams, dropped, duplicates = [], [], 0, 0
     values = t.column(j, percent=True, blank="none")  # ``91.5%`` is 0.915 exactly; a blank score is None
     for row, v in zip(t.rows, values, strict=True):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -45,6 +45,16 @@ __all__ = ["MaxSummary", "summarize_max", "summarize_max_auc"]
 #: ``engine="auto"`` of :func:`summarize_max_auc` simulates when one run draws at most this many scores
 #: (the rule of :func:`sotalib.multiplicity.shrink_auc`), else it takes the normal approximation.
 _AUC_SIMULATION_LIMIT = 1e8
+
+
+class _Model(TypedDict):
+    """The fields of :class:`MaxSummary` that describe the model, in common to both front doors."""
+
+    n: int
+    m: int
+    alpha: float
+    rho: float
+    metric: str
 
 
 @dataclass(frozen=True, repr=False)
@@ -285,7 +295,7 @@ def summarize_max(
             f"n_resamples={n_resamples} replications",
             "use fewer replications (100000 give 3 digits)",
         )
-    model = dict(n=n, m=m, alpha=alpha, rho=rho, metric="accuracy")
+    model = _Model(n=n, m=m, alpha=alpha, rho=rho, metric="accuracy")
     details = dict(theta=theta, theta0=theta0, y0=y0, spread=spread)
 
     if rho == 0.0 and spread == 0.0 and engine == "exact":
@@ -475,23 +485,23 @@ def _summarize_max_auc(
     if engine == "auto":
         cost = float(a.size) * n_resamples * (n_pos if rho == 0.0 else n)
         engine = "simulate" if cost <= _AUC_SIMULATION_LIMIT else "normal"
-    model = dict(n=n, m=int(a.size), alpha=alpha, rho=rho, metric="auc")
+    model = _Model(n=n, m=int(a.size), alpha=alpha, rho=rho, metric="auc")
     details: dict[str, Any] = dict(prevalence=prevalence, n_pos=n_pos, n_neg=n_neg)
     if engine == "normal":
         r = _normal_max_auc(a, n, prevalence, rho, alpha, True)
         details.update(teams=r.teams, accuracy=NORMAL_AUC_ACCURACY)
         return MaxSummary(r.mean, r.sd, r.ci_low, r.ci_high, "normal", **model, details=details)
     _check_auc_memory(a.size, n, n_pos, n_resamples, rho, name="n_resamples")
-    r = _simulated_max_auc(a, n, prevalence, rho, n_resamples, rng, alpha, progress, on_start)
+    sim = _simulated_max_auc(a, n, prevalence, rho, n_resamples, rng, alpha, progress, on_start)
     return MaxSummary(
-        r.mean,
-        r.sd,
-        r.ci_low,
-        r.ci_high,
+        sim.mean,
+        sim.sd,
+        sim.ci_low,
+        sim.ci_high,
         "simulate",
         **model,
-        n_resamples=r.reps,
-        se_mean=r.se_mean,
-        seed=r.seed,
+        n_resamples=sim.reps,
+        se_mean=sim.se_mean,
+        seed=sim.seed,
         details=details,
     )

@@ -235,6 +235,7 @@ def simulate_max_counts(
         elif isinstance(dist, Uniform):
             kind, a, b, values, cumw = 1, dist.a, dist.b, empty, empty
         else:
+            assert dist.weights is not None  # Empirical.__post_init__ sets it
             kind, a, b, values, cumw = 2, 0.0, 0.0, dist.values, np.cumsum(dist.weights)
         support = np.array(dist.support) if not isinstance(dist, Empirical) else dist.values
     else:

@@ -140,10 +140,12 @@ class Empirical(Result):
         return float(self.values[0]), float(self.values[-1])
 
     def mean(self) -> float:
+        assert self.weights is not None  # __post_init__ sets it
         return float(np.dot(self.values, self.weights))
 
     def expected_max(self, m: int) -> float:
         """``E max`` of ``m`` iid draws: ``sum_i v_i (W_i^m - W_{i-1}^m)``."""
+        assert self.weights is not None  # __post_init__ sets it
         c = np.concatenate([[0.0], np.minimum(np.cumsum(self.weights), 1.0)])
         c[-1] = 1.0
         return float(np.dot(self.values, np.diff(c**m)))
@@ -233,6 +235,7 @@ def _quadrature(dist: ThetaDist, n: int, nodes: int | None) -> tuple[np.ndarray,
     if isinstance(dist, PointMass):
         return np.array([dist.theta]), np.array([1.0])
     if isinstance(dist, Empirical):
+        assert dist.weights is not None  # __post_init__ sets it
         return dist.values.copy(), dist.weights.copy()
     if dist.d == 0:
         return np.array([dist.a]), np.array([1.0])
