@@ -193,6 +193,7 @@ def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str
         where = f"batch file {name}" if name else "batch file"
         needs = "a header line (p, n, decimals or eps, score names) and one line per report"
         t = read_table(table, header=True, name=where, needs=needs).with_decimal_points()
+    assert t.header is not None  # read with header=True
     return list(t.header), [(j + 1, list(r)) for j, r in enumerate(t.rows)], base, where
 
 

@@ -98,6 +98,7 @@ def read_scores(path: str | os.PathLike) -> ScoreFile:
     t = read_table(
         path, header=True, needs="a header row (a name column, then one column per judge) and one row per candidate"
     )
+    assert t.header is not None  # read with header=True
     if t.width < 2:
         raise t.error("needs a name column and at least one judge column", line=t.header_line)
     names = t.column(0, kind="name")
@@ -168,6 +169,7 @@ def read_per_item(path: str | os.PathLike) -> PerItemFile:
     (['A', 'B'], ['q1', 'q2', 'q3'], [[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])
     """
     t = read_table(path, header=True, needs="a header row naming the candidates and one row per test item")
+    assert t.header is not None  # read with header=True
     labelled = t.header[0].lower() in ("", "item", "id")
     first = 1 if labelled else 0
     if t.width <= first:

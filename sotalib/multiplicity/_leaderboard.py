@@ -216,6 +216,7 @@ def _read_kaggle(path: Path, score_column: str | None, lower_is_better: bool) ->
             "the file ends with the Kaggle command line's 'Next Page Token' line, so it holds one page of "
             "the leaderboard; for every team use 'kaggle competitions leaderboard SLUG --download'"
         )
+    assert t.header is not None  # read with header=True
     cols = list(t.header)
     named = [c for c in cols if c]
     if named and all(parse_number(c, decimal_comma=t.decimal_comma, percent=True) is not None for c in named):
