@@ -130,42 +130,52 @@ DRIVE_TEST_ALL = (
     (24265, 305695),  # image 20
 )
 
+
+class _Datasets(dict):
+    """The named test sets that ``check_report(dataset=...)`` and ``sotalib check --dataset`` take, by name.
+
+    Each value is a :class:`Dataset`; ``sotalib datasets`` prints them.
+    """
+
+
 #: The named test sets, by name.
-DATASETS = {
-    d.name: d
-    for d in (
-        Dataset(
-            "drive-test-fov",
-            "DRIVE retinal vessels, 20 test images, pixels inside the field of view (one fold per image)",
-            _DRIVE_SOURCE,
-            DRIVE_TEST_FOV,
-        ),
-        Dataset(
-            "drive-test-all",
-            "DRIVE retinal vessels, 20 test images, all 329,960 pixels of each (one fold per image)",
-            _DRIVE_SOURCE,
-            DRIVE_TEST_ALL,
-        ),
-        Dataset(
-            "tpehg",
-            "Term-Preterm EHG database: 38 preterm and 262 term deliveries",
-            "Fele-Zorz et al. 2008 (PhysioNet); counts as in Fazekas & Kovacs, Section 5.2",
-            ((38, 262),),
-        ),
-        Dataset(
-            "isic2016-test",
-            "ISIC 2016 lesion classification test set: 75 melanoma, 304 benign",
-            "Gutman et al. 2016 (ISBI 2016 challenge, part 3)",
-            ((75, 304),),
-        ),
-        Dataset(
-            "isic2017-test",
-            "ISIC 2017 lesion classification test set, melanoma against the rest: 117 melanoma, 483 others",
-            "Codella et al. 2018 (ISBI 2017 challenge, part 3)",
-            ((117, 483),),
-        ),
-    )
-}
+DATASETS = _Datasets(
+    {
+        d.name: d
+        for d in (
+            Dataset(
+                "drive-test-fov",
+                "DRIVE retinal vessels, 20 test images, pixels inside the field of view (one fold per image)",
+                _DRIVE_SOURCE,
+                DRIVE_TEST_FOV,
+            ),
+            Dataset(
+                "drive-test-all",
+                "DRIVE retinal vessels, 20 test images, all 329,960 pixels of each (one fold per image)",
+                _DRIVE_SOURCE,
+                DRIVE_TEST_ALL,
+            ),
+            Dataset(
+                "tpehg",
+                "Term-Preterm EHG database: 38 preterm and 262 term deliveries",
+                "Fele-Zorz et al. 2008 (PhysioNet); counts as in Fazekas & Kovacs, Section 5.2",
+                ((38, 262),),
+            ),
+            Dataset(
+                "isic2016-test",
+                "ISIC 2016 lesion classification test set: 75 melanoma, 304 benign",
+                "Gutman et al. 2016 (ISBI 2016 challenge, part 3)",
+                ((75, 304),),
+            ),
+            Dataset(
+                "isic2017-test",
+                "ISIC 2017 lesion classification test set, melanoma against the rest: 117 melanoma, 483 others",
+                "Codella et al. 2018 (ISBI 2017 challenge, part 3)",
+                ((117, 483),),
+            ),
+        )
+    }
+)
 
 
 def get_dataset(name: str) -> Dataset:
