@@ -70,7 +70,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 
 def wants(args: argparse.Namespace) -> bool:
-    """Is this a multiclass or regression report (run by this module)?"""
+    """Whether this is a multiclass or regression report (run by this module)."""
     return args.task in ("multiclass", "regression") or (args.task is None and args.classes is not None)
 
 
@@ -105,8 +105,10 @@ def _reject_multiclass_options(args: argparse.Namespace) -> None:
 
 
 def fold_bounds(args: argparse.Namespace) -> dict:
-    """``fold_min`` and ``fold_max`` keyword arguments of :func:`sotalib.consistency.check_report`
-    (a binary report: multiclass and regression options are rejected here)."""
+    """``fold_min`` and ``fold_max`` keyword arguments of :func:`sotalib.consistency.check_report`.
+
+    A binary report only: multiclass and regression options are rejected here.
+    """
     _reject_multiclass_options(args)
     lo, hi = _pairs(args.fold_min, "--fold-min"), _pairs(args.fold_max, "--fold-max")
     if set(lo) != set(hi):
@@ -122,8 +124,11 @@ def _ints(text: str, option: str) -> list[int]:
 
 
 def _read_folds(path: str) -> list[list[int]]:
-    """Multiclass folds: one fold per line (a CSV row), its class sizes separated by commas; an optional
-    header line (class names) and ``#`` comments are skipped."""
+    """Multiclass folds read from the file ``path``.
+
+    One fold per line (a CSV row), its class sizes separated by commas; an optional
+    header line (class names) and ``#`` comments are skipped.
+    """
     with open(path, encoding="utf-8") as fh:
         lines = [(i, ln.split("#")[0].strip()) for i, ln in enumerate(fh)]
     lines = [(i, ln) for i, ln in lines if ln]

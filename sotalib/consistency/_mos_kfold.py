@@ -458,7 +458,7 @@ def check_mos_kfold(
     rounding: str = "round",
     time_limit: float = 20.0,
 ) -> KFoldMosResult:
-    """Are mean-over-folds scores consistent with *some* (repeated) k-fold of (p, n)?
+    """Test whether mean-over-folds scores are consistent with *some* (repeated) k-fold of (p, n).
 
     Every repetition may have any fold configuration of Algorithm 2 (Section
     4.4.3 of Fazekas & Kovacs); all of them, jointly over the repetitions, are

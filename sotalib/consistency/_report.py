@@ -111,8 +111,11 @@ class ReportVerdict(Result):
         return self.solutions
 
     def to_dict(self) -> dict:
-        """JSON-safe form (no NaN): the four common keys, then n_solutions, solutions, aggregation,
-        fits, suggestions, diagnosis, evidence_aggregation -- the keys of ``sotalib check --json``."""
+        """JSON-safe form (no NaN): the keys of ``sotalib check --json``.
+
+        The four common keys, then n_solutions, solutions, aggregation, fits, suggestions,
+        diagnosis, evidence_aggregation.
+        """
         return json_safe(
             {
                 "consistent": bool(self.consistent),
@@ -238,7 +241,7 @@ def check_report(
     fold_max: Mapping[str, float | str] | None = None,
     dataset: str | None = None,
 ) -> ReportVerdict:
-    """Can the reported scores come from the experiment the report describes?
+    """Test whether the reported scores can come from the experiment the report describes.
 
     The experiment is a single test set of ``p`` positives and ``n``
     negatives, or cross-validation: explicit folds, stratified k-fold, or

@@ -134,7 +134,7 @@ def check_n_datasets(
     rounding: str = "round",
     time_limit: float = 60.0,
 ) -> TwoLevelResult | SingleResult:
-    """Are scores averaged over several k-fold evaluated data sets consistent?
+    """Test whether scores averaged over several k-fold evaluated data sets are consistent.
 
     Parameters
     ----------
@@ -174,7 +174,6 @@ def check_n_datasets(
     >>> check_n_datasets(datasets, {"acc": "0.85", "sens": "0.70"}, within=["som", "mos"], decimals=2).consistent
     True
     """
-
     if not datasets:
         raise ValueError("datasets must contain at least one data set")
     across = check_choice("across", across, ("som", "mos"))
