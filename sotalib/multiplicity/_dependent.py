@@ -160,6 +160,7 @@ def _exact_max(
     p1: np.ndarray,
     p0: np.ndarray,
     w: np.ndarray,
+    *,
     engine: str | None = None,
     thetas: np.ndarray | None = None,
 ) -> tuple[int, np.ndarray, np.ndarray]:
@@ -206,6 +207,7 @@ def _run(
     rho: float,
     theta0: float,
     y0: str,
+    *,
     tol: float,
     tail: float,
 ) -> MaxDistribution:
@@ -313,7 +315,7 @@ def max_distribution(
     if rho != 0.0:
         lo, hi = dist.support
         check_feasible(np.array([lo, hi]) if not isinstance(dist, Empirical) else dist.values, theta0, rho)
-    return _run(n, m, thetas, w, rho, theta0, y0, tol, tail)
+    return _run(n, m, thetas, w, rho, theta0, y0, tol=tol, tail=tail)
 
 
 def fixed_max_distribution(
@@ -382,4 +384,4 @@ def fixed_max_distribution(
     if rho != 0.0:
         check_feasible(th, theta0, rho)
     u, counts = np.unique(th, return_counts=True)
-    return _run(n, 0, u, counts.astype(float), rho, theta0, y0, tol, tail)
+    return _run(n, 0, u, counts.astype(float), rho, theta0, y0, tol=tol, tail=tail)

@@ -100,7 +100,7 @@ def _moments(k, n, p1, p0):
 
 
 @njit(cache=True, parallel=True)
-def _max_on_grid(xs, n, m, ks, wk, p1, p0, w, nthreads):
+def _max_on_grid(xs, n, m, ks, wk, p1, p0, w, nthreads):  # noqa: C901, PLR0917 (Numba kernel: one parallel loop, called positionally)
     """``F`` and ``1 - F`` of the maximum at the counts ``xs`` (increasing).
 
     Values must be sorted by decreasing ``theta`` (``p1``, ``p0`` and ``w``
