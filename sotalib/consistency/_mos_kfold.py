@@ -360,7 +360,7 @@ def _evidence(blocks, xval, tot):
     return tuple(configs), tuple(sols)
 
 
-def check_mos_kfold_intervals(
+def check_mos_kfold_intervals(  # noqa: C901 (a carefully ordered search: HiGHS, then CBC, then enumeration)
     datasets: Sequence[tuple[int, int, int, int]],
     intervals: tuple[ScoreInterval, ...],
     *,

@@ -199,7 +199,7 @@ def stratified_class_folds(classes: Sequence[int], k: int) -> tuple[tuple[int, .
 
 
 # --------------------------------------------------------------------------- public
-def check_multiclass_intervals(
+def check_multiclass_intervals(  # noqa: C901 (the engines tried in order, each with its own fallback; being tuned for speed)
     classes,
     intervals: tuple[MulticlassInterval, ...],
     *,

@@ -64,7 +64,7 @@ def _highs(prob, time_limit):
     return "solution"
 
 
-def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="highs", means=None):
+def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="highs", means=None):  # noqa: C901 (one integer program built row by row, as the paper writes it)
     import pulp  # lazy (see the module docstring)
 
     prob = pulp.LpProblem("multiclass", pulp.LpMinimize)

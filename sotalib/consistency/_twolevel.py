@@ -178,10 +178,7 @@ def check_n_datasets(
         raise ValueError("datasets must contain at least one data set")
     across = check_choice("across", across, ("som", "mos"))
     D = len(datasets)
-    withins = (within,) * D if isinstance(within, str) else tuple(within)
-    if len(withins) != D:
-        raise ValueError(f"within must be one aggregation or one per data set ({D}), got {len(withins)}")
-    withins = tuple(check_choice("within", w, ("som", "mos")) for w in withins)
+    withins = _withins(within, D)
     intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
     folds = [_dataset_folds(ds, i) for i, ds in enumerate(datasets)]
     if across == "som":
@@ -195,13 +192,7 @@ def check_n_datasets(
         raise ValueError(
             f"a mean across data sets supports {', '.join(LINEAR_SCORES)} (Eq. 9), got {', '.join(nonlin)}"
         )
-    units, weights, owner = [], [], []
-    for j, (f, w) in enumerate(zip(folds, withins)):
-        us = list(f) if w == "mos" else [(sum(a for a, _ in f), sum(b for _, b in f))]
-        for u in us:
-            units.append(u)
-            weights.append(Fraction(1, D * len(us)))
-            owner.append(j)
+    units, weights, owner = _units(folds, withins)
     unit_groups = tuple(tuple(u for u, o in zip(units, owner) if o == j) for j in range(D))
 
     def result(status, sol=None, method="ilp"):
@@ -225,15 +216,7 @@ def check_n_datasets(
         )
 
     # integer rows: L * (weighted mean score) is an integer combination of the counts
-    rows, lbs, ubs = [], [], []
-    for iv in intervals:
-        coefs = [(w * a, w * b) for w, (p, n) in zip(weights, units) for a, b in [_coef(iv.base, p, n)]]
-        L = math.lcm(*[c.denominator for pair in coefs for c in pair])
-        if L * sum(p + n for p, n in units) >= 2**50:
-            raise ValueError("the data sets are too large for an exact integer program (common denominator)")
-        rows.append([int(a * L) for a, _ in coefs] + [int(b * L) for _, b in coefs])
-        lbs.append(math.ceil(iv.lo * L))
-        ubs.append(math.floor(iv.hi * L))
+    rows, lbs, ubs = _integer_rows(intervals, weights, units)
     if any(lo > hi for lo, hi in zip(lbs, ubs)):
         return result("infeasible")
     sol = _solve_highs(units, rows, lbs, ubs, time_limit)  # in-process, no solver start-up
@@ -245,6 +228,42 @@ def check_n_datasets(
     if sol is not None and verify(sol):
         return result("feasible", sol)
     return result("undecided")
+
+
+def _withins(within, D: int) -> tuple[str, ...]:
+    """``within`` checked and given per data set (one aggregation for all, or one per data set)."""
+    withins = (within,) * D if isinstance(within, str) else tuple(within)
+    if len(withins) != D:
+        raise ValueError(f"within must be one aggregation or one per data set ({D}), got {len(withins)}")
+    withins = tuple(check_choice("within", w, ("som", "mos")) for w in withins)
+    return withins
+
+
+def _units(folds, withins):
+    """The program's units (each fold under MoS, the data set's total under SoM), their weights and data sets."""
+    D = len(folds)
+    units, weights, owner = [], [], []
+    for j, (f, w) in enumerate(zip(folds, withins)):
+        us = list(f) if w == "mos" else [(sum(a for a, _ in f), sum(b for _, b in f))]
+        for u in us:
+            units.append(u)
+            weights.append(Fraction(1, D * len(us)))
+            owner.append(j)
+    return units, weights, owner
+
+
+def _integer_rows(intervals, weights, units):
+    """The integer rows: L * (weighted mean score) is an integer combination of the counts, in [lbs, ubs]."""
+    rows, lbs, ubs = [], [], []
+    for iv in intervals:
+        coefs = [(w * a, w * b) for w, (p, n) in zip(weights, units) for a, b in [_coef(iv.base, p, n)]]
+        L = math.lcm(*[c.denominator for pair in coefs for c in pair])
+        if L * sum(p + n for p, n in units) >= 2**50:
+            raise ValueError("the data sets are too large for an exact integer program (common denominator)")
+        rows.append([int(a * L) for a, _ in coefs] + [int(b * L) for _, b in coefs])
+        lbs.append(math.ceil(iv.lo * L))
+        ubs.append(math.floor(iv.hi * L))
+    return rows, lbs, ubs
 
 
 def _solve_highs(units, rows, lbs, ubs, time_limit):
