@@ -184,8 +184,8 @@ def _twolevel_brute(ds, within, scores, eps):
     ivs = score_intervals(scores, eps=eps)
     f = {
         "acc": lambda tp, tn, p, n: Fraction(tp + tn, p + n),
-        "sens": lambda tp, tn, p, n: Fraction(tp, p),
-        "spec": lambda tp, tn, p, n: Fraction(tn, n),
+        "sens": lambda tp, _tn, p, _n: Fraction(tp, p),
+        "spec": lambda _tp, tn, _p, n: Fraction(tn, n),
     }
     per_ds = []
     for p, n, k in ds:

@@ -246,8 +246,11 @@ def _parse(lines: list[str], delimiter: str, name: str) -> list[tuple[int, list[
 
 
 def _sniff(lines: list[str], name: str) -> tuple[str, list[tuple[int, list[str]]]]:
-    """The delimiter and the rows: tab or semicolon when every row has it outside quotes (a row of one
-    cell without any delimiter, such as a closing note, says nothing), else comma."""
+    """The delimiter and the rows of ``lines``.
+
+    Tab or semicolon when every row has it outside quotes (a row of one
+    cell without any delimiter, such as a closing note, says nothing), else comma.
+    """
     for d in DELIMITERS[:2]:
         if any(d in ln for ln in lines):
             rows = _parse(lines, d, name)
@@ -302,7 +305,7 @@ def read_table(
     needs: str | None = None,
     min_rows: int = 1,
 ) -> Table:
-    """Read a user's CSV file into a :class:`Table` of text cells.
+    r"""Read a user's CSV file into a :class:`Table` of text cells.
 
     Parameters
     ----------
@@ -316,7 +319,7 @@ def read_table(
         True: the first row is a header; False: it is data; None (default):
         a header when some column holds numbers below a first cell that is
         not a number.
-    delimiter : {",", ";", "\\t"}, optional
+    delimiter : {",", ";", "\t"}, optional
         Default: sniffed (tab or semicolon when every row has it, else comma).
     comment : str, optional
         A character starting a comment to the end of its line (outside quotes),

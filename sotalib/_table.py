@@ -108,7 +108,7 @@ def _is_number(text: str, decimal_comma: bool) -> bool:
 # ------------------------------------------------------------------ the table
 @dataclass(frozen=True)
 class Table:
-    """A user's table as read by :func:`read_table`: text cells, every row as long as the header.
+    r"""A user's table as read by :func:`read_table`: text cells, every row as long as the header.
 
     Attributes
     ----------
@@ -122,7 +122,7 @@ class Table:
     lines : tuple of int
         The line of the file on which each row starts (1 = first line).
     delimiter : str
-        ``","``, ``";"`` or ``"\\t"``.
+        ``","``, ``";"`` or ``"\t"``.
     decimal_comma : bool
         Whether numbers are written with decimal commas (``0,93``).
     header_line : int or None
@@ -139,8 +139,10 @@ class Table:
 
     @classmethod
     def from_records(cls, header: Sequence, records: Sequence[Sequence], *, source: str = "table") -> Table:
-        """A table of values already split into cells (a DataFrame's rows, say): cells as text, lines
-        counted as data rows (1 = the first record), missing values (None, NaN) blank."""
+        """A table of values already split into cells (a DataFrame's rows, say).
+
+        Cells are kept as text, lines counted as data rows (1 = the first record), missing values (None, NaN) blank.
+        """
 
         def text(v) -> str:
             return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v).strip()
@@ -161,8 +163,10 @@ class Table:
         return replace(self, rows=tuple(r for r, _ in kept), lines=tuple(ln for _, ln in kept))
 
     def with_decimal_points(self) -> Table:
-        """The table with every decimal comma of a number written as a point (``0,93`` -> ``0.93``),
-        for callers that pass numbers on as text (a reported score's digits count)."""
+        """The table with every decimal comma of a number written as a point (``0,93`` -> ``0.93``).
+
+        For callers that pass numbers on as text (a reported score's digits count).
+        """
         if not self.decimal_comma:
             return self
 
@@ -220,8 +224,10 @@ class Table:
         return hits[0]
 
     def find_all(self, *names: str) -> tuple[int, ...]:
-        """Indices of the columns named ``names`` (case ignored), each required; one error lists every
-        missing column."""
+        """Indices of the columns named ``names`` (case ignored), each required.
+
+        One error lists every missing column.
+        """
         if self.header is not None:
             missing = [n for n in names if self.find(n, required=False) is None]
             if missing:
@@ -329,8 +335,10 @@ class Table:
             )
 
     def require_unique_header(self, *, what: str = "column names", columns: Sequence[int] | None = None) -> None:
-        """Raise :class:`InputError` when two header cells are equal or one is blank (among ``columns``,
-        default all)."""
+        """Raise :class:`InputError` when two header cells are equal or one is blank.
+
+        Only the header cells of ``columns`` (default all) are compared.
+        """
         if self.header is None:
             return
         columns = range(self.width) if columns is None else columns

@@ -182,7 +182,7 @@ def test_numba_caches_outside_the_package(tmp_path):
 def test_numba_without_any_writable_cache_compiles_and_runs(monkeypatch):
     from sotalib import _numba
 
-    monkeypatch.setattr(_numba, "_writable", lambda path: False)
+    monkeypatch.setattr(_numba, "_writable", lambda _path: False)
     monkeypatch.setattr(_numba.numba.config, "CACHE_DIR", "")
     _numba.cache_dir.cache_clear()
     try:

@@ -236,7 +236,7 @@ def figure5_cached(*, out: str | Path | None = None) -> dict:
     return load_or_compute("noniid_figure5.json", params, figure5_data, out=out)
 
 
-def plot_figure5(data: dict, exact_rows=None):
+def plot_figure5(data: dict):
     """Figure 5: (a) bias and sd against ``d``; (b) bias and (c) sd against ``rho_0`` for several ``d``."""
     import matplotlib.pyplot as plt
 

@@ -38,7 +38,7 @@ def _is_chapter(source: Path) -> bool:
     return head.startswith("---") and "kernelspec:" in head
 
 
-def _add_notebook(app, pagename, templatename, context, doctree) -> None:
+def _add_notebook(app, pagename, _templatename, context, doctree) -> None:
     if doctree is None or app.builder.format != "html":
         return
     source = Path(app.env.doc2path(pagename))

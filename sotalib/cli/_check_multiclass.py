@@ -72,7 +72,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 
 def wants(args: argparse.Namespace) -> bool:
-    """Is this a multiclass or regression report (run by this module)?"""
+    """Whether this is a multiclass or regression report (run by this module)."""
     return args.task in ("multiclass", "regression") or (args.task is None and args.classes is not None)
 
 
@@ -107,8 +107,10 @@ def _reject_multiclass_options(args: argparse.Namespace) -> None:
 
 
 def fold_bounds(args: argparse.Namespace) -> dict:
-    """``fold_min`` and ``fold_max`` keyword arguments of :func:`sotalib.consistency.check_report`
-    (a binary report: multiclass and regression options are rejected here)."""
+    """The ``fold_min`` and ``fold_max`` keyword arguments of :func:`sotalib.consistency.check_report`.
+
+    A binary report: multiclass and regression options are rejected here.
+    """
     _reject_multiclass_options(args)
     lo, hi = _pairs(args.fold_min, "--fold-min"), _pairs(args.fold_max, "--fold-max")
     if set(lo) != set(hi):
@@ -124,13 +126,16 @@ def _ints(text: str, option: str) -> list[int]:
 
 
 def _read_folds(path: str) -> list[list[int]]:
-    """Multiclass folds: one fold per line (a CSV row), its class sizes; an optional header line of class
-    names (``c1,c2,c3`` too) and ``#`` comments; read by sotalib's one reader of users' tables."""
+    """Multiclass folds read from the file ``path``.
+
+    One fold per line (a CSV row), its class sizes; an optional header line of class
+    names (``c1,c2,c3`` too) and ``#`` comments; read by sotalib's one reader of users' tables.
+    """
     t = read_table(path, comment="#", name=f"--folds-file {path}", needs="one line per fold: its class sizes")
     return [list(r) for r in zip(*(t.column(j, kind="integer") for j in range(t.width)), strict=True)]
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:  # noqa: C901 (to be thinned into parse, one call, print)
     from . import emit
 
     scores = _pairs(args.score, "--score")

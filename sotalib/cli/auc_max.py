@@ -8,6 +8,7 @@ from ._types import M_MAX, N_MAX, REPS_MAX, alpha, integer, probability, seed
 
 
 def register(sub) -> None:
+    """Add the ``sotalib auc-max`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
         "auc-max",
         help="distribution of the best ROC AUC among m classifiers (binormal model, simulated)",
@@ -79,6 +80,7 @@ def cost_note(n: int, prevalence: float, m: int, reps: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib auc-max`` with the parsed ``args``; return the exit status."""
     import sys
 
     from ..multiplicity._max_summary import _summarize_max_auc

@@ -1,4 +1,4 @@
-"""``sotalib check``: can the reported scores come from the stated experiment?
+"""``sotalib check``: whether the reported scores can come from the stated experiment.
 
 Every option is declared once in :data:`OPTIONS` (flag, argparse keywords) and
 its value is checked once, by the library function it reaches
@@ -86,6 +86,7 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
 
 
 def register(sub) -> None:
+    """Add the ``sotalib check`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
         "check",
         help="consistency of reported scores with the experiment (Fazekas & Kovacs)",
@@ -148,6 +149,7 @@ def _report_kwargs(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib check`` with the parsed ``args``; return the exit status."""
     from . import _check_multiclass, emit
 
     if _check_multiclass.wants(args):

@@ -10,6 +10,7 @@ DIAGRAM_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def register(sub) -> None:
+    """Add the ``sotalib compare`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
         "compare",
         help="compare candidates over data sets: Friedman test, Nemenyi critical difference, Wilcoxon-Holm",
@@ -52,6 +53,7 @@ def _draw(comparison, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib compare`` with the parsed ``args``; return the exit status."""
     from ..judging import compare_candidates, read_scores
     from . import CliError, emit
 

@@ -6,6 +6,7 @@ import argparse
 
 
 def register(sub) -> None:
+    """Add the ``sotalib datasets`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
         "datasets",
         help="list the named test sets of check --dataset",
@@ -17,6 +18,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib datasets`` with the parsed ``args``; return the exit status."""
     from ..consistency import DATASETS
     from . import emit
 

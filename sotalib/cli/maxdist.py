@@ -15,6 +15,7 @@ from ._types import M_MAX, N_MAX, REPS_MAX, alpha, integer, probability, real, s
 
 
 def register(sub) -> None:
+    """Add the ``sotalib maxdist`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
         "maxdist",
         help="distribution of the best accuracy among m classifiers",
@@ -78,6 +79,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib maxdist`` with the parsed ``args``; return the exit status."""
     from ..multiplicity._max_summary import summarize_max
     from . import emit
 

@@ -11,6 +11,7 @@ CLI_METHODS = ("mean", "median", "average-rank", "copeland", "relative-differenc
 
 
 def register(sub) -> None:
+    """Add the ``sotalib rank`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
         "rank",
         help="rank candidates from a candidates x judges score matrix",
@@ -31,6 +32,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib rank`` with the parsed ``args``; return the exit status."""
     from ..judging import rank_candidates, read_scores
     from . import emit
 

@@ -17,6 +17,7 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def register(sub) -> None:
+    """Add the ``sotalib rank-uncertainty`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
         "rank-uncertainty",
         help="bootstrap score intervals, rank intervals and P(rank first) from per-item results or battles",
@@ -79,6 +80,7 @@ def _draw(result, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib rank-uncertainty`` with the parsed ``args``; return the exit status."""
     from ..judging import bradley_terry, estimate_rank_uncertainty, read_battles, read_per_item
     from . import CliError, emit
 

@@ -9,6 +9,7 @@ from ._types import CLASSES_MAX, N_MAX, integer, probability, seed
 
 
 def register(sub) -> None:
+    """Add the ``sotalib sota`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
         "sota",
         help="estimate the state of the art from a leaderboard",
@@ -77,6 +78,7 @@ def _teams(k: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib sota`` with the parsed ``args``; return the exit status."""
     # the library loads only when the command runs, so that `sotalib --help` and the other commands stay fast
     from ..multiplicity._estimate import estimate_sota
     from ..multiplicity._leaderboard import read_leaderboard

@@ -23,6 +23,7 @@ _level.numeric = True  # type: ignore[attr-defined]  # marks the option as numer
 
 
 def register(sub) -> None:
+    """Add the ``sotalib testsize`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
         "testsize",
         help="test-set size: the rule of thumb n = 100/p and Guyon's formula",
@@ -68,6 +69,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib testsize`` with the parsed ``args``; return the exit status."""
     from ..judging import estimate_test_size
     from . import emit
 

@@ -66,8 +66,10 @@ class BatchVerdict(Result):
         return json_safe({"reports": [dict(r) for r in self.reports]})
 
     def to_frame(self) -> pandas.DataFrame:
-        """One row per report as a pandas DataFrame (columns as in :data:`BATCH_RESULT_COLUMNS`);
-        ``configurations_tested`` keeps None (too many to count), never NaN."""
+        """One row per report as a pandas DataFrame (columns as in :data:`BATCH_RESULT_COLUMNS`).
+
+        ``configurations_tested`` keeps None (too many to count), never NaN.
+        """
         import pandas as pd  # optional, heavy: only when a frame is asked for
 
         return pd.DataFrame([dict(r) for r in self.reports], columns=list(BATCH_RESULT_COLUMNS), dtype=object)
@@ -148,8 +150,11 @@ def _cell_text(v) -> str:
 
 
 def _int_cell(column: str, text: str, low: int, high: int | None = None) -> int:
-    """An integer cell: ``100`` or ``100.0`` (pandas writes integers of a column with a gap as
-    floats) or ``1e3``; ``100.5`` or text is an error naming the column."""
+    """An integer cell of ``column``: ``100``, ``100.0`` or ``1e3``.
+
+    ``100.0`` is accepted because pandas writes the integers of a column with a gap as
+    floats; ``100.5`` or text is an error naming the column.
+    """
     rng = f">= {low}" if high is None else f"in [{low}, {high}]"
     try:
         v = as_decimal(text, f"column {column}")
@@ -293,7 +298,7 @@ def _uncounted(v: ReportVerdict) -> str:
 
 
 def check_batch(table: Table, *, diagnosis: bool = True, progress: bool | None = None) -> BatchVerdict:
-    """Check every row of a table of reports (a pandas DataFrame, a CSV path or an open file).
+    r"""Check every row of a table of reports (a pandas DataFrame, a CSV path or an open file).
 
     Columns (names matched case-insensitively): ``p``, ``n`` and ``decimals`` or ``eps`` (per
     row), optionally ``id``, ``rounding``, ``k``, ``folds`` (``"p1:n1,..."``), ``folds_file`` (a
@@ -340,7 +345,7 @@ def check_batch(table: Table, *, diagnosis: bool = True, progress: bool | None =
     --------
     >>> import io
     >>> from sotalib.consistency import check_batch
-    >>> table = io.StringIO("id,p,n,eps,acc,npv,f1\\npaper,1000,6000,1e-4,0.6801,0.9401,0.4004\\n")
+    >>> table = io.StringIO("id,p,n,eps,acc,npv,f1\npaper,1000,6000,1e-4,0.6801,0.9401,0.4004\n")
     >>> check_batch(table).reports[0]["typo"]
     'npv 0.9401 -> 0.9409'
     """

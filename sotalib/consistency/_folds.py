@@ -236,7 +236,7 @@ def parse_folds(text: str) -> Folds:
 
 
 def read_folds(path: str | os.PathLike[str]) -> Folds:
-    """Read folds from a CSV file with columns ``p`` and ``n`` (any case), one fold per line.
+    r"""Read folds from a CSV file with columns ``p`` and ``n`` (any case), one fold per line.
 
     For fold lists too long for ``"p1:n1,..."`` (``sotalib check --folds-file``).
 
@@ -269,7 +269,7 @@ def read_folds(path: str | os.PathLike[str]) -> Folds:
     >>> import tempfile, pathlib
     >>> from sotalib.consistency import read_folds
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "folds.csv"
-    >>> _ = path.write_text("p,n\\n7,53\\n8,52\\n")
+    >>> _ = path.write_text("p,n\n7,53\n8,52\n")
     >>> read_folds(path)
     ((7, 53), (8, 52))
     """

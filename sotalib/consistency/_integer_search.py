@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["search_box"]
+__all__: list[str] = []  # private: used by _twolevel and _mos_kfold
 
 _LIMIT = 2**62
 
@@ -53,7 +53,7 @@ def _first_of_each(states: np.ndarray) -> np.ndarray:
     return first
 
 
-def search_box(rows, lbs, ubs, caps, *, max_work: int = 1_000_000):
+def search_box(rows, lbs, ubs, caps, *, max_work: int = 1_000_000):  # noqa: C901 (one depth-first search with its pruning rules in order)
     """Integer ``0 <= x <= caps`` with ``lbs <= rows @ x <= ubs``.
 
     Parameters

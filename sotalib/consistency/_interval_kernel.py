@@ -251,8 +251,10 @@ def _status(v, lo, hi):
 
 @njit(cache=True, error_model="numpy")
 def _clearly_outside(sid, axis, tf, t, p, n, b2, lo, hi, below):
-    """Certify that the score at count ``t`` of the column fails by more than the margin:
-    below ``lo`` if ``below``, else above ``hi``.  Not finite (undefined) is not certified."""
+    """Certify that the score at count ``t`` of the column fails by more than the margin.
+
+    It fails below ``lo`` if ``below``, else above ``hi``.  Not finite (undefined) is not certified.
+    """
     a, b = _pair(axis, tf, float(t))
     v = _fval(sid, a, b, p, n, b2, True)
     if not math.isfinite(v):
@@ -362,8 +364,10 @@ PARALLEL_COLUMNS = 20_000
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _window_column(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t, A, B, M, i):
-    """The certified window of column t, written to A[i], B[i], M[i] (see :func:`_windows`);
-    returns the number of scores whose window needed the bisection fallback."""
+    """The certified window of column t, written to A[i], B[i], M[i] (see :func:`_windows`).
+
+    Returns the number of scores whose window needed the bisection fallback.
+    """
     k = sids.shape[0]
     fell = 0
     tf = float(t)
@@ -465,10 +469,12 @@ def _window_columns_parallel(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0, 
 
 @njit(cache=True, error_model="numpy")
 def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
-    """Certified windows [A, B] of x for every column t0 + i (intersection over the scores), and a
-    bit mask M per column of the scores proven surely inside on the whole window by the endpoint
+    """Certified windows [A, B] of x for every column t0 + i (intersection over the scores).
+
+    Also a bit mask M per column of the scores proven surely inside on the whole window by the endpoint
     test (by monotonicity they hold on any part of it, so the scan need not evaluate them);
-    returns (A, B, M, fallbacks, t0).  Columns outside [t0, t0 + len(A)) hold no solution."""
+    returns (A, B, M, fallbacks, t0).  Columns outside [t0, t0 + len(A)) hold no solution.
+    """
     k = sids.shape[0]
     nfall = 0
     slack = 2 + int(1e-9 * X)
@@ -492,8 +498,11 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
 
 @njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead
 def _state(sids, lo, hi, b2s, axis, t, x, p, n, mask):
-    """+1 every score surely inside, -1 some score surely outside (or undefined), 0 undecided;
-    scores whose bit is set in ``mask`` are known to be inside and are not evaluated."""
+    """The state of the point (t, x): +1 every score surely inside, -1 some surely outside, 0 undecided.
+
+    An undefined score counts as outside; scores whose bit is set in ``mask`` are known to be
+    inside and are not evaluated.
+    """
     a, b = _pair(axis, float(t), float(x))
     state = 1
     for j in range(sids.shape[0]):
@@ -543,7 +552,9 @@ def _pt_hole(has_pt, axis, t, p, n):
 @njit(cache=True, error_model="numpy", inline="always")
 def _scan_column(sids, lo, hi, b2s, axis, t, a, b, m, p, n, has_pt, sol, nsol, amb, namb):
     """Screen the window [a, b] of column t (see :func:`_scan`); returns (nsol, namb).
-    Points are stored while ``sol`` / ``amb`` have room: empty arrays only count."""
+
+    Points are stored while ``sol`` / ``amb`` have room: empty arrays only count.
+    """
     max_store = sol.shape[0]
     hole = _pt_hole(has_pt, axis, t, p, n)  # pt is undefined there: never a solution
     # walk up from a, screening and recording, to the first point a1 surely inside
@@ -612,8 +623,10 @@ def _count_columns(sids, lo, hi, b2s, axis, p, n, A, B, M, has_pt, t0):
 
 @njit(cache=True, error_model="numpy")
 def _scan(sids, lo, hi, b2s, axis, p, n, A, B, M, t0, max_store, max_amb):
-    """Screen every candidate of the windows: sure solutions counted (first ``max_store`` kept),
-    undecided ones returned for the exact check.
+    """Screen every candidate of the windows.
+
+    Sure solutions are counted (the first ``max_store`` kept), undecided ones returned
+    for the exact check.
 
     Within a column every score is monotone in x and defined between the ends,
     except pt at the one point where tpr = fpr (its continuous extension is

@@ -349,7 +349,7 @@ def check_mos(
     fold_min: Mapping[str, float | str] | None = None,
     fold_max: Mapping[str, float | str] | None = None,
 ) -> MosResult:
-    """Are mean-of-folds scores consistent with the folds?
+    """Test whether mean-of-folds scores are consistent with the folds.
 
     The report is consistent when integers ``0 <= tp_i <= p_i``,
     ``0 <= tn_i <= n_i`` exist whose mean scores fall in the reported
@@ -423,8 +423,11 @@ class MosSearch(Result):
     methods: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """JSON-safe form: consistent, n_feasible, configurations_tested, feasible (each a
-        :class:`MosResult` dict), methods."""
+        """JSON-safe form of the result.
+
+        Keys: consistent, n_feasible, configurations_tested, feasible (each a
+        :class:`MosResult` dict), methods.
+        """
         return json_safe(
             {
                 "consistent": bool(self.consistent),
@@ -506,8 +509,10 @@ def search_configurations(
 
 
 def _nearest_mean(folds, others, base, target: Fraction, up: bool, time_limit: float = 20.0):
-    """Nearest achievable mean of ``base`` at or above (``up``) / below ``target``, given the
-    other reported scores (Eq. 9 rows); None if none or undecided.  Integer rows only."""
+    """Nearest achievable mean of ``base`` at or above (``up``) / below ``target``.
+
+    Given the other reported scores (Eq. 9 rows); None if none or undecided.  Integer rows only.
+    """
     import pulp  # lazy: PuLP (and its CBC) load on the first solve, not with the package
 
     N = len(folds)

@@ -188,8 +188,10 @@ def count_kfold_configurations(
 
 @functools.lru_cache(maxsize=256)
 def _count_configurations(p, n, k, positives_in_every_fold, negatives_in_every_fold, max_work):
-    """:func:`count_kfold_configurations` on checked arguments, remembered: a report's
-    check and its verdict both count (a pure function of integers)."""
+    """Compute :func:`count_kfold_configurations` on checked arguments, remembered.
+
+    A report's check and its verdict both count (a pure function of integers).
+    """
     classes = _classes(p, n, k)
     if sum(K * min(s, p + 1) * (min(p, K * s) + 1) + K * K * (p + 1) for K, s in classes) > max_work:
         return None
@@ -434,7 +436,7 @@ def _even_search(blocks, intervals):
     return xval, tot
 
 
-def check_mos_kfold_intervals(
+def check_mos_kfold_intervals(  # noqa: C901 (a carefully ordered search: even configuration, HiGHS, CBC, enumeration)
     datasets: Sequence[tuple[int, int, int, int]],
     intervals: tuple[ScoreInterval, ...],
     *,
@@ -537,7 +539,7 @@ def check_mos_kfold(
     rounding: str = "round",
     time_limit: float = 20.0,
 ) -> KFoldMosResult:
-    """Are mean-over-folds scores consistent with *some* (repeated) k-fold of (p, n)?
+    """Decide whether mean-over-folds scores are consistent with *some* (repeated) k-fold of (p, n).
 
     Every repetition may have any fold configuration of Algorithm 2 (Section
     4.4.3 of Fazekas & Kovacs); all of them, jointly over the repetitions, are

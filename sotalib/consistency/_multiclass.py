@@ -145,8 +145,11 @@ class MulticlassResult(Result):
         }
 
     def to_dict(self) -> dict:
-        """JSON-safe: the four common keys, then ``status``, ``n_solutions``, ``solutions`` (matrices) and
-        ``suggestions`` (the typo finder's)."""
+        """JSON-safe form of the result.
+
+        The four common keys, then ``status``, ``n_solutions``, ``solutions`` (matrices) and
+        ``suggestions`` (the typo finder's).
+        """
         return json_safe(
             {
                 "consistent": bool(self.consistent),
@@ -203,7 +206,7 @@ def stratified_class_folds(classes: Sequence[int], k: int) -> tuple[tuple[int, .
 
 
 # --------------------------------------------------------------------------- public
-def check_multiclass_intervals(
+def check_multiclass_intervals(  # noqa: C901 (the engines tried in order, each with its own fallback; being tuned for speed)
     classes,
     intervals: tuple[MulticlassInterval, ...],
     *,
@@ -348,7 +351,7 @@ def check_multiclass(
     time_limit: float = 60.0,
     typos: bool = True,
 ) -> MulticlassResult:
-    """Can the reported multiclass scores come from a confusion matrix with these class sizes?
+    """Test whether the reported multiclass scores can come from a confusion matrix with these class sizes.
 
     Parameters
     ----------
@@ -457,7 +460,7 @@ def diagnose_multiclass(
     zero_division: float | None = 0,
     limit: int = 200_000,
 ) -> list[Suggestion]:
-    """A typo finder for one multiclass test set: which single reported score, mistyped, explains the report?
+    """Find the single reported score of one multiclass test set that, mistyped, explains the report.
 
     As :func:`sotalib.consistency.diagnose`: for each reported score, the values a
     mistyped report may have meant (:func:`sotalib.consistency.typo_candidates`: a few

@@ -122,8 +122,10 @@ def _diagonals(c, intervals, zero_division):
 
 
 def _n_candidates(c, D) -> int:
-    """Number of (d, s) pairs the exhaustive method screens: per diagonal, the off-diagonal column
-    sums q = s - d are the compositions of Q = n - trace into k parts."""
+    """Number of (d, s) pairs the exhaustive method screens.
+
+    Per diagonal, the off-diagonal column sums q = s - d are the compositions of Q = n - trace into k parts.
+    """
     n, k = sum(c), len(c)
     Q, counts = np.unique(n - D.sum(axis=1), return_counts=True)
     return int(sum(int(m) * math.comb(int(q) + k - 1, k - 1) for q, m in zip(Q, counts)))

@@ -64,7 +64,7 @@ def _highs(prob, time_limit):
     return "solution"
 
 
-def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="highs", means=None):
+def _solve(units, weights, intervals, zero_division, shift, time_limit, solver="highs", means=None):  # noqa: C901 (one integer program built row by row, as the paper writes it)
     import pulp  # lazy (see the module docstring)
 
     prob = pulp.LpProblem("multiclass", pulp.LpMinimize)
@@ -231,7 +231,7 @@ def _means_rows(prob, j, iv, c, unit_vars, shift, means):
         prob.addConstraint(R - pulp.lpSum(ra * y for y, ra, _ in ys) >= 0, f"m{j}rlo")
 
 
-def _refine(means, units, sol, intervals, zero_division) -> bool:
+def _refine(means, units, sol, zero_division) -> bool:
     """Add the failing solution's (P, R) as a tangent point and its R as a breakpoint; False if nothing to add."""
     c = units[0][0]
     d, s = sol[0]
@@ -262,7 +262,7 @@ def _ilp(units, weights, intervals, zero_division, time_limit):
                 return "undecided", None
             if _verify(units, weights, sol, intervals, zero_division):
                 return "feasible", sol
-            if not _refine(means, units, sol, intervals, zero_division):
+            if not _refine(means, units, sol, zero_division):
                 return "undecided", None
         return "undecided", None
     state, sol = _solve(units, weights, intervals, zero_division, _DELTA, time_limit)

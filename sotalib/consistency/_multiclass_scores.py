@@ -118,10 +118,12 @@ def multiclass_intervals(
     rounding: str = "round",
     beta: float | None = None,
 ) -> tuple[MulticlassInterval, ...]:
-    """Resolve names (with an optional ``micro_`` / ``macro_`` / ``weighted_`` prefix or suffix overriding
-    ``average``) and turn the reported values into exact intervals (as
-    :func:`sotalib.consistency.score_intervals`: ``eps``, or ``decimals`` with ``rounding``)."""
+    """Resolve the score names and turn the reported values into exact intervals.
 
+    A name may carry a ``micro_`` / ``macro_`` / ``weighted_`` prefix or suffix overriding
+    ``average``; the intervals are as in :func:`sotalib.consistency.score_intervals`
+    (``eps``, or ``decimals`` with ``rounding``).
+    """
     average = check_choice("average", average, AVERAGES)
     if not scores:
         raise ValueError("scores must name at least one reported score")
@@ -277,7 +279,7 @@ def multiclass_scores(
 
 
 def transport_feasible(classes, diag, colsum) -> bool:
-    """Is there a confusion matrix with row sums ``classes``, diagonal ``diag`` and column sums ``colsum``?
+    """Whether a confusion matrix with row sums ``classes``, diagonal ``diag`` and column sums ``colsum`` exists.
 
     The off-diagonal part moves ``r_i = c_i - d_i`` items out of row i into
     columns j != i that take ``q_j = s_j - d_j``: possible (Hall's condition for

@@ -31,7 +31,7 @@ from fractions import Fraction
 from ._integer_search import search_box
 from ._multiclass_exhaustive import _verify
 
-__all__ = ["search_linear"]
+__all__: list[str] = []  # private: used by the multiclass checks
 
 
 class _Same:
@@ -45,8 +45,9 @@ class _Same:
 
 
 def _linear_row(c, w, iv):
-    """Coefficients (of d, of s: indexable by class) and constant of one interval on one evaluation set,
-    or None if not linear.  The same rows as the integer program
+    """Coefficients and constant of one interval on one evaluation set, or None if not linear.
+
+    The coefficients are of d and of s, indexable by class.  The same rows as the integer program
     (:func:`sotalib.consistency._multiclass_ilp._solve`); a per-class coefficient depends on c_i alone.
     """
     n, k = sum(c), len(c)
@@ -75,7 +76,7 @@ def _spread(total, m):
     return [q + (1 if j < r else 0) for j in range(m)]
 
 
-def search_linear(units, weights, intervals, zero_division):
+def search_linear(units, weights, intervals, zero_division):  # noqa: C901 (one ordered search: merge, enumerate, verify)
     """('feasible', sol) | ('infeasible', None) | None (not decided here: use the integer program).
 
     ``units`` are ``(classes, None)`` per evaluation set as for the integer program, ``sol``

@@ -162,7 +162,7 @@ def check_regression(
     decimals: int | None = None,
     rounding: str = "round",
 ) -> RegressionResult:
-    """Can reported regression errors come from n residuals?
+    """Test whether reported regression errors can come from n residuals.
 
     Parameters
     ----------
@@ -199,7 +199,6 @@ def check_regression(
     >>> check_regression(100, {"mae": "0.30", "rmse": "0.40"}, decimals=2).consistent
     True
     """
-
     n = check_int("n", n, low=1)
     below, above = tolerance(eps, decimals, rounding)
     if not scores:
@@ -262,9 +261,11 @@ def _narrow(lo: float, hi: float, rel: float = 1e-9) -> tuple[float, float]:
 
 
 def _relations(n, ivs, var_iv, num):
-    """(mlo, mhi, alo, ahi, violated) for intervals of the reported scores, in the arithmetic ``num``
-    (Fraction: exact; float: the screen).  The MSE interval is the intersection of the MSE, RMSE^2 and
-    (1 - R^2) var intervals; the MAE must satisfy MAE^2 <= MSE <= n MAE^2 (module docstring)."""
+    """(mlo, mhi, alo, ahi, violated) for intervals of the reported scores, in the arithmetic ``num``.
+
+    ``num`` is Fraction (exact) or float (the screen).  The MSE interval is the intersection of the MSE,
+    RMSE^2 and (1 - R^2) var intervals; the MAE must satisfy MAE^2 <= MSE <= n MAE^2 (module docstring).
+    """
     zero = num(0)
     violated = []
     mse_parts = []  # (label, lo, hi) intervals of the MSE

@@ -111,8 +111,11 @@ class ReportVerdict(Result):
         return self.solutions
 
     def to_dict(self) -> dict:
-        """JSON-safe form (no NaN): the four common keys, then n_solutions, solutions, aggregation,
-        fits, suggestions, diagnosis, evidence_aggregation -- the keys of ``sotalib check --json``."""
+        """JSON-safe form (no NaN): the keys of ``sotalib check --json``.
+
+        The four common keys, then n_solutions, solutions, aggregation, fits, suggestions,
+        diagnosis, evidence_aggregation.
+        """
         return json_safe(
             {
                 "consistent": bool(self.consistent),
@@ -238,7 +241,7 @@ def check_report(
     fold_max: Mapping[str, float | str] | None = None,
     dataset: str | None = None,
 ) -> ReportVerdict:
-    """Can the reported scores come from the experiment the report describes?
+    """Test whether the reported scores can come from the experiment the report describes.
 
     The experiment is a single test set of ``p`` positives and ``n``
     negatives, or cross-validation: explicit folds, stratified k-fold, or
@@ -376,6 +379,68 @@ def _check_report(
     intervals, tol = read_report(scores, **kw)  # the one reading of the reported scores
     report = _Report(intervals, tuple(scores), tuple(scores.values()), decimals, tol)
     bounds = fold_bounds(fold_min, fold_max, kw)
+    folds, repeats, aggregation = _fold_options(
+        folds, k, stratified=stratified, repeats=repeats, aggregation=aggregation, bounds=bounds
+    )
+    if folds is None and k is None:
+        return _single_report(p, n, report, diagnosis, bounds=bounds, aggregation=aggregation, repeats=repeats)
+    configs, joint, P, N = _configurations(
+        p, n, folds, k, intervals, stratified=stratified, repeats=repeats, max_configurations=max_configurations
+    )
+    todo = [aggregation] if aggregation else list(AGGREGATIONS)
+    details: dict[str, dict] = {}
+    sug: list = []
+    changeable = False
+    for agg in todo:
+        if agg == "som":
+            details["som"], (sug, changeable) = _som(P, N, report, diagnosis)
+            continue
+        untestable = _untestable_mos(intervals, joint, aggregation)
+        if untestable is not None:
+            details["mos"] = untestable
+            continue
+        if bounds and joint is not None:
+            raise ValueError(
+                "fold_min and fold_max need known folds (folds, or k with stratified, or a single k-fold "
+                f"with at most max_configurations={max_configurations} configurations)"
+            )
+        if joint is not None:
+            details["mos"] = _mos_joint(joint, intervals)
+            continue
+        details["mos"] = _mos(configs, intervals, progress, bounds)
+        if diagnosis and isinstance(configs, tuple) and not details["mos"]["consistent"]:
+            if _undefined_fold_score(configs, intervals):  # no value of any score helps: nothing to search
+                continue
+            more, ch = mos_typos(
+                configs, intervals, report.names, report.written, decimals, tol
+            )  # one known configuration
+            sug, changeable = list(sug) + more, changeable or ch
+    fits = [a for a in todo if details[a]["consistent"]]
+    main = details[fits[0]] if fits else details[todo[0]]
+    counts = [d["configurations_tested"] for d in details.values()]
+    tested = None if None in counts else sum(counts)
+    agg_name = aggregation or "som+mos"
+    if aggregation is None:
+        main = dict(main)
+        main["configurations_tested"] = tested
+    sug = sorted(sug, key=lambda x: abs(x.change)) if not fits else []
+    text = _verdict_text(bool(fits), diagnosis, sug, changeable, details, configs, intervals, aggregation)
+    return ReportVerdict(
+        bool(fits),
+        main["n_solutions"],
+        main["solutions"],
+        main["configurations_tested"],
+        agg_name,
+        fits,
+        details,
+        sug,
+        text,
+        fits[0] if fits else None,
+    )
+
+
+def _fold_options(folds, k, *, stratified: bool, repeats: int, aggregation, bounds):
+    """The fold options checked: ``(folds, repeats, aggregation)``, folds parsed, bounds implying Mean of Scores."""
     if bounds and aggregation is None:
         aggregation = "mos"
     repeats = check_int("repeats", repeats, low=1, high=MAX_REPEATS)
@@ -387,28 +452,90 @@ def _check_report(
         raise ValueError("give either folds or k, not both")
     if stratified and k is None:
         raise ValueError("stratified needs k")
-    if folds is None and k is None:
-        if bounds:
-            raise ValueError("fold_min and fold_max need folds or k (a single test set has no folds)")
-        if aggregation is not None:
-            raise ValueError("aggregation needs folds or k (a single test set has none)")
-        if repeats != 1:
-            raise ValueError("repeats needs folds or k (a single test set is evaluated once)")
-        if p is None or n is None:
-            raise ValueError("p and n are required for a single test set")
-        d, (sug, changeable) = _som(p, n, report, diagnosis)
-        return ReportVerdict(
-            d["consistent"],
-            d["n_solutions"],
-            d["solutions"],
-            1,
-            "single",
-            ["single"] if d["consistent"] else [],
-            {"single": d},
-            sug,
-            _diagnosis(d["consistent"], diagnosis, sug, changeable),
-            "single" if d["consistent"] else None,
+    return folds, repeats, aggregation
+
+
+def _untestable_mos(intervals, joint, aggregation) -> dict | None:
+    """The Mean-of-Scores details when the test cannot run here (a score not linear, too many fold types), else None.
+
+    Raises when Mean of Scores was asked for explicitly.
+    """
+    nonlin = [iv.spec.name for iv in intervals if iv.base not in LINEAR_SCORES]
+    too_many = joint is not None and _fold_types(joint, intervals) > MAX_FOLD_TYPES
+    if nonlin or too_many:
+        why = (
+            f"{', '.join(nonlin)} not linear"
+            if nonlin
+            else f"{_fold_types(joint, intervals):,} fold types are more than one integer program "
+            f"over unknown folds can hold (at most {MAX_FOLD_TYPES:,})"
         )
+        if aggregation == "mos":
+            if nonlin:
+                raise ValueError(
+                    f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} (Eq. 9), got {', '.join(nonlin)}"
+                )
+            raise ValueError(f"k: Mean of Scores over unknown folds cannot be decided: {why}; give the folds")
+        return {
+            "consistent": None,
+            "n_solutions": 0,
+            "solutions": [],
+            "configurations_tested": 0,
+            "note": f"not testable: {why}",
+        }
+    return None
+
+
+def _verdict_text(
+    fits: bool, diagnosis: bool, sug, changeable: bool, details: dict, configs, intervals, aggregation
+) -> str:
+    """The diagnosis text of the verdict; notes a fold score the folds leave undefined in ``details["mos"]``."""
+    text = _diagnosis(fits, diagnosis, sug, changeable)
+    undefined = _undefined_fold_score(configs, intervals) if "mos" in details and not fits else ""
+    if undefined:
+        details["mos"]["note"] += f"; {undefined}"
+        text = undefined if aggregation == "mos" or not text or text == "not run" else f"{text}; under mos: {undefined}"
+    if text and text != "not run" and "mos" in details and not isinstance(configs, tuple) and not undefined:
+        if "som" not in details:  # nothing was searched: say so rather than "no single change" or "no typo"
+            text = NOT_SEARCHED_MOS
+        else:
+            text += (
+                " (searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
+            )
+    return text
+
+
+def _single_report(p, n, report: _Report, diagnosis: bool, *, bounds, aggregation, repeats: int) -> ReportVerdict:
+    """The verdict on a single test set (no folds, no k): the options that need folds are rejected."""
+    if bounds:
+        raise ValueError("fold_min and fold_max need folds or k (a single test set has no folds)")
+    if aggregation is not None:
+        raise ValueError("aggregation needs folds or k (a single test set has none)")
+    if repeats != 1:
+        raise ValueError("repeats needs folds or k (a single test set is evaluated once)")
+    if p is None or n is None:
+        raise ValueError("p and n are required for a single test set")
+    d, (sug, changeable) = _som(p, n, report, diagnosis)
+    return ReportVerdict(
+        d["consistent"],
+        d["n_solutions"],
+        d["solutions"],
+        1,
+        "single",
+        ["single"] if d["consistent"] else [],
+        {"single": d},
+        sug,
+        _diagnosis(d["consistent"], diagnosis, sug, changeable),
+        "single" if d["consistent"] else None,
+    )
+
+
+def _configurations(p, n, folds, k, intervals, *, stratified: bool, repeats: int, max_configurations: int):
+    """The fold configurations to test: ``(configs, joint, P, N)``.
+
+    ``configs`` holds known folds, unknown folds tested one by one, or None when
+    ``joint`` = ``(p, n, k, repeats)`` asks for the joint program; ``P`` and ``N``
+    are the total positives and negatives over all folds.
+    """
     joint = None  # (p, n, k, repeats) when MoS needs the joint program over unknown folds
     configs: Folds | _Enumeration | None  # known folds, unknown folds tested one by one, or the joint program
     if folds is not None:
@@ -447,84 +574,7 @@ def _check_report(
                 configs = _Enumeration(kfold_configurations(p, n, k, **every), count)
             else:  # every repetition has its own configuration: one joint integer program
                 configs, joint = None, (p, n, k, repeats)
-    todo = [aggregation] if aggregation else list(AGGREGATIONS)
-    details, sug, changeable = {}, [], False
-    for agg in todo:
-        if agg == "som":
-            details["som"], (sug, changeable) = _som(P, N, report, diagnosis)
-            continue
-        nonlin = [iv.spec.name for iv in intervals if iv.base not in LINEAR_SCORES]
-        too_many = joint is not None and _fold_types(joint, intervals) > MAX_FOLD_TYPES
-        if nonlin or too_many:
-            why = (
-                f"{', '.join(nonlin)} not linear"
-                if nonlin
-                else f"{_fold_types(joint, intervals):,} fold types are more than one integer program "
-                f"over unknown folds can hold (at most {MAX_FOLD_TYPES:,})"
-            )
-            if aggregation == "mos":
-                if nonlin:
-                    raise ValueError(
-                        f"the Mean-of-Scores test supports {', '.join(LINEAR_SCORES)} (Eq. 9), got {', '.join(nonlin)}"
-                    )
-                raise ValueError(f"k: Mean of Scores over unknown folds cannot be decided: {why}; give the folds")
-            details["mos"] = {
-                "consistent": None,
-                "n_solutions": 0,
-                "solutions": [],
-                "configurations_tested": 0,
-                "note": f"not testable: {why}",
-            }
-            continue
-        if bounds and joint is not None:
-            raise ValueError(
-                "fold_min and fold_max need known folds (folds, or k with stratified, or a single k-fold "
-                f"with at most max_configurations={max_configurations} configurations)"
-            )
-        if joint is not None:
-            details["mos"] = _mos_joint(joint, intervals)
-            continue
-        details["mos"] = _mos(configs, intervals, progress, bounds)
-        if diagnosis and isinstance(configs, tuple) and not details["mos"]["consistent"]:
-            if _undefined_fold_score(configs, intervals):  # no value of any score helps: nothing to search
-                continue
-            more, ch = mos_typos(
-                configs, intervals, report.names, report.written, decimals, tol
-            )  # one known configuration
-            sug, changeable = list(sug) + more, changeable or ch
-    fits = [a for a in todo if details[a]["consistent"]]
-    main = details[fits[0]] if fits else details[todo[0]]
-    counts = [d["configurations_tested"] for d in details.values()]
-    tested = None if None in counts else sum(counts)
-    agg_name = aggregation or "som+mos"
-    if aggregation is None:
-        main = dict(main)
-        main["configurations_tested"] = tested
-    sug = sorted(sug, key=lambda x: abs(x.change)) if not fits else []
-    text = _diagnosis(bool(fits), diagnosis, sug, changeable)
-    undefined = _undefined_fold_score(configs, intervals) if "mos" in details and not fits else ""
-    if undefined:
-        details["mos"]["note"] += f"; {undefined}"
-        text = undefined if aggregation == "mos" or not text or text == "not run" else f"{text}; under mos: {undefined}"
-    if text and text != "not run" and "mos" in details and not isinstance(configs, tuple) and not undefined:
-        if "som" not in details:  # nothing was searched: say so rather than "no single change" or "no typo"
-            text = NOT_SEARCHED_MOS
-        else:
-            text += (
-                " (searched under Score of Means only: typos of a Mean of Scores over unknown folds are not searched)"
-            )
-    return ReportVerdict(
-        bool(fits),
-        main["n_solutions"],
-        main["solutions"],
-        main["configurations_tested"],
-        agg_name,
-        fits,
-        details,
-        sug,
-        text,
-        fits[0] if fits else None,
-    )
+    return configs, joint, P, N
 
 
 def _undefined_fold_score(configs, intervals) -> str:

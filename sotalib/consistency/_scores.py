@@ -183,7 +183,7 @@ def _sign_diff_sqrt(x: int | Fraction, a: int | Fraction, y: int | Fraction, b: 
     return sl * _sign(x * x * a - y * y * b)
 
 
-def _rational(base: str, tp: int, tn: int, p: int, n: int, beta: Fraction):
+def _rational(base: str, tp: int, tn: int, p: int, n: int, beta: Fraction):  # noqa: C901 (one branch per score formula, read against the paper)
     """(numerator, denominator) of the rational scores, ``None`` when undefined."""
     fp, fn = n - tn, p - tp
     b2 = beta * beta
@@ -327,7 +327,7 @@ def all_scores(tp: int, tn: int, p: int, n: int, *, beta: float = 1.0) -> dict[s
 
 
 # --------------------------------------------------------------------------- float
-def score_float(base: str, tp, tn, p, n, beta: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+def score_float(base: str, tp, tn, p, n, beta: float = 1.0) -> tuple[np.ndarray, np.ndarray]:  # noqa: C901 (one branch per score formula, read against the paper)
     """Vectorised float64 evaluation: ``(values, defined)``; values are NaN where undefined.
 
     Counts must be below 2**26 so that every product of two counts is an

@@ -139,12 +139,14 @@ _COST = {
 
 
 def _order_key(iv, axis, p, n, T, X):
-    """Kernel order of a score (never changes the result, only the speed): scores constant in
-    the free count first (they decide whole columns), then the narrowest windows -- estimated
-    from the roots on three sample columns -- so that later scores mostly need only the cheap
-    endpoint test.  Widths within a factor of about ten count as equal and the cost of the
-    formula decides: the first score computes its roots on every column, the later ones mostly
-    only the endpoint test."""
+    """Kernel order of a score (never changes the result, only the speed).
+
+    Scores constant in the free count come first (they decide whole columns), then the narrowest
+    windows -- estimated from the roots on three sample columns -- so that later scores mostly need
+    only the cheap endpoint test.  Widths within a factor of about ten count as equal and the cost
+    of the formula decides: the first score computes its roots on every column, the later ones
+    mostly only the endpoint test.
+    """
     from ._interval_kernel import _root  # numba: loaded on the first check (see check_intervals)
 
     base = iv.base
@@ -189,8 +191,10 @@ def _too_many(p: int, n: int, repeats: int = 1) -> str:
 def check_intervals(
     p: int, n: int, intervals: tuple[ScoreInterval, ...], max_solutions: int = 1_000_000
 ) -> SingleResult:
-    """The test of :func:`check_single` on intervals already read (the private worker; ``p`` and ``n``
-    are checked here because Score of Means reaches it with totals over folds)."""
+    """The test of :func:`check_single` on intervals already read (the private worker).
+
+    ``p`` and ``n`` are checked here because Score of Means reaches it with totals over folds.
+    """
     # numba loads on the first check, not when the package is imported (deliberately lazy: it takes a second)
     from ._interval_kernel import _scan, _windows
 
@@ -236,7 +240,7 @@ def check_single(
     beta: float | None = None,
     max_solutions: int = 1_000_000,
 ) -> SingleResult:
-    """Are the reported scores consistent with a test set of p positives and n negatives?
+    """Test whether the reported scores are consistent with a test set of p positives and n negatives.
 
     The report is consistent when some integer ``0 <= tp <= p``,
     ``0 <= tn <= n`` gives every score inside its interval.  Undefined scores

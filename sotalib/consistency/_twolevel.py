@@ -126,7 +126,7 @@ def _dataset_folds(ds, i):
     return stratified_folds(p, n, check_int(f"datasets[{i}] k", k, low=2))
 
 
-def check_n_datasets(
+def check_n_datasets(  # noqa: C901 (validation, search and solvers in order; to be split)
     datasets: Sequence[Mapping],
     scores: Mapping[str, float | str],
     *,
@@ -137,7 +137,7 @@ def check_n_datasets(
     rounding: str = "round",
     time_limit: float = 60.0,
 ) -> TwoLevelResult | SingleResult:
-    """Are scores averaged over several k-fold evaluated data sets consistent?
+    """Decide whether scores averaged over several k-fold evaluated data sets are consistent.
 
     Parameters
     ----------
@@ -177,7 +177,6 @@ def check_n_datasets(
     >>> check_n_datasets(datasets, {"acc": "0.85", "sens": "0.70"}, within=["som", "mos"], decimals=2).consistent
     True
     """
-
     if not datasets:
         raise ValueError("datasets must contain at least one data set")
     across = check_choice("across", across, ("som", "mos"))

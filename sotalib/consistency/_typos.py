@@ -1,4 +1,4 @@
-"""The typo finder: which single reported value, mistyped, explains an inconsistent report?
+"""The typo finder: the single reported value that, mistyped, explains an inconsistent report.
 
 Fazekas & Kovacs, Section 5 discusses the power of the tests against typos;
 the paper's own example, 0.6801 printed for 0.6821, is a mistyped digit.  A
@@ -248,7 +248,7 @@ def diagnose(
     rounding: str = "round",
     beta: float | None = None,
 ) -> list[Suggestion]:
-    """The typo finder: which single reported score, mistyped, explains the inconsistency?
+    """The typo finder: the single reported score that, mistyped, explains the inconsistency.
 
     A typo is *plausible* when one score differs from a value that makes the
     report consistent by a few units (at most :data:`TYPO_UNITS`) of its last
@@ -305,8 +305,10 @@ def diagnose_mos(
     decimals: int | None = None,
     rounding: str = "round",
 ) -> list[Suggestion]:
-    """The typo finder for a Mean of Scores: which single reported mean, mistyped, explains why
-    the report is inconsistent with the folds?
+    """The typo finder for a Mean of Scores.
+
+    It finds the single reported mean that, mistyped, explains why the report is inconsistent
+    with the folds.
 
     A typo is plausible as in :func:`diagnose`.  For each reported score, two
     integer programs find the nearest achievable mean below and above the

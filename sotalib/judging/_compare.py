@@ -128,8 +128,10 @@ class FriedmanTest(Result):
     tie_correction: float
 
     def to_dict(self) -> dict:
-        """``statistic``, ``p_value``, ``iman_davenport_F`` (None when infinite), ``iman_davenport_p``
-        (the JSON of ``sotalib compare``)."""
+        """JSON-safe form of the result (the JSON of ``sotalib compare``).
+
+        Keys: ``statistic``, ``p_value``, ``iman_davenport_F`` (None when infinite), ``iman_davenport_p``.
+        """
         return json_safe(
             {
                 "statistic": self.statistic,
@@ -330,9 +332,12 @@ class Comparison(Result):
         return np.argsort(self.average_ranks, kind="stable")
 
     def to_dict(self) -> dict:
-        """JSON-safe: ``average_ranks`` (candidate -> rank, best first), ``friedman``,
+        """JSON-safe form of the result, with exactly the keys below.
+
+        ``average_ranks`` (candidate -> rank, best first), ``friedman``,
         ``critical_difference``, ``groups`` (lists of names), ``pairwise`` (list of
-        ``{a, b, p_value, p_holm, significant}``) -- exactly these keys."""
+        ``{a, b, p_value, p_holm, significant}``).
+        """
         c = self.candidates
         pw = self.pairwise
         return json_safe(

@@ -149,8 +149,11 @@ class BootstrapInterval(Result):
 
 
 def _run_bootstrap(data, statistic, **kw):
-    """scipy.stats.bootstrap; a degenerate bootstrap distribution (every resample gives the same
-    value, e.g. two identical candidates) yields the interval [value, value] instead of NaN."""
+    """Call scipy.stats.bootstrap, with a degenerate bootstrap distribution handled.
+
+    When every resample gives the same value (e.g. two identical candidates) the interval is
+    [value, value] instead of NaN.
+    """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", stats.DegenerateDataWarning)
         warnings.simplefilter("ignore", RuntimeWarning)  # BCa acceleration 0/0 on a degenerate sample

@@ -220,7 +220,7 @@ def _make_majority(rng, M):
     return M, None, {"c": c}
 
 
-def _verify_majority(f, M, M2, meta):
+def _verify_majority(f, M, _M2, meta):
     c = meta["c"]
     n, m = M.shape
     tops = sum(all(M[c, k] > M[d, k] for d in range(n) if d != c) for k in range(m))
@@ -239,12 +239,12 @@ def _verify_majority(f, M, M2, meta):
     return None
 
 
-def _make_condorcet(rng, M):
+def _make_condorcet(_rng, M):
     c = condorcet_winner(M)
     return None if c is None else (M, None, {"c": c})
 
 
-def _verify_condorcet(f, M, M2, meta):
+def _verify_condorcet(f, M, _M2, _meta):
     c = condorcet_winner(M)
     if c is None:
         return None
@@ -276,7 +276,7 @@ def _make_consistency(rng, A, f):
     return None
 
 
-def _verify_consistency(f, M, M2, meta):
+def _verify_consistency(f, M, _M2, meta):
     mA = meta["mA"]
     m = M.shape[1]
     if not 1 <= mA < m:
@@ -299,11 +299,11 @@ def _verify_consistency(f, M, M2, meta):
     return None
 
 
-def _make_participation(rng, M):
+def _make_participation(_rng, M):
     return (M, None, {}) if M.shape[1] >= 2 else None
 
 
-def _verify_participation(f, M, M2, meta):
+def _verify_participation(f, M, _M2, _meta):
     n, m = M.shape
     if m < 2:
         return None
@@ -354,11 +354,11 @@ def _verify_iia(f, M, M2, meta):
     return None
 
 
-def _make_liia(rng, M):
+def _make_liia(_rng, M):
     return M, None, {}
 
 
-def _verify_liia(f, M, M2, meta):
+def _verify_liia(f, M, _M2, _meta):
     n = M.shape[0]
     lm = outcomes(f, M)
     names = _names(n)

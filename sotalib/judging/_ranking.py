@@ -99,8 +99,10 @@ class Aggregation(Result):
         return self.candidates[i] if self.candidates else f"C{int(i) + 1}"
 
     def to_dict(self) -> dict:
-        """JSON-safe form: ranking, scores and ranks by candidate (best first), method,
-        higher_is_better, note -- the output of ``sotalib rank --json``."""
+        """JSON-safe form of the result: the output of ``sotalib rank --json``.
+
+        Keys: ranking, scores and ranks by candidate (best first), method, higher_is_better, note.
+        """
         return json_safe(
             {
                 "ranking": self.ranking,

@@ -437,7 +437,6 @@ def winner_distribution_exact(thetas: ArrayLike, n: int) -> np.ndarray:
     >>> [round(float(x), 6) for x in p]
     [0.5, 0.5]
     """
-
     th = np.asarray(thetas, dtype=float)
     if th.ndim != 1 or th.size < 1 or np.any((th < 0) | (th > 1)):
         raise ValueError("thetas must be a 1-d array of probabilities")

@@ -156,9 +156,12 @@ class RankUncertainty(Result):
         return np.argsort(key, kind="stable")
 
     def to_dict(self) -> dict:
-        """``candidates`` (list of ``{name, score, ci_low, ci_high, rank_low, rank_high, p_first}``, best first),
+        """JSON-safe form of the result (the output of ``sotalib rank-uncertainty --json``).
+
+        Keys: ``candidates`` (list of ``{name, score, ci_low, ci_high, rank_low, rank_high, p_first}``, best first),
         ``reps`` (as ``n_resamples``, the command line's former key), ``n_resamples``, ``alpha``,
-        ``lower_is_better``, ``n_items``, ``seed``, ``statistic``, ``note``."""
+        ``lower_is_better``, ``n_items``, ``seed``, ``statistic``, ``note``.
+        """
         return json_safe(
             {
                 "candidates": [

@@ -36,6 +36,7 @@ def _abc(
     below: int,
     n: int,
     rho: float,
+    *,
     proposals: int,
     accept: float,
     rng: int | np.random.Generator | None,
@@ -124,4 +125,6 @@ def abc(
     n_resamples = check_int("n_resamples", n_resamples, low=100)
     accept = check_real("accept", accept, low=0.0, high=1.0, low_open=True)
     alpha = check_alpha("alpha", alpha)
-    return _abc(s, below, n, rho, n_resamples, accept, rng, alpha, top, progress)
+    return _abc(
+        s, below, n, rho, proposals=n_resamples, accept=accept, rng=rng, alpha=alpha, top=top, progress=progress
+    )

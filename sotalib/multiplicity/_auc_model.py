@@ -1,9 +1,9 @@
-"""The binormal model of the ROC AUC and the empirical AUC (Section 5.2, Eq. 10).
+r"""The binormal model of the ROC AUC and the empirical AUC (Section 5.2, Eq. 10).
 
 The binormal model (Eq. 10).  A classifier's scores are ``S+ ~ N(mu+, sigma+^2)``
 for the positive class and ``S- ~ N(mu-, sigma-^2)`` for the negative class, so
 
-.. math:: AUC = P(S_- < S_+) = \\Phi\\left(\frac{\\mu_+ - \\mu_-}{\\sqrt{\\sigma_+^2 + \\sigma_-^2}}\right)  \\qquad (10)
+.. math:: AUC = P(S_- < S_+) = \Phi\left(\frac{\mu_+ - \mu_-}{\sqrt{\sigma_+^2 + \sigma_-^2}}\right)  \qquad (10)
 
 and ``mu+`` for a target AUC has the closed form
 ``mu+ = mu- + sqrt(sigma+^2 + sigma-^2) * Phi^{-1}(AUC)`` (the paper solves
@@ -247,11 +247,11 @@ def _bvn_orthant(r: float, h: float) -> float:
 
 
 def auc_variance(auc: float, n_pos: int, n_neg: int, sigma_pos: float = 1.0, sigma_neg: float = 1.0) -> float:
-    """Exact variance of the empirical AUC under the binormal model.
+    r"""Exact variance of the empirical AUC under the binormal model.
 
     The U-statistic variance (Hanley and McNeil 1982, Eq. 2),
 
-    .. math:: Var = \\frac{A(1-A) + (n_+ - 1)(Q_1 - A^2) + (n_- - 1)(Q_2 - A^2)}{n_+ n_-},
+    .. math:: Var = \frac{A(1-A) + (n_+ - 1)(Q_1 - A^2) + (n_- - 1)(Q_2 - A^2)}{n_+ n_-},
 
     with the exact binormal ``Q1 = P(S_- < S_+, S_- < S_+')`` (two positives
     beat one negative) and ``Q2 = P(S_- < S_+, S_-' < S_+)``: orthant

@@ -1,4 +1,4 @@
-"""The best empirical AUC of many classifiers by a normal approximation (Section 5.2, large test sets).
+r"""The best empirical AUC of many classifiers by a normal approximation (Section 5.2, large test sets).
 
 The simulation of :func:`sotalib.multiplicity.expected_max_auc` draws every
 score when the classifiers are correlated (``rho > 0``), at a cost of
@@ -17,7 +17,7 @@ unit variances and AUC ``A_j = Phi(mu_j / sqrt 2)`` (Eq. 10).
 The U-statistic projection (Hoeffding 1948; Hanley and McNeil 1982; DeLong
 et al. 1988).  To first order
 
-.. math:: \\hat A_j - A_j = \\frac{1}{n_+}\\sum_i (g_j(X_{ji}) - A_j) + \\frac{1}{n_-}\\sum_k (h_j(Y_{jk}) - A_j),
+.. math:: \hat A_j - A_j = \frac{1}{n_+}\sum_i (g_j(X_{ji}) - A_j) + \frac{1}{n_-}\sum_k (h_j(Y_{jk}) - A_j),
 
 ``g_j(x) = Phi(x)``, ``h_j(y) = Phi(mu_j - y)``.  Given the reference
 classifier, the classifiers are independent, and the part of ``g_j(X_ji)``
@@ -27,7 +27,7 @@ variance.  ``E a_j^2 = P(V_1 - rho Z < mu_j, V_2 - rho Z < mu_j)`` with
 ``V_1, V_2 ~ N(0, 1 + c^2)`` independent: a bivariate normal orthant with
 variances 2 and correlation ``rho^2 / 2``, so
 
-.. math:: \\beta_j^2 = \\Big(\\frac{1}{n_+} + \\frac{1}{n_-}\\Big)\\big(\\Phi_2(h_j, h_j; \\rho^2/2) - A_j^2\\big), \\qquad h_j = \\Phi^{-1}(A_j),
+.. math:: \beta_j^2 = \Big(\frac{1}{n_+} + \frac{1}{n_-}\Big)\big(\Phi_2(h_j, h_j; \rho^2/2) - A_j^2\big), \qquad h_j = \Phi^{-1}(A_j),
 
 is the variance of the shared part (0 at ``rho = 0``; the whole projection
 variance at ``rho = 1``).  With the exact variance ``Var(AUC_hat_j)`` of
@@ -35,7 +35,7 @@ variance at ``rho = 1``).  With the exact variance ``Var(AUC_hat_j)`` of
 with the exact binormal ``Q1, Q2``) the rest is ``tau_j^2 = Var - beta_j^2``,
 and
 
-.. math:: \\hat A_j \\approx A_j + \\beta_j \\zeta + \\tau_j \\varepsilon_j, \\qquad \\zeta, \\varepsilon_j \\text{ iid } N(0, 1).
+.. math:: \hat A_j \approx A_j + \beta_j \zeta + \tau_j \varepsilon_j, \qquad \zeta, \varepsilon_j \text{ iid } N(0, 1).
 
 The shared parts of two classifiers are taken as one factor ``zeta``: their
 correlation is ``(Phi_2(h_j, h_l; rho^2/2) - A_j A_l) / (beta_j beta_l)``,
@@ -56,7 +56,7 @@ standard normal (a Gaussian copula; ``|g_j|`` is capped at 1/12, where the
 map stops being increasing 6 sd out, which only very small test sets
 reach).  ``AUC_hat_j <= a`` is ``Y_j <= y_j(a)``, the quadratic's root, so
 
-.. math:: F(a) = P(\\max_j \\hat A_j \\le a) = \\int \\phi(\\zeta) \\prod_j \\Phi\\Big(\\frac{sd_j\\, y_j(a) - \\beta_j \\zeta}{\\tau_j}\\Big) d\\zeta
+.. math:: F(a) = P(\max_j \hat A_j \le a) = \int \phi(\zeta) \prod_j \Phi\Big(\frac{sd_j\, y_j(a) - \beta_j \zeta}{\tau_j}\Big) d\zeta
 
 (``y_j(a) = (a - A_j) / sd_j`` without the correction, ``skew=False``),
 computed in log space (the product as a sum of ``log Phi``), by the
@@ -221,12 +221,12 @@ def _skew(a: np.ndarray, n_pos: int, n_neg: int, sd: np.ndarray) -> np.ndarray:
 
 
 def auc_skewness(auc, n: int, prevalence: float):
-    """Skewness of each classifier's empirical AUC, to order ``1 / sqrt(n)``.
+    r"""Skewness of each classifier's empirical AUC, to order ``1 / sqrt(n)``.
 
     The third cumulant of the two-sample U-statistic (Mann-Whitney) is, to
     leading order,
 
-    .. math:: \\kappa_3 = \\frac{E g^3}{n_+^2} + \\frac{E h^3}{n_-^2} + \\frac{6 E[g(X) h(Y) 1(Y < X)]}{n_+ n_-},
+    .. math:: \kappa_3 = \frac{E g^3}{n_+^2} + \frac{E h^3}{n_-^2} + \frac{6 E[g(X) h(Y) 1(Y < X)]}{n_+ n_-},
 
     with ``g, h`` the projection's halves (module docstring): the projection's own third moments plus
     the one term in which the degenerate remainder meets the projection.  For binormal classifiers

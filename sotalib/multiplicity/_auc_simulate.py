@@ -147,7 +147,7 @@ def simulate_auc(
     return out
 
 
-def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, show=None) -> np.ndarray:
+def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, *, show=None) -> np.ndarray:
     """Maximum AUC over classifiers with standardized means ``mus``, per replication.
 
     Memory is bounded for any ``m`` and ``n``: the random draws are made in
@@ -475,11 +475,11 @@ def expected_max_auc(
     alpha = check_alpha("alpha", alpha)
     rho = _check_rho(rho)
     _check_auc_memory(a.size, n, n_pos, reps, rho)
-    return _simulated_max_auc(a, n, prevalence, rho, reps, rng, alpha, show, on_start)
+    return _simulated_max_auc(a, n, prevalence, rho, reps=reps, rng=rng, alpha=alpha, show=show, on_start=on_start)
 
 
 def _simulated_max_auc(
-    a: np.ndarray, n: int, prevalence: float, rho: float, reps: int, rng, alpha: float, show, on_start
+    a: np.ndarray, n: int, prevalence: float, rho: float, *, reps: int, rng, alpha: float, show, on_start
 ) -> MaxAUCSummary:
     """The simulation of :func:`expected_max_auc` on checked arguments (``a`` the array of AUCs)."""
     n_pos, n_neg = n_positives(n, prevalence)
@@ -488,7 +488,7 @@ def _simulated_max_auc(
     mus, sp = _standardized(a, 1.0, 1.0)
     if on_start is not None:
         on_start()
-    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed", show)
+    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed", show=show)
     s = Summary.from_samples(maxima, alpha)
     assert s.reps is not None and s.se_mean is not None  # from_samples sets them
     return MaxAUCSummary(

@@ -179,7 +179,9 @@ def _crop(
 
     details = {"target": target, "rho": rho, **_model_details(engine), "grid": grid}
     try:
-        return _solve_crop(s, n, mx, below, details, gap, fit, fits, grid, alpha, target, level)
+        return _solve_crop(
+            s, n, mx, below, details, gap, fit=fit, fits=fits, grid=grid, alpha=alpha, target=target, level=level
+        )
     except _EmptyPool as exc:
         reason = (
             f"no crop point solves the equation: at c = {exc.args[0]:.4f} no team lies between Eq. 8's lower "
@@ -192,7 +194,7 @@ class _EmptyPool(Exception):
     """No team between the lower cut-off and the crop point (the board cannot be resampled)."""
 
 
-def _solve_crop(s, n, mx, below, details, gap, fit, fits, grid, alpha, target, level):
+def _solve_crop(s, n, mx, below, details, gap, *, fit, fits, grid, alpha, target, level):
     hi = mx
     g_hi = gap(hi)
     if g_hi < 0:

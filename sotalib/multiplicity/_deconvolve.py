@@ -73,8 +73,11 @@ def npmle(counts, n: int, *, grid_size: int = 400, iters: int = 3000, tol: float
 
 
 def npmle_bin_width(counts, n: int) -> int:
-    """Counts pooled per likelihood row of :func:`npmle`: 1 for at most 500 distinct counts, else a sixth
-    of the smallest binomial standard deviation over their range (at least 1)."""
+    """Counts pooled per likelihood row of :func:`npmle`.
+
+    1 for at most 500 distinct counts, else a sixth of the smallest binomial standard deviation
+    over their range (at least 1).
+    """
     ux = np.unique(np.asarray(counts, dtype=np.int64))
     if ux.size <= 500:
         return 1

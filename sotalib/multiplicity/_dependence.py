@@ -18,11 +18,11 @@ __all__ = ["conditional_probs", "feasible", "feasible_interval", "similarity", "
 
 
 def conditional_probs(theta: ArrayLike, theta0: float, rho: float) -> tuple[np.ndarray, np.ndarray]:
-    """``P(Y_j = 1 | Y_0 = 1)`` and ``P(Y_j = 1 | Y_0 = 0)`` of the dependence model (Eqs. 6 and 7).
+    r"""``P(Y_j = 1 | Y_0 = 1)`` and ``P(Y_j = 1 | Y_0 = 0)`` of the dependence model (Eqs. 6 and 7).
 
     .. math::
-        p_1 = \\frac{\\rho\\sqrt{\\theta(1-\\theta)\\theta_0(1-\\theta_0)} + \\theta\\theta_0}{\\theta_0}, \\qquad
-        p_0 = \\frac{-\\rho\\sqrt{\\theta(1-\\theta)\\theta_0(1-\\theta_0)} + \\theta(1-\\theta_0)}{1-\\theta_0}.
+        p_1 = \frac{\rho\sqrt{\theta(1-\theta)\theta_0(1-\theta_0)} + \theta\theta_0}{\theta_0}, \qquad
+        p_0 = \frac{-\rho\sqrt{\theta(1-\theta)\theta_0(1-\theta_0)} + \theta(1-\theta_0)}{1-\theta_0}.
 
     With ``rho = 0`` both equal ``theta``.  No feasibility check is made
     (:func:`feasible` says whether both are probabilities).

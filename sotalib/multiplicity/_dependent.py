@@ -1,4 +1,4 @@
-"""Non-identical and dependent classifiers: the exact distribution of the maximum (Section 4).
+r"""Non-identical and dependent classifiers: the exact distribution of the maximum (Section 4).
 
 The paper (Møllersen & Holsbø, Section 4) extends the iid model of Chapter 2
 in two directions and computes both by Monte Carlo:
@@ -18,14 +18,14 @@ Both are computed here exactly.  Given ``K_0 = k_0`` the classifiers are
 independent, and the successes of classifier ``j`` are the sum of two
 independent binomials,
 
-.. math:: X_j \\mid k_0 \\sim B(k_0, p_1(\\theta_j)) + B(n - k_0, p_0(\\theta_j)),
+.. math:: X_j \mid k_0 \sim B(k_0, p_1(\theta_j)) + B(n - k_0, p_0(\theta_j)),
 
 where ``p_1, p_0 = P(Y_j = 1 | Y_0 = 1), P(Y_j = 1 | Y_0 = 0)``.  With
 ``theta_j`` iid from ``P(theta)`` the ``X_j`` are also identically distributed
 given ``k_0``, so
 
-.. math:: P(\\max_j X_j \\le x) = \\sum_{k_0} P(K_0 = k_0)\\,
-          \\bigl[\\mathrm{E}_\\theta\\, P(X \\le x \\mid k_0, \\theta)\\bigr]^m ,
+.. math:: P(\max_j X_j \le x) = \sum_{k_0} P(K_0 = k_0)\,
+          \bigl[\mathrm{E}_\theta\, P(X \le x \mid k_0, \theta)\bigr]^m ,
 
 and for a fixed vector the bracket is the product over ``j`` (Eq. 4 given
 ``k_0``).  Numerics (the same in both engines, below):
@@ -147,7 +147,7 @@ def _choose_engine(n: int, m_or_zero: int, k0s: np.ndarray, p1: np.ndarray, p0: 
     """``"numpy"`` for problems small enough that NumPy is about as fast as the Numba kernel, else ``"numba"``."""
     if _ENGINE != "auto":
         return _ENGINE
-    if work_estimate(n, k0s.size, p1.size, p1, p0, m_or_zero) <= _NUMPY_WORK:
+    if work_estimate(n, k0s.size, p1, p0, m_or_zero) <= _NUMPY_WORK:
         return "numpy"
     return "swap" if k0s.size > 1 and m_or_zero >= _SWAP_MIN_M else "numba"
 
@@ -160,6 +160,7 @@ def _exact_max(
     p1: np.ndarray,
     p0: np.ndarray,
     w: np.ndarray,
+    *,
     engine: str | None = None,
     thetas: np.ndarray | None = None,
 ) -> tuple[int, np.ndarray, np.ndarray]:
@@ -206,6 +207,7 @@ def _run(
     rho: float,
     theta0: float,
     y0: str,
+    *,
     tol: float,
     tail: float,
 ) -> MaxDistribution:
@@ -242,9 +244,9 @@ def max_distribution(
     nodes: int | None = None,
     tail: float = TAIL,
 ) -> MaxDistribution:
-    """Exact distribution of ``max_j X_j`` for ``m`` classifiers with ``theta_j ~ P(theta)`` iid (Section 4).
+    r"""Exact distribution of ``max_j X_j`` for ``m`` classifiers with ``theta_j ~ P(theta)`` iid (Section 4).
 
-    .. math:: F(x) = \\sum_{k_0} P(K_0 = k_0)\\,\\bigl[\\mathrm{E}_\\theta P(X \\le x \\mid k_0, \\theta)\\bigr]^m
+    .. math:: F(x) = \sum_{k_0} P(K_0 = k_0)\,\bigl[\mathrm{E}_\theta P(X \le x \mid k_0, \theta)\bigr]^m
 
     with ``X | k_0, theta ~ B(k_0, p_1) + B(n - k_0, p_0)`` (Eqs. 6--7).
 
@@ -313,7 +315,7 @@ def max_distribution(
     if rho != 0.0:
         lo, hi = dist.support
         check_feasible(np.array([lo, hi]) if not isinstance(dist, Empirical) else dist.values, theta0, rho)
-    return _run(n, m, thetas, w, rho, theta0, y0, tol, tail)
+    return _run(n, m, thetas, w, rho, theta0, y0, tol=tol, tail=tail)
 
 
 def fixed_max_distribution(
@@ -382,4 +384,4 @@ def fixed_max_distribution(
     if rho != 0.0:
         check_feasible(th, theta0, rho)
     u, counts = np.unique(th, return_counts=True)
-    return _run(n, 0, u, counts.astype(float), rho, theta0, y0, tol, tail)
+    return _run(n, 0, u, counts.astype(float), rho, theta0, y0, tol=tol, tail=tail)

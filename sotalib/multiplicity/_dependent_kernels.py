@@ -19,7 +19,7 @@ from .._numba import njit
 
 @njit(cache=True)
 def _binom_window(k, p, eps, out):
-    """pmf of B(k, p) on the window where it exceeds ``eps`` times its mode.
+    """Pmf of B(k, p) on the window where it exceeds ``eps`` times its mode.
 
     Writes the pmf to ``out[0:L]`` and returns ``(lo, L)``.
     """
@@ -69,7 +69,7 @@ def _binom_window(k, p, eps, out):
 
 @njit(cache=True)
 def _conv_cdf_sf(x, upper, alo, aL, pa, pre_a, suf_a, blo, bL, cdf_b, sf_b):
-    """cdf and sf at ``x`` of A + B from the windows of A and B.
+    """Cdf and sf at ``x`` of A + B from the windows of A and B.
 
     Only the side named by ``upper`` is summed (the survival function
     ``P(A + B > x)`` if true, else the cdf), as a sum of positive terms that

@@ -1,4 +1,4 @@
-"""The distribution of the sample maximum at large ``n``: a normal (Edgeworth) approximation.
+r"""The distribution of the sample maximum at large ``n``: a normal (Edgeworth) approximation.
 
 The model is the one of :mod:`sotalib.multiplicity._dependent_swap` (Section 4.3,
 Eqs. 6-8): ``m`` classifiers drawn iid from a leaderboard-shaped ``P(theta)``
@@ -6,7 +6,7 @@ Eqs. 6-8): ``m`` classifiers drawn iid from a leaderboard-shaped ``P(theta)``
 items right, ``K ~ B(n, theta0)``, and given ``K`` independent counts
 ``X_j | K = A + B`` with ``A ~ B(K, p1)`` and ``B ~ B(n - K, p0)``, so that
 
-.. math:: F(x) = \\sum_K P(K) \\Big(1 - \\sum_i w_i P(A_i + B_i > x \\mid K)\\Big)^m .
+.. math:: F(x) = \sum_K P(K) \Big(1 - \sum_i w_i P(A_i + B_i > x \mid K)\Big)^m .
 
 The exact engine convolves every value's binomials for every ``K``; its work
 grows like ``n^{3/2}`` per value, which is hours for thousands of teams at
@@ -100,7 +100,7 @@ def _moments(k, n, p1, p0):
 
 
 @njit(cache=True, parallel=True)
-def _max_on_grid(xs, n, m, ks, wk, p1, p0, w, nthreads):
+def _max_on_grid(xs, n, m, ks, wk, p1, p0, w, nthreads):  # noqa: C901, PLR0917 (Numba kernel: one parallel loop, called positionally)
     """``F`` and ``1 - F`` of the maximum at the counts ``xs`` (increasing).
 
     Values must be sorted by decreasing ``theta`` (``p1``, ``p0`` and ``w``

@@ -1,4 +1,4 @@
-"""The exact distribution of the maximum in plain NumPy: the engine for small and moderate problems.
+r"""The exact distribution of the maximum in plain NumPy: the engine for small and moderate problems.
 
 It computes what the Numba kernel :func:`sotalib.multiplicity._dependent_kernels._max_kernel`
 computes, with the same model, windows and truncations (see the docstring of
@@ -13,8 +13,8 @@ of a classifier are ``X = A + B`` with ``A ~ B(k_0, p_1)`` and
 window), as in the kernel.  With ``A`` the shorter of the two windows (the
 sum is symmetric),
 
-.. math:: P(X > x) = \\sum_a P(A = a)\\, P(B > x - a), \\qquad
-          P(X \\le x) = \\sum_a P(A = a)\\, P(B \\le x - a),
+.. math:: P(X > x) = \sum_a P(A = a)\, P(B > x - a), \qquad
+          P(X \le x) = \sum_a P(A = a)\, P(B \le x - a),
 
 sums of positive terms, the first used where ``x >= E X`` and the second
 below, so that both tails keep their relative digits.  For a run of
@@ -45,7 +45,7 @@ _CHUNK_ELEMENTS = 1 << 21
 
 
 def _windows(k: np.ndarray, p: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """pmf of ``B(k_r, p_r)`` on the window where it exceeds ``eps`` times its mode, for each row ``r``.
+    """Pmf of ``B(k_r, p_r)`` on the window where it exceeds ``eps`` times its mode, for each row ``r``.
 
     Returns ``(lo, L, pmf)``: the window is ``lo .. lo + L - 1`` and ``pmf[r, :L]``
     holds the pmf on it, normalised on it (zeros beyond), as the kernel's ``_binom_window``.
@@ -235,7 +235,7 @@ class _Chunk:
             return np.einsum("q,kqx->kx", w, term)
 
 
-def work_estimate(n: int, nk: int, nq: int, p1s: np.ndarray, p0s: np.ndarray, m_or_zero: int) -> float:
+def work_estimate(n: int, nk: int, p1s: np.ndarray, p0s: np.ndarray, m_or_zero: int) -> float:
     """A rough count of the multiply-adds of :func:`max_kernel` (to choose between the engines)."""
     k0 = n if nk == 1 else n // 2
     sa = np.sqrt(k0 * p1s * (1 - p1s))

@@ -1,4 +1,4 @@
-"""Exact distribution of the sample maximum for a leaderboard-shaped ``P(theta)``.
+r"""Exact distribution of the sample maximum for a leaderboard-shaped ``P(theta)``.
 
 The dependent, non-identical model of Section 4.3 with ``P(theta)`` the
 discrete distribution of a leaderboard (values ``v_i`` with weights ``w_i``),
@@ -8,7 +8,7 @@ the number ``K`` of items that ``Y_0`` gets right, the classifiers are
 independent and ``X_j | K = A + B`` with ``A ~ B(K, p1)``, ``B ~ B(n - K, p0)``,
 so
 
-.. math:: P(\\max_j X_j \\le x) = \\sum_K P(K) \\Big(1 - \\sum_i w_i P(A_i + B_i > x \\mid K)\\Big)^m .
+.. math:: P(\max_j X_j \le x) = \sum_K P(K) \Big(1 - \sum_i w_i P(A_i + B_i > x \mid K)\Big)^m .
 
 This module is the specialised fast path used by the SOTA estimators, which
 evaluate the distribution dozens of times while solving for a shrinkage
@@ -68,7 +68,7 @@ def _binom_pmf_window(n, p, lo, hi):
 
 @njit(cache=True)
 def _remove_bernoulli(f, p, g):
-    """g such that f = g * (1 - p + p z): the pmf of S - Y with Y ~ Bernoulli(p) independent."""
+    """G such that f = g * (1 - p + p z): the pmf of S - Y with Y ~ Bernoulli(p) independent."""
     L = f.size
     q = 1.0 - p
     if p <= 0.0:
@@ -94,7 +94,7 @@ def _add_bernoulli(g, p, f):
 
 
 @njit(cache=True)
-def _accumulate(sf, i, x0, nx, top, n, ks, p1, p0, w):
+def _accumulate(sf, i, x0, top, n, ks, p1, p0, w):
     """Add w_i P(S_iK > x) to sf[K, x] for every K of ks and x of the window."""
     nk = ks.size
     k_first, k_last = ks[0], ks[nk - 1]
@@ -140,7 +140,7 @@ def _accumulate(sf, i, x0, nx, top, n, ks, p1, p0, w):
 
 @njit(cache=True, parallel=True)
 def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w, nthreads=1):
-    """log P(max_j X_j <= x) for x = x0, ..., x0 + nx - 1 (see module docstring).
+    """Log P(max_j X_j <= x) for x = x0, ..., x0 + nx - 1 (see module docstring).
 
     For each value ``i`` the pmf of ``S_K = A + B`` is built once by direct
     convolution at one end of the range of ``K`` and then carried exactly
@@ -156,7 +156,7 @@ def _max_log_cdf(x0, nx, n, m, ks, log_pk, p1, p0, w, nthreads=1):
     sf_t = np.zeros((nthreads, nk, nx))  # per-thread sums of w_i P(S_iK > x)
     for t_id in nb.prange(nthreads):
         for i in range(t_id, w.size, nthreads):
-            _accumulate(sf_t[t_id], i, x0, nx, top, n, ks, p1, p0, w)
+            _accumulate(sf_t[t_id], i, x0, top, n, ks, p1, p0, w)
     sf = sf_t.sum(axis=0)
     out = np.empty(nx)
     terms = np.empty(nk)
@@ -226,7 +226,7 @@ def _swap_regions(x0, n, ks, p1, p0, width, c, top, closed, up):
 
 @njit(cache=True)
 def _swap_init(n, k, p1, p0, width, c, f):
-    """pmf of ``B(k, p1) + B(n - k, p0)`` on positions ``c, c + 1, ...`` (``f.size`` of them)."""
+    """Pmf of ``B(k, p1) + B(n - k, p0)`` on positions ``c, c + 1, ...`` (``f.size`` of them)."""
     f[:] = 0.0
     al, ah = _window_w(k, p1, width)
     bl, bh = _window_w(n - k, p0, width)

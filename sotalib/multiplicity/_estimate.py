@@ -228,7 +228,19 @@ def estimate_sota(
         reps = _resamples("auc", n_resamples)
         s, below = _keep_above(values, 0.5)
         engine = _pick_engine(engine, s.size, n, prevalence, rho, reps)
-        est = _shrink_auc(s, below, n, prevalence, rho, target, reps, rng, alpha, progress, engine)
+        est = _shrink_auc(
+            s,
+            below,
+            n,
+            prevalence,
+            rho,
+            target=target,
+            reps=reps,
+            rng=rng,
+            alpha=alpha,
+            progress=progress,
+            engine=engine,
+        )
         return _with_reading(est, board)
     if method not in _TARGET_METHODS and target != "expected":
         raise ValueError(
@@ -252,7 +264,18 @@ def estimate_sota(
     elif method == "deconvolve":
         est = _deconvolve(s, below, n, _resamples("deconvolve", n_resamples), rng, alpha, GRID_SIZE, progress)
     else:
-        est = _abc(s, below, n, rho, _resamples("abc", n_resamples), ACCEPT, rng, alpha, TOP, progress)
+        est = _abc(
+            s,
+            below,
+            n,
+            rho,
+            proposals=_resamples("abc", n_resamples),
+            accept=ACCEPT,
+            rng=rng,
+            alpha=alpha,
+            top=TOP,
+            progress=progress,
+        )
     return _with_reading(est, board)
 
 

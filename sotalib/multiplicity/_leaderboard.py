@@ -112,8 +112,9 @@ def _lower_is_better_shim(func: F) -> F:
 
 
 def _parse_score(value, path, row: int, column: str):
-    """float, or None for an empty cell; a non-number is an error naming file, row and column
-    (Meta Kaggle's Submissions.csv, read by pandas in chunks; users' leaderboards go through sotalib._io).
+    """A score as a float, or None for an empty cell.
+
+    A non-number is an error naming file, row and column (Meta Kaggle's Submissions.csv, read by pandas in chunks; users' leaderboards go through sotalib._io).
 
     A trailing ``%`` divides by 100 (``91.5%`` is 0.915).
     """
@@ -140,7 +141,7 @@ _PAGE_TOKEN = "next page token"
 def read_kaggle_leaderboard(
     path: str | Path, score_column: str | None = None, *, lower_is_better: bool = False
 ) -> Leaderboard:
-    """Read a leaderboard CSV: Kaggle's download, Kaggle's command-line ``--csv`` output, or ``rank,score``.
+    r"""Read a leaderboard CSV: Kaggle's download, Kaggle's command-line ``--csv`` output, or ``rank,score``.
 
     Accepted layouts (column names are matched case-insensitively):
 
@@ -192,7 +193,7 @@ def read_kaggle_leaderboard(
     >>> import pathlib, tempfile
     >>> from sotalib.multiplicity import read_kaggle_leaderboard
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "board.csv"
-    >>> _ = path.write_text("TeamId,TeamName,Score\\n1,a,0.91\\n2,b,0.88\\n2,b,0.90\\n3,c,\\n")
+    >>> _ = path.write_text("TeamId,TeamName,Score\n1,a,0.91\n2,b,0.88\n2,b,0.90\n3,c,\n")
     >>> board = read_kaggle_leaderboard(path)
     >>> board.scores.tolist(), board.dropped, board.duplicates
     ([0.91, 0.9], 1, 1)
@@ -283,7 +284,7 @@ def _read_kaggle(path: Path, score_column: str | None, lower_is_better: bool) ->
 
 
 def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale: str = "auto") -> Leaderboard:
-    """Read a leaderboard file for :func:`~sotalib.multiplicity.estimate_sota` (the ``sotalib sota`` command).
+    r"""Read a leaderboard file for :func:`~sotalib.multiplicity.estimate_sota` (the ``sotalib sota`` command).
 
     The file is read by :func:`read_kaggle_leaderboard` (Kaggle's download,
     Kaggle's command-line ``--csv`` output, or any CSV with a ``score``
@@ -327,7 +328,7 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
     >>> import pathlib, tempfile
     >>> from sotalib.multiplicity import estimate_sota, read_leaderboard
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "board.csv"
-    >>> _ = path.write_text("rank,score\\n1,86%\\n2,85%\\n3,84%\\n4,84%\\n5,83%\\n6,82%\\n7,\\n")
+    >>> _ = path.write_text("rank,score\n1,86%\n2,85%\n3,84%\n4,84%\n5,83%\n6,82%\n7,\n")
     >>> board = read_leaderboard(path)
     >>> board.scores.tolist(), board.dropped
     ([0.86, 0.85, 0.84, 0.84, 0.83, 0.82], 1)
@@ -377,7 +378,7 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
 def read_meta_kaggle(
     directory: str | Path, slug: str, *, chunksize: int = 1_000_000, lower_is_better: bool = False
 ) -> Leaderboard:
-    """The private leaderboard of one competition from Meta Kaggle, at full precision.
+    r"""The private leaderboard of one competition from Meta Kaggle, at full precision.
 
     Reads ``Competitions.csv`` (to find the competition id of ``slug``),
     ``Teams.csv`` (its teams) and ``Submissions.csv`` (their submissions) in
@@ -422,9 +423,9 @@ def read_meta_kaggle(
     >>> import pathlib, tempfile
     >>> from sotalib.multiplicity import read_meta_kaggle
     >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (d / "Competitions.csv").write_text("Id,Slug\\n7,my-comp\\n")
-    >>> _ = (d / "Teams.csv").write_text("Id,CompetitionId,TeamName\\n1,7,a\\n2,7,b\\n3,7,c\\n")
-    >>> rows = "TeamId,IsSelected,PrivateScoreFullPrecision\\n1,True,0.91\\n1,False,0.95\\n2,False,0.88\\n"
+    >>> _ = (d / "Competitions.csv").write_text("Id,Slug\n7,my-comp\n")
+    >>> _ = (d / "Teams.csv").write_text("Id,CompetitionId,TeamName\n1,7,a\n2,7,b\n3,7,c\n")
+    >>> rows = "TeamId,IsSelected,PrivateScoreFullPrecision\n1,True,0.91\n1,False,0.95\n2,False,0.88\n"
     >>> _ = (d / "Submissions.csv").write_text(rows)
     >>> board = read_meta_kaggle(d, "my-comp")
     >>> board.scores.tolist(), board.teams, board.dropped

@@ -492,7 +492,9 @@ def _summarize_max_auc(
         details.update(teams=r.teams, accuracy=NORMAL_AUC_ACCURACY)
         return MaxSummary(r.mean, r.sd, r.ci_low, r.ci_high, "normal", **model, details=details)
     _check_auc_memory(a.size, n, n_pos, n_resamples, rho, name="n_resamples")
-    sim = _simulated_max_auc(a, n, prevalence, rho, n_resamples, rng, alpha, progress, on_start)
+    sim = _simulated_max_auc(
+        a, n, prevalence, rho, reps=n_resamples, rng=rng, alpha=alpha, show=progress, on_start=on_start
+    )
     return MaxSummary(
         sim.mean,
         sim.sd,

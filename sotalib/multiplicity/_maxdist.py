@@ -1,9 +1,9 @@
-"""The sample maximum of m classifiers: exact distribution (Section 3.3, Eqs. 2-3).
+r"""The sample maximum of m classifiers: exact distribution (Section 3.3, Eqs. 2-3).
 
 With ``m`` independent classifiers, each correct with probability ``theta`` on
 each of ``n`` test items, the counts ``X_j ~ B(n, theta)`` are iid and
 
-.. math:: F(x) = P(\\max_j X_j \\le x) = P_x^m, \\qquad P_x = P(X \\le x)   \\qquad (2)
+.. math:: F(x) = P(\max_j X_j \le x) = P_x^m, \qquad P_x = P(X \le x)   \qquad (2)
 
 with pmf ``f(x) = F(x) - F(x-1)`` (Eq. 3).  Everything is computed in log
 space, ``F(x) = exp(m log P_x)`` and ``1 - F(x) = -expm1(m log P_x)``, so that

@@ -50,6 +50,7 @@ def _solve(
     rho: float,
     target: str,
     alpha: float,
+    *,
     what: str,
     slope: float = 1.0,
     engine: str = "auto",
@@ -140,7 +141,7 @@ def _solve(
     return p, fits.get(p)
 
 
-def _finish(method, p, s, n, rho, alpha, below, transform, estimate, target, fit=None, engine="exact"):
+def _finish(method, p, s, n, rho, alpha, below, transform, *, estimate, target, fit=None, engine="exact"):
     d, excl = fit if fit is not None else _fit_dist(transform(p), n, rho, engine=engine)
     lo, hi = d.interval(alpha)
     return SotaEstimate(
@@ -177,14 +178,14 @@ def _shrink(
         rho,
         target,
         alpha,
-        "shrinkage weight w in [0, 1]",
+        what="shrinkage weight w in [0, 1]",
         slope=float(s.max()) - chance,
         engine=engine,
     )
     if w is None:
         return _unsolved("shrink", s, n, below, fit, {"target": target, "rho": rho, **_model_details(engine)})
     est = w * s.max() + (1 - w) * chance
-    return _finish("shrink", w, s, n, rho, alpha, below, transform, est, target, fit, engine)
+    return _finish("shrink", w, s, n, rho, alpha, below, transform, estimate=est, target=target, fit=fit, engine=engine)
 
 
 def _cap(s: np.ndarray, below: int, n: int, rho: float, target: str, alpha: float, engine: str) -> SotaEstimate:
@@ -193,11 +194,13 @@ def _cap(s: np.ndarray, below: int, n: int, rho: float, target: str, alpha: floa
     def transform(c):
         return np.minimum(s, c)
 
-    c, fit = _solve(transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, "crop point c", engine=engine)
+    c, fit = _solve(
+        transform, float(s.min()), float(s.max()), s, n, rho, target, alpha, what="crop point c", engine=engine
+    )
     if c is None:
         reason = fit.replace("shrinking", "capping")
         return _unsolved("cap", s, n, below, reason, {"target": target, "rho": rho, **_model_details(engine)})
-    return _finish("cap", c, s, n, rho, alpha, below, transform, c, target, fit, engine)
+    return _finish("cap", c, s, n, rho, alpha, below, transform, estimate=c, target=target, fit=fit, engine=engine)
 
 
 def shrink(

@@ -65,6 +65,7 @@ def _shrink_auc(
     n: int,
     prevalence: float,
     rho: float,
+    *,
     target: str,
     reps: int,
     rng: int | np.random.Generator | None,
@@ -205,4 +206,16 @@ def shrink_auc(
     rho = check_real("rho", rho, low=0.0, high=1.0)
     alpha = check_alpha("alpha", alpha)
     engine = _pick_engine(engine, s.size, n, prevalence, rho, n_resamples)
-    return _shrink_auc(s, below, n, prevalence, rho, target, n_resamples, rng, alpha, progress, engine)
+    return _shrink_auc(
+        s,
+        below,
+        n,
+        prevalence,
+        rho,
+        target=target,
+        reps=n_resamples,
+        rng=rng,
+        alpha=alpha,
+        progress=progress,
+        engine=engine,
+    )

@@ -92,7 +92,7 @@ class PointMass(Result):
     def mean(self) -> float:
         return self.theta
 
-    def expected_max(self, m: int) -> float:
+    def expected_max(self, m: int) -> float:  # noqa: ARG002 (the Distribution protocol's signature: a point mass's maximum is theta for every m)
         return self.theta
 
 

@@ -37,7 +37,7 @@ def test_the_command_writes_only_where_it_is_told(capsys):
         cache.regenerate("no_such_cache", "x")
 
 
-def test_loaders_read_without_writing(tmp_path):
+def test_loaders_read_without_writing():
     # the exact Figure 5 cache is read when its parameters match, never recomputed or rewritten
     from sotalib.book.noniid_paper import figure5_cached
 

@@ -147,7 +147,7 @@ def test_requests_that_cannot_fit_say_the_size_they_need(capsys, monkeypatch):
 def test_memory_error_is_one_line_not_a_traceback(capsys, monkeypatch):
     from sotalib.cli import maxdist
 
-    def boom(args):
+    def boom(_args):
         raise MemoryError("Allocation failed (probably too large).")
 
     monkeypatch.setattr(maxdist, "run", boom)
@@ -325,7 +325,7 @@ def test_auc_max_states_the_cost_of_a_long_simulation_and_takes_m_ten_million(ca
 
     started = []
 
-    def fake_simulation(*args, **kwargs):
+    def fake_simulation(*_args, **_kwargs):
         started.append(capsys.readouterr().err)
         raise KeyboardInterrupt  # stop before the hours of work
 
@@ -373,7 +373,7 @@ def test_library_messages_name_the_options_of_the_command(command, message, expe
 def test_the_option_table_is_used_for_messages(monkeypatch, capsys):
     from sotalib.cli import maxdist
 
-    def library_error(args):
+    def library_error(_args):
         raise ValueError("n_resamples must be <= 10, got 20")
 
     monkeypatch.setattr(maxdist, "run", library_error)
@@ -443,7 +443,7 @@ def test_without_json_errors_print_nothing_on_stdout(capsys):
 def test_ctrl_c_is_one_line_and_exit_code_130(monkeypatch, capsys):
     from sotalib.cli import maxdist
 
-    def interrupted(args):
+    def interrupted(_args):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(maxdist, "run", interrupted)
@@ -455,7 +455,7 @@ def test_ctrl_c_is_one_line_and_exit_code_130(monkeypatch, capsys):
 def test_broken_pipe_ends_quietly_in_process(monkeypatch, capsys):
     from sotalib.cli import maxdist
 
-    def reader_went_away(args):
+    def reader_went_away(_args):
         raise BrokenPipeError(32, "Broken pipe")
 
     monkeypatch.setattr(maxdist, "run", reader_went_away)

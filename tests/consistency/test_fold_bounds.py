@@ -11,8 +11,8 @@ from sotalib.consistency._intervals import score_intervals
 FOLDS = ((3, 4), (2, 5), (3, 3))
 F = {
     "acc": lambda tp, tn, p, n: Fraction(tp + tn, p + n),
-    "sens": lambda tp, tn, p, n: Fraction(tp, p),
-    "spec": lambda tp, tn, p, n: Fraction(tn, n),
+    "sens": lambda tp, _tn, p, _n: Fraction(tp, p),
+    "spec": lambda _tp, tn, _p, n: Fraction(tn, n),
 }
 
 

@@ -88,7 +88,7 @@ def _two_level_reports(count, seed):
 def test_two_level_search_agrees_with_the_integer_program(monkeypatch):
     reports = _two_level_reports(40, seed=7)
     fast = [check_n_datasets(ds, sc, within=w, decimals=3) for ds, w, sc in reports]
-    monkeypatch.setattr(_twolevel, "search_box", lambda *a, **k: ("unknown", None))
+    monkeypatch.setattr(_twolevel, "search_box", lambda *_a, **_k: ("unknown", None))
     slow = [check_n_datasets(ds, sc, within=w, decimals=3) for ds, w, sc in reports]
     assert [r.status for r in fast] == [r.status for r in slow]
     assert sum(r.details["method"] == "enumeration" for r in fast) >= 15  # the fast path decided most
@@ -133,7 +133,7 @@ def test_kfold_even_configuration_agrees_with_the_integer_program(monkeypatch):
     real = _mos_kfold._even_search
     monkeypatch.setattr(_mos_kfold, "_even_search", lambda *a: found.append(real(*a)) or found[-1])
     fast = [f() for f in run]
-    monkeypatch.setattr(_mos_kfold, "_even_search", lambda *a: None)
+    monkeypatch.setattr(_mos_kfold, "_even_search", lambda *_a: None)
     slow = [f() for f in run]
     assert [r.status for r in fast] == [r.status for r in slow]
     assert {r.status for r in fast} == {"feasible", "infeasible"}

@@ -49,11 +49,11 @@ def _ref_score(m, name, average, beta=1, zero_division=0):
         return Fraction(zero_division) if b == 0 else Fraction(a, b)
 
     per = {
-        "sens": lambda tp, fp, fn, tn: ratio(tp, tp + fn),
-        "spec": lambda tp, fp, fn, tn: ratio(tn, tn + fp),
-        "ppv": lambda tp, fp, fn, tn: ratio(tp, tp + fp),
-        "npv": lambda tp, fp, fn, tn: ratio(tn, tn + fn),
-        "fbp": lambda tp, fp, fn, tn: ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
+        "sens": lambda tp, _fp, fn, _tn: ratio(tp, tp + fn),
+        "spec": lambda _tp, fp, _fn, tn: ratio(tn, tn + fp),
+        "ppv": lambda tp, fp, _fn, _tn: ratio(tp, tp + fp),
+        "npv": lambda _tp, _fp, fn, tn: ratio(tn, tn + fn),
+        "fbp": lambda tp, fp, fn, _tn: ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
     }
     if name == "f1_of_means":
         P = _ref_score(m, "ppv", "macro", zero_division=zero_division)

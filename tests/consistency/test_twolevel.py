@@ -10,8 +10,8 @@ from sotalib.consistency._intervals import score_intervals
 
 FUNCS = {
     "acc": lambda tp, tn, p, n: Fraction(tp + tn, p + n),
-    "sens": lambda tp, tn, p, n: Fraction(tp, p),
-    "spec": lambda tp, tn, p, n: Fraction(tn, n),
+    "sens": lambda tp, _tn, p, _n: Fraction(tp, p),
+    "spec": lambda _tp, tn, _p, n: Fraction(tn, n),
     "bacc": lambda tp, tn, p, n: (Fraction(tp, p) + Fraction(tn, n)) / 2,
 }
 

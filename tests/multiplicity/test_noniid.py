@@ -51,8 +51,8 @@ TABLE1 = [
 ]
 
 
-@pytest.mark.parametrize("label,kw,mean,sd,dec,upper", TABLE1, ids=[r[0] for r in TABLE1])
-def test_table1_rows(label, kw, mean, sd, dec, upper):
+@pytest.mark.parametrize("_label,kw,mean,sd,dec,upper", TABLE1, ids=[r[0] for r in TABLE1])
+def test_table1_rows(_label, kw, mean, sd, dec, upper):
     s = max_distribution(N, M, **kw).summary()
     assert round(s.mean, 4) == pytest.approx(mean, abs=1e-12)
     assert round(s.ci_high, 4) == pytest.approx(upper, abs=1e-12)

@@ -152,7 +152,9 @@ def test_table1_rows_use_numpy():
 
 def test_bad_engine():
     with pytest.raises(ValueError, match="engine"):
-        _dependent._exact_max(10, 1, np.array([10]), np.array([1.0]), np.array([0.5]), np.array([0.5]), np.ones(1), "x")
+        _dependent._exact_max(
+            10, 1, np.array([10]), np.array([1.0]), np.array([0.5]), np.array([0.5]), np.ones(1), engine="x"
+        )
 
 
 def _modules_after(code: str) -> list[str]:

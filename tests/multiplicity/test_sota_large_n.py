@@ -54,7 +54,7 @@ def test_fused_closed_steps_are_bitwise_single_steps(steps, c, x0, xe):
 def test_leaderboard_fit_with_fused_steps_agrees_with_numpy_engine(monkeypatch, block):
     """Fits whose blocks of K hold 5, 6 or 7 values (fused 4-, 2- and single steps all run) against NumPy's engine."""
     if block is not None:
-        monkeypatch.setattr(_dependent_swap, "_block", lambda nk, nx: block)
+        monkeypatch.setattr(_dependent_swap, "_block", lambda _nk, _nx: block)
     rng = np.random.default_rng(11)
     n = 6000
     v = np.round(rng.binomial(n, 0.9 - np.abs(rng.normal(0, 0.01, 80))) / n, 6)
