@@ -188,17 +188,11 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 (to be thinned into pars
     if args.repeats != 1:
         raise CliError("--repeats applies to binary reports; list every fold in --folds-file")
     zd = {"0": 0, "1": 1, "undefined": None}[args.zero_division]
-    beta = None
-    if args.beta is not None:
-        try:
-            beta = float(args.beta)
-        except ValueError:
-            raise CliError(f"--beta must be a number, got {args.beta!r}") from None
     v = check_multiclass(
         classes,
         scores,
         average=args.average,
-        beta=beta,
+        beta=args.beta,  # text: check_multiclass reads it and names beta (--beta) when it is no number > 0
         folds=folds,
         k=args.k,
         stratified=args.stratified,

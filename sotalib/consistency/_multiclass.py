@@ -60,7 +60,7 @@ import numpy as np
 from .._deprecate import renamed_arguments
 from .._json import json_safe
 from .._result import Result
-from .._validate import check_choice, check_int
+from .._validate import check_choice, check_int, check_real
 from ._intervals import as_decimal, report_decimals
 from ._multiclass_exhaustive import EXHAUSTIVE_LIMIT, _diagonals, _exhaustive, _n_candidates
 from ._multiclass_ilp import _ilp
@@ -331,6 +331,16 @@ def _fold(f, i):
     return out
 
 
+def _beta(beta: float | str | None) -> float | None:
+    """The F-beta weight as a number > 0 (text such as ``"0.5"`` is read as written), or None."""
+    if isinstance(beta, str):
+        try:
+            beta = float(beta)
+        except ValueError:
+            raise ValueError(f"beta must be a number > 0, got {beta!r}") from None
+    return None if beta is None else check_real("beta", beta, low=0.0, low_open=True)
+
+
 @renamed_arguments(method="engine")
 def check_multiclass(
     classes: Sequence[int] | None,
@@ -340,7 +350,7 @@ def check_multiclass(
     eps: float | str | None = None,
     decimals: int | None = None,
     rounding: str = "round",
-    beta: float | None = None,
+    beta: float | str | None = None,
     folds: Sequence[Sequence[int]] | None = None,
     k: int | None = None,
     stratified: bool = False,
@@ -365,7 +375,8 @@ def check_multiclass(
     average : {'micro', 'macro', 'weighted'}
         The average of the per-class scores (scikit-learn's meaning).
     eps, decimals, rounding, beta
-        Numerical uncertainty and F-beta weight, as in :func:`sotalib.consistency.check_single`.
+        Numerical uncertainty and F-beta weight, as in :func:`sotalib.consistency.check_single`;
+        ``beta`` > 0 may be given as text (``"0.5"``), as the command line passes it.
     folds : sequence of sequences, optional
         Class sizes of every test fold (all repetitions); or ``k`` with ``stratified=True``
         for scikit-learn's ``StratifiedKFold`` (:func:`stratified_class_folds`).
@@ -414,6 +425,7 @@ def check_multiclass(
     >>> r.consistent, r.details["method"]
     (True, 'exhaustive')
     """
+    beta = _beta(beta)
     intervals = multiclass_intervals(scores, average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
     if k is not None or stratified:
         if folds is not None:

@@ -22,6 +22,7 @@ starts fast.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -294,6 +295,16 @@ def summarize_max(
             16.0 * n_resamples,
             f"n_resamples={n_resamples} replications",
             "use fewer replications (100000 give 3 digits)",
+        )
+    else:
+        # the binomial probabilities of a window of about 80 sd around the mode (a few arrays of 8-byte
+        # floats, the window doubled at most once); a spread or a reference classifier: the widest, theta = 1/2
+        var = theta * (1.0 - theta) if rho == 0.0 and spread == 0.0 else 0.25
+        check_memory(
+            128.0 * (40.0 * math.sqrt(n * var) + 64.0),
+            f"n={n} items",
+            "the exact distribution of the maximum needs about 80 sqrt(n theta (1 - theta)) binomial "
+            "probabilities; give a smaller n",
         )
     model = _Model(n=n, m=m, alpha=alpha, rho=rho, metric="accuracy")
     details = dict(theta=theta, theta0=theta0, y0=y0, spread=spread)

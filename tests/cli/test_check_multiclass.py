@@ -185,3 +185,24 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, match):
     code, out, err = _run(capsys, ["check", *argv])
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("sotalib check: error: ") and match in err, err
+
+
+@pytest.mark.parametrize("beta", ["abc", "-1", "0"])
+def test_beta_is_read_by_the_library_and_named_as_the_option(capsys, beta):
+    from sotalib.consistency import check_multiclass
+
+    code, out, err = _run(
+        capsys, ["check", "--classes", "30,20", "--score", "fbp=0.5", "--decimals", "2", f"--beta={beta}"]
+    )
+    assert code == 2 and err.startswith("sotalib check: error: --beta must be"), err
+    with pytest.raises(ValueError, match="^beta must be"):
+        check_multiclass([30, 20], {"fbp": "0.5"}, decimals=2, beta=beta)
+    same = check_multiclass([30, 20], {"fbp": "0.5"}, decimals=2, beta="0.5")
+    assert same.to_dict() == check_multiclass([30, 20], {"fbp": "0.5"}, decimals=2, beta=0.5).to_dict()
+
+
+def test_exact_maximum_refuses_a_test_set_too_large_for_memory_up_front():
+    from sotalib.multiplicity import summarize_max
+
+    with pytest.raises(ValueError, match=r"^n=9223372036854775807 items would need"):
+        summarize_max(2**63 - 1, 10, 0.9)
