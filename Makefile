@@ -42,8 +42,8 @@ check: $(VENV)/.test-installed
 	$(PY) -m pytest -m "not book and not slow"
 
 lint: $(VENV)/.test-installed
-	$(VENV)/bin/ruff check sotalib tests benchmarks
-	$(VENV)/bin/ruff format --check sotalib tests benchmarks
+	$(VENV)/bin/ruff check sotalib tests benchmarks book
+	$(VENV)/bin/ruff format --check sotalib tests benchmarks book
 
 # mypy on the library (configuration in pyproject.toml): the public API is typed (sotalib/py.typed).
 typecheck: $(VENV)/.test-installed

@@ -1,53 +1,8 @@
 """The properties of Table 4 as checks: random instances whose premise holds, and a verifier of the conclusion.
 
-Section 4.2 of {pavao2024judge} lists seven properties of ranking functions
-and, in its Table 4, which of six functions satisfy them.  This module tests
-each claim: for a function ``f`` and a property it draws small random score
-matrices (integer scores, 3 to 5 candidates, 2 to 9 judges) built so that the
-property's premise holds, and checks the conclusion.  A violation is a
-*counterexample*: a concrete score matrix (or pair of matrices) printed by
-:func:`format_counterexample`.  Finding none proves nothing, but the searches
-are sized so that every violation the chapter reports is found many times
-over.
-
-How the functions are evaluated
--------------------------------
-* Deterministic functions give one final ranking ``rank(f(M))`` (ties count
-  one half).
-* The random dictator is evaluated as the lottery it is: each judge's ranking
-  with probability ``1/m``.  A property holds for it when it holds for the
-  distribution of outcomes: "``c`` wins" means "``c`` wins with probability 1",
-  "the order of ``u`` and ``v``" means "the probability that ``u`` is above
-  ``v``" (a tie counting one half), and "the ranking is unchanged" means "the
-  distribution of rankings is unchanged".
-* Kemeny-Young is computed by brute force over all orderings.  A profile
-  with several optimal orderings has no single Kemeny ranking; trials that
-  need one are *skipped* and counted.
-
-The properties (premise -> conclusion)
---------------------------------------
-majority
-    ``c`` is strictly best for more than half of the judges -> ``c`` is ranked
-    first, alone.
-condorcet
-    ``c`` beats every other candidate for more judges than the reverse -> ``c``
-    is ranked first, alone.
-consistency
-    the judges are split into two groups whose rankings are equal -> the
-    whole panel gives that ranking.
-participation
-    a judge scores ``u`` strictly above ``v`` -> removing that judge does not
-    worsen ``v``'s position relative to ``u``.
-iia
-    every candidate other than ``u`` and ``v`` is replaced (and their number
-    changed) -> the order of ``u`` and ``v`` is unchanged.
-liia
-    candidates ``S`` occupy consecutive positions -> ranking ``S`` alone
-    orders them the same way.
-clone-proof
-    a clone ``c'`` of ``c`` is added (in every judge adjacent to ``c``: equal,
-    just above or just below) -> the order of the other candidates is
-    unchanged.
+The makers and verifiers behind :func:`sotalib.judging.search_counterexample`; the
+properties, the search and the paper's claims are described in
+:mod:`sotalib.judging._properties` (Pavão, Section 4.2, Table 4).
 """
 
 from __future__ import annotations

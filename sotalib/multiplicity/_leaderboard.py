@@ -12,7 +12,7 @@
 
 Each returns a :class:`Leaderboard`, which :func:`estimate_sota` takes as its
 ``scores``.  The reconstructions of the paper's three challenges (and the
-facts they honour) live in :mod:`sotalib.book.reconstructions`.
+facts they honour) live in the book's reconstructions module (not part of the library).
 """
 
 from __future__ import annotations

@@ -79,6 +79,7 @@ def sections(module: types.ModuleType) -> list[tuple[str, list[str]]]:
 
 
 def public_names(module: types.ModuleType) -> list[str]:
+    """The public names of ``module``: its ``__all__``."""
     return list(getattr(module, "__all__", ()))
 
 
@@ -174,6 +175,7 @@ def entry(package: str, name: str, obj: object) -> list[str]:
 
 
 def package_rst(package: str, warn=logger.warning) -> list[str]:
+    """The reStructuredText of one package's reference page: its docstring, then an entry per public name."""
     module = importlib.import_module(package)
     lines = [f".. automodule:: {package}", "", ""]
     lines += ["Entries", "=======", ""]
@@ -191,6 +193,7 @@ class PackageDirective(SphinxDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
+        """Render the package named by the directive's argument."""
         package = self.arguments[0]
         source = self.get_source_info()[0]
         content = StringList()
@@ -213,7 +216,7 @@ class PackageDirective(SphinxDirective):
 _LABEL = re.compile(r"^(\s*\.\.\s+)\[([^\]#*|]+)\](?=\s)", flags=re.M)
 
 
-def unique_footnotes(app, what, name, obj, options, lines) -> None:
+def unique_footnotes(_app, _what, name, _obj, _options, lines) -> None:
     """Rename ``.. [1]`` and ``[1]_`` of a docstring to an auto-numbered footnote unique to this entry."""
     text = "\n".join(lines)
     labels = {m.group(2) for m in _LABEL.finditer(text)}
@@ -237,13 +240,14 @@ class ClassDocumenter(autodoc.ClassDocumenter):
     """
 
     def get_canonical_fullname(self) -> str | None:
+        """The private module's name only where Sphinx would otherwise record it as canonical."""
         canonical = super().get_canonical_fullname()
         if canonical and canonical.startswith(f"{self.modname}._"):
             return canonical
         return None
 
 
-def attribute_types_inline(app, what, name, obj, options, lines) -> None:
+def attribute_types_inline(_app, _what, _name, _obj, _options, lines) -> None:
     """Show an attribute's type beside its name (``mean: float``), not as a field under it.
 
     Napoleon writes each entry of an ``Attributes`` section as ``.. attribute::``
@@ -278,7 +282,7 @@ def attribute_types_inline(app, what, name, obj, options, lines) -> None:
     lines[:] = out
 
 
-def no_stub_tables(app, what, name, obj, options, lines) -> None:
+def no_stub_tables(_app, what, _name, _obj, _options, lines) -> None:
     """Drop ``:toctree:`` from the autosummary tables of a package's docstring.
 
     Stub pages would be files outside the book's table of contents; here a
@@ -289,6 +293,7 @@ def no_stub_tables(app, what, name, obj, options, lines) -> None:
 
 
 def setup(app):
+    """Register the extension with Sphinx."""
     app.setup_extension("sphinx.ext.autodoc")
     app.add_autodocumenter(ClassDocumenter, override=True)
     app.add_directive("sotalib-package", PackageDirective)
