@@ -65,7 +65,7 @@ The readers of sotalib that read through this module
     header required: known batch columns and score names; rows numbered as
     data rows; semicolon and tab files read (with decimal commas);
     ``folds_file`` paths relative to the batch file's directory.
-``cli._check_multiclass`` (``check --classes ... --folds-file``)
+``consistency._folds.read_folds(task='multiclass')`` (``check --classes ... --folds-file``)
     one fold per row, its class sizes (integers); an optional header of
     class names (``c1,c2,c3`` too); ``#`` comments; at least one fold.
 ``consistency._datasets``, ``multiplicity._leaderboard.read_meta_kaggle``

@@ -12,6 +12,20 @@ import numbers
 import numpy as np
 
 
+class ParameterError(ValueError):
+    """A :class:`ValueError` about how several parameters go together, naming them.
+
+    ``parameters`` lists the parameter names the message mentions, so that a
+    caller that knows them by other names (the command line's options) can
+    put the message in its own terms: ``give exactly one of eps and decimals``
+    reads ``give exactly one of --eps and --decimals`` on the command line.
+    """
+
+    def __init__(self, message: str, *parameters: str):
+        super().__init__(message)
+        self.parameters = tuple(parameters)
+
+
 def _fmt(value: object) -> str:
     return repr(value) if isinstance(value, str) else f"{value}"
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import os
 import re
@@ -54,7 +55,7 @@ import sys
 from .._io import InputError
 from .._json import json_safe
 
-__all__ = ["main", "CliError", "NoSolution", "emit", "PARAMETER_OPTIONS"]
+__all__ = ["main", "CliError", "NoSolution", "emit", "call", "PARAMETER_OPTIONS"]
 
 #: Subcommand modules, in the order they appear in ``sotalib --help``.
 COMMANDS = ("maxdist", "sota", "auc-max", "check", "rank", "testsize", "compare", "rank-uncertainty", "datasets")
@@ -187,6 +188,7 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "n": "--n",
         "dataset": "--dataset",
         "score": "--score",
+        "scores": "--score",
         "eps": "--eps",
         "decimals": "--decimals",
         "rounding": "--rounding",
@@ -201,6 +203,9 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "beta": "--beta",
         "zero_division": "--zero-division",
         "method": "--method",
+        "engine": "--method",
+        "diagnosis": "--no-diagnosis",
+        "task": "--task",
         "target_var": "--target-var",
         "fold_min": "--fold-min",
         "fold_max": "--fold-max",
@@ -219,7 +224,42 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
 }
 
 
-def in_option_terms(message: str, options: dict[str, str]) -> str:
+#: For each command, how the library names a user's file in its messages, and the option that gave it.
+FILE_OPTIONS: dict[str, dict[str, str]] = {"check": {"folds file": "--folds-file"}}
+
+
+def call(command: str, func, kind: str, *args, **given):
+    """``func(*args, **given)``, where ``given`` holds the options typed on the command line.
+
+    Every option given reaches the library function as the parameter of the
+    same name, so the library decides every range and which options go
+    together; an option the function does not take is refused (exit code 2)
+    rather than ignored: ``--average does not apply to a binary report``.
+    ``kind`` names what the function answers.  A ``progress`` keyword is
+    passed only to functions that take one.
+    """
+    params = inspect.signature(func).parameters
+    if "progress" in given and "progress" not in params:
+        del given["progress"]
+    names = PARAMETER_OPTIONS.get(command, {})
+
+    def options(parameters: list[str]) -> str:
+        return ", ".join(names.get(name, "--" + name.replace("_", "-")) for name in parameters)
+
+    extra = [name for name in given if name not in params]
+    if extra:
+        raise CliError(f"{options(extra)} {'does' if len(extra) == 1 else 'do'} not apply to {kind}")
+    missing = [
+        name
+        for name, param in list(params.items())[len(args) :]
+        if param.default is param.empty and param.kind != param.VAR_KEYWORD and name not in given
+    ]
+    if missing:
+        raise CliError(f"{options(missing)} {'is' if len(missing) == 1 else 'are'} required for {kind}")
+    return func(*args, **given)
+
+
+def in_option_terms(message: str, options: dict[str, str], parameters: tuple[str, ...] = ()) -> str:
     """A library error message in the command line's terms.
 
     The library names its parameters (``n must be an integer >= 1``,
@@ -229,12 +269,18 @@ def in_option_terms(message: str, options: dict[str, str]) -> str:
     for --metric auc``.  ``options`` maps parameters to options (one entry
     of :data:`PARAMETER_OPTIONS`).  Only a leading parameter name and
     ``name='value'`` or ``name 'value'`` are rewritten, so file names and
-    prose stay as they are.
+    prose stay as they are; and, anywhere in the message, the ``parameters``
+    that a rule about several of them names (``ParameterError.parameters``):
+    ``give exactly one of eps and decimals`` reads ``give exactly one of
+    --eps and --decimals``.
     """
     for dest, option in options.items():
         message = re.sub(rf"(?<![-\w]){re.escape(dest)} ?=? ?'([^']*)'", rf"{option} \1", message)
         message = re.sub(rf"(?<![-\w]){re.escape(dest)}(?= in [\[(])", option, message)
         message = re.sub(rf"(?<![-\w.]){re.escape(dest)}=([-+]?[0-9][0-9.eE+-]*)(?![\w])", rf"{option} \1", message)
+    for dest in parameters:  # a rule about several parameters names them anywhere in its message
+        if dest in options:
+            message = re.sub(rf"(?<![-\w'\"]){re.escape(dest)}(?![-\w'\"])", options[dest], message)
     lead = re.match(r"([A-Za-z_]\w*)(?=[ :])", message)
     if lead and lead.group(1) in options:
         message = options[lead.group(1)] + message[lead.end() :]
@@ -322,9 +368,15 @@ def _run(args: argparse.Namespace, prog: str, as_json: bool) -> int:
         return 3
     except InputError as exc:  # a user's file: the message names it, the line and the column
         where = {"file": exc.path, "line": exc.line, "column": exc.column}
-        return _refuse(prog, _one_line(exc), as_json, **where)
+        message = _one_line(exc)
+        for label, option in FILE_OPTIONS.get(args.command, {}).items():
+            if message.startswith(label + " "):
+                message = option + message[len(label) :]
+        return _refuse(prog, message, as_json, **where)
     except ValueError as exc:
-        return _refuse(prog, in_option_terms(_one_line(exc), PARAMETER_OPTIONS.get(args.command, {})), as_json)
+        options = PARAMETER_OPTIONS.get(args.command, {})
+        message = in_option_terms(_one_line(exc), options, getattr(exc, "parameters", ()))
+        return _refuse(prog, message, as_json)
     except (CliError, OSError) as exc:
         return _refuse(prog, _one_line(exc), as_json)
     except MemoryError as exc:  # the last resort: requests that can be sized are refused up front

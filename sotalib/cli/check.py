@@ -1,88 +1,64 @@
 """``sotalib check``: whether the reported scores can come from the stated experiment.
 
-Every option is declared once in :data:`OPTIONS` (flag, argparse keywords) and
-its value is checked once, by the library function it reaches
-(:func:`sotalib.consistency.check_report` or
-:func:`sotalib.consistency.check_batch`); the command line reports the
-library's messages in option terms.  To add an option: one entry in
-:data:`OPTIONS`, one keyword in :func:`_report_kwargs`.
+Parse, call one library function, print.  The options that set a report's
+experiment pick the function (``--batch``: :func:`sotalib.consistency.check_batch`;
+``--task regression``: :func:`~sotalib.consistency.check_regression`;
+``--classes`` or ``--task multiclass``: :func:`~sotalib.consistency.check_multiclass`;
+otherwise :func:`~sotalib.consistency.check_report`), and every option typed on
+the command line is passed to it as the parameter of the same name
+(:func:`sotalib.cli.call`): an option the function does not take is refused,
+never ignored, and the library decides every range and which options go
+together.  The command line has no defaults of its own (``argparse.SUPPRESS``):
+the library's are the defaults.
+
+To add an option: one ``add_argument`` whose ``dest`` is the library's parameter.
 """
 
 from __future__ import annotations
 
 import argparse
+import pathlib
 
-from . import CliError
+from . import CliError, call
+from ._types import integer
+
+S = argparse.SUPPRESS  # an option not typed is not passed: the library's default applies
+
+#: How each kind of report is named in a refusal ("--average does not apply to a binary report ...").
+KINDS = {
+    "batch": "--batch (every report's settings come from the file's columns)",
+    "binary": "a binary report (--p/--n, --dataset or --folds; --task binary)",
+    "multiclass": "a multiclass report (--classes; --task multiclass)",
+    "regression": "a regression report (--task regression)",
+}
 
 
-def _text(value: str) -> str:
-    """Numbers stay text here: the library reads them once, as the exact decimals written."""
-    return value
+def _pair(option: str):
+    """An argparse ``type``: ``NAME=VALUE`` as (name, value); the value stays text (read once, by the library)."""
+
+    def parse(value: str) -> tuple[str, str]:
+        name, sep, text = value.partition("=")
+        if not sep or not name.strip():
+            raise argparse.ArgumentTypeError(f"{option} must look like NAME=VALUE, got {value!r}")
+        return name.strip(), text.strip()
+
+    return parse
 
 
-def _integer(value: str) -> int:
-    """An integer option; the range is checked by the library (which names the option)."""
+def _pairs(items: list[tuple[str, str]], option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, value in items:
+        if name in out:
+            raise CliError(f"{option} {name} given twice")
+        out[name] = value
+    return out
+
+
+def _class_sizes(text: str) -> list[int]:
     try:
-        return int(value.strip())
+        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {value!r}") from None
-
-
-#: (flags, argparse keywords) of every option, in the order of ``sotalib check --help``.
-OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
-    (("--p",), dict(type=_integer, help="number of positives (>= 1)")),
-    (("--n",), dict(type=_integer, help="number of negatives (>= 1)")),
-    (("--dataset",), dict(type=_text, metavar="NAME", help="a named test set instead of --p/--n (sotalib datasets)")),
-    (
-        ("--score",),
-        dict(
-            action="append",
-            default=[],
-            metavar="NAME=VALUE",
-            help="a reported score, e.g. acc=0.9447 (repeatable, each score once; Table 2 names, "
-            "synonyms, complements)",
-        ),
-    ),
-    (("--eps",), dict(type=_text, help="numerical uncertainty: true value in [v - eps, v + eps] (>= 0)")),
-    (("--decimals",), dict(type=_integer, help="number of decimals reported (0-15)")),
-    (
-        ("--rounding",),
-        dict(
-            choices=("round", "floor", "ceil", "any"),
-            default=None,
-            help="how values were shortened (default round); needs --decimals",
-        ),
-    ),
-    (("--folds",), dict(type=_text, help='explicit folds "p1:n1,p2:n2,..."')),
-    (("--folds-file",), dict(type=_text, metavar="FILE.csv", help="explicit folds from a CSV file (columns p, n)")),
-    (("--k",), dict(type=_integer, help="k-fold cross-validation of (P, N) (>= 2)")),
-    (("--stratified",), dict(action="store_true", help="stratified k-fold (scikit-learn, Table 6)")),
-    (
-        ("--repeats",),
-        dict(
-            type=_integer,
-            default=1,
-            help="repetitions of the k-fold or of the --folds (1-1000; default 1); without "
-            "--stratified every repetition may have its own fold configuration",
-        ),
-    ),
-    (("--aggregation",), dict(choices=("som", "mos"), help="Score of Means or Mean of Scores")),
-    (
-        ("--batch",),
-        dict(
-            type=_text,
-            metavar="FILE.csv",
-            help="check every row of a CSV file (columns p, n, decimals or eps, k, folds, folds_file, "
-            "stratified, repeats, aggregation, rounding, id, and score names; any case); exit 1 when "
-            "some rows could not be checked",
-        ),
-    ),
-    (
-        ("--no-diagnosis",),
-        dict(action="store_true", help="skip the typo finder on inconsistent reports (faster batches)"),
-    ),
-    (("--json",), dict(action="store_true", help="print one JSON object")),
-)
+        raise argparse.ArgumentTypeError(f"--classes must be integers separated by commas, got {text!r}") from None
 
 
 def register(sub) -> None:
@@ -93,86 +69,149 @@ def register(sub) -> None:
         description="Decide with certainty whether reported scores can come from a test set of P positives "
         "and N negatives, or from k-fold cross-validation aggregated by Score of Means (som) or "
         "Mean of Scores (mos).  Without --aggregation both are tested.",
+        argument_default=S,
     )
-    for flags, kwargs in OPTIONS:
-        p.add_argument(*flags, **kwargs)
-    from ._check_multiclass import add_options
-
-    add_options(p)  # multiclass and regression reports, --fold-min/--fold-max
+    a = p.add_argument
+    a("--p", type=integer("--p"), help="number of positives (>= 1)")
+    a("--n", type=integer("--n"), help="number of negatives (>= 1); regression: number of items")
+    a("--dataset", metavar="NAME", help="a named test set instead of --p/--n (sotalib datasets)")
+    a(
+        "--score",
+        dest="scores",
+        type=_pair("--score"),
+        action="append",
+        metavar="NAME=VALUE",
+        help="a reported score, e.g. acc=0.9447 (repeatable, each score once; Table 2 names, synonyms, complements)",
+    )
+    a("--eps", help="numerical uncertainty: true value in [v - eps, v + eps] (>= 0)")
+    a("--decimals", type=integer("--decimals"), help="number of decimals reported (0-15)")
+    a(
+        "--rounding",
+        choices=("round", "floor", "ceil", "any"),
+        help="how values were shortened (default round); needs --decimals",
+    )
+    folds = p.add_mutually_exclusive_group()
+    folds.add_argument("--folds", help='explicit binary folds "p1:n1,p2:n2,..."')
+    folds.add_argument(
+        "--folds-file",
+        dest="folds",
+        type=pathlib.Path,
+        metavar="FILE.csv",
+        help="explicit folds from a CSV file: binary, columns p and n; multiclass, one row per fold, its class "
+        "sizes (an optional header row of class names)",
+    )
+    a("--k", type=integer("--k"), help="k-fold cross-validation of (P, N) (>= 2)")
+    a("--stratified", action="store_true", help="stratified k-fold (scikit-learn, Table 6)")
+    a(
+        "--repeats",
+        type=integer("--repeats"),
+        help="repetitions of the k-fold or of the --folds (1-1000; default 1); without "
+        "--stratified every repetition may have its own fold configuration",
+    )
+    a("--aggregation", choices=("som", "mos"), help="Score of Means or Mean of Scores")
+    a(
+        "--batch",
+        metavar="FILE.csv",
+        help="check every row of a CSV file (columns p, n, decimals or eps, k, folds, folds_file, "
+        "stratified, repeats, aggregation, rounding, id, and score names; any case); exit 1 when "
+        "some rows could not be checked",
+    )
+    a(
+        "--no-diagnosis",
+        dest="diagnosis",
+        action="store_false",
+        help="skip the typo finder on inconsistent reports (faster batches)",
+    )
+    a("--json", action="store_true", default=False, help="print one JSON object")
+    g = p.add_argument_group("multiclass and regression reports")
+    g.add_argument(
+        "--task",
+        choices=("binary", "multiclass", "regression"),
+        help="kind of report (default: multiclass with --classes, else binary)",
+    )
+    g.add_argument(
+        "--classes",
+        type=_class_sizes,
+        metavar="C1,C2,...",
+        help="class sizes of a multiclass test set (of the data set, with folds)",
+    )
+    g.add_argument(
+        "--average",
+        choices=("micro", "macro", "weighted"),
+        help="average of the per-class scores (scikit-learn's meaning; default macro); "
+        "a score name may override it, e.g. --score micro_f1=0.8",
+    )
+    g.add_argument("--beta", help="weight of the F-beta score (default 1)")
+    g.add_argument(
+        "--zero-division",
+        choices=("0", "1", "undefined"),
+        help="value of a precision whose class is never predicted (scikit-learn: 0)",
+    )
+    g.add_argument(
+        "--method",
+        dest="engine",
+        choices=("auto", "ilp", "exhaustive"),
+        help="multiclass: exhaustive enumeration (small test sets) or integer program (default auto)",
+    )
+    g.add_argument("--target-var", help="regression: variance of the target (ddof 0), for r2")
+    g.add_argument(
+        "--fold-min",
+        type=_pair("--fold-min"),
+        action="append",
+        metavar="NAME=VALUE",
+        help="binary Mean of Scores: reported minimum of a score over the folds (Eq. 10; with --fold-max)",
+    )
+    g.add_argument(
+        "--fold-max",
+        type=_pair("--fold-max"),
+        action="append",
+        metavar="NAME=VALUE",
+        help="binary Mean of Scores: reported maximum of a score over the folds (Eq. 10; with --fold-min)",
+    )
     p.set_defaults(run=run)
 
 
-def _parse_scores(items: list[str]) -> dict[str, str]:
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise CliError(f"--score must look like NAME=VALUE, got {item!r}")
-        name, value = item.split("=", 1)
-        name, value = name.strip(), value.strip()
-        if not name:
-            raise CliError(f"--score must look like NAME=VALUE, got {item!r}")
-        if name in out:
-            raise CliError(f"--score {name} given twice")
-        out[name] = value
-    return out
-
-
-def _report_kwargs(args: argparse.Namespace) -> dict:
-    """The keywords of :func:`sotalib.consistency.check_report` from the options (p and n go first, positional)."""
-    from ._check_multiclass import fold_bounds
-
-    bounds = fold_bounds(args)  # --fold-min/--fold-max; rejects multiclass and regression options
-    folds = args.folds
-    if args.folds_file is not None:
-        if folds is not None:
-            raise CliError("give either --folds or --folds-file, not both")
-        from ..consistency import read_folds  # the library loads when a command runs, not for --help
-
-        try:
-            folds = read_folds(args.folds_file)
-        except ValueError as exc:  # the library says "folds file X ...": name the option, not --folds
-            raise CliError(str(exc).replace("folds file", "--folds-file", 1)) from None
-    return dict(
-        eps=args.eps,
-        decimals=args.decimals,
-        rounding=args.rounding or "round",
-        folds=folds,
-        k=args.k,
-        stratified=args.stratified,
-        repeats=args.repeats,
-        aggregation=args.aggregation,
-        diagnosis=not args.no_diagnosis,
-        progress=False if args.json else None,
-        **bounds,
-        dataset=args.dataset,
-    )
+def _kind(given: dict) -> str:
+    """Which kind of report the options describe (and so which library function answers)."""
+    if "batch" in given:
+        return "batch"
+    task = given.pop("task", None)
+    if task is not None:
+        return task
+    return "multiclass" if "classes" in given else "binary"
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib check`` with the parsed ``args``; return the exit status."""
-    from . import _check_multiclass, emit
+    from .. import consistency
+    from . import emit
 
-    if _check_multiclass.wants(args):
-        return _check_multiclass.run(args)
-    if args.batch is not None:
-        return _run_batch(args)
-    if not args.score:
-        raise CliError("give at least one --score NAME=VALUE (or --batch FILE.csv)")
-    if (args.eps is None) == (args.decimals is None):
-        raise CliError("give exactly one of --eps and --decimals")
-    if args.rounding is not None and args.decimals is None:
-        raise CliError("--rounding needs --decimals")
-    if (args.folds is not None or args.folds_file is not None) and args.k is not None:
-        raise CliError("give either --folds (or --folds-file) or --k, not both")
-    if args.stratified and args.k is None:
-        raise CliError("--stratified needs --k")
-    if args.folds is None and args.folds_file is None and args.dataset is None and (args.p is None or args.n is None):
-        raise CliError("--p and --n are required (unless --folds or --folds-file is given)")
-    from ..consistency import check_report
+    given = {k: v for k, v in vars(args).items() if k not in ("command", "run", "_commands", "json")}
+    kind = _kind(given)
+    for name, option in (("scores", "--score"), ("fold_min", "--fold-min"), ("fold_max", "--fold-max")):
+        if name in given:
+            given[name] = _pairs(given[name], option)
+    if "zero_division" in given:
+        given["zero_division"] = {"0": 0, "1": 1, "undefined": None}[given["zero_division"]]
+    quiet = {"progress": False} if args.json else {}
+    if kind == "batch":
+        batch = call("check", consistency.check_batch, KINDS[kind], given.pop("batch"), **given, **quiet)
+        emit(args, batch.to_dict(), batch.to_text())
+        return 1 if batch.errors else 0
+    given.setdefault("scores", {})
+    if kind == "binary":
+        v = call("check", consistency.check_report, KINDS[kind], **given, **quiet)
+        emit(args, v.to_dict(), _text_report(given["scores"], v))
+        return 0
+    from . import _check_multiclass
 
-    scores = _parse_scores(args.score)
-    v = check_report(args.p, args.n, scores, **_report_kwargs(args))
-    emit(args, v.to_dict(), _text_report(scores, v))
+    if kind == "regression":
+        r = call("check", consistency.check_regression, KINDS[kind], **given)
+        emit(args, r.to_dict(), _check_multiclass.regression_text(given["scores"], r))
+        return 0
+    given.setdefault("classes", None)
+    v = call("check", consistency.check_multiclass, KINDS[kind], **given)
+    emit(args, v.to_dict(), _check_multiclass.multiclass_text(given["scores"], given["classes"], v))
     return 0
 
 
@@ -207,40 +246,3 @@ def _text_report(scores: dict, v) -> str:
     if not v.consistent and not v.suggestions:
         lines.append(f"  diagnosis: {v.diagnosis}")
     return "\n".join(lines)
-
-
-def _run_batch(args: argparse.Namespace) -> int:
-    from ..consistency import check_batch
-    from . import emit
-
-    given = [
-        o
-        for o, val in (
-            ("--score", args.score),
-            ("--p", args.p),
-            ("--n", args.n),
-            ("--dataset", args.dataset),
-            ("--eps", args.eps),
-            ("--decimals", args.decimals),
-            ("--folds", args.folds),
-            ("--folds-file", args.folds_file),
-            ("--k", args.k),
-            ("--aggregation", args.aggregation),
-            ("--rounding", args.rounding),
-        )
-        if val not in (None, [])
-    ]
-    if args.stratified:
-        given.append("--stratified")
-    if args.repeats != 1:
-        given.append("--repeats")
-    if args.fold_min or args.fold_max:
-        given.append("--fold-min/--fold-max")
-    if given:
-        raise CliError(f"--batch takes everything from the file (columns): drop {', '.join(given)}")
-    from ._check_multiclass import fold_bounds
-
-    fold_bounds(args)  # rejects multiclass and regression options
-    batch = check_batch(args.batch, diagnosis=not args.no_diagnosis, progress=False if args.json else None)
-    emit(args, batch.to_dict(), batch.to_text())
-    return 1 if batch.errors else 0

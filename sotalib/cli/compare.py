@@ -61,8 +61,6 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--cd-diagram must name a .png, .svg or .pdf file, got {args.cd_diagram!r}")
     table = read_scores(args.scores)
     k, N = table.scores.shape
-    if k < 2 or N < 2:
-        raise CliError(f"{args.scores}: need at least 2 candidates and 2 judges, got {k} and {N}")
     res = compare_candidates(
         table.scores, alpha=args.alpha, lower_is_better=args.lower_is_better, candidates=table.candidates
     )

@@ -82,37 +82,26 @@ def _draw(result, path: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib rank-uncertainty`` with the parsed ``args``; return the exit status."""
     from ..judging import bradley_terry, estimate_rank_uncertainty, read_battles, read_per_item
-    from . import CliError, emit
+    from . import CliError, call, emit
 
     if args.seed is not None and args.rng_alias is not None and args.seed != args.rng_alias:
         raise CliError("--rng is an alias of --seed: give one of them")
     args.seed = args.seed if args.seed is not None else args.rng_alias
     if args.plot is not None and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
         raise CliError(f"--plot must name a .png, .svg or .pdf file, got {args.plot!r}")
+    given = dict(n_resamples=args.n_resamples, alpha=args.alpha, rng=args.seed, progress=False if args.json else None)
+    if args.lower_is_better:
+        given["lower_is_better"] = True
     if args.battles is not None:
-        if args.lower_is_better:
-            raise CliError("--lower-is-better applies to --per-item only (a battle has a winner)")
         battles = read_battles(args.battles)
-        res = bradley_terry(
-            battles.a,
-            battles.b,
-            battles.winner,
-            n_resamples=args.n_resamples,
-            alpha=args.alpha,
-            rng=args.seed,
-            progress=False if args.json else None,
-        )
+        kind = "battles (--battles: each battle has a winner)"
+        res = call("rank-uncertainty", bradley_terry, kind, battles.a, battles.b, battles.winner, **given)
         what = f"Bradley-Terry ratings (Elo scale) from {res.n_items:,} battles"
     else:
         per_item = read_per_item(args.per_item)
-        res = estimate_rank_uncertainty(
-            per_item.X,
-            lower_is_better=args.lower_is_better,
-            n_resamples=args.n_resamples,
-            alpha=args.alpha,
-            rng=args.seed,
-            candidates=per_item.candidates,
-            progress=False if args.json else None,
+        kind = "per-item results (--per-item)"
+        res = call(
+            "rank-uncertainty", estimate_rank_uncertainty, kind, per_item.X, candidates=per_item.candidates, **given
         )
         what = (
             f"mean per-item result on {res.n_items:,} items ({'lower' if args.lower_is_better else 'higher'} is better)"

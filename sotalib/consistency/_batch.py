@@ -259,7 +259,7 @@ def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
         scores,
         eps=opt("eps"),
         decimals=_int_cell("decimals", get["decimals"], 0, 15) if opt("decimals") else None,
-        rounding=(opt("rounding") or "round").lower(),
+        rounding=get["rounding"].lower() if opt("rounding") else None,
         folds=folds,
         k=_int_cell("k", get["k"], 2) if opt("k") else None,
         stratified=_bool_cell("stratified", get["stratified"]) if opt("stratified") else False,

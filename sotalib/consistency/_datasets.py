@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._result import Result
+from .._validate import ParameterError
 
 __all__ = ["Dataset", "DATASETS", "get_dataset", "dataset_experiment"]
 
@@ -225,7 +226,7 @@ def dataset_experiment(name: str, p=None, n=None, folds=None, k=None) -> tuple:
     clash = (("p", p), ("n", n), ("folds", folds)) + ((("k", k),) if not d.single else ())
     given = [what for what, v in clash if v is not None]
     if given:
-        raise ValueError(f"dataset {d.name!r} fixes the experiment: drop {', '.join(given)}")
+        raise ParameterError(f"dataset {d.name!r} fixes the experiment: drop {', '.join(given)}", "dataset", *given)
     if d.single:
         return d.p, d.n, None
     return d.p, d.n, d.folds

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal, overload
 
 from .._io import read_table
-from .._validate import check_int
+from .._validate import check_choice, check_int
 
 __all__ = [
     "stratified_folds",
@@ -235,22 +235,32 @@ def parse_folds(text: str) -> Folds:
     return tuple(out)
 
 
-def read_folds(path: str | os.PathLike[str]) -> Folds:
-    r"""Read folds from a CSV file with columns ``p`` and ``n`` (any case), one fold per line.
+@overload
+def read_folds(path: str | os.PathLike[str], *, task: Literal["binary"] = ...) -> Folds: ...
+@overload
+def read_folds(path: str | os.PathLike[str], *, task: Literal["multiclass"]) -> tuple[tuple[int, ...], ...]: ...
+def read_folds(path: str | os.PathLike[str], *, task: str = "binary") -> Folds | tuple[tuple[int, ...], ...]:
+    r"""Read folds from a CSV file, one fold per line.
 
-    For fold lists too long for ``"p1:n1,..."`` (``sotalib check --folds-file``).
+    For fold lists too long to type (``sotalib check --folds-file``): a binary
+    report's folds have columns ``p`` and ``n`` (any case); a multiclass
+    report's folds list each fold's class sizes (an optional header line of
+    class names, ``#`` comments).
 
     Parameters
     ----------
     path : str or path-like
         The CSV file (UTF-8, a byte-order mark is fine; separated by commas,
-        semicolons or tabs; a header line naming ``p`` and ``n``, any case;
-        other columns are ignored).
+        semicolons or tabs).  Binary: a header line naming ``p`` and ``n``, any
+        case; other columns are ignored.  Multiclass: every column is a class.
+    task : {'binary', 'multiclass'}
+        The kind of report the folds belong to.
 
     Returns
     -------
-    tuple of (int, int)
-        ``(p_i, n_i)`` of every fold, in the file's order.
+    tuple of (int, int), or tuple of tuple of int
+        ``(p_i, n_i)`` of every fold (binary) or its class sizes (multiclass),
+        in the file's order.
 
     Raises
     ------
@@ -272,7 +282,14 @@ def read_folds(path: str | os.PathLike[str]) -> Folds:
     >>> _ = path.write_text("p,n\n7,53\n8,52\n")
     >>> read_folds(path)
     ((7, 53), (8, 52))
+    >>> _ = path.write_text("setosa,versicolor,virginica\n10,10,10\n10,10,10\n")
+    >>> read_folds(path, task="multiclass")
+    ((10, 10, 10), (10, 10, 10))
     """
+    task = check_choice("task", task, ("binary", "multiclass"))
+    if task == "multiclass":
+        t = read_table(path, comment="#", name=f"folds file {path}", needs="one line per fold: its class sizes")
+        return tuple(zip(*(t.column(j, kind="integer") for j in range(t.width)), strict=True))
     t = read_table(path, header=True, name=f"folds file {path}", needs="a header line p,n and one line per fold")
     p, n = (t.column(j, kind="integer") for j in t.find_all("p", "n"))
     for a, b, line in zip(p, n, t.lines, strict=True):

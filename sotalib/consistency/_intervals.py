@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypedDict
 
-from .._validate import check_choice, check_int, check_real
+from .._validate import ParameterError, check_choice, check_int, check_real
 from ._scores import ScoreSpec, exact_sign, resolve_score, score_range
 
 __all__ = [
@@ -143,20 +143,30 @@ class ToleranceOptions(TypedDict):
 
     eps: float | str | None
     decimals: int | None
-    rounding: str
+    rounding: str | None
 
 
 def tolerance(eps, decimals, rounding) -> tuple[Fraction, Fraction]:
     """(below, above): the interval of a value v is [v - below, v + above]; validates the three."""
     if (eps is None) == (decimals is None):
-        raise ValueError("give exactly one of eps (numerical uncertainty) and decimals")
+        raise ParameterError(
+            "give exactly one of eps and decimals (the numerical uncertainty, or the decimals reported)",
+            "eps",
+            "decimals",
+        )
+    if eps is not None and rounding is not None:
+        raise ParameterError(
+            f"rounding needs decimals (with eps the interval is [v - eps, v + eps]), got rounding={rounding!r}",
+            "rounding",
+            "decimals",
+        )
     if eps is not None:
         e = as_decimal(eps, "eps")
         if e < 0:
             raise ValueError(f"eps must be >= 0, got {float(e):g}")
         return e, e
     d = check_int("decimals", decimals, low=0, high=15)
-    rounding = check_choice("rounding", rounding, ROUNDINGS)
+    rounding = check_choice("rounding", "round" if rounding is None else rounding, ROUNDINGS)
     u = Fraction(1, 10**d)
     return {"round": (u / 2, u / 2), "floor": (Fraction(0), u), "ceil": (u, Fraction(0)), "any": (u, u)}[rounding]
 
@@ -177,7 +187,7 @@ def read_report(
     *,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     beta: float | None = None,
 ) -> tuple[tuple[ScoreInterval, ...], tuple[Fraction, Fraction]]:
     """Resolve names and turn reported values into exact intervals of the base scores.
@@ -245,7 +255,7 @@ def score_intervals(
     *,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     beta: float | None = None,
 ) -> tuple[ScoreInterval, ...]:
     """The intervals of :func:`read_report` alone (same arguments, same errors)."""

@@ -35,6 +35,7 @@ import numpy as np
 
 from .._json import json_safe
 from .._result import Result
+from .._validate import ParameterError
 from ._folds import check_folds as _check_folds
 from ._intervals import ScoreInterval, ToleranceOptions, score_intervals
 from ._scores import LINEAR_SCORES
@@ -324,7 +325,7 @@ def fold_bounds(
     """
     fold_min, fold_max = dict(fold_min or {}), dict(fold_max or {})
     if set(fold_min) != set(fold_max):
-        raise ValueError("fold_min and fold_max must name the same scores")
+        raise ParameterError("fold_min and fold_max must name the same scores", "fold_min", "fold_max")
     if not fold_min:
         return ()
     lows = score_intervals(fold_min, **tolerance)
@@ -345,7 +346,7 @@ def check_mos(
     *,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     fold_min: Mapping[str, float | str] | None = None,
     fold_max: Mapping[str, float | str] | None = None,
 ) -> MosResult:
@@ -445,7 +446,7 @@ def search_configurations(
     *,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     stop_at_first: bool = False,
     keep: int = 100,
 ) -> MosSearch:

@@ -536,7 +536,7 @@ def check_mos_kfold(
     repeats: int = 1,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     time_limit: float = 20.0,
 ) -> KFoldMosResult:
     """Decide whether mean-over-folds scores are consistent with *some* (repeated) k-fold of (p, n).

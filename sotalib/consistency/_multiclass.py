@@ -51,6 +51,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -60,7 +61,8 @@ import numpy as np
 from .._deprecate import renamed_arguments
 from .._json import json_safe
 from .._result import Result
-from .._validate import check_choice, check_int, check_real
+from .._validate import ParameterError, check_choice, check_int, check_real
+from ._folds import read_folds
 from ._intervals import as_decimal, report_decimals
 from ._multiclass_exhaustive import EXHAUSTIVE_LIMIT, _diagonals, _exhaustive, _n_candidates
 from ._multiclass_ilp import _ilp
@@ -224,7 +226,7 @@ def check_multiclass_intervals(  # noqa: C901 (the engines tried in order, each 
         raise ValueError(f"zero_division must be 0, 1 or None, got {zero_division!r}")
     if folds is None:
         if aggregation == "mos":
-            raise ValueError("aggregation 'mos' needs folds")
+            raise ParameterError("aggregation 'mos' needs folds", "aggregation", "folds")
         units_c = [_check_classes(classes)]
     else:
         units_c = [_fold(f, i) for i, f in enumerate(folds)]
@@ -239,7 +241,7 @@ def check_multiclass_intervals(  # noqa: C901 (the engines tried in order, each 
             if tot != classes:
                 raise ValueError(f"folds must add up to classes={list(classes)}, got {list(tot)}")
         if aggregation == "single":
-            raise ValueError("folds need aggregation 'som' or 'mos'")
+            raise ParameterError("folds need aggregation 'som' or 'mos'", "folds", "aggregation")
         if aggregation == "som":
             units_c = [tuple(sum(f[i] for f in units_c) for i in range(len(units_c[0])))]
     per_class = [iv.label() for iv in intervals if iv.base != "acc" and iv.average != "micro" or iv.base == "bacc"]
@@ -341,7 +343,7 @@ def _beta(beta: float | str | None) -> float | None:
     return None if beta is None else check_real("beta", beta, low=0.0, low_open=True)
 
 
-@renamed_arguments(method="engine")
+@renamed_arguments(method="engine", typos="diagnosis")
 def check_multiclass(
     classes: Sequence[int] | None,
     scores: Mapping[str, float | str],
@@ -349,9 +351,9 @@ def check_multiclass(
     average: str = "macro",
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     beta: float | str | None = None,
-    folds: Sequence[Sequence[int]] | None = None,
+    folds: Sequence[Sequence[int]] | os.PathLike[str] | None = None,
     k: int | None = None,
     stratified: bool = False,
     aggregation: str | None = None,
@@ -359,7 +361,7 @@ def check_multiclass(
     engine: str = "auto",
     max_solutions: int = 100,
     time_limit: float = 60.0,
-    typos: bool = True,
+    diagnosis: bool = True,
 ) -> MulticlassResult:
     """Test whether the reported multiclass scores can come from a confusion matrix with these class sizes.
 
@@ -377,8 +379,9 @@ def check_multiclass(
     eps, decimals, rounding, beta
         Numerical uncertainty and F-beta weight, as in :func:`sotalib.consistency.check_single`;
         ``beta`` > 0 may be given as text (``"0.5"``), as the command line passes it.
-    folds : sequence of sequences, optional
-        Class sizes of every test fold (all repetitions); or ``k`` with ``stratified=True``
+    folds : sequence of sequences, or path-like, optional
+        Class sizes of every test fold (all repetitions), or a CSV file of them (a
+        :class:`pathlib.Path`, read by :func:`read_folds` with ``task='multiclass'``); or ``k`` with ``stratified=True``
         for scikit-learn's ``StratifiedKFold`` (:func:`stratified_class_folds`).
     aggregation : {'som', 'mos'}, optional
         Score of Means (scores of the summed confusion matrix, Eq. 7 of Fazekas & Kovacs)
@@ -398,7 +401,7 @@ def check_multiclass(
         The folds of scikit-learn's ``StratifiedKFold`` (needs ``k``).
     time_limit : float
         Seconds for the integer program; if it does not decide, the status is 'undecided'.
-    typos : bool
+    diagnosis : bool
         Run the typo finder (:func:`diagnose_multiclass`) on an inconsistent report of one
         test set small enough to enumerate.
 
@@ -426,21 +429,31 @@ def check_multiclass(
     (True, 'exhaustive')
     """
     beta = _beta(beta)
+    if isinstance(folds, os.PathLike):
+        folds = read_folds(folds, task="multiclass")
+    elif isinstance(folds, str):
+        raise ParameterError(
+            "folds written 'p1:n1,...' are a binary report's; give a multiclass report's as the class sizes "
+            "of each fold (a sequence per fold, or a CSV file read by read_folds)",
+            "folds",
+        )
     intervals = multiclass_intervals(scores, average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
     if k is not None or stratified:
         if folds is not None:
-            raise ValueError("give either folds or k, not both")
+            raise ParameterError("give either folds or k, not both", "folds", "k")
         if k is None or not stratified:
-            raise ValueError("k needs stratified=True for multiclass reports (the fold class sizes must be known)")
+            raise ParameterError(
+                "k needs stratified for multiclass reports (the fold class sizes must be known)", "k", "stratified"
+            )
         if classes is None:  # the message stratified_class_folds gives for None
             raise ValueError("classes must be a sequence of class sizes, got None")
         folds = stratified_class_folds(classes, k)
     if folds is not None and aggregation is None:
-        raise ValueError("aggregation ('som' or 'mos') is required with folds")
+        raise ParameterError("aggregation ('som' or 'mos') is required with folds", "aggregation", "folds")
     agg = "single" if folds is None else aggregation
     assert agg is not None  # folds come with an aggregation (checked above)
     if folds is None and aggregation not in (None, "single"):
-        raise ValueError("aggregation needs folds or k (a single test set has none)")
+        raise ParameterError("aggregation needs folds or k (a single test set has none)", "aggregation", "folds", "k")
     result = check_multiclass_intervals(
         classes,
         intervals,
@@ -451,7 +464,7 @@ def check_multiclass(
         max_solutions=max_solutions,
         time_limit=time_limit,
     )
-    if typos and result.status == "infeasible" and result.aggregation != "mos":
+    if diagnosis and result.status == "infeasible" and result.aggregation != "mos":
         c = result.classes[0]
         if math.prod(x + 1 for x in c) <= EXHAUSTIVE_LIMIT:
             kw: MulticlassOptions = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
@@ -467,7 +480,7 @@ def diagnose_multiclass(
     average: str = "macro",
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     beta: float | None = None,
     zero_division: float | None = 0,
     limit: int = 200_000,

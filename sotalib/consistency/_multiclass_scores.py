@@ -115,7 +115,7 @@ def multiclass_intervals(
     average: str = "macro",
     eps=None,
     decimals=None,
-    rounding: str = "round",
+    rounding: str | None = None,
     beta: float | None = None,
 ) -> tuple[MulticlassInterval, ...]:
     """Resolve the score names and turn the reported values into exact intervals.

@@ -30,7 +30,7 @@ from numpy.typing import ArrayLike
 
 from .._json import json_safe
 from .._result import Result
-from .._validate import check_int
+from .._validate import ParameterError, check_int
 from ._intervals import FLOAT_SLACK, as_decimal, tolerance
 
 __all__ = ["RegressionResult", "check_regression", "regression_scores"]
@@ -160,7 +160,7 @@ def check_regression(
     target_var: float | str | None = None,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
 ) -> RegressionResult:
     """Test whether reported regression errors can come from n residuals.
 
@@ -217,7 +217,7 @@ def check_regression(
             raise ValueError(f"score {name} must be <= 1, got {v:g}")
         given[key] = value
     if "r2" in given and target_var is None:
-        raise ValueError("target_var (the variance of the target, ddof 0) is required with r2")
+        raise ParameterError("target_var (the variance of the target, ddof 0) is required with r2", "target_var")
     if target_var is not None and _as_float(target_var, "target_var") <= 0:
         raise ValueError(f"target_var must be > 0, got {_as_float(target_var, 'target_var'):g}")
     var_given = target_var if "r2" in given else None

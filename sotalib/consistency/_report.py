@@ -12,6 +12,7 @@ finder work on the intervals.  Tables of reports are in
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,9 +22,9 @@ from .._deprecate import warn_deprecated
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
-from .._validate import check_choice, check_int, format_count
+from .._validate import ParameterError, check_choice, check_int, format_count
 from ._datasets import dataset_experiment
-from ._folds import Folds, kfold_configurations, parse_folds, repeat_folds, stratified_folds
+from ._folds import Folds, kfold_configurations, parse_folds, read_folds, repeat_folds, stratified_folds
 from ._intervals import ScoreInterval, ToleranceOptions, read_report
 from ._mos import check_mos_intervals, fold_bounds
 from ._mos_kfold import _classes, check_mos_kfold_intervals, count_kfold_configurations
@@ -228,8 +229,8 @@ def check_report(
     *,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
-    folds: Sequence[tuple[int, int]] | str | None = None,
+    rounding: str | None = None,
+    folds: Sequence[tuple[int, int]] | str | os.PathLike[str] | None = None,
     k: int | None = None,
     stratified: bool = False,
     repeats: int = 1,
@@ -265,10 +266,11 @@ def check_report(
     decimals : int, optional
         Number of decimals reported (0-15), instead of ``eps``; a value written with more
         decimals is an error.
-    rounding : {'round', 'floor', 'ceil', 'any'}
-        How the values were shortened to ``decimals``.
-    folds : sequence of (p_i, n_i) or str ``"p1:n1,..."``, optional
-        Explicit evaluation sets (all folds of all repetitions and datasets).
+    rounding : {'round', 'floor', 'ceil', 'any'}, optional
+        How the values were shortened to ``decimals`` (default 'round'); only with ``decimals``.
+    folds : sequence of (p_i, n_i), str ``"p1:n1,..."`` or path-like, optional
+        Explicit evaluation sets (all folds of all repetitions and datasets); a
+        :class:`pathlib.Path` is a CSV file of them, read by :func:`read_folds`.
     k : int, optional
         k-fold cross-validation of (p, n): stratified (Table 6) or, without
         ``stratified``, every fold configuration of Algorithm 2.
@@ -357,8 +359,8 @@ def _check_report(
     *,
     eps: float | str | None,
     decimals: int | None,
-    rounding: str,
-    folds: Sequence[tuple[int, int]] | str | None,
+    rounding: str | None,
+    folds: Sequence[tuple[int, int]] | str | os.PathLike[str] | None,
     k: int | None,
     stratified: bool,
     repeats: int,
@@ -400,9 +402,14 @@ def _check_report(
             details["mos"] = untestable
             continue
         if bounds and joint is not None:
-            raise ValueError(
-                "fold_min and fold_max need known folds (folds, or k with stratified, or a single k-fold "
-                f"with at most max_configurations={max_configurations} configurations)"
+            raise ParameterError(
+                "fold_min and fold_max need known folds (folds, or k with stratified, or a k-fold "
+                f"with at most {max_configurations:,} possible fold configurations)",
+                "fold_min",
+                "fold_max",
+                "folds",
+                "k",
+                "stratified",
             )
         if joint is not None:
             details["mos"] = _mos_joint(joint, intervals)
@@ -446,12 +453,22 @@ def _fold_options(folds, k, *, stratified: bool, repeats: int, aggregation, boun
     repeats = check_int("repeats", repeats, low=1, high=MAX_REPEATS)
     if aggregation is not None:
         aggregation = check_choice("aggregation", aggregation, AGGREGATIONS)
-    if isinstance(folds, str):
+    if bounds and aggregation == "som":  # never dropped silently: a Score of Means has no per-fold scores
+        raise ParameterError(
+            "fold_min and fold_max bound each fold's score, which a Score of Means never computes: "
+            "give aggregation 'mos' (or none)",
+            "fold_min",
+            "fold_max",
+            "aggregation",
+        )
+    if isinstance(folds, os.PathLike):
+        folds = read_folds(folds)
+    elif isinstance(folds, str):
         folds = parse_folds(folds)
     if folds is not None and k is not None:
-        raise ValueError("give either folds or k, not both")
+        raise ParameterError("give either folds or k, not both", "folds", "k")
     if stratified and k is None:
-        raise ValueError("stratified needs k")
+        raise ParameterError("stratified needs k", "stratified", "k")
     return folds, repeats, aggregation
 
 
@@ -507,13 +524,15 @@ def _verdict_text(
 def _single_report(p, n, report: _Report, diagnosis: bool, *, bounds, aggregation, repeats: int) -> ReportVerdict:
     """The verdict on a single test set (no folds, no k): the options that need folds are rejected."""
     if bounds:
-        raise ValueError("fold_min and fold_max need folds or k (a single test set has no folds)")
+        raise ParameterError(
+            "fold_min and fold_max need folds or k (a single test set has none)", "fold_min", "fold_max", "folds", "k"
+        )
     if aggregation is not None:
-        raise ValueError("aggregation needs folds or k (a single test set has none)")
+        raise ParameterError("aggregation needs folds or k (a single test set has none)", "aggregation", "folds", "k")
     if repeats != 1:
-        raise ValueError("repeats needs folds or k (a single test set is evaluated once)")
+        raise ParameterError("repeats needs folds or k (a single test set is evaluated once)", "repeats", "folds", "k")
     if p is None or n is None:
-        raise ValueError("p and n are required for a single test set")
+        raise ParameterError("p and n are required for a single test set", "p", "n")
     d, (sug, changeable) = _som(p, n, report, diagnosis)
     return ReportVerdict(
         d["consistent"],
@@ -554,7 +573,7 @@ def _configurations(p, n, folds, k, intervals, *, stratified: bool, repeats: int
             raise ValueError(f"folds must hold at most {MAX_COUNT} items in all, got {P + N}")
     else:
         if p is None or n is None:
-            raise ValueError("p and n are required with k")
+            raise ParameterError("p and n are required with k", "p", "n", "k")
         k = check_int("k", k, low=2)
         p = check_int("p", p, low=1)
         n = check_int("n", n, low=1)

@@ -236,7 +236,7 @@ def check_single(
     *,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     beta: float | None = None,
     max_solutions: int = 1_000_000,
 ) -> SingleResult:
@@ -258,8 +258,8 @@ def check_single(
         Numerical uncertainty: the true value lies in [v - eps, v + eps].
     decimals : int, optional
         Number of decimals reported (0-15), instead of ``eps``.
-    rounding : {'round', 'floor', 'ceil', 'any'}
-        How the values were shortened to ``decimals``.
+    rounding : {'round', 'floor', 'ceil', 'any'}, optional
+        How the values were shortened to ``decimals`` (default 'round'); only with ``decimals``.
     beta : float, optional
         Weight of the F-scores (default 1).
     max_solutions : int
@@ -299,7 +299,7 @@ def check_som(
     *,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     beta: float | None = None,
     max_solutions: int = 1_000_000,
 ) -> SingleResult:

@@ -134,7 +134,7 @@ def check_n_datasets(  # noqa: C901 (validation, search and solvers in order; to
     across: str = "mos",
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     time_limit: float = 60.0,
 ) -> TwoLevelResult | SingleResult:
     """Decide whether scores averaged over several k-fold evaluated data sets are consistent.

@@ -245,7 +245,7 @@ def diagnose(
     *,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
     beta: float | None = None,
 ) -> list[Suggestion]:
     """The typo finder: the single reported score that, mistyped, explains the inconsistency.
@@ -303,7 +303,7 @@ def diagnose_mos(
     *,
     eps: float | str | None = None,
     decimals: int | None = None,
-    rounding: str = "round",
+    rounding: str | None = None,
 ) -> list[Suggestion]:
     """The typo finder for a Mean of Scores.
 

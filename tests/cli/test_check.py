@@ -170,7 +170,10 @@ def test_stratified(capsys):
         (["--p", "10", "--n", "10", "--eps", "0.01", "--decimals", "2", "--score", "acc=0.5"], "exactly one"),
         (["--p", "10", "--n", "10", "--eps", "0.01", "--rounding", "floor", "--score", "acc=0.5"], "needs --decimals"),
         (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "acc"], "NAME=VALUE"),
-        (["--p", "10", "--n", "10", "--eps", "0.01", "--score", "acc=0.5", "--aggregation", "mos"], "needs folds"),
+        (
+            ["--p", "10", "--n", "10", "--eps", "0.01", "--score", "acc=0.5", "--aggregation", "mos"],
+            "needs --folds or --k",
+        ),
         (
             ["--p", "10", "--n", "10", "--eps", "0.01", "--score", "f1=0.5", "--k", "2", "--aggregation", "mos"],
             "supports",
@@ -226,7 +229,6 @@ BASE = ["--p", "100", "--n", "200", "--decimals", "3", "--score", "acc=0.9"]
         (["--p", "100", "--n", "200", "--eps", "-1e-3", "--score", "acc=0.9"], "--eps"),
         (["--p", "100", "--n", "200", "--eps", "nan", "--score", "acc=0.9"], "--eps"),
         (["--p", "100.5", "--n", "200", "--eps", "1e-3", "--score", "acc=0.9"], "--p"),
-        (["--p", "1e3", "--n", "200", "--eps", "1e-3", "--score", "acc=0.9"], "--p"),
         (["--p", "100", "--n", "-3", "--eps", "1e-3", "--score", "acc=0.9"], "--n"),
         (["--p", "100", "--n", "99999999999", "--eps", "1e-3", "--score", "acc=0.9"], "p + n"),
         (["--p", "100", "--n", "200", "--decimals", "99", "--score", "acc=0.9"], "--decimals"),
@@ -271,3 +273,54 @@ def test_typo_text_at_the_report_decimals(capsys):
     assert "typo?" not in text and "diagnosis: not run" in text
     out = _json(capsys, ["check", "--p", "1000", "--n", "6000", "--eps", "1e-4", "--no-diagnosis", *PAPER])
     assert out["suggestions"] == [] and out["diagnosis"] == "not run"
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        # an option the chosen report does not use is refused, never ignored
+        (
+            ["--classes", "30,20", "--dataset", "tpehg", "--score", "acc=0.5", "--decimals", "2"],
+            "--dataset does not apply to a multiclass report",
+        ),
+        (
+            ["--task", "regression", "--n", "5", "--k", "3", "--score", "mae=0.5", "--decimals", "2"],
+            "--k does not apply to a regression report",
+        ),
+        (["--batch", "reports.csv", "--p", "4"], "--p does not apply to --batch"),
+        (
+            ["--p", "5", "--n", "5", "--score", "acc=0.5", "--decimals", "1", "--beta", "2"],
+            "--beta does not apply to a binary report",
+        ),
+        # fold bounds bound the fold scores of a Mean of Scores: never dropped under som
+        (
+            ["--p", "5", "--n", "5", "--k", "2", "--aggregation", "som", "--score", "acc=0.5", "--decimals", "1"]
+            + ["--fold-min", "acc=0.4", "--fold-max", "acc=0.6"],
+            "--fold-min and --fold-max bound each fold's score, which a Score of Means never computes: "
+            "give --aggregation mos",
+        ),
+        # rules about several parameters name every option they involve
+        (
+            ["--p", "10", "--n", "10", "--eps", "0.01", "--rounding", "floor", "--score", "acc=0.5"],
+            "--rounding needs --decimals",
+        ),
+        (["--p", "10", "--n", "10", "--score", "acc=0.5"], "give exactly one of --eps and --decimals"),
+        (["--p", "10", "--n", "10", "--stratified", "--score", "acc=0.5", "--eps", "0.01"], "--stratified needs --k"),
+        (
+            ["--classes", "30,20", "--folds", "3:2,3:2", "--score", "acc=0.5", "--decimals", "2"],
+            "--folds written 'p1:n1,...' are a binary report's",
+        ),
+        (["--task", "regression", "--score", "mae=0.5", "--decimals", "2"], "--n is required for a regression report"),
+    ],
+)
+def test_the_library_decides_which_options_go_together(capsys, argv, message):
+    assert main(["check", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sotalib check: error: ") and message in err and err.count("\n") == 1, err
+
+
+def test_integer_options_take_exponent_notation(capsys):
+    assert main(["check", "--p", "1e3", "--n", "2e3", "--decimals", "4", "--score", "acc=0.6667", "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["check", "--p", "1000", "--n", "2000", "--decimals", "4", "--score", "acc=0.6667", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == one

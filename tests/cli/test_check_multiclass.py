@@ -143,20 +143,23 @@ def test_fold_min_and_max(capsys):
         (["--classes", "30,20", "--score", "mcc=0.5", "--decimals", "2"], "no multiclass version"),
         (["--classes", "30,20", "--score", "acc=0.5"], "exactly one of --eps and --decimals"),
         (["--classes", "30,20", "--score", "acc=0.5", "--decimals", "2", "--k", "5"], "--k needs --stratified"),
-        (["--classes", "30,20", "--score", "acc=0.5", "--decimals", "2", "--p", "5"], "--p and --n"),
+        (
+            ["--classes", "30,20", "--score", "acc=0.5", "--decimals", "2", "--p", "5"],
+            "--p does not apply to a multiclass report",
+        ),
         (
             ["--classes", "30,20", "--score", "acc=0.5", "--decimals", "2", "--folds-file", "/nonexistent/f"],
             "--folds-file /nonexistent/f: no such file",
         ),
-        (["--task", "regression", "--score", "mae=0.5", "--decimals", "2"], "--n"),
+        (["--task", "regression", "--score", "mae=0.5", "--decimals", "2"], "--n is required for a regression report"),
         (["--task", "regression", "--n", "5", "--score", "r2=0.5", "--decimals", "2"], "--target-var"),
         (
             ["--task", "binary", "--p", "5", "--n", "5", "--classes", "3,2", "--score", "acc=0.5", "--decimals", "1"],
-            "--classes apply to multiclass or regression reports",
+            "--classes does not apply to a binary report",
         ),
         (
             ["--p", "5", "--n", "5", "--score", "acc=0.5", "--decimals", "1", "--average", "micro"],
-            "--average apply to multiclass",
+            "--average does not apply to a binary report",
         ),
         (
             ["--p", "5", "--n", "5", "--k", "2", "--score", "acc=0.5", "--decimals", "1", "--fold-min", "acc=0.4"],
@@ -177,7 +180,7 @@ def test_fold_min_and_max(capsys):
                 "--fold-max",
                 "acc=0.6",
             ],
-            "need folds or k",
+            "need --folds or --k",
         ),
     ],
 )

@@ -81,7 +81,7 @@ def test_compare_without_matplotlib(demsar, tmp_path, capsys, monkeypatch):
     [
         (["--alpha", "0"], DEMSAR_CSV, "--alpha must be in (0, 1)"),
         (["--cd-diagram", "cd.gif"], DEMSAR_CSV, "--cd-diagram must name a .png, .svg or .pdf file"),
-        ([], "m,t1\nA,0.5\nB,0.6\n", "need at least 2 candidates and 2 judges"),
+        ([], "m,t1\nA,0.5\nB,0.6\n", "scores must have at least 2 candidates and 2 judges"),
         ([], "m,t1,t2\nA,0.5,x\nB,0.6,0.7\n", "line 2, column \"t2\": 'x' is not a number"),
         ([], "m,t1,t2\nA,0.5,0.2\nB,0.6\n", 'line 3, column "t2": blank cell where a number is needed'),
     ],
@@ -134,7 +134,7 @@ def test_rank_uncertainty_battles(tmp_path, capsys):
     d = run_json(capsys, ["rank-uncertainty", "--battles", str(p), "--reps", "200", "--rng", "1"])
     assert d["statistic"] == "bradley-terry" and d["n_items"] == 30 and d["candidates"][0]["name"] == "x"
     assert main(["rank-uncertainty", "--battles", str(p), "--lower-is-better"]) == 2
-    assert "--lower-is-better applies to --per-item only" in capsys.readouterr().err
+    assert "--lower-is-better does not apply to battles (--battles" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

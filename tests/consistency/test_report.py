@@ -235,3 +235,20 @@ def test_evidence_names_its_aggregation():
     assert v.evidence_aggregation == "mos" and v.solutions == v.details["mos"]["solutions"]
     v = check_report(1000, 6000, {**PAPER_33, "acc": "0.6821"}, eps="1e-4")
     assert v.evidence_aggregation == "single"
+
+
+def test_rules_about_several_parameters_name_them():
+    from sotalib.consistency import check_report
+
+    with pytest.raises(ValueError, match=r"^rounding needs decimals") as info:
+        check_report(10, 10, {"acc": "0.5"}, eps="0.01", rounding="floor")
+    assert info.value.parameters == ("rounding", "decimals")
+    with pytest.raises(ValueError, match=r"Score of Means never computes") as info:
+        check_report(
+            5, 5, {"acc": "0.5"}, decimals=1, k=2, aggregation="som", fold_min={"acc": "0.4"}, fold_max={"acc": "0.6"}
+        )
+    assert set(info.value.parameters) == {"fold_min", "fold_max", "aggregation"}
+    # the default rounding is 'round', given or not
+    assert check_report(10, 10, {"acc": "0.45"}, decimals=2) == check_report(
+        10, 10, {"acc": "0.45"}, decimals=2, rounding="round"
+    )
