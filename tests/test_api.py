@@ -21,7 +21,7 @@ import warnings
 
 import pytest
 
-from sotalib._result import Result
+from sotalib._result import Result  # private: the base every public result class must inherit
 
 PACKAGES = ["sotalib", "sotalib.multiplicity", "sotalib.consistency", "sotalib.judging"]
 SECTIONS = ("Parameters", "Returns", "Raises", "References", "Examples")

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sotalib._io import InputError, Table, parse_number, read_table
+from sotalib._io import InputError, Table, parse_number, read_table  # private: the one reader is the subject
 
 
 def _file(tmp_path, data: bytes, name: str = "scores.csv") -> str:

@@ -180,7 +180,7 @@ def test_numba_caches_outside_the_package(tmp_path):
 
 
 def test_numba_without_any_writable_cache_compiles_and_runs(monkeypatch):
-    from sotalib import _numba
+    from sotalib import _numba  # private: the Numba cache's fallback is the subject
 
     monkeypatch.setattr(_numba, "_writable", lambda _path: False)
     monkeypatch.setattr(_numba.numba.config, "CACHE_DIR", "")
@@ -200,7 +200,7 @@ def test_numba_without_any_writable_cache_compiles_and_runs(monkeypatch):
 def test_rng_accepts_seeds_and_generators_only():
     import numpy as np
 
-    from sotalib._rng import as_generator
+    from sotalib._rng import as_generator  # private: the one rng policy every function uses
 
     assert as_generator(3).integers(1 << 30) == np.random.default_rng(3).integers(1 << 30)
     g = np.random.default_rng(1)

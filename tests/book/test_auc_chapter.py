@@ -12,7 +12,6 @@ import sotalib.multiplicity as A
 from sotalib.book import auc_chapter as ac
 from sotalib.book.auc_cache import RHOS, load_rho
 from sotalib.multiplicity import iid_max_distribution
-from sotalib.multiplicity._auc_model import n_positives
 
 
 def test_empirical_auc_agrees_with_scikit_learn():
@@ -30,7 +29,8 @@ def test_quantile_se_matches_the_asymptotic_formula():
 def test_variance_table_exact_row_and_simulation():
     n, prev = 600, 0.1
     df = ac.variance_table(0.8, n, prev, reps=20_000, rng=1, delong_samples=50, delong_rng=2)
-    kp, kn = n_positives(n, prev)
+    kp = round(n * prev)  # positives round(n * prevalence), the rest negatives
+    kn = n - kp
     exact = A.auc_variance(0.8, kp, kn)
     assert df["variance"].iloc[0] == exact
     assert df["sd"].iloc[0] == pytest.approx(math.sqrt(exact), rel=1e-15)
@@ -61,7 +61,9 @@ def test_imbalance_table_reuses_a_known_distribution_and_the_exact_accuracy_row(
 
 def test_melanoma_interval_solves_for_the_winner():
     r = ac.melanoma_v2_interval()
-    kp, kn = n_positives(7687, 584 / 33126)
+    n, prev = 7687, 584 / 33126
+    kp = round(n * prev)  # positives round(n * prevalence), the rest negatives
+    kn = n - kp
     upper = 0.9352 + 1.959963984540054 * math.sqrt(A.auc_variance(0.9352, kp, kn, r["sigma_ratio"], 1.0))
     assert upper == pytest.approx(0.9490, abs=1e-9)
     # the exact equal-variance sd is below Hanley-McNeil's, so its interval ends lower

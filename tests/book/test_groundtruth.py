@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sotalib._rng import int_seed
+from sotalib._rng import int_seed  # private: the seed derivation the cached ground truth was built with
 from sotalib.book.groundtruth import BLOCK, SEED, build_groundtruth, classifier_specs, load_groundtruth
 
 

@@ -16,8 +16,10 @@ import pytest
 
 from sotalib.cli import main
 from sotalib.consistency import check_report
-from sotalib.consistency._single import MAX_COUNT
 from sotalib.judging import bradley_terry, estimate_rank_uncertainty
+
+#: The largest test set the consistency tests take (documented: p + n <= 2**26); the refusals below name it.
+MAX_COUNT = 2**26
 
 ITEMS = "item,A,B,C\n" + "".join(f"{i},{i % 2},{(i // 2) % 2},{int(i % 3 == 0)}\n" for i in range(12))
 
@@ -227,7 +229,7 @@ def test_rank_says_one_judge(tmp_path, capsys):
 
 # ------------------------------------------------------------------ counts too long to read
 def test_counts_of_more_than_18_digits_print_in_exponent_form():
-    from sotalib._validate import format_count
+    from sotalib._validate import format_count  # private: the formatter every message's counts go through
 
     assert format_count(39_508) == "39,508" and format_count(10**18 - 1) == "999,999,999,999,999,999"
     assert format_count(10**18) == "about 1.00e18"

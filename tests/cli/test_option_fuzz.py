@@ -163,6 +163,7 @@ def test_numeric_option_refuses_text_that_is_no_number(command, option, value, f
 
 
 def test_the_command_line_and_the_library_agree_on_the_smallest_alpha():
+    # private: the library's and the command line's own smallest alpha (no public name) must agree
     from sotalib._validate import ALPHA_MIN
     from sotalib.cli import _types
 

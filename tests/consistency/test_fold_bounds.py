@@ -6,6 +6,8 @@ from fractions import Fraction
 import pytest
 
 from sotalib.consistency import check_report
+
+# private: the brute-force reference reads the reports through check_report's own intervals, so only the search is compared
 from sotalib.consistency._intervals import score_intervals
 
 FOLDS = ((3, 4), (2, 5), (3, 3))

@@ -5,6 +5,7 @@ import random
 
 import numpy as np
 
+# private: the exact search of small integer programs and the fast paths built on it (patched out to compare) are the subject
 from sotalib.consistency import (
     _mos_kfold,
     _twolevel,

@@ -9,9 +9,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import StratifiedKFold
 
-from sotalib.consistency._folds import count_configurations, kfold_configurations, stratified_folds
+from sotalib.consistency import (
+    aggregate_scores,
+    check_mos,
+    count_configurations,
+    diagnose_mos,
+    kfold_configurations,
+    search_configurations,
+    stratified_folds,
+)
+
+# private: the Mean of Scores worker on intervals is compared against brute force, and its solutions are
+# verified by the exact rational check every public verdict relies on
 from sotalib.consistency._intervals import score_intervals
-from sotalib.consistency._mos import _verify, check_mos, check_mos_intervals, search_configurations
+from sotalib.consistency._mos import _verify, check_mos_intervals
 
 TABLE5 = [(100, 201), (100, 200), (100, 200), (101, 200), (101, 200)]
 TPEHG = {"acc": 0.9447, "sens": 0.9139, "spec": 0.9733}
@@ -144,8 +155,6 @@ def test_property_mos_never_inconsistent(folds, seed, names, d, mode):
 
 
 def test_mos_typo_finder_section_433():
-    from sotalib.consistency._typos import diagnose_mos
-
     scores = {"acc": "0.8280", "sens": "0.7391", "spec": "0.8741"}
     sug = diagnose_mos(TABLE5, scores, eps="0.0001")
     # the paper's feasible report differs from this one only in accuracy, by 0.001 (one digit);
@@ -161,9 +170,6 @@ def test_mos_typo_finder_section_433():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_mos_typo_finder_finds_a_perturbed_score(seed):
-    from sotalib.consistency._scores import aggregate_scores
-    from sotalib.consistency._typos import diagnose_mos
-
     rng = np.random.default_rng(seed)
     # three folds of one size: mean sensitivity moves in steps of 1 / (3 p) > 0.01, so a
     # mistyped third decimal is (almost always) inconsistent

@@ -11,11 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sotalib.consistency._folds import count_configurations, kfold_configurations
+from sotalib.consistency import aggregate_scores, check_mos_kfold, count_configurations, kfold_configurations
+
+# private: the joint integer program and its configuration count work on intervals; they are compared
+# against the per-configuration worker, brute force and the exact verifier of a solution
 from sotalib.consistency._intervals import score_intervals
 from sotalib.consistency._mos import _verify, check_mos_intervals
-from sotalib.consistency._mos_kfold import check_mos_kfold, check_mos_kfold_intervals, count_kfold_configurations
-from sotalib.consistency._scores import aggregate_scores
+from sotalib.consistency._mos_kfold import check_mos_kfold_intervals, count_kfold_configurations
 
 TPEHG = {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}
 LINEAR = ["acc", "sens", "spec", "bacc"]

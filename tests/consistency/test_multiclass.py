@@ -17,6 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sotalib.consistency import check_multiclass, multiclass_scores, stratified_class_folds
+
+# private: the engines (exhaustive, ILP) on intervals, the transport condition and the matrix builder are
+# compared one by one against brute force over every confusion matrix
 from sotalib.consistency._multiclass import check_multiclass_intervals
 from sotalib.consistency._multiclass_scores import build_matrix, multiclass_intervals, transport_feasible
 

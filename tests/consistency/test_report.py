@@ -7,10 +7,24 @@ import numpy as np
 import pytest
 
 from sotalib.consistency import aggregate_scores, check_report, count_configurations, kfold_configurations
+
+# private: the reader of reported numbers, the fast count of k-fold configurations (against enumeration) and
+# the typo finder's candidates are the subjects of their tests; check_report is tested through them
 from sotalib.consistency._intervals import as_decimal, score_intervals
 from sotalib.consistency._mos_kfold import count_kfold_configurations
-from sotalib.consistency._report import NO_SINGLE_CHANGE, NO_TYPO
 from sotalib.consistency._typos import typo_candidates
+
+#: What check_report's diagnosis says when no typo explains the report, and when no single change does.
+NO_TYPO = (
+    "no single typo explains the report: no score is a few units of its last decimal, one mistyped "
+    "digit (of the last two) or two swapped digits away from a consistent value; the scores may come from another "
+    "experiment (another test set or pixel mask, other folds, another aggregation)"
+)
+NO_SINGLE_CHANGE = (
+    "no change of a single score makes the report consistent: at least two of the values disagree "
+    "with the stated experiment; the scores may come from another experiment (another test set or "
+    "pixel mask, other folds, another aggregation)"
+)
 
 PAPER_33 = {"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"}
 TABLE5 = [(100, 201), (100, 200), (100, 200), (101, 200), (101, 200)]

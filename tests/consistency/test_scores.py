@@ -16,7 +16,13 @@ from sklearn.metrics import (
     recall_score,
 )
 
-from sotalib.consistency._scores import SCORES, all_scores, exact_sign, resolve_score, score_float, score_value
+from sotalib.consistency import SCORES, all_scores
+from sotalib.consistency._scores import (  # private: the exact score kernels and the name resolver are the subject
+    exact_sign,
+    resolve_score,
+    score_float,
+    score_value,
+)
 
 
 def _labels(tp, tn, p, n):

@@ -8,10 +8,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sotalib.consistency import (
+    SCORES,
+    all_scores,
+    check_single,
+    check_som,
+    diagnose,
+    power_oversampling,
+    stratified_folds,
+)
+
+# private: the intervals of a report, the score kernels and the fast interval worker (against its brute force)
+# are the subjects of their tests
 from sotalib.consistency._intervals import FLOAT_SLACK, score_intervals
-from sotalib.consistency._scores import SCORES, all_scores, score_float, score_value
-from sotalib.consistency._single import brute_force, check_intervals, check_single, check_som
-from sotalib.consistency._typos import diagnose
+from sotalib.consistency._scores import score_float, score_value
+from sotalib.consistency._single import brute_force, check_intervals
 
 PAPER_33 = {"acc": 0.6801, "npv": 0.9401, "f1": 0.4004}
 
@@ -215,12 +226,9 @@ def test_fig3_power_simulation_reduced_and_cached():
     # reduced run of the cached Figure 3 simulation (same seeds, first 25 replications): at four
     # decimals accuracy alone must catch every replication whose interval x 300 holds no integer
     from sotalib.book.consistency_power import FIG3_SEED, fig3_power
-    from sotalib.consistency._power import power_oversampling
 
     pt = power_oversampling(4, n_resamples=25, rng=FIG3_SEED + 4)
     rng = np.random.default_rng(FIG3_SEED + 4)
-    from sotalib.consistency._folds import stratified_folds
-
     folds = stratified_folds(262, 262, 5)
     no_integer = 0
     for _ in range(25):

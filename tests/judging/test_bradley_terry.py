@@ -4,7 +4,10 @@ import numpy as np
 import pytest
 
 from sotalib.judging import bradley_terry, read_battles
-from sotalib.judging._bradley_terry import ELO, bradley_terry_mle
+from sotalib.judging._bradley_terry import bradley_terry_mle  # private: the Newton fit is compared with MM
+
+#: Elo points per unit of Bradley-Terry strength (a factor 10 in odds is 400 points).
+ELO = 400 / np.log(10)
 
 
 def _mm(W, iters=20000):

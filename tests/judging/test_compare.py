@@ -10,6 +10,9 @@ from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 from sotalib.judging import compare_candidates, nemenyi_cd
+
+# private: the parts of compare_candidates (ranks, Friedman, Nemenyi's q and groups, Wilcoxon, Holm) are
+# checked one by one against Demšar's tables and SciPy
 from sotalib.judging._compare import average_ranks, friedman_test, nemenyi_groups, q_alpha
 from sotalib.judging._wilcoxon import holm, pairwise_wilcoxon, wilcoxon_signed_rank
 

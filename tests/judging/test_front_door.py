@@ -216,6 +216,7 @@ def test_deprecated_front_door_names_warn_and_agree():
     ],
 )
 def test_internals_leaving_the_api_still_work_with_a_warning(old, args):
+    # private: the deprecated public name must be the very function of the private module it left for
     from sotalib.judging import _compare, _kemeny, _rankfunctions, _staged, _wilcoxon
 
     with pytest.warns(DeprecationWarning, match=f"sotalib.judging.{old} is deprecated"):
@@ -234,7 +235,7 @@ def test_constants_leaving_the_api_warn(name):
 def test_every_judging_result_is_a_frozen_result_with_json_safe_to_dict():
     import dataclasses
 
-    from sotalib._result import Result
+    from sotalib._result import Result  # private: the base every result class must inherit is the subject
 
     for name in sotalib.judging.__all__:
         obj = getattr(sotalib.judging, name)

@@ -6,6 +6,9 @@ import pytest
 from sotalib.book.papers import PAPER_TABLE4
 from sotalib.book.ranking_properties import load_property_table
 from sotalib.judging import search_counterexample
+
+# private: the table's own lists of functions and properties (their positions seed its searches) and the
+# counterexample text the book prints
 from sotalib.judging._properties import format_counterexample
 from sotalib.judging._property_checks import FUNCTIONS, PROPERTIES
 

@@ -13,7 +13,7 @@ from sotalib.judging import (
     simulate_public_private,
     winner_distribution_exact,
 )
-from sotalib.judging._staged import ladder
+from sotalib.judging._staged import ladder  # private: the Ladder's release rule the simulations use is the subject
 
 
 def test_ladder_releases_only_significant_improvements_rounded():

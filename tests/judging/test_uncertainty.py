@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+# private: the bootstrap's blocked resampling kernel (and its block size) is checked against one whole draw
 from sotalib.judging import _uncertainty, estimate_rank_uncertainty, read_per_item
 
 

@@ -12,6 +12,8 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 import sotalib.multiplicity as A
+
+# private: the split of a test set into positives and negatives, and the simulation's block size (patched)
 from sotalib.multiplicity import _auc_simulate, summarize_max_auc
 from sotalib.multiplicity._auc_model import n_positives
 
@@ -77,6 +79,7 @@ def test_empirical_auc_bad_input():
 
 def test_binomial_inversion_is_exact():
     # the modal-order inversion draws exactly Bin(n, p): chi-square against the pmf
+    # private: the Numba kernel's binomial inversion and its log-factorial table are the subject
     from sotalib.multiplicity._auc_kernels import _binom_inv
     from sotalib.multiplicity._auc_simulate import _logfact
 
@@ -167,6 +170,7 @@ def test_summarize_max_auc_common_random_numbers():
 
 def test_screening_does_not_change_maxima():
     # Bernstein screening skips classifiers; the maxima equal those of the unscreened kernel
+    # private: the Numba kernel, screened and unscreened, is the subject
     from sotalib.multiplicity._auc_kernels import _max_u_batch
     from sotalib.multiplicity._auc_simulate import _logfact
 
@@ -240,7 +244,7 @@ def test_binormal_roc_area():
 def test_bvn_orthant_against_mpmath():
     import mpmath as mp
 
-    from sotalib.multiplicity._auc_model import _bvn_orthant
+    from sotalib.multiplicity._auc_model import _bvn_orthant  # private: the bivariate normal orthant kernel
 
     mp.mp.dps = 30
     for r, h in [(0.5, 1.2815515655446004), (0.2, -0.3), (0.8, 2.5), (0.94, 0.1)]:

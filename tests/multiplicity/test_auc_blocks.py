@@ -8,6 +8,7 @@ import sys
 import numpy as np
 import pytest
 
+# private: the simulation kernel and its block size (patched) are the subject: blocked equals whole
 from sotalib.multiplicity import _auc_model
 from sotalib.multiplicity import _auc_simulate as _auc
 

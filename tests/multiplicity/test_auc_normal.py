@@ -10,11 +10,11 @@ from scipy import integrate, stats
 from scipy.special import ndtr, ndtri
 from scipy.stats import multivariate_normal
 
+# private: the normal engine's building blocks, the subject of these tests (private since the front door's second
+# pass), the split of a test set into positives and negatives, and the AUC estimator with its engine choice
 from sotalib.multiplicity import _auc_normal as an
 from sotalib.multiplicity import auc_variance, simulate_auc, summarize_max_auc
 from sotalib.multiplicity._auc_model import n_positives
-
-# the normal engine's building blocks, the subject of these tests (private since the front door's second pass)
 from sotalib.multiplicity._auc_normal import auc_normal_components, auc_skewness, normal_max_auc, normal_max_auc_cdf
 from sotalib.multiplicity._shrink_auc import shrink_auc
 

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
+# private: the normal engine (its grids patched finer), its choice of engine and the exact swap engine it is
+# held to are the subject
 from sotalib.multiplicity import _dependent_normal, estimate_sota, feasible, simulate_leaderboard
 from sotalib.multiplicity._dependent_normal import choose_engine, exact_work, normal_max_distribution
 from sotalib.multiplicity._dependent_swap import dependent_max_distribution

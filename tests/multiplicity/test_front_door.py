@@ -28,6 +28,8 @@ from sotalib.multiplicity import (
     summarize_max,
     summarize_max_auc,
 )
+
+# private: the estimators estimate_sota replaced, which it must equal to the digit
 from sotalib.multiplicity._abc import abc
 from sotalib.multiplicity._crop import crop
 from sotalib.multiplicity._deconvolve import deconvolve
@@ -332,7 +334,7 @@ def test_int_seed_and_generator_give_the_same_draws(name):
 
 def test_spawned_chunks_keep_the_streams_of_an_int_seed():
     # simulate_max runs in chunks with SeedSequence(seed).spawn(8): an int keeps exactly those streams
-    from sotalib.multiplicity._simulate import simulate_max_counts
+    from sotalib.multiplicity._simulate import simulate_max_counts  # private: the chunked simulation's streams
 
     a = simulate_max_counts(200, 10, 0.7, reps=100, rng=4)
     b = simulate_max_counts(200, 10, 0.7, reps=100, rng=4)

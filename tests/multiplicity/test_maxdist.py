@@ -12,9 +12,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from sotalib.multiplicity import clopper_pearson, iid_max_distribution, prob_any_at_least, prob_at_least
-from sotalib.multiplicity._maxdist import iid_bias_sd, max_cdf, max_pmf, max_sf
-from sotalib.multiplicity._simulate import simulate_iid_max, simulate_iid_max_counts
+from sotalib.multiplicity import (
+    clopper_pearson,
+    iid_bias_sd,
+    iid_max_distribution,
+    prob_any_at_least,
+    prob_at_least,
+    simulate_iid_max,
+    simulate_iid_max_counts,
+)
+
+# private: Eq. 3's cdf, sf and pmf as formulas, held to mpmath at counts outside the distribution's window
+from sotalib.multiplicity._maxdist import max_cdf, max_pmf, max_sf
 
 from .. import mpref
 

@@ -25,7 +25,6 @@ from sotalib.multiplicity import (
     simulate_max,
     uniform_for_sota,
 )
-from sotalib.multiplicity._dependence import check_feasible
 
 N, M, THETA = 3000, 1000, 0.9
 U = uniform_for_sota(THETA, 0.025, M)
@@ -172,7 +171,7 @@ def test_against_brute_force(y0):
 @pytest.mark.parametrize("d,rho", [(0.025, 0.0), (0.025, 0.6), (0.1, 0.0), (0.1, 0.5)])
 def test_quadrature_converged(d, rho):
     """The default Gauss-Legendre rule agrees with one of twice as many nodes."""
-    from sotalib.multiplicity._theta_dist import _uniform_nodes
+    from sotalib.multiplicity._theta_dist import _uniform_nodes  # private: the default rule's node count, doubled
 
     u = uniform_for_sota(0.9, d, M)
     k = _uniform_nodes(u, N)
@@ -251,7 +250,7 @@ def test_feasibility_bounds_eq8():
 @pytest.mark.parametrize("theta,match", [(0.7, "Eq. 8"), (0.97, "Eq. 6")])
 def test_infeasible_raises(theta, match):
     with pytest.raises(ValueError, match=match) as exc:
-        check_feasible(theta, 0.9, 0.6)
+        fixed_max_distribution(N, [theta], rho=0.6, theta0=0.9)
     msg = str(exc.value)
     assert "rho=0.6" in msg and "theta0=0.9" in msg and f"theta={theta:g}" in msg
     with pytest.raises(ValueError, match="rho"):
@@ -289,7 +288,7 @@ def test_uniform_for_sota():
 def test_docstring_examples():
     import doctest
 
-    from sotalib.multiplicity import _dependence, _dependent, _theta_dist
+    from sotalib.multiplicity import _dependence, _dependent, _theta_dist  # private: their docstring examples
 
     attempted = 0
     for mod in (_dependence, _dependent, _theta_dist):

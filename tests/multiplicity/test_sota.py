@@ -4,11 +4,23 @@ import numpy as np
 import pytest
 
 from sotalib.book.reconstructions import FACTS, reconstruct
-from sotalib.multiplicity import estimate_sota, simulate_leaderboard
+from sotalib.multiplicity import (
+    Empirical,
+    conditional_probs,
+    estimate_sota,
+    fixed_max_distribution,
+    iid_max_distribution,
+    max_distribution,
+    read_kaggle_leaderboard,
+    read_meta_kaggle,
+    simulate_leaderboard,
+    summarize_max_auc,
+)
+
+# private: ABC with its acceptance rate (an option only the private door has), and the leaderboard's fast
+# exact engine, held to Monte Carlo and to the general engine
 from sotalib.multiplicity._abc import abc
 from sotalib.multiplicity._dependent_swap import dependent_max_distribution
-from sotalib.multiplicity._leaderboard import read_kaggle_leaderboard, read_meta_kaggle
-from sotalib.multiplicity._maxdist import iid_max_distribution
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +49,6 @@ def test_engine_against_monte_carlo():
     vals = np.array([0.80, 0.84, 0.85, 0.86])
     n, m, rho = 500, 40, 0.6
     d = dependent_max_distribution(n, m, vals, rho=rho, theta0=0.86)
-    from sotalib.multiplicity._dependent import conditional_probs
-
     reps = 20000
     th = rng.choice(vals, (reps, m))
     p1, p0 = conditional_probs(th, 0.86, rho)
@@ -156,12 +166,10 @@ def test_paper_melanoma_weight_falls_short_on_every_board_matching_the_counts():
     # The expected maximum grows with every team's AUC, so the board that puts each team at the top of
     # its published bracket bounds it over ALL leaderboards with facts (a)-(c).  With the paper's weight
     # (state of the art 0.8992) even that bound stays far below the winner's 0.9490.
-    from sotalib.multiplicity._auc_simulate import expected_max_auc
-
     f = FACTS["melanoma"]
     ext = np.r_[0.9490, np.full(426, 0.9489), np.full(2013 - 427, 0.9352), np.full(f.m - 2013, 0.8992)]
     w = (0.8992 - 0.5) / (0.9490 - 0.5)
-    r = expected_max_auc(w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=200, rng=1)
+    r = summarize_max_auc(f.n, None, w * ext + (1 - w) * 0.5, f.prevalence, engine="simulate", n_resamples=200, rng=1)
     assert r.mean + 4 * r.se_mean < 0.9400
 
 
@@ -215,11 +223,9 @@ def test_meta_kaggle_in_chunks(tmp_path):
 
 def test_engine_agrees_with_noniid_chapter_engine():
     # the specialised fast path against the general engine of the non-iid chapter
-    from sotalib.multiplicity import _dependent as noniid
-
     rng = np.random.default_rng(11)
     v = rng.binomial(600, 0.85, 30) / 600
-    a = noniid.max_distribution(600, 30, noniid.Empirical(v), rho=0.6, theta0=float(v.max())).summary()
+    a = max_distribution(600, 30, Empirical(v), rho=0.6, theta0=float(v.max())).summary()
     b = dependent_max_distribution(600, 30, v, rho=0.6, theta0=float(v.max())).summary()
     assert b.mean == pytest.approx(a.mean, abs=1e-9) and b.sd == pytest.approx(a.sd, abs=1e-8)
     assert (b.ci_low, b.ci_high) == (a.ci_low, a.ci_high)
@@ -229,10 +235,8 @@ def test_engine_agrees_with_noniid_chapter_engine():
 def test_auc_shrinkage_on_identical_classifiers():
     # 60 classifiers with AUC 0.85 each on n = 2,000, prevalence 0.1: the observed maximum is
     # simulated, so the shrunk state of the art lies between 0.85's neighbourhood and the maximum
-    from sotalib.multiplicity._auc_simulate import expected_max_auc
-
     s = np.full(60, 0.85)
-    emax = expected_max_auc(s, 2000, 0.1, reps=100, rng=9).mean
+    emax = summarize_max_auc(2000, None, s, 0.1, engine="simulate", n_resamples=100, rng=9).mean
     board = np.concatenate([[emax], np.full(59, 0.85)])
     r = estimate_sota(board, 2000, metric="auc", prevalence=0.1, rho=0.0, n_resamples=100, rng=9)
     assert r.solved and 0.5 < r.estimate < emax
@@ -243,8 +247,6 @@ def test_auc_shrinkage_on_identical_classifiers():
 
 def test_simulated_leaderboards_have_the_exact_maximum():
     """simulate_leaderboard (Figures 8b, 8d, 9b) draws from the model the exact engine computes."""
-    from sotalib.multiplicity._dependent import fixed_max_distribution
-
     thetas = np.linspace(0.85, 0.9, 30)
     n, rho = 500, 0.6
     maxima = np.array([simulate_leaderboard(thetas, n, rho=rho, rng=s)[0].max() for s in range(3000)])

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sotalib.multiplicity import _dependent_swap, estimate_sota
+# private: the swap engine's fused steps (against single steps) and the deconvolution's pooled NPMLE fit
+from sotalib.multiplicity import Empirical, _dependent_swap, estimate_sota, max_distribution
 from sotalib.multiplicity._deconvolve import _expected_max_of_draws, npmle, npmle_bin_width
-from sotalib.multiplicity._dependent import Empirical, max_distribution
 
 
 def _state(rng, size):

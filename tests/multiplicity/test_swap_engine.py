@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+# private: the swap engine against the per-K_0 engines is the subject
 from sotalib.multiplicity import (
     Empirical,
     _dependent,
