@@ -35,11 +35,15 @@ $(VENV)/.test-installed: pyproject.toml $(LOCK) | $(PY)
 book: $(VENV)/.book-installed
 	$(PY) -m sotalib.book.build
 
+# pytest runs on every core (pytest-xdist); --dist loadscope keeps a module's tests on one worker, so
+# the book is built once (tests/book/test_book.py builds it in a module-scoped fixture).
+PYTEST := $(PY) -m pytest -n auto --dist loadscope
+
 test: $(VENV)/.test-installed lint typecheck core-smoke
-	$(PY) -m pytest
+	$(PYTEST)
 
 check: $(VENV)/.test-installed
-	$(PY) -m pytest -m "not book and not slow"
+	$(PYTEST) -m "not book and not slow"
 
 lint: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check sotalib tests benchmarks book
