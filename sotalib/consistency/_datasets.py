@@ -19,6 +19,28 @@ Sources
 * ISIC 2016 (Gutman et al. 2016), the test set of part 3 (lesion classification): 75 melanoma and 304 benign images.
 * ISIC 2017 (Codella et al. 2018), the test set of part 3, melanoma against the rest:
   117 melanoma and 483 other (nevus or seborrheic keratosis) images.
+* STARE (Hoover et al. 2000), CHASE_DB1 (Fraz et al. 2012) and DIARETDB0
+  (Kauppi et al. 2007): the counts bundled by the consistency checker
+  mlscorecheck (Fazekas & Kovács), repository ``FalseNegativeLab/mlscorecheck``,
+  commit 40ab6c9bc0416490c2d6a3882faadbff9d54864f, MIT licence, "Copyright (c)
+  2023 György Kovács" (``sotalib/consistency/_retina_counts.py``; the source
+  files in the project's ``data/mlscorecheck/retina/``).
+
+  - ``stare-ah-all``, ``stare-vk-all``: the 20 STARE images, vessels marked by
+    annotator AH (Adam Hoover) or VK (Valentina Kouznetsova), all 700 x 605
+    pixels of each (mlscorecheck has no STARE field-of-view masks); one fold per image.
+  - ``chasedb1-manual1-all``, ``chasedb1-manual2-all``: the 28 CHASE_DB1 images,
+    first or second human observer, all 999 x 960 pixels; one fold per image.
+  - ``diaretdb0-{train,test}-{neovascularisation,hardexudates,softexudates,hemorrhages,redsmalldots}``:
+    image labelling, images with the lesion label (positives) against the rest,
+    one fold per train/test split ("batch" 1-9) of the 130 images, as
+    mlscorecheck's ``check_diaretdb0_class(subset, batch='all', class_name)``.
+
+  mlscorecheck's HRF and DRISHTI-GS counts (in ``data/mlscorecheck/retina/``)
+  are not offered: the images of one set hold 311-368 (HRF) or 182-186
+  (DRISHTI-GS) million pixels in all, above the 2**26 items the checks take.  DIARETDB1 is left out: its all-pixels
+  counts in the source repeat the grey levels instead of counting pixels
+  (see the project's ``data/README.md``).
 """
 
 from __future__ import annotations
@@ -27,6 +49,7 @@ from dataclasses import dataclass
 
 from .._result import Result
 from .._validate import ParameterError
+from . import _retina_counts as _rc
 
 __all__ = ["Dataset", "DATASETS", "get_dataset", "dataset_experiment"]
 
@@ -44,7 +67,8 @@ class Dataset(Result):
     source : str
         Where the counts come from (and their licence).
     folds : tuple of (int, int)
-        ``(p_i, n_i)`` of each evaluation set: one for a single test set, one per image for DRIVE.
+        ``(p_i, n_i)`` of each evaluation set: one for a single test set, one per image for
+        DRIVE, STARE and CHASE_DB1, one per train/test split for DIARETDB0.
     """
 
     name: str
@@ -132,6 +156,48 @@ DRIVE_TEST_ALL = (
 )
 
 
+_MLSCORECHECK_SOURCE = (
+    "mlscorecheck (Fazekas & Kovács), github.com/FalseNegativeLab/mlscorecheck (commit 40ab6c9), "
+    "MIT licence, Copyright (c) 2023 György Kovács"
+)
+
+
+_DIARETDB0_CLASSES = ("neovascularisation", "hardexudates", "softexudates", "hemorrhages", "redsmalldots")
+
+
+def _mlscorecheck_datasets() -> tuple:
+    out = [
+        Dataset(
+            f"stare-{a.lower()}-all",
+            f"STARE retinal vessels, 20 images, annotator {a}, all 423,500 pixels of each (one fold per image)",
+            _MLSCORECHECK_SOURCE,
+            folds,
+        )
+        for a, folds in (("AH", _rc.STARE_AH_ALL), ("VK", _rc.STARE_VK_ALL))
+    ]
+    out += [
+        Dataset(
+            f"chasedb1-manual{k}-all",
+            f"CHASE_DB1 retinal vessels, 28 images, observer manual{k}, all 959,040 pixels of each (one fold per image)",
+            _MLSCORECHECK_SOURCE,
+            folds,
+        )
+        for k, folds in ((1, _rc.CHASEDB1_MANUAL1_ALL), (2, _rc.CHASEDB1_MANUAL2_ALL))
+    ]
+    out += [
+        Dataset(
+            f"diaretdb0-{subset}-{label}",
+            f"DIARETDB0 image labelling, {label} against the rest, the {subset} images of the 9 splits, "
+            f"{sum(map(sum, _rc.DIARETDB0[subset, label])):,} in all (one fold per split)",
+            _MLSCORECHECK_SOURCE,
+            _rc.DIARETDB0[subset, label],
+        )
+        for subset in ("train", "test")
+        for label in _DIARETDB0_CLASSES
+    ]
+    return tuple(out)
+
+
 class _Datasets(dict):
     """The named test sets that ``check_report(dataset=...)`` and ``sotalib check --dataset`` take, by name.
 
@@ -174,6 +240,7 @@ DATASETS = _Datasets(
                 "Codella et al. 2018 (ISBI 2017 challenge, part 3)",
                 ((117, 483),),
             ),
+            *_mlscorecheck_datasets(),
         )
     }
 )
@@ -218,7 +285,7 @@ def dataset_experiment(name: str, p=None, n=None, folds=None, k=None) -> tuple:
     """``(p, n, folds)`` for :func:`sotalib.consistency.check_report` from a named test set.
 
     A single test set gives ``p`` and ``n`` (``folds`` None; it may still be
-    split by ``k``-fold cross-validation); DRIVE gives its 20 images as folds.
+    split by ``k``-fold cross-validation); a set of images (DRIVE, STARE, ...) gives its folds.
     Giving ``p``, ``n`` or ``folds`` as well (or ``k`` with a dataset that has
     folds) is a ``ValueError`` naming them.
     """

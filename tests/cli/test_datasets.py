@@ -36,3 +36,56 @@ def test_check_dataset_errors(capsys):
     assert main(
         ["check", "--dataset", "tpehg", "--k", "5", "--stratified", "--score", "acc=0.9", "--decimals", "2"]
     ) in (0,)
+
+
+MLSCORECHECK_NAMES = ["stare-ah-all", "stare-vk-all", "chasedb1-manual1-all", "chasedb1-manual2-all"] + [
+    f"diaretdb0-{s}-{c}"
+    for s in ("train", "test")
+    for c in ("neovascularisation", "hardexudates", "softexudates", "hemorrhages", "redsmalldots")
+]
+
+
+def test_datasets_lists_the_mlscorecheck_sets(capsys):
+    assert main(["datasets"]) == 0
+    out = capsys.readouterr().out
+    names = [line.split()[0] for line in out.splitlines() if line and not line[0].isspace()]
+    assert set(MLSCORECHECK_NAMES) <= set(names)
+    assert "p=644,053  n=7,825,947  (20 folds)" in out  # stare-ah-all: 20 images of 423,500 pixels
+    assert "FalseNegativeLab/mlscorecheck (commit 40ab6c9)" in out
+    assert main(["datasets", "--json"]) == 0
+    d = {x["name"]: x for x in json.loads(capsys.readouterr().out)["datasets"]}
+    assert set(MLSCORECHECK_NAMES) <= set(d)
+    assert len(d["chasedb1-manual2-all"]["folds"]) == 28
+    assert all(p + n == 999 * 960 for p, n in d["chasedb1-manual2-all"]["folds"])
+    assert d["diaretdb0-test-hardexudates"]["folds"][0] == [67, 53]  # split 1: 120 test images
+
+
+def test_check_dataset_takes_every_mlscorecheck_name(capsys):
+    assert main(["datasets", "--json"]) == 0
+    counts = {x["name"]: (x["p"], x["n"]) for x in json.loads(capsys.readouterr().out)["datasets"]}
+    for name in MLSCORECHECK_NAMES:
+        p, n = counts[name]
+        tp, tn = p // 2, n - n // 20  # picked counts, as sens and spec rounded to 4 decimals
+        argv = ["check", "--dataset", name, "--aggregation", "som", "--decimals", "4", "--json"]
+        argv += ["--score", f"sens={tp / p:.4f}", "--score", f"spec={tn / n:.4f}"]
+        assert main(argv + ["--score", f"acc={(tp + tn) / (p + n):.4f}"]) == 0, name
+        out = json.loads(capsys.readouterr().out)
+        assert out["consistent"] is True and out["details"]["som"]["note"] == f"totals p={p}, n={n}"
+        assert main(argv + ["--score", f"acc={(tp + tn) / (p + n) + 0.01:.4f}"]) == 0, name
+        assert json.loads(capsys.readouterr().out)["consistent"] is False
+
+
+def test_check_dataset_chasedb1_from_picked_counts(capsys):
+    # CHASE_DB1 observer 1 in all: p = 1,861,974, n = 24,991,146; pick tp = 1,500,000, tn = 24,500,000
+    p, n, tp, tn = 1861974, 24991146, 1500000, 24500000
+    scores = {"acc": (tp + tn) / (p + n), "sens": tp / p, "spec": tn / n}
+    argv = ["check", "--dataset", "chasedb1-manual1-all", "--aggregation", "som", "--decimals", "4", "--json"]
+    for k, v in scores.items():
+        argv += ["--score", f"{k}={v:.4f}"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["consistent"] is True
+    # sens up by 0.01 moves acc by 0.01 * p / (p + n) = 0.0007, seven times what rounding to 4 decimals allows
+    # (up by 0.001 would move it 0.00007, within the rounding: still consistent)
+    argv[argv.index(f"sens={scores['sens']:.4f}")] = f"sens={scores['sens'] + 0.01:.4f}"
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["consistent"] is False

@@ -1,6 +1,7 @@
 """Named test sets: their counts against the vendored sources, and check_report(dataset=...)."""
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,133 @@ def test_batch_dataset_column(tmp_path):
     rows = check_batch(f).reports
     assert [r["verdict"] for r in rows] == ["consistent", "INCONSISTENT", "error"]
     assert "dataset must be one of" in rows[2]["error"]
+
+
+# ---------------------------------------------------------------------------
+# The test sets mlscorecheck bundles (FalseNegativeLab/mlscorecheck, commit 40ab6c9, MIT),
+# vendored byte for byte in data/mlscorecheck/retina/; the tests below read those files themselves.
+RETINA = Path(__file__).resolve().parents[2] / "data" / "mlscorecheck" / "retina"
+DIARETDB0_LABELS = ("neovascularisation", "hardexudates", "softexudates", "hemorrhages", "redsmalldots")
+MLSCORECHECK_NAMES = ["stare-ah-all", "stare-vk-all", "chasedb1-manual1-all", "chasedb1-manual2-all"] + [
+    f"diaretdb0-{s}-{c}" for s in ("train", "test") for c in DIARETDB0_LABELS
+]
+
+
+def _images(rel):
+    """``{identifier: (p, n)}`` of one of mlscorecheck's per-image files."""
+    return {i["identifier"]: (i["p"], i["n"]) for i in json.loads((RETINA / rel).read_text())["images"]}
+
+
+@pytest.mark.parametrize(
+    "name,rel",
+    [
+        ("stare-ah-all", "stare/ah.json"),
+        ("stare-vk-all", "stare/vk.json"),
+        ("chasedb1-manual1-all", "chase_db1/manual1.json"),
+        ("chasedb1-manual2-all", "chase_db1/manual2.json"),
+    ],
+)
+def test_vessel_counts_are_the_vendored_files(name, rel):
+    src = _images(rel)
+    assert get_dataset(name).folds == tuple(src[k] for k in sorted(src))
+
+
+def test_diaretdb0_counts_are_the_vendored_file():
+    d = json.loads((RETINA / "diaretdb0" / "diaretdb0.json").read_text())
+    labels = d["classes"]
+    for subset in ("train", "test"):
+        splits = d[subset + "sets"]
+        for c in DIARETDB0_LABELS:
+            want = []
+            for b in sorted(splits, key=int):
+                pos = sum(c in labels[i] for i in splits[b])
+                want.append((pos, len(splits[b]) - pos))
+            assert get_dataset(f"diaretdb0-{subset}-{c}").folds == tuple(want)
+
+
+def test_stare_and_chasedb1_sizes_as_published():
+    # STARE: Hoover, Kouznetsova & Goldbaum, IEEE TMI 19(3) 2000 -- 20 images of 700 x 605 pixels,
+    # vessels hand-labelled by two observers (AH, VK)
+    for a in ("ah", "vk"):
+        folds = get_dataset(f"stare-{a}-all").folds
+        assert len(folds) == 20 and all(p + n == 700 * 605 for p, n in folds)
+    # CHASE_DB1: Fraz et al., IEEE TBME 59(9) 2012 -- 28 images, both eyes of 14 children, two observers;
+    # the distributed image files are 999 x 960 pixels
+    for k in (1, 2):
+        folds = get_dataset(f"chasedb1-manual{k}-all").folds
+        assert len(folds) == 28 and all(p + n == 999 * 960 for p, n in folds)
+    assert sorted(_images("chase_db1/manual1.json")) == [f"{i:02d}{e}" for i in range(1, 15) for e in "LR"]
+
+
+def test_diaretdb0_as_published():
+    # Kauppi et al. 2007, "DIARETDB0: Evaluation database and methodology for diabetic retinopathy
+    # algorithms": 130 colour fundus images, 20 normal and 110 with signs of diabetic retinopathy.
+    d = json.loads((RETINA / "diaretdb0" / "diaretdb0.json").read_text())
+    assert len(d["classes"]) == 130
+    # Each of the 9 splits divides all 130 images into train (10, 20, ..., 90) and test (120, ..., 40).
+    for b in map(str, range(1, 10)):
+        train, test = set(d["trainsets"][b]), set(d["testsets"][b])
+        assert not train & test and len(train | test) == 130 and len(train) == 10 * int(b)
+        assert len(get_dataset("diaretdb0-test-hardexudates").folds[int(b) - 1]) == 2
+        assert sum(get_dataset("diaretdb0-train-redsmalldots").folds[int(b) - 1]) == 10 * int(b)
+    # DISAGREES with the paper: 22 images carry none of the 5 lesion labels, not 20.
+    assert sum(1 for v in d["classes"].values() if not v) == 22
+    # Image 050 is labelled 'Neovascularisation' (capital N); mlscorecheck matches labels exactly, so it is a
+    # negative for neovascularisation, and so it is here: 19 positives, not 20.
+    assert [i for i, v in d["classes"].items() if "Neovascularisation" in v] == ["050"]
+    assert sum("neovascularisation" in v for v in d["classes"].values()) == 19
+
+
+def test_hrf_and_drishti_gs_are_vendored_but_too_large_to_check():
+    # HRF: Budai et al., Int J Biomed Imaging 2013 -- 45 images of 3504 x 2336 pixels,
+    # 15 healthy (_h), 15 glaucoma (_g), 15 diabetic retinopathy (_dr)
+    fov, every = _images("hrf/with_fov.json"), _images("hrf/without_fov.json")
+    assert sorted(fov) == sorted(every) == sorted(f"{i:02d}_{g}" for g in ("h", "g", "dr") for i in range(1, 16))
+    assert all(sum(every[i]) == 3504 * 2336 and sum(fov[i]) < 3504 * 2336 for i in every)
+    assert all(fov[i][0] <= every[i][0] for i in every)  # vessels inside the field of view are a subset
+    # DRISHTI-GS: Sivaswamy et al., ISBI 2014 -- 101 images, 50 training and 51 test, soft maps of 4 experts.
+    # DISAGREES with the paper's image size (2896 x 1944): the soft maps hold 3.58-4.35 million pixels,
+    # fewer than the 5.63 million of a full image (the source does not say how they were cropped).
+    sizes = []
+    for subset, count in (("train", 50), ("test", 51)):
+        maps = json.loads((RETINA / "drishti_gs" / f"drishti_gs_{subset}.json").read_text())["distributions"]
+        assert len(maps) == count
+        for m in maps.values():
+            assert m["OD"]["values"] == m["OC"]["values"] == [0, 64, 128, 191, 255]
+            assert sum(m["OD"]["counts"]) == sum(m["OC"]["counts"])
+            sizes.append(sum(m["OD"]["counts"]))
+    assert 3_500_000 < min(sizes) and max(sizes) < 2896 * 1944
+    # Neither is offered by name: one set's images hold more than the 2**26 items the checks take
+    # (check_single's documented limit). If that limit grows, this fails: offer them then.
+    hrf_folds = [fov[i] for i in sorted(fov)]
+    with pytest.raises(ValueError, match=r"^folds must hold at most 67108864 items in all"):
+        check_report(scores={"acc": "0.9"}, eps=1e-4, folds=hrf_folds, aggregation="som")
+    assert sum(sizes[:50]) > 2**26
+    assert not any(name.startswith(("hrf", "drishti", "diaretdb1")) for name in DATASETS)
+
+
+@pytest.mark.parametrize("name", MLSCORECHECK_NAMES)
+def test_every_mlscorecheck_name_resolves(name):
+    d = get_dataset(name.upper())
+    assert d.name == name and "40ab6c9" in d.source and "MIT" in d.source
+    # a report computed from counts picked on this set: Score of Means over its folds, 4 decimals
+    tp, tn = d.p * 2 // 3, d.n * 9 // 10
+    scores = {"acc": f"{(tp + tn) / (d.p + d.n):.4f}", "sens": f"{tp / d.p:.4f}", "spec": f"{tn / d.n:.4f}"}
+    assert check_report(scores=scores, decimals=4, dataset=name, aggregation="som").consistent
+    # acc off by 0.01 cannot come from any (tp, tn) that gives these sens and spec
+    scores["acc"] = f"{(tp + tn) / (d.p + d.n) + 0.01:.4f}"
+    assert not check_report(scores=scores, decimals=4, dataset=name, aggregation="som").consistent
+
+
+def test_stare_mean_of_scores_from_picked_counts():
+    folds = get_dataset("stare-ah-all").folds
+    picked = [(p * 3 // 4, n - n // 50) for p, n in folds]  # (tp, tn) of each image
+    mean = {
+        "acc": sum((tp + tn) / (p + n) for (tp, tn), (p, n) in zip(picked, folds)) / 20,
+        "sens": sum(tp / p for (tp, _), (p, _) in zip(picked, folds)) / 20,
+        "spec": sum(tn / n for (_, tn), (_, n) in zip(picked, folds)) / 20,
+    }
+    scores = {k: f"{v:.4f}" for k, v in mean.items()}
+    assert check_report(scores=scores, decimals=4, dataset="stare-ah-all", aggregation="mos").consistent
+    scores["acc"] = f"{mean['acc'] - 0.02:.4f}"
+    assert not check_report(scores=scores, decimals=4, dataset="stare-ah-all", aggregation="mos").consistent
