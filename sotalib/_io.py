@@ -61,7 +61,8 @@ The readers of sotalib that read through this module
     order; other columns ignored); cells are names (checked later by
     ``bradley_terry``); a blank ``a`` or ``b`` is an error, a blank winner a tie.
 ``consistency._folds.read_folds`` (``check --folds-file``)
-    header required with columns ``p`` and ``n`` (any case, once each);
+    header required with columns ``p`` and ``n`` (any case, once each; a
+    first line of numbers is refused: "the file needs a header line 'p,n'");
     integers >= 0 with p + n >= 1; at least one fold.
 ``consistency._batch`` batch files (``check --batch``; also a DataFrame)
     header required: known batch columns and score names; rows numbered as

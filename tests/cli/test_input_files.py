@@ -372,6 +372,13 @@ REFUSALS = [
     ("battles", "a,b,winner\nx,y,x\n,y,y\n", 3, "a", "blank cell where a name is needed"),
     ("battles", "a;b;winner\r\nx;y;x\r\nx;;y\r\n", 3, "b", "blank cell where a name is needed"),
     ("folds", "p,n\n10,20\n,19\n", 3, "p", "blank cell where an integer is needed"),
+    (
+        "folds",
+        "10,20\n11,19\n",
+        1,
+        None,
+        "the first line holds numbers, not column names: the file needs a header line 'p,n'",
+    ),
     ("classes", "c1,c2,c3\n10,20,5\n10,,5\n", 3, "c2", "blank cell where an integer is needed"),
     ("sota", "rank,score\n1,0.9\n2,n/a\n", 3, "score", "'n/a' is not a number"),
     ("batch", "p,n,acc,acc\n100,200,0.9,0.9\n", 1, 4, "columns 'acc' and 'acc' name the same thing: keep one"),
