@@ -47,11 +47,13 @@ The readers of sotalib that read through this module
     counted; ``91.5%`` divided by 100; a team id (else team name) repeated
     is merged into the team's best score and counted.
 ``judging._readers.read_scores`` (``rank``, ``compare``)
-    header required (first cell ignored, the others name the judges); each
-    row a candidate name then one finite number per judge; candidate names
-    unique and non-empty.
+    header required (first cell ignored, the others name the judges, each
+    once and none blank; a first row of numbers with fractions is a missing
+    header, refused); each row a candidate name then one finite number per
+    judge; candidate names unique and non-empty.
 ``judging._readers.read_per_item`` (``rank-uncertainty --per-item``)
-    header required: candidate names, unique and non-empty; a first column
+    header required: candidate names, unique and non-empty (not all numbers
+    with a fraction: a missing header); a first column
     headed ``item``, ``id`` or empty holds item labels; every other cell a
     finite number.
 ``judging._readers.read_battles`` (``rank-uncertainty --battles``)
@@ -59,7 +61,8 @@ The readers of sotalib that read through this module
     order; other columns ignored); cells are names (checked later by
     ``bradley_terry``); a blank ``a`` or ``b`` is an error, a blank winner a tie.
 ``consistency._folds.read_folds`` (``check --folds-file``)
-    header required with columns ``p`` and ``n`` (any case, once each);
+    header required with columns ``p`` and ``n`` (any case, once each; a
+    first line of numbers is refused: "the file needs a header line 'p,n'");
     integers >= 0 with p + n >= 1; at least one fold.
 ``consistency._batch`` batch files (``check --batch``; also a DataFrame)
     header required: known batch columns and score names; rows numbered as

@@ -337,21 +337,26 @@ class Table:
     def require_unique_header(self, *, what: str = "column names", columns: Sequence[int] | None = None) -> None:
         """Raise :class:`InputError` when two header cells are equal or one is blank.
 
-        Only the header cells of ``columns`` (default all) are compared.
+        Only the header cells of ``columns`` (default all) are compared.  The
+        error names the header line and the column at fault by its number (the
+        second of two equal names; a name shared by two columns names neither).
         """
         if self.header is None:
             return
         columns = range(self.width) if columns is None else columns
         for j in columns:
             if not self.header[j]:
-                raise self.error(f"{what} must not be empty: column {j + 1} has none", line=self.header_line)
+                raise self.error(f"{what} must not be empty: column {j + 1} has none", line=self.header_line, column=j)
         seen: dict[str, int] = {}
         for j in columns:
             name = self.header[j]
             if name in seen:
-                raise self.error(
+                # the column by its number: its name is the other column's too
+                raise InputError(
                     f"{what} must be unique: {name!r} names columns {seen[name] + 1} and {j + 1}",
+                    path=self.source,
                     line=self.header_line,
+                    column=j + 1,
                 )
             seen[name] = j
 

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sotalib._io import InputError, Table, parse_number, read_table  # private: the one reader is the subject
+from sotalib.judging import read_scores
 
 
 def _file(tmp_path, data: bytes, name: str = "scores.csv") -> str:
@@ -361,3 +362,64 @@ def test_spreadsheet_shapes_read_back_the_exact_numbers(shape):
     assert [[repr(x) for x in r] for r in zip(*got, strict=True)] == [[repr(x) for x in r] for r in rows]
     # the header is found without being told, since every column below it holds numbers
     assert read_table(_write(shape)).header == t.header
+
+
+# ------------------------------------------------------------------ property: a score matrix in spreadsheet shapes
+_NAME = st.text(st.sampled_from('abcXYZ019 ,"-'), max_size=6).map(lambda s: "n" + s.strip())
+
+
+@st.composite
+def _score_matrices(draw):
+    n_cand, n_sets = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    candidates = draw(st.lists(_NAME, min_size=n_cand, max_size=n_cand, unique=True))
+    data_sets = draw(st.lists(_NAME, min_size=n_sets, max_size=n_sets, unique=True))
+    scores = draw(st.lists(st.lists(_CELL, min_size=n_sets, max_size=n_sets), min_size=n_cand, max_size=n_cand))
+    delimiter = draw(st.sampled_from([",", ";", "\t"]))
+    shape = {
+        "delimiter": delimiter,
+        "decimal_comma": delimiter == ";" and draw(st.booleans()),
+        "bom": draw(st.booleans()),
+        "crlf": draw(st.booleans()),
+        "trailing": draw(st.integers(0, 2)),
+        "quote": draw(st.booleans()),
+        "corner": draw(st.sampled_from(["", "model", "candidate"])),
+    }
+    return candidates, data_sets, scores, shape
+
+
+def _score_file(
+    candidates,
+    data_sets,
+    scores,
+    *,
+    delimiter=",",
+    decimal_comma=False,
+    bom=False,
+    crlf=False,
+    trailing=0,
+    quote=False,
+    corner="",
+) -> bytes:
+    def name(s: str) -> str:
+        return '"' + s.replace('"', '""') + '"' if quote or delimiter in s or '"' in s else s
+
+    def number(x: float) -> str:
+        return repr(x).replace(".", ",") if decimal_comma else repr(x)
+
+    rows = [[name(corner), *map(name, data_sets)]]
+    rows += [[name(c), *map(number, row)] for c, row in zip(candidates, scores, strict=True)]
+    eol = "\r\n" if crlf else "\n"
+    text = "".join(delimiter.join(r + [""] * trailing) + eol for r in rows)
+    return (codecs.BOM_UTF8 if bom else b"") + text.encode()
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(matrix=_score_matrices())
+def test_a_score_matrix_reads_the_same_in_every_spreadsheet_shape(tmp_path, matrix):
+    candidates, data_sets, scores, shape = matrix
+    clean, odd = tmp_path / "clean.csv", tmp_path / "odd.csv"
+    clean.write_bytes(_score_file(candidates, data_sets, scores))
+    odd.write_bytes(_score_file(candidates, data_sets, scores, **shape))
+    expected, got = read_scores(clean), read_scores(odd)
+    assert (got.candidates, got.judges) == (expected.candidates, expected.judges) == (candidates, data_sets)
+    assert got.scores.tolist() == expected.scores.tolist() == scores  # the very same doubles

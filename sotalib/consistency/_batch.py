@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from .._io import InputError, read_table
 from .._io import Table as _Table  # the read table (this module calls its input a "Table")
-from .._io import read_table
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
@@ -174,8 +174,8 @@ def _bool_cell(column: str, text: str) -> bool:
     raise ValueError(f"column {column} must be true or false (also yes/no, 1/0), got {text!r}")
 
 
-def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str]:
-    """(header, [(row number, cells)], base directory for folds_file, name of the table).
+def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str, int | None]:
+    """(header, [(row number, cells)], base directory for folds_file, name of the table, header line).
 
     A file is read by sotalib's one reader of users' tables (:func:`sotalib._io.read_table`: UTF-8 with
     or without a byte-order mark, comma, semicolon or tab delimiters, decimal commas written as points
@@ -199,17 +199,20 @@ def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str
         needs = "a header line (p, n, decimals or eps, score names) and one line per report"
         t = read_table(table, header=True, name=where, needs=needs).with_decimal_points()
     assert t.header is not None  # read with header=True
-    return list(t.header), [(j + 1, list(r)) for j, r in enumerate(t.rows)], base, where
+    return list(t.header), [(j + 1, list(r)) for j, r in enumerate(t.rows)], base, where, t.header_line
 
 
-def _columns(header, where) -> tuple[dict[str, int], dict[str, int]]:
-    """({batch column: index}, {score name as written: index}); unknown or repeated columns are errors."""
+def _columns(header, where, line: int | None = None) -> tuple[dict[str, int], dict[str, int]]:
+    """({batch column: index}, {score name as written: index}); unknown or repeated columns are errors.
+
+    The errors name the table, the header's ``line`` (None for a DataFrame) and the column at fault.
+    """
     known, scores, unknown = {}, {}, []
     seen: dict[str | tuple[str, str, bool, Fraction], str] = {}  # a batch column or a score
     for j, raw in enumerate(header):
         key = _column_key(raw)
         if not key:
-            raise ValueError(f"{where}: column {j + 1} has no name")
+            raise InputError("has no name", path=where, line=line, column=j + 1)
         if key in BATCH_COLUMNS:
             what: str | tuple[str, str, bool, Fraction] = key
         else:
@@ -220,7 +223,12 @@ def _columns(header, where) -> tuple[dict[str, int], dict[str, int]]:
                 continue
             what = ("score", spec.base, spec.complement, spec.beta)
         if what in seen:
-            raise ValueError(f"{where}: columns {seen[what]!r} and {str(raw).strip()!r} name the same thing: keep one")
+            raise InputError(
+                f"columns {seen[what]!r} and {str(raw).strip()!r} name the same thing: keep one",
+                path=where,
+                line=line,
+                column=j + 1,
+            )
         seen[what] = str(raw).strip()
         if key in BATCH_COLUMNS:
             known[key] = j
@@ -349,8 +357,8 @@ def check_batch(table: Table, *, diagnosis: bool = True, progress: bool | None =
     >>> check_batch(table).reports[0]["typo"]
     'npv 0.9401 -> 0.9409'
     """
-    header, rows, base, where = _read_table(table)
-    known, score_cols = _columns(header, where)
+    header, rows, base, where, header_line = _read_table(table)
+    known, score_cols = _columns(header, where, header_line)
     out = []
     for number, cells in _progress(rows, total=len(rows), desc="reports", show=progress):
         id_j = known.get("id")

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal, overload
 
-from .._io import read_table
+from .._io import parse_number, read_table
 from .._validate import check_choice, check_int
 
 __all__ = [
@@ -291,6 +291,11 @@ def read_folds(path: str | os.PathLike[str], *, task: str = "binary") -> Folds |
         t = read_table(path, comment="#", name=f"folds file {path}", needs="one line per fold: its class sizes")
         return tuple(zip(*(t.column(j, kind="integer") for j in range(t.width)), strict=True))
     t = read_table(path, header=True, name=f"folds file {path}", needs="a header line p,n and one line per fold")
+    assert t.header is not None  # read with header=True
+    if all(parse_number(h, decimal_comma=t.decimal_comma) is not None for h in t.header):
+        raise t.error(
+            "the first line holds numbers, not column names: the file needs a header line 'p,n'", line=t.header_line
+        )
     p, n = (t.column(j, kind="integer") for j in t.find_all("p", "n"))
     for a, b, line in zip(p, n, t.lines, strict=True):
         if a < 0 or b < 0 or a + b == 0:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._io import read_table
+from .._io import Table, parse_number, read_table
 from .._result import Result
 
 __all__ = ["BattleFile", "PerItemFile", "ScoreFile", "read_battles", "read_per_item", "read_scores"]
@@ -33,6 +33,20 @@ class _Unpacks:
 
     def __iter__(self) -> Iterator:
         return iter(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+
+
+def _refuse_numbers_as_names(t: Table, columns: range, what: str, example: str) -> None:
+    """Refuse a header row whose name cells are all numbers, one with a fraction: a file without its header.
+
+    Whole numbers alone (``1,2,3``, years) may well be names and are kept.
+    """
+    assert t.header is not None  # read with header=True
+    values = [parse_number(t.header[j], decimal_comma=t.decimal_comma) for j in columns]
+    if values and all(v is not None for v in values) and any(v != round(v) for v in values if v is not None):
+        raise t.error(
+            f"the first line holds numbers, not {what}: the file needs a header line such as {example!r}",
+            line=t.header_line,
+        )
 
 
 @dataclass(frozen=True, repr=False)
@@ -58,8 +72,10 @@ def read_scores(path: str | os.PathLike) -> ScoreFile:
     r"""Read a score matrix from a CSV file: ``(candidates, judges, scores)``.
 
     The first row is a header (its first cell is ignored, the others name the
-    judges); each further row is a candidate: its name, then one finite number
-    per judge.  Blank lines are skipped.
+    judges, each once); each further row is a candidate: its name, then one
+    finite number per judge.  Blank lines are skipped.  A first row of numbers
+    with fractions (a file without its header) is refused; whole numbers such
+    as ``1,2,3`` are judge names.
 
     Parameters
     ----------
@@ -76,9 +92,9 @@ def read_scores(path: str | os.PathLike) -> ScoreFile:
     ------
     ValueError
         An ``InputError`` (a ``ValueError``) when the file cannot be read, is
-        not UTF-8 text, has no judge column, a blank or repeated candidate
-        name, or a cell that is not a finite number; the message names the
-        file, the line and the column.
+        not UTF-8 text, has no header row or no judge column, a blank or
+        repeated candidate or judge name, or a cell that is not a finite
+        number; the message names the file, the line and the column.
 
     References
     ----------
@@ -101,6 +117,9 @@ def read_scores(path: str | os.PathLike) -> ScoreFile:
     assert t.header is not None  # read with header=True
     if t.width < 2:
         raise t.error("needs a name column and at least one judge column", line=t.header_line)
+    _refuse_numbers_as_names(t, range(1, t.width), "judge names", "candidate,task 1,task 2")
+    # a data set pasted twice would count twice in every test (Friedman's, Nemenyi's): refused, as is a nameless one
+    t.require_unique_header(what="judge names", columns=range(1, t.width))
     names = t.column(0, kind="name")
     t.require_unique(0, what="candidate names")
     scores = np.column_stack([t.column(j) for j in range(1, t.width)])
@@ -174,6 +193,7 @@ def read_per_item(path: str | os.PathLike) -> PerItemFile:
     first = 1 if labelled else 0
     if t.width <= first:
         raise t.error("needs at least one candidate column", line=t.header_line)
+    _refuse_numbers_as_names(t, range(first, t.width), "candidate names", "item,model A,model B")
     t.require_unique_header(what="candidate names", columns=range(first, t.width))
     items = [v or "" for v in t.column(0, kind="name", blank="none")] if labelled else None
     X = np.array([t.column(j) for j in range(first, t.width)], dtype=float)
