@@ -225,7 +225,7 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
 
 
 #: For each command, how the library names a user's file in its messages, and the option that gave it.
-FILE_OPTIONS: dict[str, dict[str, str]] = {"check": {"folds file": "--folds-file"}}
+FILE_OPTIONS: dict[str, dict[str, str]] = {"check": {"folds file": "--folds-file", "batch file": "--batch"}}
 
 
 def call(command: str, func, kind: str, *args, **given):
