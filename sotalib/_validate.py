@@ -30,8 +30,34 @@ def _fmt(value: object) -> str:
     return repr(value) if isinstance(value, str) else f"{value}"
 
 
+#: Largest integer a size, count or index may take: the signed 64-bit range of NumPy's integers (and Numba's).
+INT64_MAX = 2**63 - 1
+#: Smallest integer a parameter may take.
+INT64_MIN = -(2**63)
+
+
+def _int_text(value: int) -> str:
+    """An integer as a message shows it: in full up to 30 digits, else its ends and its number of digits."""
+    digits = str(abs(value))
+    if len(digits) <= 30:
+        return str(value)
+    return f"{'-' if value < 0 else ''}{digits[:6]}...{digits[-3:]} ({len(digits)} digits)"
+
+
+def _bound_text(bound: int) -> str:
+    return {INT64_MAX: "2**63 - 1", INT64_MIN: "-2**63"}.get(bound, str(bound))
+
+
 def check_int(name: str, value: object, *, low: int | None = None, high: int | None = None) -> int:
-    """Return ``value`` as ``int`` if it is an integer within ``[low, high]``."""
+    """Return ``value`` as ``int`` if it is an integer within ``[low, high]``.
+
+    Every integer parameter lies in the signed 64-bit range as well (the
+    arrays and compiled loops behind it count in 64 bits): without ``high``
+    the upper end is ``2**63 - 1``, without ``low`` the lower end is
+    ``-2**63``.  A value beyond them is refused like any other value out of
+    range, its message showing a number of more than 30 digits by its ends
+    and its length (``10**400`` reads ``100000...000 (401 digits)``).
+    """
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, float, np.floating)):
         raise ValueError(f"{name} must be an integer, got {_fmt(value)}")
     if isinstance(value, (float, np.floating)):
@@ -39,11 +65,15 @@ def check_int(name: str, value: object, *, low: int | None = None, high: int | N
             raise ValueError(f"{name} must be an integer, got {_fmt(value)}")
     value = int(value)
     if low is not None and value < low:
-        rng = f">= {low}" if high is None else f"in [{low}, {high}]"
-        raise ValueError(f"{name} must be an integer {rng}, got {value}")
+        rng = f">= {low}" if high is None else f"in [{low}, {_bound_text(high)}]"
+        raise ValueError(f"{name} must be an integer {rng}, got {_int_text(value)}")
     if high is not None and value > high:
-        rng = f"<= {high}" if low is None else f"in [{low}, {high}]"
-        raise ValueError(f"{name} must be an integer {rng}, got {value}")
+        rng = f"<= {high}" if low is None else f"in [{_bound_text(low)}, {high}]"
+        raise ValueError(f"{name} must be an integer {rng}, got {_int_text(value)}")
+    if not INT64_MIN <= value <= INT64_MAX:
+        lo = INT64_MIN if low is None else max(low, INT64_MIN)
+        hi = INT64_MAX if high is None else min(high, INT64_MAX)
+        raise ValueError(f"{name} must be an integer in [{_bound_text(lo)}, {_bound_text(hi)}], got {_int_text(value)}")
     return value
 
 
@@ -59,10 +89,15 @@ def check_real(
     """Return ``value`` as ``float`` if it is a finite number within the interval."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         raise ValueError(f"{name} must be a number, got {_fmt(value)}")
-    value = float(value)
     left = "(" if low_open else "["
     right = ")" if high_open else "]"
     interval = f"{left}{low:g}, {high:g}{right}"
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond the doubles, such as 10**400
+        where = "" if interval == "[-inf, inf]" else f" in {interval}"
+        shown = _int_text(int(value)) if isinstance(value, numbers.Integral) else _fmt(value)
+        raise ValueError(f"{name} must be a finite number{where}, got {shown}") from None
     ok = math.isfinite(value) or (value == high == math.inf and not high_open)
     ok = ok and (value > low if low_open else value >= low)
     ok = ok and (value < high if high_open else value <= high)

@@ -1,11 +1,11 @@
 """Numbers on the command line: each option parsed once, with its name and allowed range.
 
-An option declared ``type=integer("--n", 1, N_MAX)`` or
+An option declared ``type=integer("--n", 1)`` or
 ``type=real("--alpha", ALPHA_MIN, 1, high_open=True)`` turns its text into a
 number while argparse reads the command line, before any work starts; a bad
 value is one line on stderr naming the option, the range and the text as
-typed, and exit code 2 (``sotalib maxdist: error: --n must be an integer in
-[1, 10000000], got '1e9'``).
+typed, and exit code 2 (``sotalib maxdist: error: --n must be an integer >=
+1, got '0.5'``).
 
 The checks refuse what a float would silently change: ``nan`` and
 infinities, a literal that overflows (``1e400``) or underflows to zero
@@ -14,8 +14,13 @@ compared, never expanded).  Integers may be written ``1000000``,
 ``1_000_000`` or ``1e6``.
 
 This module imports only the standard library, so ``sotalib --help`` stays
-fast.  The ranges below are the ones the command line promises; the library
-functions check their own arguments as well, for callers from Python.
+fast.  An integer option states only its natural lower end (``--n`` >= 1,
+``--reps`` >= 2); how large a size may be is the library's to say (it
+refuses what cannot fit in memory or in 64 bits, naming the parameter, which
+the command line reports as the option).  Without an upper end an integer
+option stops at ``2**63 - 1``, the largest the library takes, so that
+``1e99999999`` is refused here rather than expanded.  Seeds keep their own
+range, ``[0, SEED_MAX]``.
 """
 
 from __future__ import annotations
@@ -31,24 +36,16 @@ __all__ = [
     "probability",
     "alpha",
     "seed",
-    "N_MAX",
-    "M_MAX",
-    "REPS_MAX",
     "SEED_MAX",
+    "INT_MAX",
     "ALPHA_MIN",
-    "CLASSES_MAX",
 ]
 
-#: Largest test-set size the command line accepts: the range sotalib's exact engines are built and tested for.
-N_MAX = 10**7
-#: Largest number of classifiers (teams) the command line accepts.
-M_MAX = 10**7
-#: Largest number of Monte Carlo replications the command line accepts.
-REPS_MAX = 10**9
 #: Largest seed (NumPy's seeds are non-negative integers; 64 bits are plenty).
 SEED_MAX = 2**64 - 1
-#: Largest number of classes (chance accuracy 1/classes).
-CLASSES_MAX = 10**6
+#: Largest integer an option without an upper end takes: the library's own limit for every
+#: integer parameter (equal to ``sotalib._validate.INT64_MAX``; a test checks that they agree).
+INT_MAX = 2**63 - 1
 #: Smallest interval level ``alpha``: below it ``1 - alpha/2`` is no longer resolved by a double
 #: (equal to ``sotalib._validate.ALPHA_MIN``; a test checks that they agree).
 ALPHA_MIN = 1e-10
@@ -80,14 +77,27 @@ def _in(what: str, low, high, low_open: bool, high_open: bool) -> str:
     return f"{what} {rng}" if rng[0] in "<>" else f"{what} in {rng}"
 
 
-def integer(option: str, low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type``: an integer in ``[low, high]`` (either end may be None: unbounded).
+def _bound(bound: int) -> str:
+    return {INT_MAX: "2**63 - 1", -INT_MAX - 1: "-2**63"}.get(bound, str(bound))
 
-    Accepts ``12``, ``1_000`` and exact integers in exponent form (``1e6``);
-    the range is checked on the exact decimal value, so ``1e99999999`` is
-    refused without being expanded.
+
+def integer(option: str, low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: an integer in ``[low, high]``.
+
+    Either end may be None: the library decides the range beyond it, up to
+    the 64-bit integers ``[-2**63, 2**63 - 1]`` that every integer parameter
+    of the library lies in.  Accepts ``12``, ``1_000`` and exact integers in
+    exponent form (``1e6``).  The range is checked on the decimal's exponent
+    and then its exact value, before any conversion, so ``1e99999999`` is
+    refused at once, never expanded.  A value beyond the 64-bit end reads as
+    the library's message does (``--n must be an integer in [1, 2**63 - 1],
+    got '1e400'``).
     """
     need = _in(f"{option} must be an integer", low, high, False, False)
+    top = INT_MAX if high is None else high
+    bottom = -INT_MAX - 1 if low is None else low
+    beyond = f"{option} must be an integer in [{_bound(bottom)}, {_bound(top)}]"
+    digits = len(str(max(abs(top), abs(bottom))))  # a nonzero value with more digits is out of range
 
     def parse(text: str) -> int:
         s = text.strip()
@@ -102,6 +112,9 @@ def integer(option: str, low: int | None = None, high: int | None = None) -> Cal
             raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
         if (low is not None and d < low) or (high is not None and d > high):
             raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
+        # beyond the ends: the exponent says so at once (2**63 has 19 digits), the exact comparison at the edge
+        if (d != 0 and d.adjusted() >= digits) or not bottom <= d <= top:
+            raise argparse.ArgumentTypeError(f"{beyond}, got {_shown(text)}")
         if d != d.to_integral_value():
             raise argparse.ArgumentTypeError(f"{need}, got {_shown(text)}")
         return int(d)

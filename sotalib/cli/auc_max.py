@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._types import M_MAX, N_MAX, REPS_MAX, alpha, integer, probability, seed
+from ._types import alpha, integer, probability, seed
 
 
 def register(sub) -> None:
@@ -25,8 +25,9 @@ def register(sub) -> None:
         required=True,
         help="true AUC of every classifier, in (0, 1)",
     )
-    p.add_argument("--n", type=integer("--n", 2, N_MAX), required=True, help=f"test-set size, 2 to {N_MAX:,}")
-    p.add_argument("--m", type=integer("--m", 1, M_MAX), required=True, help=f"number of classifiers, 1 to {M_MAX:,}")
+    # sizes state only their lower end: how large they may be is summarize_max_auc's to say
+    p.add_argument("--n", type=integer("--n", 2), required=True, help="test-set size (>= 2)")
+    p.add_argument("--m", type=integer("--m", 1), required=True, help="number of classifiers (>= 1)")
     p.add_argument(
         "--prevalence",
         type=probability("--prevalence", low_open=True, high_open=True),
@@ -42,7 +43,7 @@ def register(sub) -> None:
     p.add_argument(
         "--reps",
         dest="n_resamples",
-        type=integer("--reps", 2, REPS_MAX),
+        type=integer("--reps", 2),
         default=1000,
         help="simulated challenges (>= 2); default 1000",
     )
@@ -75,7 +76,7 @@ def cost_note(n: int, prevalence: float, m: int, reps: int) -> str:
     when = f"about {minutes:,.0f} minutes" if minutes < 120 else f"about {minutes / 60:,.1f} hours"
     return (
         f"sotalib auc-max: note: this simulates {scores:.2e} scores ({m:,} classifiers x {positives:,} positives x "
-        f"{reps:,} challenges); expect {when} on a 2-core machine (fewer --reps or a smaller --m is faster)"
+        f"{reps:,} challenges); expect {when} on a 2-core machine (fewer --reps, a smaller --m or --n is faster)"
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._types import M_MAX, N_MAX, REPS_MAX, alpha, integer, probability, real, seed
+from ._types import alpha, integer, probability, real, seed
 
 
 def register(sub) -> None:
@@ -23,8 +23,9 @@ def register(sub) -> None:
         "Exact by default; non-identical (--spread) and dependent (--rho) classifiers as in Section 4 "
         "of Mollersen & Holsbo.",
     )
-    p.add_argument("--n", type=integer("--n", 1, N_MAX), required=True, help=f"test-set size, 1 to {N_MAX:,}")
-    p.add_argument("--m", type=integer("--m", 1, M_MAX), required=True, help=f"number of classifiers, 1 to {M_MAX:,}")
+    # sizes state only their lower end: how large they may be is summarize_max's to say
+    p.add_argument("--n", type=integer("--n", 1), required=True, help="test-set size (>= 1)")
+    p.add_argument("--m", type=integer("--m", 1), required=True, help="number of classifiers (>= 1)")
     p.add_argument(
         "--theta",
         type=probability("--theta"),
@@ -69,7 +70,7 @@ def register(sub) -> None:
     p.add_argument(
         "--reps",
         dest="n_resamples",
-        type=integer("--reps", 2, REPS_MAX),
+        type=integer("--reps", 2),
         default=100_000,
         help="Monte Carlo replications (>= 2); default 100000",
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._types import REPS_MAX, alpha, integer, seed
+from ._types import alpha, integer, seed
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -37,9 +37,9 @@ def register(sub) -> None:
     p.add_argument(
         "--reps",
         dest="n_resamples",
-        type=integer("--reps", 1, REPS_MAX),
+        type=integer("--reps", 1),
         default=1000,
-        help="bootstrap resamples (default 1000)",
+        help="bootstrap resamples (>= 1; default 1000)",
     )
     # --seed as in the other commands; --rng, its former name, stays as an alias.  Two arguments
     # rather than two option strings of one, so that every message names the option as typed; run()

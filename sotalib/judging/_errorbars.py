@@ -444,7 +444,7 @@ def bootstrap_coverage(
         Simulated test sets, >= 1 (the Monte Carlo replications of the
         coverage; each interval has ``n_resamples`` bootstrap resamples).
     n_resamples : int
-        Bootstrap resamples of each interval.
+        Bootstrap resamples of each interval, >= 10.
     rng : int, numpy.random.Generator or None
         Randomness: an int seed gives the numbers of ``numpy.random.default_rng(int)``;
         None draws fresh entropy.
@@ -474,6 +474,7 @@ def bootstrap_coverage(
     theta = check_probability("theta", theta, open_low=True, open_high=True)
     n = check_int("n", n, low=2)
     reps = check_int("n_simulations", n_simulations, low=1)
+    n_resamples = check_int("n_resamples", n_resamples, low=10)  # as bootstrap_interval
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     method = check_choice("method", method, ("percentile", "BCa"))
     rng = as_generator(rng)

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from .. import _progress
 from .._deprecate import renamed_arguments
 from .._rng import as_generator, seed_record
-from .._validate import check_alpha, check_int, check_probability, check_real
+from .._validate import check_alpha, check_int, check_memory, check_probability, check_real
 from ._dependence import conditional_probs
 from ._sota_model import _chance, prepare
 from ._sota_result import SotaEstimate
@@ -45,6 +45,8 @@ def _abc(
     progress: bool | None,
 ) -> SotaEstimate:
     """The ABC posterior of ``max theta``, on checked input (``proposals`` simulated leaderboards)."""
+    # six numbers of 8 bytes per proposal (its parameters, its summaries, its distance and theta_max)
+    check_memory(48.0 * proposals, f"n_resamples={proposals} proposals", "use fewer proposals")
     seed = seed_record(rng)
     rng = as_generator(rng)
     m = s.size

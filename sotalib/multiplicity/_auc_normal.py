@@ -99,7 +99,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri, owens_t
 
 from .._numba import njit
-from .._validate import check_alpha, check_int, check_probability, check_real
+from .._validate import check_alpha, check_int, check_memory, check_probability, check_real
 from ._auc_model import n_positives
 from ._summary import Summary
 
@@ -150,6 +150,8 @@ def _as_aucs(auc, m) -> np.ndarray:
             raise ValueError("m must be given (an integer >= 1) when auc is a single number")
         m = check_int("m", m, low=1)
         check_probability("auc", float(a), open_low=True, open_high=True)
+        # every classifier's AUC and its mean score at least (8 bytes each), before they are allocated
+        check_memory(16.0 * m, f"m={m} classifiers", "use fewer classifiers")
         return np.full(m, float(a))
     if a.ndim != 1 or a.size < 1:
         raise ValueError(f"auc must be a number or a non-empty 1-d array, got shape {a.shape}")

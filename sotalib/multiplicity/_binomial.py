@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._validate import check_int, check_probability
+from .._validate import check_int, check_memory, check_probability
 
 __all__ = [
     "log_cdf",
@@ -50,6 +50,12 @@ def _table(n: int, theta: float) -> tuple[int, np.ndarray, np.ndarray]:
     mode = min(n, int(math.floor((n + 1) * theta)))
     c = math.log(theta) - math.log1p(-theta)  # log(theta / (1 - theta))
     w = int(math.ceil(40.0 * math.sqrt(n * theta * (1.0 - theta)))) + 64
+    # a few arrays of 8-byte floats over the window of 2w counts (doubled at most once in practice)
+    check_memory(
+        64.0 * 2 * w,
+        f"n={n} items",
+        "the binomial distribution of a count needs about 80 sqrt(n theta (1 - theta)) probabilities; give a smaller n",
+    )
     while True:
         lo, hi = max(0, mode - w), min(n, mode + w)
         # log f(k+1) - log f(k) for k = lo, ..., hi - 1

@@ -81,7 +81,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validate import check_choice, check_int, check_probability, check_real
+from .._validate import check_choice, check_int, check_memory, check_probability, check_real
 from ._binomial import _table as _binomial_table
 from ._dependence import check_feasible, conditional_probs
 from ._dependent_numpy import max_kernel, work_estimate
@@ -211,6 +211,7 @@ def _run(
     tol: float,
     tail: float,
 ) -> MaxDistribution:
+    check_window_memory(n)
     k0s, pk0, p1, p0 = _kernel_inputs(n, thetas, rho, theta0, y0, tol)
     xlo, F, S = _exact_max(n, m_or_zero, k0s, pk0, p1, p0, w, thetas=thetas)
     F = np.minimum(F, 1.0)
@@ -221,6 +222,22 @@ def _run(
     i_hi = i_lo + int(i_hi_candidates[0]) if i_hi_candidates.size else F.size - 1
     return MaxDistribution(
         n=int(n), lo=int(xlo + i_lo), cdf=F[i_lo : i_hi + 1].copy(), sf=S[i_lo : i_hi + 1].copy(), method="exact"
+    )
+
+
+def check_window_memory(n: int, var: float = 0.25) -> None:
+    """Refuse (naming ``n``) an exact distribution whose window of counts would not fit in memory.
+
+    The binomial probabilities of a window of about 80 sd around the mode: a
+    few arrays of 8-byte floats, the window doubled at most once; ``var`` is
+    ``theta (1 - theta)``, at most 1/4 (a spread or a reference classifier:
+    the widest).
+    """
+    check_memory(
+        128.0 * (40.0 * math.sqrt(n * var) + 64.0),
+        f"n={n} items",
+        "the exact distribution of the maximum needs about 80 sqrt(n theta (1 - theta)) binomial "
+        "probabilities; give a smaller n",
     )
 
 

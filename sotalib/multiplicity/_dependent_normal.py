@@ -50,7 +50,7 @@ from scipy.interpolate import CubicSpline
 from scipy.stats import binom
 
 from .._numba import njit
-from .._validate import check_choice
+from .._validate import check_choice, check_memory, format_count
 from ._dependence import conditional_probs
 from ._maxdist import TAIL, MaxDistribution
 
@@ -262,9 +262,11 @@ def normal_max_distribution(
     else:
         p1, p0 = conditional_probs(v, theta0, rho)
         p1, p0 = np.clip(p1, 0.0, 1.0), np.clip(p0, 0.0, 1.0)
-    ks, wk = _k_nodes(n, m, theta0, rho, v, p1, p0, tail)
     vmax = float(v[0])
     sd1 = math.sqrt(n * vmax * (1 - vmax)) + 1.0
+    # the result holds every count of its window, which spans more than one sd1 (checked again once known)
+    _check_window(n, sd1)
+    ks, wk = _k_nodes(n, m, theta0, rho, v, p1, p0, tail)
     # F is the mixture over K of conditional cdfs that move by about rho sd1 with K: it is smooth on the
     # scale of both, however sharp each conditional cdf is (rho near 1)
     spread = math.sqrt(max(1 - rho * rho, 0.0)) * sd1 / math.sqrt(2 * math.log(m) + 1)
@@ -302,11 +304,27 @@ def normal_max_distribution(
         y = np.where(F < 0.5, np.log(-np.log(np.maximum(F, 1e-320))), np.log(-np.log1p(-np.minimum(S, 0.5))))
     y = np.minimum(y, 7.0)  # F below exp(-e^7) ~ 1e-478 is zero in double precision
     y = np.maximum(y, math.log(1e-300))
+    _check_window(n, xs[-1] - xs[0] + 1)
     x_all = np.arange(int(xs[0]), int(xs[-1]) + 1)
     yi = CubicSpline(xs, y)(x_all)
     yi = np.minimum.accumulate(yi)  # F is non-decreasing: log(-log F) non-increasing
     e = np.exp(yi)
     return _trim(n, int(xs[0]), np.exp(-e), -np.expm1(-e), tail)
+
+
+#: Bytes per count of the window the interpolation fills: the counts, the spline's values and the
+#: cdf and survival function with their copies, 8 bytes each.
+_BYTES_PER_COUNT = 80.0
+
+
+def _check_window(n: int, counts: float) -> None:
+    """Refuse (naming ``n``) a window of ``counts`` counts whose arrays would not fit in memory."""
+    check_memory(
+        _BYTES_PER_COUNT * counts,
+        f"n={n} items",
+        f"the distribution of the maximum is held at each of about {format_count(int(counts))} counts; "
+        "give a smaller n",
+    )
 
 
 def _trim(n, lo, F, S, tail) -> MaxDistribution:

@@ -22,7 +22,6 @@ starts fast.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -36,7 +35,7 @@ from .._result import Result
 from .._rng import check_rng, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_memory, check_probability, check_real
 from ._dependence import check_feasible
-from ._dependent import max_distribution
+from ._dependent import check_window_memory, max_distribution
 from ._maxdist import iid_max_distribution
 from ._simulate import simulate_max
 from ._theta_dist import PointMass, uniform_for_sota
@@ -297,15 +296,8 @@ def summarize_max(
             "use fewer replications (100000 give 3 digits)",
         )
     else:
-        # the binomial probabilities of a window of about 80 sd around the mode (a few arrays of 8-byte
-        # floats, the window doubled at most once); a spread or a reference classifier: the widest, theta = 1/2
-        var = theta * (1.0 - theta) if rho == 0.0 and spread == 0.0 else 0.25
-        check_memory(
-            128.0 * (40.0 * math.sqrt(n * var) + 64.0),
-            f"n={n} items",
-            "the exact distribution of the maximum needs about 80 sqrt(n theta (1 - theta)) binomial "
-            "probabilities; give a smaller n",
-        )
+        # a spread or a reference classifier: the widest window, theta = 1/2
+        check_window_memory(n, theta * (1.0 - theta) if rho == 0.0 and spread == 0.0 else 0.25)
     model = _Model(n=n, m=m, alpha=alpha, rho=rho, metric="accuracy")
     details = dict(theta=theta, theta0=theta0, y0=y0, spread=spread)
 

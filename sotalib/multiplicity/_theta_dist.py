@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._result import Result
-from .._validate import check_int, check_probability, check_real
+from .._validate import check_int, check_memory, check_probability, check_real
 
 __all__ = ["Uniform", "PointMass", "Empirical", "uniform_for_sota"]
 
@@ -240,5 +240,7 @@ def _quadrature(dist: ThetaDist, n: int, nodes: int | None) -> tuple[np.ndarray,
     if dist.d == 0:
         return np.array([dist.a]), np.array([1.0])
     k = _uniform_nodes(dist, n) if nodes is None else check_int("nodes", nodes, low=1)
+    # NumPy's Gauss-Legendre rule solves a k x k eigenproblem (8-byte floats, a few copies)
+    check_memory(32.0 * k * k, f"nodes={k} quadrature nodes", "use fewer nodes")
     x, w = np.polynomial.legendre.leggauss(k)
     return dist.a + 0.5 * dist.d * (x + 1), 0.5 * w

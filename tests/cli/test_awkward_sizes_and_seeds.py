@@ -42,7 +42,7 @@ def _one_line_error(capsys, argv, *needles):
 # ------------------------------------------------------------------ huge counts name the option to change
 @pytest.mark.parametrize(
     "p,n,named,other",
-    [(10, 10**21, "--n", "--p"), (MAX_COUNT - 4, 10, "--p", "--n"), (10, MAX_COUNT - 5, "--n", "--p")],
+    [(10, 10**18, "--n", "--p"), (MAX_COUNT - 4, 10, "--p", "--n"), (10, MAX_COUNT - 5, "--n", "--p")],
 )
 def test_check_names_the_count_that_is_too_large(capsys, p, n, named, other):
     err = _one_line_error(capsys, ["check", "--p", str(p), "--n", str(n), "--score", "acc=0.5", "--decimals", "2"])
@@ -261,3 +261,118 @@ def test_sota_crop_text_names_the_crop_point_and_counts_teams_above_it(tmp_path,
     assert d["teams_above"] == int(np.sum(scores.round(5) > c))
     assert f"  crop point c     {c:.6f}" in out and f"  above c          {d['teams_above']:,} teams" in out
     assert "weight" not in out and "above estimate" not in out
+
+
+# ------------------------------------------------------------------ sizes: the library's range, not the command line's
+def test_command_line_and_library_agree_on_the_largest_integer():
+    from sotalib._validate import INT64_MAX
+    from sotalib.cli import _types  # private: the command line's number parsers are the subject
+
+    assert _types.INT_MAX == INT64_MAX == 2**63 - 1
+    assert not hasattr(_types, "N_MAX") and not hasattr(_types, "M_MAX") and not hasattr(_types, "REPS_MAX")
+
+
+@pytest.mark.parametrize(
+    "argv,option,low",
+    [
+        (["maxdist", "--n", "{v}", "--m", "10", "--theta", "0.8"], "--n", 1),
+        (["maxdist", "--n", "100", "--m", "{v}", "--theta", "0.8"], "--m", 1),
+        (["maxdist", "--n", "100", "--m", "10", "--theta", "0.8", "--method", "mc", "--reps", "{v}"], "--reps", 2),
+        (["auc-max", "--auc", "0.8", "--n", "{v}", "--m", "10", "--prevalence", "0.3"], "--n", 2),
+        (["auc-max", "--auc", "0.8", "--n", "200", "--m", "{v}", "--prevalence", "0.3"], "--m", 1),
+        (["sota", "--leaderboard", "{lb}", "--n", "{v}"], "--n", 1),
+        (["sota", "--leaderboard", "{lb}", "--n", "1000", "--classes", "{v}"], "--classes", 2),
+        (["rank-uncertainty", "--per-item", "{items}", "--reps", "{v}"], "--reps", 1),
+    ],
+)
+@pytest.mark.parametrize("value", ["1e400", "9223372036854775808"])
+def test_an_integer_beyond_64_bits_names_the_option(tmp_path, capsys, argv, option, low, value):
+    (tmp_path / "lb.csv").write_text("TeamId,TeamName,Score\n1,a,0.91\n2,b,0.88\n3,c,0.90\n")
+    (tmp_path / "items.csv").write_text(ITEMS)
+    argv = [a.format(v=value, lb=tmp_path / "lb.csv", items=tmp_path / "items.csv") for a in argv]
+    err = _one_line_error(capsys, argv)
+    assert err == f"sotalib {argv[0]}: error: {option} must be an integer in [{low}, 2**63 - 1], got '{value}'\n", err
+
+
+def test_an_absurd_exponent_is_refused_at_once_not_expanded():
+    import subprocess
+    import sys
+
+    # int(Decimal("1e99999999")) would build a number of 10^8 digits (minutes: the timeout fails the test);
+    # the parser compares exponents first
+    argv = ["maxdist", "--n", "1e99999999", "--m", "10", "--theta", "0.8", "--json"]
+    run = subprocess.run(
+        [sys.executable, "-m", "sotalib", *argv], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert run.returncode == 2
+    assert run.stderr == "sotalib maxdist: error: --n must be an integer in [1, 2**63 - 1], got '1e99999999'\n"
+    assert json.loads(run.stdout) == {
+        "error": "--n must be an integer in [1, 2**63 - 1], got '1e99999999'",
+        "exit_code": 2,
+    }
+
+
+def test_sizes_beyond_the_old_command_line_limits_are_answered_as_the_library_answers(capsys):
+    from sotalib import summarize_max
+
+    # n = 10^8, m = 10^9 were refused by the command line (limit 10^7) though the library answers in a second
+    code, out, err = _run(capsys, ["maxdist", "--n", "100000000", "--m", "1e9", "--theta", "0.8", "--json"])
+    assert code == 0, err
+    assert json.loads(out) == summarize_max(10**8, 10**9, 0.8).to_dict()
+    code, out, err = _run(capsys, ["maxdist", "--n", "1e9", "--m", "1e12", "--theta", "0.8", "--json"])
+    assert code == 0, err
+    d = json.loads(out)
+    assert d == summarize_max(10**9, 10**12, 0.8).to_dict() and 0.8 < d["ci_low"] < d["mean"] < d["ci_high"] < 0.8002
+
+
+def test_sota_takes_a_test_set_beyond_the_old_limit(tmp_path, capsys):
+    from sotalib import estimate_sota, read_leaderboard
+
+    rng = np.random.default_rng(3)
+    f = tmp_path / "lb.csv"
+    f.write_text(
+        "TeamId,TeamName,Score\n" + "".join(f"{i},t{i},{s:.9f}\n" for i, s in enumerate(rng.normal(0.9, 1e-4, 40)))
+    )
+    code, out, err = _run(capsys, ["sota", "--leaderboard", str(f), "--n", "1e9", "--method", "naive", "--json"])
+    assert code == 0, err
+    lib = estimate_sota(read_leaderboard(str(f)), 10**9, method="naive")
+    assert json.loads(out) == json.loads(json.dumps(lib.to_dict())) and json.loads(out)["n"] == 10**9
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (
+            ["maxdist", "--n", "100", "--m", "10", "--theta", "0.8", "--method", "mc", "--reps", "1e12"],
+            "--reps 1000000000000 replications would need 14.6 TiB",
+        ),
+        (
+            ["auc-max", "--auc", "0.8", "--n", "200", "--m", "10", "--prevalence", "0.3", "--reps", "1e12"],
+            "--reps 1000000000000 replications would need",
+        ),
+        (
+            ["auc-max", "--auc", "0.8", "--n", "1e12", "--m", "10", "--prevalence", "0.3", "--reps", "10"],
+            "--n 1000000000000 items (300000000000 positives) would need",
+        ),
+        (
+            ["auc-max", "--auc", "0.8", "--n", "200", "--m", "1e10", "--prevalence", "0.3", "--reps", "10"],
+            "--m 10000000000 classifiers would need 149 GiB",
+        ),
+        (
+            ["maxdist", "--n", "9223372036854775807", "--m", "10", "--theta", "0.8"],
+            "--n 9223372036854775807 items would need",
+        ),
+        (
+            ["rank-uncertainty", "--per-item", "{items}", "--reps", "1e12"],
+            "--reps 1000000000000 resamples of 3 candidates would need",
+        ),
+    ],
+)
+def test_sizes_that_cannot_fit_are_refused_by_the_library_with_the_memory_they_need(
+    tmp_path, capsys, monkeypatch, argv, needle
+):
+    monkeypatch.setenv("SOTALIB_MEMORY_LIMIT", "4G")
+    (tmp_path / "items.csv").write_text(ITEMS)
+    argv = [a.format(items=tmp_path / "items.csv") for a in argv]
+    err = _one_line_error(capsys, argv, needle, "more than the 4 GiB sotalib allows itself")
+    assert err.startswith(f"sotalib {argv[0]}: error: --"), err

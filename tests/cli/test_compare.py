@@ -140,7 +140,7 @@ def test_rank_uncertainty_battles(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--reps", "0"], "--reps must be an integer in [1, 1000000000], got '0'"),
+        (["--reps", "0"], "--reps must be an integer >= 1, got '0'"),
         (["--rng", "-1"], "--rng must be an integer in [0, 18446744073709551615], got '-1'"),
         (["--seed", "-1"], "--seed must be an integer in [0, 18446744073709551615], got '-1'"),
         (["--alpha", "1.5"], "--alpha must be a number in [1e-10, 1), got '1.5'"),

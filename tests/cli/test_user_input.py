@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from sotalib.cli import main
-from sotalib.cli._types import N_MAX, integer, real
+from sotalib.cli._types import INT_MAX, integer, real  # private: the command line's number parsers are the subject
 
 
 def _run(capsys, argv):
@@ -38,11 +38,28 @@ def _one_line_error(capsys, argv, *needles):
 
 # ------------------------------------------------------------------ option types
 def test_integer_type_reads_exponent_form_and_refuses_without_expanding():
-    n = integer("--n", 1, N_MAX)
+    n = integer("--n", 1, 10**7)
     assert n("1e6") == 1_000_000 and n("1_000") == 1000 and n(" 12 ") == 12 and n("1.0e3") == 1000
     for bad in ("1.5", "1e99999999", "-1e99999999", "nan", "inf", "", "0x10", "1e7.5", "9" * 70):
         with pytest.raises(argparse.ArgumentTypeError, match=r"--n must be an integer in \[1, 10000000\]"):
             n(bad)
+
+
+def test_integer_type_without_an_upper_end_stops_at_the_librarys_64_bits():
+    n = integer("--n", 1)
+    assert n(str(INT_MAX)) == 2**63 - 1 and n("9.223372036854775807e18") == INT_MAX and n("1e18") == 10**18
+    for bad in ("1e99999999", str(INT_MAX + 1), "1e19", "1e400", "9.3e18"):
+        with pytest.raises(argparse.ArgumentTypeError) as info:
+            n(bad)
+        assert str(info.value) == f"--n must be an integer in [1, 2**63 - 1], got {bad!r}"
+    for bad in ("0", "0e99999999", "-1e99999999", "1.5", "abc"):
+        with pytest.raises(argparse.ArgumentTypeError) as info:
+            n(bad)
+        assert str(info.value) == f"--n must be an integer >= 1, got {bad!r}"
+    k = integer("--k")  # no end at all: the 64-bit range both ways
+    assert k("-9223372036854775808") == -(2**63) and k("0e99999999") == 0
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^--k must be an integer in \[-2\*\*63, 2\*\*63 - 1\]"):
+        k("-1e99999999")
 
 
 def test_real_type_refuses_nan_overflow_and_underflow():
@@ -119,12 +136,15 @@ def test_prob_at_least_nan_says_what_is_wrong():
     [
         (["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--method", "mc", "--reps", "10000000000"], "--reps"),
         (["auc-max", "--auc", "0.9", "--n", "300", "--m", "10", "--prevalence", "0.1", "--reps", "1e10"], "--reps"),
-        (["auc-max", "--auc", "0.9", "--n", "300", "--m", "1e8", "--prevalence", "0.1"], "--m"),
-        (["maxdist", "--n", "1000000000", "--m", "10", "--theta", "0.9"], "--n"),
+        (["auc-max", "--auc", "0.9", "--n", "300", "--m", "1e10", "--prevalence", "0.1"], "--m"),
+        (["maxdist", "--n", "1e18", "--m", "10", "--theta", "0.9"], "--n"),
     ],
 )
-def test_absurd_sizes_are_refused_before_any_work(capsys, argv, needle):
-    _one_line_error(capsys, argv, needle)
+def test_absurd_sizes_are_refused_before_any_work(capsys, monkeypatch, argv, needle):
+    # the command line has no size limits of its own: the library refuses what cannot fit in memory
+    monkeypatch.setenv("SOTALIB_MEMORY_LIMIT", "4G")
+    err = _one_line_error(capsys, argv, needle)
+    assert "would need" in err and "more than the 4 GiB sotalib allows itself" in err, err
 
 
 def test_requests_that_cannot_fit_say_the_size_they_need(capsys, monkeypatch):
@@ -178,8 +198,11 @@ def scores():
     return np.random.default_rng(7).binomial(3000, 0.9, 120) / 3000
 
 
-def test_sota_test_set_too_large_is_refused_up_front(tmp_path, capsys, scores):
-    _one_line_error(capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(scores)), "--n", "1000000000"], "--n")
+def test_sota_test_set_too_large_is_refused_up_front(tmp_path, capsys, monkeypatch, scores):
+    monkeypatch.setenv("SOTALIB_MEMORY_LIMIT", "4G")
+    err = _one_line_error(capsys, ["sota", "--leaderboard", _lb(tmp_path, _board(scores)), "--n", "1e18"], "--n")
+    assert err.startswith("sotalib sota: error: --n 1000000000000000000 items would need"), err
+    assert "give a smaller n" in err
 
 
 def test_sota_teams_listed_twice_count_once_and_are_reported(tmp_path, capsys, scores):
@@ -318,7 +341,7 @@ def test_option_given_as_double_dash_is_refused_but_empty_repeatable_options_are
 
 
 def test_auc_max_states_the_cost_of_a_long_simulation_and_takes_m_ten_million(capsys, monkeypatch):
-    # m = 10^7 is inside the promised range: the draws are made in blocks, so it is not refused for memory;
+    # m = 10^7 fits in memory: the draws are made in blocks, so it is not refused;
     # a run this long says what it costs (one line on stderr) once every option has been checked.
     from sotalib.cli import auc_max
     from sotalib.multiplicity import _auc_simulate as _auc
@@ -400,7 +423,7 @@ def test_json_input_error_is_a_json_object(capsys):
 
 def test_json_usage_error_is_a_json_object(capsys):
     d, err = _json_error(capsys, ["maxdist", "--n", "abc", "--m", "10", "--theta", "0.9", "--json"], 2)
-    assert d == {"error": "--n must be an integer in [1, 10000000], got 'abc'", "exit_code": 2}
+    assert d == {"error": "--n must be an integer >= 1, got 'abc'", "exit_code": 2}
     assert err == f"sotalib maxdist: error: {d['error']}\n"
     d, _ = _json_error(capsys, ["maxdist", "--m", "x", "--js"], 2)  # --js is --json (argparse takes prefixes)
     assert d["exit_code"] == 2
