@@ -16,6 +16,8 @@ import pytest
 
 import sotalib
 from sotalib import consistency, judging, multiplicity
+
+# private: the shared integer and number checks every public function uses are the subject
 from sotalib._validate import INT64_MAX, check_int, check_real
 
 HUGE = 10**400

@@ -16,15 +16,6 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 
-#: Imports justified elsewhere: (path relative to tests/, module or name).  The command line's option
-#: types are justified by the change that reworks tests/cli/test_user_input.py, which also owns that
-#: file's other private imports for now; each entry exempts one file only.
-EXEMPT = {
-    ("cli/test_user_input.py", "sotalib.cli._types"),
-    ("cli/test_user_input.py", "sotalib.multiplicity._shrink._two"),
-    ("cli/test_user_input.py", "sotalib.multiplicity._auc_simulate"),
-    ("cli/test_user_input.py", "sotalib._io.read_table"),
-}
 
 _JUSTIFIED = re.compile(r"#\s*private:\s*\S")
 
@@ -79,7 +70,6 @@ def unjustified_private_imports(path: Path, rel: str) -> list[str]:
     import_lines = _import_lines(tree)
     found = []
     for node, names in _private_imports(tree):
-        names = [n for n in names if not any(rel == f and (n == m or n.startswith(m + ".")) for f, m in EXEMPT)]
         if names and not _justified(node, lines, import_lines):
             found.append(f"tests/{rel}:{node.lineno}: {', '.join(names)}")
     return found
@@ -107,7 +97,7 @@ def test_every_private_import_in_the_tests_says_why():
         ("from sotalib.judging import (\n    _kemeny,\n    rank_candidates,\n)\n", [1]),
         ("# a comment, but no reason\nfrom sotalib._io import read_table\n", [2]),
         ("# private: the reader\n\nfrom sotalib._io import read_table\n", [3]),  # a blank line breaks the link
-        ("from sotalib.cli._types import real\n", [1]),  # exempt only in cli/test_user_input.py
+        ("from sotalib.cli._types import real\n", [1]),
         # justified, or not private at all
         ("from sotalib._io import read_table  # private: the reader itself\n", []),
         ("# private: the reader itself\nfrom sotalib._io import read_table\n", []),
@@ -120,11 +110,3 @@ def test_the_check_flags_exactly_the_unjustified_private_imports(tmp_path, sourc
     path = tmp_path / "test_x.py"
     path.write_text(source)
     assert [int(s.split(":")[1]) for s in unjustified_private_imports(path, "test_x.py")] == flagged
-
-
-def test_the_exemption_holds_for_its_file_only(tmp_path):
-    path = tmp_path / "test_user_input.py"
-    path.write_text("from sotalib.cli._types import real\nfrom sotalib._validate import check_int\n")
-    assert unjustified_private_imports(path, "cli/test_user_input.py") == [
-        "tests/cli/test_user_input.py:2: sotalib._validate.check_int"
-    ]

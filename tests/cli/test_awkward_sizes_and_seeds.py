@@ -265,7 +265,7 @@ def test_sota_crop_text_names_the_crop_point_and_counts_teams_above_it(tmp_path,
 
 # ------------------------------------------------------------------ sizes: the library's range, not the command line's
 def test_command_line_and_library_agree_on_the_largest_integer():
-    from sotalib._validate import INT64_MAX
+    from sotalib._validate import INT64_MAX  # private: the library's 64-bit bound is the subject
     from sotalib.cli import _types  # private: the command line's number parsers are the subject
 
     assert _types.INT_MAX == INT64_MAX == 2**63 - 1

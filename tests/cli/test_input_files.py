@@ -128,7 +128,7 @@ def test_check_batch_reads_semicolons_with_decimal_commas_and_bom_crlf(tmp_path,
     ],
 )
 def test_check_batch_refusals_name_the_file(tmp_path, capsys, content, name, needles):
-    _refused(capsys, ["check", "--batch", _write(tmp_path, content, name)], "batch file", *needles)
+    _refused(capsys, ["check", "--batch", _write(tmp_path, content, name)], "--batch ", *needles)
 
 
 MULTICLASS = ["check", "--classes", "20,20,20", "--score", "acc=0.8", "--decimals", "2", "--aggregation", "mos"]
@@ -389,7 +389,7 @@ REFUSALS = [
 @pytest.mark.parametrize("reader, content, line, column, reason", REFUSALS)
 def test_refusals_name_the_file_the_line_and_the_column(tmp_path, capsys, reader, content, line, column, reason):
     path = _write(tmp_path, content.encode())
-    label = {"folds": "--folds-file ", "classes": "--folds-file ", "batch": "batch file "}.get(reader, "")
+    label = {"folds": "--folds-file ", "classes": "--folds-file ", "batch": "--batch "}.get(reader, "")
     where = ", ".join([label + path] + [f"line {line}"] * (line is not None))
     if column is not None:
         where += f", column {column}" if isinstance(column, int) else f', column "{column}"'

@@ -265,7 +265,7 @@ def test_one_team_board_is_its_own_estimate(tmp_path, capsys):
 
 
 def test_outlier_reason_prints_digits_that_differ():
-    from sotalib.multiplicity._shrink import _two
+    from sotalib.multiplicity._shrink import _two  # private: the helper that prints the differing digits
 
     assert _two(0.90999, 0.91) == ("0.90999", "0.91000")
     assert _two(0.8, 0.9) == ("0.8000", "0.9000")
@@ -344,7 +344,7 @@ def test_auc_max_states_the_cost_of_a_long_simulation_and_takes_m_ten_million(ca
     # m = 10^7 fits in memory: the draws are made in blocks, so it is not refused;
     # a run this long says what it costs (one line on stderr) once every option has been checked.
     from sotalib.cli import auc_max
-    from sotalib.multiplicity import _auc_simulate as _auc
+    from sotalib.multiplicity import _auc_simulate as _auc  # private: the simulation is patched to stop early
 
     started = []
 
@@ -430,7 +430,7 @@ def test_json_usage_error_is_a_json_object(capsys):
 
 
 def test_json_file_error_names_file_line_and_column(tmp_path, capsys, monkeypatch):
-    from sotalib._io import read_table
+    from sotalib._io import read_table  # private: the shared reader is patched to fail mid-file
     from sotalib.cli import rank
 
     p = tmp_path / "m.csv"
