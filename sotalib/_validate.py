@@ -11,6 +11,8 @@ import numbers
 
 import numpy as np
 
+from ._errors import NoSolutionError as NoSolutionError
+
 
 class ParameterError(ValueError):
     """A :class:`ValueError` about how several parameters go together, naming them.

@@ -52,6 +52,7 @@ import os
 import re
 import sys
 
+from .._errors import NoSolutionError
 from .._io import InputError
 from .._json import json_safe
 
@@ -365,6 +366,12 @@ def _run(args: argparse.Namespace, prog: str, as_json: bool) -> int:
         if as_json:
             print(json.dumps(json_safe({**exc.payload, "reason": exc.reason, "exit_code": 3}), allow_nan=False))
         print(f"{prog}: no solution: {_one_line(exc)}", file=sys.stderr)
+        return 3
+    except NoSolutionError as exc:  # valid input without an answer: exit 3 with the reason
+        message = in_option_terms(_one_line(exc), PARAMETER_OPTIONS.get(args.command, {}))
+        if as_json:
+            print(json.dumps({"reason": message, "exit_code": 3}))
+        print(f"{prog}: no solution: {message}", file=sys.stderr)
         return 3
     except InputError as exc:  # a user's file: the message names it, the line and the column
         where = {"file": exc.path, "line": exc.line, "column": exc.column}

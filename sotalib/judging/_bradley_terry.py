@@ -29,7 +29,7 @@ from scipy.sparse.csgraph import connected_components
 from .._deprecate import renamed_arguments
 from .._progress import progress as _bar
 from .._rng import as_generator, check_rng
-from .._validate import check_int, check_memory, check_probability
+from .._validate import NoSolutionError, check_int, check_memory, check_probability
 from ._uncertainty import RankUncertainty, _summarize_ranks
 
 __all__ = ["bradley_terry"]
@@ -65,7 +65,7 @@ def bradley_terry_mle(W: ArrayLike, *, tol: float = 1e-12, max_iter: int = 200, 
     if k < 2 or W.shape != (k, k):
         raise ValueError(f"W must be a square wins matrix of at least 2 candidates, got shape {W.shape}")
     if not _connected(W):
-        raise ValueError(
+        raise NoSolutionError(
             "the Bradley-Terry ratings do not exist: some group of candidates never beats the others "
             "(every candidate needs a path of wins to every other)"
         )

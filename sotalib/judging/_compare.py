@@ -41,7 +41,7 @@ from scipy import stats
 from .._deprecate import renamed_arguments, warn_deprecated
 from .._json import json_safe
 from .._result import Result
-from .._validate import check_int, check_probability
+from .._validate import check_alpha, check_int
 from ._rankfunctions import _close, _labels, _matrix
 from ._wilcoxon import Pairwise, _pairwise_wilcoxon, _run_lengths
 
@@ -205,7 +205,7 @@ def q_alpha(k: int, alpha: float = 0.05) -> float:
     """
     if isinstance(k, bool) or int(k) != k or k < 2:
         raise ValueError(f"k must be an integer >= 2, got {k}")
-    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    alpha = check_alpha("alpha", alpha)
     return _q_alpha(int(k), alpha)
 
 
@@ -427,7 +427,7 @@ def compare_candidates(
         names = tuple(str(i) for i in frame.index)
         scores = frame.to_numpy(dtype=float)
     A = _matrix(scores, "scores")
-    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    alpha = check_alpha("alpha", alpha)
     k, N = A.shape
     names = _labels(candidates, names, k, "candidates") or tuple(f"C{i + 1}" for i in range(k))
     if k < 2 or N < 2:

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments
 from .._rng import check_rng
-from .._validate import check_alpha, check_choice, check_int, check_probability
+from .._validate import NoSolutionError, ParameterError, check_alpha, check_choice, check_int, check_probability
 from ._abc import ACCEPT, TOP, _abc
 from ._abc import N_RESAMPLES as ABC_PROPOSALS
 from ._crop import PAPER_GRID, _crop
@@ -52,17 +52,20 @@ def _check_perfect_score(scores: np.ndarray, metric: str, method: str, rho: floa
     s = np.asarray(scores, dtype=float).ravel()
     if s.size == 0 or not np.all(np.isfinite(s)) or s.max() != 1.0:
         return  # prepare() reports empty and non-finite leaderboards
-    i = int(np.argmax(s))
+    perfect = np.flatnonzero(s == 1.0) + 1
+    shown = ", ".join(map(str, perfect[:5])) + (", ..." if perfect.size > 5 else "")
+    who = f"team {shown} has" if perfect.size == 1 else f"{perfect.size} teams (rows {shown}) have"
     if metric == "auc":
-        raise ValueError(
-            f"scores: team {i + 1} has a perfect AUC of 1, which no binormal classifier reaches (Eq. 10); "
-            "check that score (a leak? a tiny test set?) and leave it out to estimate the state of the art of the others"
+        raise NoSolutionError(
+            f"scores: {who} a perfect AUC of 1, which no binormal classifier reaches (Eq. 10); "
+            "check those scores (a leak? a tiny test set?) and leave them out to estimate the state of the art "
+            "of the others"
         )
     if rho != 0.0 and method in ("shrink", "crop", "cap", "observed"):
-        raise ValueError(
-            f"scores: team {i + 1} has a perfect score of 1; with rho={rho:g} the dependent model takes the top "
+        raise NoSolutionError(
+            f"scores: {who} a perfect score of 1; with rho={rho:g} the dependent model takes the top "
             "score as the accuracy theta0 of the reference classifier, which must be below 1 (Eq. 6); use "
-            "rho=0 (independent classifiers), or check that score (a leak? a tiny test set?) and leave it out"
+            "rho=0 (independent classifiers), or check those scores (a leak? a tiny test set?) and leave them out"
         )
 
 
@@ -215,6 +218,13 @@ def estimate_sota(
         raise ValueError(
             "engine 'exact' is for metric='accuracy'; the AUC's engines are 'auto', 'simulate' (Monte Carlo, "
             "exact in distribution) and 'normal'"
+        )
+    if engine != "auto" and metric == "accuracy" and method not in _ENGINE_METHODS:
+        raise ParameterError(
+            f"engine={engine!r} does not apply to method={method!r}, which computes no distribution of the maximum "
+            f"(engines apply to {', '.join(_ENGINE_METHODS)})",
+            "engine",
+            "method",
         )
     board = scores if isinstance(scores, Leaderboard) else None
     values = _check_scores(scores.scores if isinstance(scores, Leaderboard) else scores)

@@ -79,7 +79,7 @@ def test_compare_without_matplotlib(demsar, tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize(
     "extra, content, message",
     [
-        (["--alpha", "0"], DEMSAR_CSV, "--alpha must be in (0, 1)"),
+        (["--alpha", "0"], DEMSAR_CSV, "--alpha must be in [1e-10, 1)"),
         (["--cd-diagram", "cd.gif"], DEMSAR_CSV, "--cd-diagram must name a .png, .svg or .pdf file"),
         ([], "m,t1\nA,0.5\nB,0.6\n", "scores must have at least 2 candidates and 2 judges"),
         ([], "m,t1,t2\nA,0.5,x\nB,0.6,0.7\n", "line 2, column \"t2\": 'x' is not a number"),
@@ -161,8 +161,11 @@ def test_rank_uncertainty_bad_files(tmp_path, capsys):
     p.write_text("a,b,winner\nx,y,z\n")
     assert main(["rank-uncertainty", "--battles", str(p)]) == 2
     assert "winner must be" in capsys.readouterr().err
-    p.write_text("a,b,winner\nx,y,x\n")
-    assert main(["rank-uncertainty", "--battles", str(p)]) == 2
-    assert "do not exist" in capsys.readouterr().err
+    p.write_text("a,b,winner\nx,y,x\n")  # valid input: x never loses, so the ratings do not exist (exit 3)
+    assert main(["rank-uncertainty", "--battles", str(p)]) == 3
+    assert "no solution: the Bradley-Terry ratings do not exist" in capsys.readouterr().err
+    p.write_text("m,t1,t2,t3\nA,0.5,0.6,0.7\nB,0.6,0.5,0.4\nC,0.1,0.2,0.3\n")
+    assert main(["compare", "--scores", str(p), "--alpha", "1e-300"]) == 2
+    assert "--alpha must be in [1e-10, 1), got 1e-300" in capsys.readouterr().err
     assert main(["rank-uncertainty"]) == 2
     assert "one of the arguments --per-item --battles is required" in capsys.readouterr().err

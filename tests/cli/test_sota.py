@@ -185,3 +185,13 @@ def test_cli_auc_engine_at_large_n(tmp_path, capsys):
     assert out["estimate"] == lib.estimate and "sd of the maximum" in out["details"]["accuracy"]
     assert main(args + ["--engine", "exact"]) == 2
     assert "--engine exact is for --metric accuracy" in capsys.readouterr().err
+
+
+def test_an_engine_that_does_not_apply_to_the_method_is_refused(tmp_path, capsys):
+    from sotalib.cli import main
+
+    p = tmp_path / "lb.csv"
+    p.write_text("team,score\nt1,0.91\nt2,0.90\nt3,0.895\nt4,0.89\nt5,0.885\n")
+    assert main(["sota", "--leaderboard", str(p), "--n", "1000", "--method", "deconvolve", "--engine", "normal"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sotalib sota: error: --engine normal does not apply to --method deconvolve"), err

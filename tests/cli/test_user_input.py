@@ -243,16 +243,33 @@ def test_sota_says_how_many_teams_eq8_excluded(tmp_path, capsys):
     assert "note: 200 of the 201 teams above chance excluded from the fitted model by Eq. 8" in out
 
 
+def _no_solution(capsys, argv, *needles):
+    """Valid input without an answer: exit 3, one line on stderr with the reason."""
+    code, out, err = _run(capsys, argv)
+    assert code == 3 and out == "" and len(err.strip().splitlines()) == 1, (code, out, err)
+    assert err.startswith(f"sotalib {argv[0]}: no solution: "), err
+    for needle in needles:
+        assert needle in err, (needle, err)
+    return err
+
+
 def test_sota_perfect_score_names_what_to_do(tmp_path, capsys, scores):
+    # a perfect score (a leak, as on the real Spaceship Titanic board) is valid input: exit 3 with the reason
     p = _lb(tmp_path, _board(np.append(scores, 1.0)))
-    err = _one_line_error(capsys, ["sota", "--leaderboard", p, "--n", "3000"], "perfect score of 1", "--rho 0")
+    err = _no_solution(capsys, ["sota", "--leaderboard", p, "--n", "3000"], "perfect score of 1", "--rho 0")
     assert "theta0 must be in (0, 1) when rho" not in err
     code, out, err = _run(capsys, ["sota", "--leaderboard", p, "--n", "3000", "--rho", "0", "--json"])
     assert code in (0, 3) and "Traceback" not in err and json.loads(out)["m"] == scores.size + 1
-    _one_line_error(
+    _no_solution(
         capsys,
         ["sota", "--leaderboard", p, "--n", "3000", "--metric", "auc", "--prevalence", "0.2"],
         "perfect AUC of 1",
+    )
+    code, out, _ = _run(capsys, ["sota", "--leaderboard", p, "--n", "3000", "--json"])
+    assert code == 3 and json.loads(out)["exit_code"] == 3 and "perfect score of 1" in json.loads(out)["reason"]
+    many = _lb(tmp_path, _board(np.append(scores, [1.0] * 150)), name="many.csv")
+    _no_solution(
+        capsys, ["sota", "--leaderboard", many, "--n", "3000"], "150 teams (rows ", "...) have a perfect score of 1"
     )
 
 
