@@ -86,3 +86,37 @@ def test_code_lines_fit_the_text_column(path):
         if len(line) > MAX_LINE
     ]
     assert not too_long, f"code lines longer than {MAX_LINE} characters:\n" + "\n".join(too_long)
+
+
+def cell_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, line) of every line inside a ``{code-cell}`` block, its options included.
+
+    A figure's caption and alt text live in the cell's YAML options: in the ``.md`` a reader
+    opens, and in JupyterLab's cell metadata, they are read at the same width as the code.
+    """
+    out: list[tuple[int, str]] = []
+    inside = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("```{code-cell}"):
+            inside = True
+        elif inside and line.startswith("```"):
+            inside = False
+        elif inside:
+            out.append((number, line))
+    return out
+
+
+def test_cell_options_fit_the_column_too():
+    long = [
+        f"notebooks/{path.name}:{number}: {len(line)} characters"
+        for path in CHAPTERS
+        for number, line in cell_lines(path.read_text(encoding="utf-8"))
+        if len(line) > MAX_LINE
+    ]
+    assert not long, "\n".join(long)
+    assert cell_lines("```{code-cell} ipython3\n---\nalt: x\n---\ny = 1\n```\n") == [
+        (2, "---"),
+        (3, "alt: x"),
+        (4, "---"),
+        (5, "y = 1"),
+    ]
