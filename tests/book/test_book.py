@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sotalib.book.build import build
 
 # Numbers the papers print that each page must show (from executed code, via glue).
 PAGE_NUMBERS = {
@@ -76,13 +75,6 @@ def prose_text(html: Path) -> str:
     text = re.sub(r"<pre\b.*?</pre>", " ", html.read_text(encoding="utf-8"), flags=re.S)
     text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.S)
     return unescape(re.sub(r"<[^>]+>", " ", text))
-
-
-@pytest.fixture(scope="module")
-def built(root):
-    code = build(root)
-    assert code == 0, "the book build failed (warnings are errors): see the output above"
-    return root / "_build" / "html"
 
 
 @pytest.mark.book
