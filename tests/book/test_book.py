@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-
 # Numbers the papers print that each page must show (from executed code, via glue).
 PAGE_NUMBERS = {
     "notebooks/01_coin_flip": ["0.02069", "0.01479", "0.00020", "0.8765", "0.1823"],
