@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .papers import TABLE1_ROWS
 from ..multiplicity import Summary, feasible_interval, max_distribution, simulate_max, uniform_for_sota
+from .papers import TABLE1_ROWS
 
 __all__ = [
     "N",
@@ -286,7 +286,7 @@ def _decimals(printed: float) -> int:
     return max(4, len(text.split(".")[1]))
 
 
-def table1_comparison(exact, simulated) -> "pd.DataFrame":
+def table1_comparison(exact, simulated):
     """Table 3.1 in long format: per row of :data:`TABLE1` and quantity, paper, exact, simulated.
 
     ``exact`` and ``simulated`` are the summaries of the five rows (exact, and Monte Carlo with
