@@ -95,7 +95,7 @@ def _sota_results(out: Path) -> None:
 
 
 def _real_boards(out: Path) -> None:
-    from .real_boards import regenerate as boards_regenerate
+    from .ch04_real_challenges import regenerate as boards_regenerate
 
     boards_regenerate(out / "real_boards.json")
 

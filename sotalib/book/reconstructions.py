@@ -2,7 +2,7 @@
 
 Three challenges are analysed in Section 5 of Mollersen & Holsbo.  The real
 leaderboards of the two accuracy challenges (Obesity and Cassava) ship with the
-project and are read by :mod:`sotalib.book.real_boards`, where the paper's
+project and are read by :mod:`sotalib.book.ch04_real_challenges`, where the paper's
 numbers about them are kept (and tested against the real boards).  No full
 leaderboard of the third, Melanoma (ranked by AUC), is public, so this module holds
 

@@ -3,7 +3,7 @@
 ``python -m sotalib.book.cache sota_results --out sotalib/book/data`` recomputes ``sota_results.json``:
 the AUC shrinkage on the Melanoma reconstruction (:func:`sotalib.book.reconstructions.load_challenge`)
 and the comparison of estimators on the ground-truth challenge.  The estimates on the real Obesity and
-Cassava boards are cached by :mod:`sotalib.book.real_boards`.
+Cassava boards are cached by :mod:`sotalib.book.ch04_real_challenges`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def challenge_results(name: str) -> dict:
         if "shrink_estimate" in f.paper:
             out["paper_weight"] = paper_weight_check(name)
         return out
-    raise ValueError(f"name must be 'melanoma' (the accuracy boards are in sotalib.book.real_boards), got {name!r}")
+    raise ValueError(f"name must be 'melanoma' (the accuracy boards are in sotalib.book.ch04_real_challenges), got {name!r}")
 
 
 def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import sotalib as sl
-from sotalib.book import real_boards as rb
+from sotalib.book import ch04_real_challenges as rb
+from sotalib.multiplicity import possible_n
 
 P = rb.PAPER["obesity"]
 #: The grid the paper snaps its crop point to: the step of its Figures 8-9 (175 bins over 0.04).
@@ -78,14 +79,15 @@ def test_cassava_interval_and_outliers():
 # ---------------------------------------------------------- which n
 def test_granularity_gives_the_private_and_public_sizes(ob):
     sizes = range(1000, 20001)
-    assert rb.compatible_n(ob, 5, sizes) == [11072]
-    pub = rb.compatible_n(rb.load_board("obesity", "public").scores, 5, sizes)
+    assert possible_n(ob[ob > 0.3], 5, sizes).tolist() == [11072]
+    pub = rb.load_board("obesity", "public").scores
+    pub = possible_n(pub[pub > 0.3], 5, sizes).tolist()
     assert pub[0] == 2768 and all(n % 2768 == 0 for n in pub)
     assert 2768 + 11072 == P["n"]  # 20% public, 80% private of the paper's 13,840
     # a synthetic board on 997 items, truncated to 5 decimals, is recognised (and rounding is not truncation)
     x = np.floor(np.arange(300, 997) / 997 * 1e5) / 1e5
-    assert rb.compatible_n(x, 5, range(500, 2000)) == [997, 1994]
-    assert 997 not in rb.compatible_n(x, 5, range(500, 2000), mode="round")
+    assert possible_n(x, 5, range(500, 2000)).tolist() == [997, 1994]
+    assert 997 not in possible_n(x, 5, range(500, 2000), rounding="round")
 
 
 # ---------------------------------------------------------- Tables 2 and 4 (cached exact fits)
@@ -204,3 +206,11 @@ def test_ground_truth_prefers_the_papers_crop_to_the_cap():
     err = {m: np.array([r[m] - r["truth"] for r in cc["rows"]]) for m in ("crop", "cap")}
     assert np.sqrt(np.mean(err["crop"] ** 2)) < np.sqrt(np.mean(err["cap"] ** 2))
     assert err["cap"].mean() < err["crop"].mean() < 0  # the cap shrinks more
+
+
+def test_the_vendored_melanoma_reconstruction_is_the_reconstruction(root):
+    from sotalib.book.reconstructions import reconstruct
+
+    path = root / "data" / "reconstructions" / "siim-isic-melanoma-classification__reconstructed.csv"
+    board = sl.read_leaderboard(path)
+    np.testing.assert_array_equal(board.scores, np.round(reconstruct("melanoma").scores, 4))

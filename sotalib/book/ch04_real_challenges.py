@@ -1,4 +1,4 @@
-"""The real leaderboards of the real-challenges chapter, the paper's printed numbers about them, and a cache.
+"""Chapter 4, real challenges: the vendored boards, the chapter's tables and figures, and a cache.
 
 The boards are the project's vendored copies (``data/leaderboards``, ``data/imagenet``
 in a checkout; source, commit and licence in ``data/README.md``), read through the
@@ -20,11 +20,15 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from .. import multiplicity as sota
+from ..multiplicity import simulate_leaderboard
 from .groundtruth import load_groundtruth
+from .papers import REAL_BOARDS, TABLE2_4_OBESITY
+from .style import COLORS, vline
 
 __all__ = [
     "DATA_DIR",
@@ -32,7 +36,6 @@ __all__ = [
     "BOARDS",
     "PAPER",
     "load_board",
-    "compatible_n",
     "paper_vs_book",
     "load_imagenet",
     "cached",
@@ -42,6 +45,10 @@ __all__ = [
     "cached_groundtruth",
     "regenerate",
     "groundtruth_crop_vs_cap",
+    "leaderboard_panel",
+    "plot_realisations",
+    "plot_shakeup",
+    "table2_4",
 ]
 
 #: The vendored real data of a checkout.
@@ -70,39 +77,8 @@ BOARDS = {
     "cassava": Board("Cassava Leaf Disease Classification", "cassava-leaf-disease-classification", 5, 15000, 4),
 }
 
-#: The multiplicity paper's printed numbers about the two boards (Section 5.1, Tables 2 and 4), as printed.
-PAPER = {
-    "obesity": {
-        "m": 3558,
-        "n": 13840,
-        "sample_max": 0.9116,
-        "naive_ci": (0.9067, 0.9162),
-        "teams_inside": 921,
-        "observed_expected_max": 0.9159,
-        "observed_ci": (0.9128, 0.9191),
-        "shrink_estimate": 0.9070,
-        "shrink_ci": (0.9084, 0.9148),
-        "shrink_teams_above": 841,
-        "shrink_upper_estimate": 0.9036,
-        "shrink_upper_expected_max": 0.9082,
-        "shrink_upper_ci_low": 0.9050,
-        "shrink_upper_teams_above": 1726,
-        "crop_estimate": 0.9063,
-        "crop_ci": (0.9084, 0.9148),
-        "crop_teams_above": 1134,
-        "crop_upper_estimate": 0.9026,
-        "crop_upper_expected_max": 0.9083,
-        "crop_upper_ci_low": 0.9050,
-        "crop_upper_teams_above": 1844,
-    },
-    "cassava": {
-        "m": 3752,
-        "n": 15000,
-        "top": (0.9132, 0.9043, 0.9028),
-        "naive_ci": (0.9086, 0.9177),
-        "shrink_solution": None,
-    },
-}
+#: The multiplicity paper's printed numbers about the two boards (in :mod:`sotalib.book.papers`).
+PAPER = REAL_BOARDS
 
 
 def load_board(name: str, which: str = "private") -> sota.Leaderboard:
@@ -112,34 +88,6 @@ def load_board(name: str, which: str = "private") -> sota.Leaderboard:
     if which not in ("private", "public"):
         raise ValueError(f"which must be 'private' or 'public', got {which!r}")
     return sota.read_leaderboard(DATA_DIR / "leaderboards" / f"{BOARDS[name].slug}__{which}.csv", "score")
-
-
-def compatible_n(scores, decimals: int, candidates, *, mode: str = "floor") -> list[int]:
-    """Test-set sizes ``n`` for which every score is ``k/n`` shortened to ``decimals`` decimals.
-
-    Kaggle shows accuracies truncated (``mode="floor"``) to a fixed number of
-    decimals; a board scored on ``n`` items can only show the values
-    ``floor(10^d k / n) / 10^d``.  Scores at or below 0.3 (empty and broken
-    submissions) are ignored.  When ``10^d`` is well below ``n`` the
-    granularity pins ``n`` down (its multiples fit as well); when ``n`` is
-    near ``10^d`` or above, most sizes fit and it does not.
-    """
-    if mode not in ("floor", "round"):
-        raise ValueError(f"mode must be 'floor' or 'round', got {mode!r}")
-    u = np.unique(np.asarray(scores, dtype=float))
-    u = u[u > 0.3]
-    scale = 10.0**decimals
-    out = []
-    for n in candidates:
-        k = np.round(u * n)
-        ok = np.zeros(u.size, dtype=bool)
-        for dk in (-1, 0, 1):  # the k whose shortened value is u is within one of round(u n)
-            v = (k + dk) / n * scale
-            r = np.floor(v + 1e-9) if mode == "floor" else np.round(v)
-            ok |= np.abs(r / scale - u) < 1e-12
-        if ok.all():
-            out.append(int(n))
-    return out
 
 
 def paper_vs_book(rows):
@@ -323,3 +271,159 @@ def cached_groundtruth() -> dict:
     """The cached :func:`groundtruth_crop_vs_cap` (computed if absent)."""
     store = _read()
     return store["groundtruth_crop_vs_cap"] if "groundtruth_crop_vs_cap" in store else groundtruth_crop_vs_cap()
+
+
+# ------------------------------------------------------------------------- figures
+def leaderboard_panel(
+    ax,
+    observed,
+    values=None,
+    *,
+    lines=(),
+    interval=None,
+    lo: float = 0.88,
+    hi: float | None = None,
+    binwidth: float = 0.0005,
+    values_label: str | None = None,
+):
+    """One panel: the observed leaderboard (grey), optionally other values (black), lines and an interval.
+
+    ``lines`` are ``(x, label, color, linestyle)``; ``interval`` is ``(low, high, label, color)``,
+    drawn as a horizontal bar near the bottom of the panel.
+    """
+    observed = np.asarray(observed)
+    top = max(observed.max(), np.max(values) if values is not None else 0) if hi is None else hi
+    bins = np.arange(lo, top + 2 * binwidth, binwidth)
+    ax.hist(observed[observed >= lo], bins=bins, color=COLORS["observed"], alpha=0.6, label=r"$\hat\Theta$")
+    if values is not None:
+        v = np.asarray(values)
+        ax.hist(v[v >= lo], bins=bins, histtype="step", color=COLORS["reference"], lw=1.1, label=values_label)
+    for x, label, color, ls in lines:
+        vline(ax, x, label, color=color, ls=ls)
+    if interval is not None:
+        a, b, label, color = interval
+        y = 0.93 * ax.get_ylim()[1]
+        ax.hlines(y, a, b, color=color, lw=3, label=label)
+    ax.set_xlabel("accuracy")
+    ax.set_ylabel(f"teams per bin of {binwidth:g}")
+    ax.legend(loc="upper left")
+    return ax
+
+
+def plot_realisations(
+    observed,
+    results: dict,
+    n: int,
+    *,
+    classes: int,
+    rho: float = 0.6,
+    seed: int = 0,
+    lo: float = 0.88,
+    shrunk: bool = True,
+):
+    """Figure 8 (``shrunk=True``: panels a-d) or Figure 9 (``shrunk=False``: panels a-b).
+
+    ``results`` holds the cached estimates of the chapter (``naive``, ``observed`` and,
+    for Figure 8, ``shrink_expected``).  Realisations are one simulated leaderboard
+    each (:func:`sotalib.multiplicity.simulate_leaderboard`, seeds ``seed`` and ``seed + 1``).
+    """
+    observed = np.asarray(observed)
+    s = observed[observed > 1.0 / classes]
+    mx = float(s.max())
+    nv, ob = results["naive"], results["observed"]
+    # one panel per row, full page width: the legends keep the book's font size and stay readable
+    nrows = 4 if shrunk else 2
+    fig, axes = plt.subplots(nrows, 1, figsize=(7, 2.9 * nrows), sharex=True, squeeze=False)
+    axes = axes.reshape(-1, 2)
+    m_line = (mx, r"$\max(\hat\Theta)$", COLORS["maximum"], ":")
+    leaderboard_panel(
+        axes[0, 0],
+        s,
+        lines=[m_line],
+        lo=lo,
+        interval=(nv["ci_low"], nv["ci_high"], r"95% CI of $\hat\theta_{\max}$ alone", COLORS["maximum"]),
+    )
+    real, _ = simulate_leaderboard(s, n, rho=rho, rng=seed)
+    leaderboard_panel(
+        axes[0, 1],
+        s,
+        real,
+        lo=lo,
+        values_label=r"realisation, $\Theta' = \hat\Theta$",
+        lines=[m_line, (ob["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["single"], "--")],
+        interval=(ob["ci_low"], ob["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["single"]),
+    )
+    if shrunk:
+        sh = results["shrink_expected"]
+        w = sh["weight"]
+        theta_p = w * s + (1 - w) / classes
+        leaderboard_panel(
+            axes[1, 0],
+            s,
+            theta_p,
+            lo=lo,
+            values_label=r"shrunk $\Theta'$",
+            lines=[m_line, (sh["estimate"], r"$\max(\Theta')$", COLORS["sota"], "--")],
+        )
+        real2, _ = simulate_leaderboard(theta_p, n, rho=rho, rng=seed + 1)
+        leaderboard_panel(
+            axes[1, 1],
+            s,
+            real2,
+            lo=lo,
+            values_label=r"realisation of shrunk $\Theta'$",
+            lines=[m_line, (sh["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["better"], "--")],
+            interval=(sh["ci_low"], sh["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["better"]),
+        )
+    for ax, tag in zip(axes.ravel(), "abcd"):
+        ax.set_title(f"({tag})", loc="left")
+    for ax in axes.ravel()[:-1]:  # the panels share the accuracy axis: label it once, at the bottom
+        ax.set_xlabel("")
+    return fig
+
+
+def plot_shakeup(private, public, ax=None):
+    """Figure 4.3: the private and public Obesity boards above 0.88, with their winners."""
+    if ax is None:
+        _, ax = plt.subplots()
+    bins = np.arange(0.88, 0.9250, 0.00036)
+    ax.hist(private[private > 0.88], bins=bins, color=COLORS["observed"], alpha=0.6, label="private board")
+    ax.hist(
+        public[public > 0.88], bins=bins, histtype="step", color=COLORS["better"], lw=1.3, label="public board"
+    )
+    vline(ax, private.max(), "private winner", color=COLORS["maximum"], ls=":")
+    vline(ax, public.max(), "public winner", color=COLORS["better"], ls="-.")
+    ax.set_xlabel("accuracy")
+    ax.set_ylabel(f"teams per bin of {bins[1] - bins[0]:.5f}")
+    ax.legend(loc="upper left")
+    return ax
+
+
+def table2_4(fits: dict) -> pd.DataFrame:
+    """The paper's Tables 2 and 4 beside the book's estimates, one row per quantity.
+
+    ``fits`` maps the approaches of :data:`sotalib.book.papers.TABLE2_4_OBESITY` to the
+    book's :class:`~sotalib.multiplicity.SotaEstimate`.  The paper writes "θ̂max" for the
+    observed maximum; the book's value is printed to the paper's precision.  "agrees" is
+    blank where the paper prints nothing.
+    """
+    quantities = ("max Θ'", "95% interval", "E max", "teams above")
+    rows = []
+    for approach, e in fits.items():
+        paper = TABLE2_4_OBESITY[approach]
+        top = f"{e.sample_max:.4f}"
+        book = (
+            f"{e.estimate:.4f}",
+            f"({e.ci_low:.4f}, {e.ci_high:.4f})",
+            f"{e.expected_max:.4f}" if e.expected_max else "--",
+            f"{e.teams_above:,}" if e.teams_above else "--",
+        )
+        for quantity, p, b in zip(quantities, paper, book, strict=True):
+            if p == "--" and b == "--":
+                continue
+            if p == "--":
+                agrees = ""
+            else:
+                agrees = "yes" if p.replace("θ̂max", top) == b else "no"
+            rows.append((approach, quantity, p, b, agrees))
+    return pd.DataFrame(rows, columns=["approach", "quantity", "paper", "book", "agrees"])
