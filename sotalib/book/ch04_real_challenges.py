@@ -388,9 +388,7 @@ def plot_shakeup(private, public, ax=None):
         _, ax = plt.subplots()
     bins = np.arange(0.88, 0.9250, 0.00036)
     ax.hist(private[private > 0.88], bins=bins, color=COLORS["observed"], alpha=0.6, label="private board")
-    ax.hist(
-        public[public > 0.88], bins=bins, histtype="step", color=COLORS["better"], lw=1.3, label="public board"
-    )
+    ax.hist(public[public > 0.88], bins=bins, histtype="step", color=COLORS["better"], lw=1.3, label="public board")
     vline(ax, private.max(), "private winner", color=COLORS["maximum"], ls=":")
     vline(ax, public.max(), "public winner", color=COLORS["better"], ls="-.")
     ax.set_xlabel("accuracy")

@@ -37,7 +37,9 @@ def challenge_results(name: str) -> dict:
         if "shrink_estimate" in f.paper:
             out["paper_weight"] = paper_weight_check(name)
         return out
-    raise ValueError(f"name must be 'melanoma' (the accuracy boards are in sotalib.book.ch04_real_challenges), got {name!r}")
+    raise ValueError(
+        f"name must be 'melanoma' (the accuracy boards are in sotalib.book.ch04_real_challenges), got {name!r}"
+    )
 
 
 def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:

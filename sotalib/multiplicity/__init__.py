@@ -143,6 +143,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._maxdist import iid_bias_sd as iid_bias_sd
     from ._maxdist import iid_max_distribution as iid_max_distribution
     from ._maxdist import prob_any_at_least as prob_any_at_least
+    from ._possible_n import possible_n as possible_n
     from ._simulate import simulate_coin_flip_leaderboard as simulate_coin_flip_leaderboard
     from ._simulate import simulate_iid_max as simulate_iid_max
     from ._simulate import simulate_iid_max_counts as simulate_iid_max_counts
@@ -150,7 +151,6 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._sota_model import simulate_leaderboard as simulate_leaderboard
     from ._sota_result import SotaEstimate as SotaEstimate
     from ._summary import Summary as Summary
-    from ._possible_n import possible_n as possible_n
     from ._theta_dist import Empirical as Empirical
     from ._theta_dist import PointMass as PointMass
     from ._theta_dist import Uniform as Uniform
