@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validate import check_choice, check_int
 
@@ -14,7 +15,7 @@ _ROUNDINGS = ("floor", "round", "ceil", "any")
 
 
 def possible_n(
-    scores,
+    scores: ArrayLike,
     decimals: int,
     candidates: Iterable[int],
     *,
