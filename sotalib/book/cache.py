@@ -107,6 +107,12 @@ def _drive(out: Path) -> None:
         figure_verdicts(tolerance, cache=out / "drive_verdicts.json")
 
 
+def _kaggle_survey(out: Path) -> None:
+    from .ch04b_kaggle_survey import load_survey
+
+    load_survey(out, recompute=True)
+
+
 CACHES: dict[str, Cache] = {
     c.name: c
     for c in (
@@ -181,6 +187,13 @@ CACHES: dict[str, Cache] = {
             6,
             "consistency of 227 figures of 100 DRIVE papers with the FoV and all-pixels evaluations (exact)",
             _drive,
+        ),
+        Cache(
+            "kaggle_survey",
+            "kaggle_survey.json",
+            5,
+            "shrinkage estimates of every vendored Kaggle board (data/kaggle), exact or normal engine, rng 0",
+            _kaggle_survey,
         ),
     )
 }
