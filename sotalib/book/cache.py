@@ -52,13 +52,13 @@ def _noniid_figure5(out: Path) -> None:
 
 
 def _auc_max_direct(out: Path) -> None:
-    from .auc_cache import direct
+    from .ch05_auc import direct
 
     direct(out)
 
 
 def _auc_rho(out: Path) -> None:
-    from .auc_cache import rho
+    from .ch05_auc import rho
 
     rho(out)
 
@@ -187,13 +187,6 @@ CACHES: dict[str, Cache] = {
             6,
             "consistency of 227 figures of 100 DRIVE papers with the FoV and all-pixels evaluations (exact)",
             _drive,
-        ),
-        Cache(
-            "kaggle_survey",
-            "kaggle_survey.json",
-            5,
-            "shrinkage estimates of every vendored Kaggle board (data/kaggle), exact or normal engine, rng 0",
-            _kaggle_survey,
         ),
     )
 }

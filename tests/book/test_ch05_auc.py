@@ -1,4 +1,4 @@
-"""Chapter 5's table builders (sotalib.book.auc_chapter) against independent computations."""
+"""Chapter 5's table builders (sotalib.book.ch05_auc) against independent computations."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from scipy import stats
 
 import sotalib.multiplicity as A
-from sotalib.book import auc_chapter as ac
-from sotalib.book.auc_cache import RHOS, load_rho
+from sotalib.book import ch05_auc as ac
+from sotalib.book.ch05_auc import RHOS, load_rho
 from sotalib.multiplicity import iid_max_distribution
 
 
