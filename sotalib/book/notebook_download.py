@@ -32,6 +32,9 @@ __all__ = ["executed_notebook", "glue_data", "readable_notebook", "setup"]
 
 _TABLE_OUTPUT = re.compile(r"^\s*:::\{table\}[ \t]*(?P<caption>.*)$", re.MULTILINE)
 _TABLE_NAME = re.compile(r"^:name:\s*(?P<name>\S+)", re.MULTILINE)
+_SOLUTION_START = re.compile(r"^\s*(?:`{3,}|:{3,})\{solution-start\}", re.MULTILINE)
+_SOLUTION_END = re.compile(r"^\s*(?:`{3,}|:{3,})\{solution-end\}", re.MULTILINE)
+_DROPDOWN = re.compile(r"^:class:.*\bdropdown\b", re.MULTILINE)
 _HTML_CAPTION = re.compile(r"(<caption[^>]*>).*?(</caption>)", re.DOTALL)
 
 
@@ -90,17 +93,23 @@ def readable_notebook(nb, resolver):
     """
     nb = copy.deepcopy(nb)
     cells = []
+    in_folded_solution = False
     for cell in nb.cells:
         if cell.cell_type == "markdown":
+            source = _text(cell.source)
+            if _SOLUTION_START.search(source):
+                in_folded_solution = bool(_DROPDOWN.search(source))
+            if _SOLUTION_END.search(source):
+                in_folded_solution = False
             conv = MystToMarkdown(resolver)
-            cell.source = conv.convert(_text(cell.source))
+            cell.source = conv.convert(source)
             if conv.attachments:
                 cell.attachments = conv.attachments
             if cell.source.strip():
                 cells.append(cell)
             continue
         if cell.cell_type == "code":
-            _fold(cell)
+            _fold(cell, solution=in_folded_solution)
             cell.outputs = [o for o in cell.get("outputs", []) if not _glue_record(o)]
             for output in cell.outputs:
                 _caption_table(output, MystToMarkdown(resolver))
@@ -112,13 +121,16 @@ def readable_notebook(nb, resolver):
     return nb
 
 
-def _fold(cell) -> None:
-    """Fold in JupyterLab what the book removes or hides (``metadata.jupyter``)."""
+def _fold(cell, *, solution: bool = False) -> None:
+    """Fold in JupyterLab what the book removes or hides (``metadata.jupyter``).
+
+    The code of a solution the book shows in a closed dropdown is folded too, with its output.
+    """
     tags = set(cell.get("metadata", {}).get("tags", []))
     jupyter = cell.metadata.setdefault("jupyter", {})
-    if tags & {"remove-cell", "remove-input", "hide-input", "hide-cell"}:
+    if solution or tags & {"remove-cell", "remove-input", "hide-input", "hide-cell"}:
         jupyter["source_hidden"] = True
-    if tags & {"remove-cell", "remove-output", "hide-output", "hide-cell"}:
+    if solution or tags & {"remove-cell", "remove-output", "hide-output", "hide-cell"}:
         jupyter["outputs_hidden"] = True
     if not jupyter:
         del cell.metadata["jupyter"]

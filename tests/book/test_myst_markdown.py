@@ -184,6 +184,21 @@ def _notebook():
     )
 
 
+def test_solutions_in_a_dropdown_are_folded():
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell(":::{solution-start} ex-ch4-1\n:class: dropdown\n:::"),
+            nbformat.v4.new_code_cell("answer()"),
+            nbformat.v4.new_markdown_cell(":::{solution-end}\n:::"),
+            nbformat.v4.new_code_cell("visible()"),
+        ]
+    )
+    out = readable_notebook(nb, Resolver())
+    assert [c.source for c in out.cells] == ["> **Solution to Exercise 4.1**", "answer()", "visible()"]
+    assert out.cells[1].metadata.jupyter == {"source_hidden": True, "outputs_hidden": True}
+    assert "jupyter" not in out.cells[2].metadata
+
+
 def test_readable_notebook():
     nb = _notebook()
     out = readable_notebook(nb, Resolver())
