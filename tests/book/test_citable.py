@@ -100,4 +100,4 @@ def test_status_page_lists_each_chapter(built, root):
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", when), row
         assert float(seconds) > 0, row
         assert version == sotalib.__version__ and status == "ran", row
-    assert f"sotalib: {sotalib.__version__}" in " ".join(soup.find("article").get_text(" ").split())
+    assert re.search(rf"sotalib\s*:\s*{re.escape(sotalib.__version__)}\b", soup.find("article").get_text(" "))

@@ -33,7 +33,9 @@ def notebook(built: Path, page: str):
 
 
 def markdown_of(nb) -> str:
-    return "\n\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+    """The notebook's Markdown, images left out (their alt text and file names are not the page's text)."""
+    text = "\n\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+    return re.sub(r"!\[[^\]]*\]\([^)]*\)", "", text)
 
 
 def page_article(built: Path, page: str):
