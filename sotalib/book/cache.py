@@ -40,13 +40,13 @@ class Cache:
 # Each maker imports its experiment when it runs (deliberate lazy loading): ``--list`` stays instant and
 # regenerating one cache loads only what it needs (scikit-learn for the ground truth, matplotlib for none).
 def _noniid_table1_mc(out: Path) -> None:
-    from .noniid_paper import table1_mc_cached
+    from .ch03_noniid import table1_mc_cached
 
     table1_mc_cached(out=out)
 
 
 def _noniid_figure5(out: Path) -> None:
-    from .noniid_paper import figure5_cached
+    from .ch03_noniid import figure5_cached
 
     figure5_cached(out=out)
 

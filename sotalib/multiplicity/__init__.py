@@ -100,6 +100,7 @@ Leaderboard files
    read_kaggle_leaderboard
    read_meta_kaggle
    Leaderboard
+   possible_n
 """
 
 from typing import TYPE_CHECKING
@@ -149,6 +150,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._sota_model import simulate_leaderboard as simulate_leaderboard
     from ._sota_result import SotaEstimate as SotaEstimate
     from ._summary import Summary as Summary
+    from ._possible_n import possible_n as possible_n
     from ._theta_dist import Empirical as Empirical
     from ._theta_dist import PointMass as PointMass
     from ._theta_dist import Uniform as Uniform
@@ -179,6 +181,7 @@ __getattr__, __dir__, __all__ = attach(
         "._theta_dist": ["Empirical", "PointMass", "Uniform", "uniform_for_sota"],
         "._simulate": ["simulate_coin_flip_leaderboard", "simulate_iid_max", "simulate_iid_max_counts", "simulate_max"],
         "._summary": ["Summary"],
+        "._possible_n": ["possible_n"],
         "._estimate": ["estimate_sota"],
         "._sota_result": ["SotaEstimate"],
         "._sota_model": ["simulate_leaderboard"],

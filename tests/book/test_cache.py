@@ -39,7 +39,7 @@ def test_the_command_writes_only_where_it_is_told(capsys):
 
 def test_loaders_read_without_writing():
     # the exact Figure 5 cache is read when its parameters match, never recomputed or rewritten
-    from sotalib.book.noniid_paper import figure5_cached
+    from sotalib.book.ch03_noniid import figure5_cached
 
     data = figure5_cached()
     assert data["params"]["n"] == 3000 and len(data["spread"]["d"]) == len(data["spread"]["bias"])

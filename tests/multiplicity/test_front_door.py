@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import sotalib
-from sotalib.book.noniid_paper import TABLE1, table1_exact
+from sotalib.book.ch03_noniid import TABLE1, table1_exact
 from sotalib.multiplicity import (
     MaxSummary,
     auc_distribution,

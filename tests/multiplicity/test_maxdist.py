@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
+from sotalib.book.papers import APPENDIX_A
 from sotalib.multiplicity import (
     clopper_pearson,
     iid_bias_sd,
@@ -28,16 +29,7 @@ from sotalib.multiplicity._maxdist import max_cdf, max_pmf, max_sf
 from .. import mpref
 
 # Appendix A, Table 3 of the JMLR version; the m = 500 row is from the first version.
-TABLE3 = [
-    (1000, 3000, 0.90, 0.9173, 0.001817),
-    (100, 3000, 0.90, 0.9135, 0.002250),
-    (5000, 3000, 0.90, 0.9196, 0.001623),
-    (1000, 1000, 0.90, 0.9294, 0.003007),
-    (1000, 10000, 0.90, 0.9096, 0.001022),
-    (1000, 3000, 0.85, 0.8707, 0.002197),
-    (1000, 3000, 0.95, 0.9624, 0.001277),
-    (500, 3000, 0.90, 0.9163, 0.001923),
-]
+TABLE3 = [(m, n, theta, mean, sd) for (m, n, theta), (mean, sd, _) in APPENDIX_A.items()]
 
 
 @pytest.mark.parametrize("m,n,theta,mean,sd", TABLE3)

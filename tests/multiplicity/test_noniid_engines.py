@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from sotalib.book.noniid_paper import TABLE1
+from sotalib.book.ch03_noniid import TABLE1
 
 # private: the exact maximum's two engines (NumPy and Numba), their inputs and the choice between them
 from sotalib.multiplicity import (

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from sotalib.book.noniid_paper import (
+from sotalib.book.ch03_noniid import (
     FIG5_RHO_DS,
     TABLE1,
     THETA_SOTA,
