@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 import sotalib
-from tests.book.test_book import toc_files
+
+from .test_book import toc_files
 
 PAPERS = ("mollersen2025multiplicity", "fazekas2024consistency", "pavao2024judge")
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.book.test_book import toc_files
-from tests.book.test_myst_markdown import LEFTOVER
+from .test_book import toc_files
+from .test_myst_markdown import LEFTOVER
 
 pytestmark = pytest.mark.book
 
