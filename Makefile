@@ -75,8 +75,8 @@ $(VENV)/.lab-installed: pyproject.toml $(LOCK) | $(PY)
 # build is kept.  The sources (notebooks/*.md) open with right-click -> Open With -> Jupytext Notebook.
 LAB := _build/lab
 lab: $(VENV)/.lab-installed
-	@[ -f _build/html/index.html ] && [ -z "$$(find notebooks book sotalib _config.yml _toc.yml -type f \
-	  -not -path '*/__pycache__/*' -newer _build/html/index.html -print -quit)" ] || $(PY) -m sotalib.book.build
+	@[ -f _build/html/objects.inv ] && [ -z "$$(find notebooks book sotalib _config.yml _toc.yml -type f \
+	  -not -path '*/__pycache__/*' -newer _build/html/objects.inv -print -quit)" ] || $(PY) -m sotalib.book.build
 	@mkdir -p $(LAB)
 	@for nb in _build/html/_sources/notebooks/*.ipynb; do \
 	  [ "$(LAB)/$${nb##*/}" -nt "$$nb" ] || cp "$$nb" $(LAB)/; done
