@@ -7,7 +7,8 @@
 #   make lint    ruff: lint and formatting check      make format   ruff: format in place
 #   make typecheck  mypy on the library
 #   make bench   print a table of timings, each beside its reference
-#   make lab     open the chapters as notebooks in JupyterLab (Jupytext pairing)
+#   make lab     open the executed chapters in JupyterLab (MyST rendering, the prose's numbers written in);
+#                builds the book first if a source is newer than the build; copies in _build/lab
 #   make lock    refresh requirements.lock from pyproject.toml
 #   make cache NAME=...   recompute one cached experiment of the book (see sotalib/book/cache.py)
 #   make clean   remove build products (keeps .venv)
@@ -68,9 +69,19 @@ $(VENV)/.lab-installed: pyproject.toml $(LOCK) | $(PY)
 	$(PY) -m pip install --quiet -c $(LOCK) -e '.[lab]'
 	@touch $@ $(VENV)/.book-installed
 
-# JupyterLab with Jupytext: open a chapter (.md) with right-click -> Open With -> Jupytext Notebook.
+# JupyterLab (with jupyterlab-myst) on the executed chapters as the book's download menu offers them:
+# their Markdown holds the numbers, table and equation numbers and citations the pages show.  The book
+# is built first when a source is newer than the build; a copy in _build/lab that was edited after the
+# build is kept.  The sources (notebooks/*.md) open with right-click -> Open With -> Jupytext Notebook.
+LAB := _build/lab
 lab: $(VENV)/.lab-installed
-	$(PY) -m jupyterlab --notebook-dir=notebooks
+	@[ -f _build/html/objects.inv ] && [ -z "$$(find notebooks book sotalib _config.yml _toc.yml -type f \
+	  -not -path '*/__pycache__/*' -newer _build/html/objects.inv -print -quit)" ] || $(PY) -m sotalib.book.build
+	@mkdir -p $(LAB)
+	@for nb in _build/html/_sources/notebooks/*.ipynb; do \
+	  [ "$(LAB)/$${nb##*/}" -nt "$$nb" ] || cp "$$nb" $(LAB)/; done
+	@echo "The executed chapters are in $(LAB); the sources in notebooks/ (Open With -> Jupytext Notebook)."
+	$(PY) -m jupyterlab --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/$(LAB)
 
 lock: | $(PY)
 	$(PY) -m pip install --quiet uv
