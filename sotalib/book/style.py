@@ -216,7 +216,7 @@ class Table:
         caption = html.escape(_plain_caption(self.caption))
         return (
             f'<table class="sotalib-table" id="{self.name}" style="border-collapse:collapse">'
-            f'<caption style="caption-side:top;text-align:left"><b>Table</b> ({self.name}): {caption}</caption>'
+            f'<caption style="caption-side:top;text-align:left"><b>Table.</b> {caption}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         )
 
@@ -231,7 +231,7 @@ class Table:
                 c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, self.numeric, strict=True)
             ).rstrip()
 
-        out = [f"Table ({self.name}): {_plain_caption(self.caption)}", line(self.columns)]
+        out = [f"Table. {_plain_caption(self.caption)}", line(self.columns)]
         out += [line(r) for r in self.rows]
         return "\n".join(out)
 
