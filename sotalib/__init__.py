@@ -25,8 +25,10 @@ The state of the art behind a leaderboard
 .. autosummary::
 
    estimate_sota
+   estimate_sota_batch
    read_leaderboard
    SotaEstimate
+   SotaBatch
    Leaderboard
 
 Can reported scores be right?
@@ -160,8 +162,10 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .judging import rank_candidates as rank_candidates
     from .multiplicity import Leaderboard as Leaderboard
     from .multiplicity import MaxSummary as MaxSummary
+    from .multiplicity import SotaBatch as SotaBatch
     from .multiplicity import SotaEstimate as SotaEstimate
     from .multiplicity import estimate_sota as estimate_sota
+    from .multiplicity import estimate_sota_batch as estimate_sota_batch
     from .multiplicity import read_leaderboard as read_leaderboard
     from .multiplicity import summarize_max as summarize_max
     from .multiplicity import summarize_max_auc as summarize_max_auc
@@ -175,8 +179,10 @@ __getattr__, __dir__, __all__ = attach(
             "summarize_max_auc",
             "MaxSummary",
             "estimate_sota",
+            "estimate_sota_batch",
             "read_leaderboard",
             "SotaEstimate",
+            "SotaBatch",
             "Leaderboard",
         ],
         ".consistency": [

@@ -88,7 +88,9 @@ The state of the art from a leaderboard
 .. autosummary::
 
    estimate_sota
+   estimate_sota_batch
    SotaEstimate
+   SotaBatch
    simulate_leaderboard
 
 Leaderboard files
@@ -148,6 +150,8 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._simulate import simulate_iid_max as simulate_iid_max
     from ._simulate import simulate_iid_max_counts as simulate_iid_max_counts
     from ._simulate import simulate_max as simulate_max
+    from ._sota_batch import SotaBatch as SotaBatch
+    from ._sota_batch import estimate_sota_batch as estimate_sota_batch
     from ._sota_model import simulate_leaderboard as simulate_leaderboard
     from ._sota_result import SotaEstimate as SotaEstimate
     from ._summary import Summary as Summary
@@ -184,6 +188,7 @@ __getattr__, __dir__, __all__ = attach(
         "._possible_n": ["possible_n"],
         "._estimate": ["estimate_sota"],
         "._sota_result": ["SotaEstimate"],
+        "._sota_batch": ["SotaBatch", "estimate_sota_batch"],
         "._sota_model": ["simulate_leaderboard"],
     },
     deprecated={
