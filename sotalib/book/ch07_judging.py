@@ -73,6 +73,11 @@ __all__ = [
     "property_comparison",
     "counterexample_summary",
     "counterexample_text",
+    "property_long",
+    "coverage_frame",
+    "variance_frame",
+    "final_phase_frame",
+    "ranking_frame",
 ]
 
 
@@ -645,3 +650,88 @@ def counterexample_text(table: dict, width: int = 88) -> str:
         lines = format_counterexample(r.counterexample).splitlines()
         blocks.append("\n".join(lines[:-1] + textwrap.wrap(lines[-1], width)))
     return "\n\n".join(blocks)
+
+
+def property_long(table: dict, paper: dict):
+    """The paper's table of properties beside the search, one row per function.
+
+    Columns: the function, the properties the paper marks as satisfied, those
+    the search finds no counterexample to, and whether the two agree (else the
+    properties where they differ).  Four columns instead of one per property,
+    so that the table fits the book's text column.
+    """
+    rows = []
+    for f in FUNCTIONS:
+        found = [p for p in PROPERTIES if table[f, p].holds]
+        said = [p for p in PROPERTIES if p in paper[f]] if f in paper else None
+        differ = [] if said is None else sorted(set(found) ^ set(said), key=PROPERTIES.index)
+        rows.append(
+            {
+                "function": FUNCTION_NAMES[f],
+                "paper: holds": "–" if said is None else ", ".join(PROPERTY_NAMES[p] for p in said) or "none",
+                "search: holds": ", ".join(PROPERTY_NAMES[p] for p in found) or "none",
+                "agree": "–"
+                if said is None
+                else ("yes" if not differ else "no: " + ", ".join(PROPERTY_NAMES[p] for p in differ)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def coverage_frame(exact: dict, boot: dict):
+    """Coverage table: ``exact[n]`` (Clopper--Pearson) and ``boot[n, method]`` (a ``Coverage``) as ``rate ± se``."""
+    rows = []
+    for n, cp in exact.items():
+        row = {"n": n, "Clopper–Pearson (exact)": float(cp)}
+        for method in ("percentile", "BCa"):
+            cov = boot[n, method]
+            row[f"{method} (Monte Carlo)"] = f"{cov.rate:.3f} ± {cov.se:.3f}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def variance_frame(parts, names):
+    """One row per classifier: total, within- and between-task variance and the between share."""
+    return pd.DataFrame(
+        [
+            {
+                "classifier": name,
+                "total": vd.total,
+                "within tasks": vd.within,
+                "between tasks": vd.between,
+                "between share": vd.between / vd.total,
+            }
+            for name, vd in zip(names, parts)
+        ]
+    )
+
+
+def final_phase_frame(results: dict):
+    """One row per admission rule (label -> ``FinalPhase``)."""
+    return pd.DataFrame(
+        [
+            {
+                "final phase open to": label,
+                "finalists (mean)": fp.finalists,
+                "winner's true accuracy": fp.winner_theta,
+                "± se": fp.se,
+                "P(winner is the best)": fp.p_best,
+            }
+            for label, fp in results.items()
+        ]
+    )
+
+
+def ranking_frame(ranked: dict):
+    """One row per ranking function: its values f and ranks r of the candidates, each as one text cell."""
+    rows = []
+    for method in METHODS:
+        a = ranked[method]
+        rows.append(
+            {
+                "function": FUNCTION_LABELS[method],
+                "f (candidates 1, 2, 3)": ", ".join(f"{float(v):.4g}" for v in a.scores),
+                "r (candidates 1, 2, 3)": ", ".join(f"{float(v):g}" for v in a.ranks),
+            }
+        )
+    return pd.DataFrame(rows)
