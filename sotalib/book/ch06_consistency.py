@@ -15,6 +15,7 @@ __all__ = [
     "FIG3_DECIMALS",
     "FILE",
     "cli_output",
+    "count_phrase",
     "fig3_power",
     "pairs",
     "plot_power",
@@ -138,3 +139,17 @@ def cli_output(args: list[str], width: int = 76) -> str:
         indent = " " * (len(line) - len(line.lstrip()) + 4)
         lines += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
     return "\n".join(lines)
+
+
+def count_phrase(n: int, singular: str, plural: str | None = None) -> str:
+    """A count in English: ``no pair``, ``one pair``, ``2 pairs``, ``1,468 pairs``.
+
+    ``plural`` defaults to ``singular + "s"``.  For prose whose count may be
+    zero or one, so that the book never prints "0 pairs" or "1 pairs".
+    """
+    n = int(n)
+    if n == 0:
+        return f"no {singular}"
+    if n == 1:
+        return f"one {singular}"
+    return f"{n:,} {plural or singular + 's'}"
