@@ -64,20 +64,21 @@ def _auc_rho(out: Path) -> None:
 
 
 def _fig3_power(out: Path) -> None:
-    from .consistency_power import fig3_power
+    from .ch06_consistency import fig3_power
 
     fig3_power(out=out)
 
 
 def _ranking_properties(out: Path) -> None:
     from ..judging import property_table
-    from .ranking_properties import SEED, TABLE_FILE, TRIALS, save_property_table
+    from .ch07_judging import PROPERTY_SEED, PROPERTY_TRIALS, TABLE_FILE, save_property_table
 
-    save_property_table(property_table(TRIALS, rng=SEED), out / TABLE_FILE, TRIALS, SEED)
+    table = property_table(PROPERTY_TRIALS, rng=PROPERTY_SEED)
+    save_property_table(table, out / TABLE_FILE, PROPERTY_TRIALS, PROPERTY_SEED)
 
 
 def _judging_tasks(out: Path) -> None:
-    from .judging_data import FILE, SEED, build_task_predictions, save_task_predictions
+    from .ch07_judging import FILE, SEED, build_task_predictions, save_task_predictions
 
     save_task_predictions(build_task_predictions(rng=SEED), out / FILE)
 
@@ -101,7 +102,7 @@ def _real_boards(out: Path) -> None:
 
 
 def _drive(out: Path) -> None:
-    from .drive import TOLERANCES, figure_verdicts
+    from .ch06b_drive import TOLERANCES, figure_verdicts
 
     for tolerance in TOLERANCES:
         figure_verdicts(tolerance, cache=out / "drive_verdicts.json")

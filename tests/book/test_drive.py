@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sotalib.book import drive
+from sotalib.book import ch06b_drive as drive
 
 
 def test_figures_skip_stare_and_keep_values_as_printed():

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sotalib.book.judging_data import CLASSIFIERS, N_TASKS, N_TEST, TASKS, load_task_predictions
+from sotalib.book.ch07_judging import CLASSIFIERS, N_TASKS, N_TEST, TASKS, load_task_predictions
 
 
 def test_cache_shape_and_plausible_accuracies():

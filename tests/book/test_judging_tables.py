@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sotalib.book import judging_tables as jt
+from sotalib.book import ch07_judging as jt
 from sotalib.book.papers import PAPER_TABLE4
-from sotalib.book.ranking_properties import (
+from sotalib.book.ch07_judging import (
     counterexample_summary,
     counterexample_text,
     load_property_table,

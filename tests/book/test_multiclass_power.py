@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sotalib.book.multiclass_power import CLASSES, REPORTS, multiclass_power, random_report
+from sotalib.book.ch06c_multiclass import CLASSES, REPORTS, multiclass_power, random_report
 from sotalib.consistency import check_multiclass
 
 

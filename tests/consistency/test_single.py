@@ -225,7 +225,7 @@ def test_large_test_set_true_pair_found():
 def test_fig3_power_simulation_reduced_and_cached():
     # reduced run of the cached Figure 3 simulation (same seeds, first 25 replications): at four
     # decimals accuracy alone must catch every replication whose interval x 300 holds no integer
-    from sotalib.book.consistency_power import FIG3_SEED, fig3_power
+    from sotalib.book.ch06_consistency import FIG3_SEED, fig3_power
 
     pt = power_oversampling(4, n_resamples=25, rng=FIG3_SEED + 4)
     rng = np.random.default_rng(FIG3_SEED + 4)

@@ -38,6 +38,8 @@ __all__ = [
     "figure_verdicts",
     "paper_verdicts",
     "category",
+    "category_counts",
+    "plot_field",
 ]
 
 DRIVE_DIR = Path(__file__).resolve().parents[2] / "data" / "drive"
@@ -135,3 +137,52 @@ def paper_verdicts(figures: pd.DataFrame) -> pd.DataFrame:
         row["category"] = category(row["with_fov"], row["without_fov"])
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def category_counts(papers: pd.DataFrame, authors: pd.DataFrame) -> pd.DataFrame:
+    """Papers per category, the book's and the authors' (``authors`` indexed by key)."""
+    counts = (
+        pd.DataFrame(
+            {
+                "this book": papers["category"].value_counts(),
+                "Kovács & Fazekas": authors["category_agg"].value_counts(),
+            }
+        )
+        .fillna(0)
+        .astype(int)
+        .reindex(["FoV", "no FoV", "ambiguous", "outlier"])
+    )
+    return counts.reset_index(names="consistent with")
+
+
+def plot_field(papers: pd.DataFrame, ax=None):
+    """The papers by year and primary accuracy, coloured by category (papers of one year spread)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from .style import COLORS
+
+    colors = {
+        "FoV": COLORS["single"],
+        "no FoV": COLORS["better"],
+        "ambiguous": COLORS["accent"],
+        "outlier": COLORS["observed"],
+    }
+    labels = {"FoV": "field of view", "no FoV": "all pixels", "ambiguous": "both", "outlier": "neither"}
+    if ax is None:
+        _, ax = plt.subplots()
+    jitter = np.random.default_rng(0).uniform(-0.25, 0.25, len(papers))
+    for cat, g in papers.groupby("category"):
+        ax.scatter(
+            g["year"] + jitter[g.index],
+            g["acc"],
+            s=22,
+            color=colors[cat],
+            label=f"{labels[cat]} ({len(g)})",
+            edgecolor="white",
+            linewidth=0.4,
+        )
+    ax.set_xlabel("year of publication")
+    ax.set_ylabel("reported accuracy (primary figure)")
+    ax.legend(title="consistent with", loc="upper left")
+    return ax

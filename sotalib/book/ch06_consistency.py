@@ -9,7 +9,19 @@ from pathlib import Path
 from ..consistency import PowerPoint, power_oversampling
 from .style import COLORS
 
-__all__ = ["FIG3_REPS", "FIG3_SEED", "FIG3_DECIMALS", "FILE", "fig3_power", "plot_power"]
+__all__ = [
+    "FIG3_REPS",
+    "FIG3_SEED",
+    "FIG3_DECIMALS",
+    "FILE",
+    "cli_output",
+    "count_phrase",
+    "fig3_power",
+    "pairs",
+    "plot_power",
+    "repeats_frame",
+    "table5_comparison",
+]
 
 #: Replications and seed of the cached Figure 3 simulation (``data/ch6_fig3_power.json``).
 FIG3_REPS, FIG3_SEED, FIG3_DECIMALS = 200, 20240607, (2, 3, 4)
@@ -66,3 +78,78 @@ def plot_power(points_by_label: dict, ax=None, reference: dict | None = None):
     ax.set_xticks(sorted({pt.decimals for pts in points_by_label.values() for pt in pts}))
     ax.legend(loc="lower right")
     return ax
+
+
+def pairs(rows) -> str:
+    """(tp, tn) pairs or (p_i, n_i) folds as text: ``(1, 2), (3, 4)``."""
+    return ", ".join(f"({int(a)}, {int(b)})" for a, b in rows)
+
+
+def table5_comparison(agg: dict, printed: dict):
+    """The paper's Table 5b beside ``aggregate_scores``: one row per score."""
+    import pandas as pd
+
+    rows = []
+    for s in sorted(agg):
+        mos, som = agg[s]
+        p_mos, p_som = printed[s]
+        rows.append(
+            {
+                "score": {"fbp": "f1+", "fbn": "f1-"}.get(s, s),
+                "MoS": mos,
+                "MoS (paper)": p_mos,
+                "SoM": som,
+                "SoM (paper)": p_som,
+                "agree": "yes" if round(mos, 4) == p_mos and round(som, 4) == p_som else "no",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def repeats_frame(results: dict):
+    """The repeated-cross-validation verdicts, one row per number of repetitions."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "repetitions": r,
+                "configurations": res.configurations_tested,
+                "MoS verdict": res.status,
+                "first repetition of the evidence": pairs(res.configurations[0]) if res.configurations else "–",
+            }
+            for r, res in results.items()
+        ]
+    )
+
+
+def cli_output(args: list[str], width: int = 76) -> str:
+    """Run ``sotalib ARGS`` and return its standard output, long lines wrapped to ``width``.
+
+    A wrapped line continues indented under its first word, so the verdict and
+    every detail stay inside the book's text column.
+    """
+    import subprocess
+    import sys
+    import textwrap
+
+    out = subprocess.run([sys.executable, "-m", "sotalib", *args], capture_output=True, text=True).stdout
+    lines = []
+    for line in out.rstrip("\n").splitlines():
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        lines += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+    return "\n".join(lines)
+
+
+def count_phrase(n: int, singular: str, plural: str | None = None) -> str:
+    """A count in English: ``no pair``, ``one pair``, ``2 pairs``, ``1,468 pairs``.
+
+    ``plural`` defaults to ``singular + "s"``.  For prose whose count may be
+    zero or one, so that the book never prints "0 pairs" or "1 pairs".
+    """
+    n = int(n)
+    if n == 0:
+        return f"no {singular}"
+    if n == 1:
+        return f"one {singular}"
+    return f"{n:,} {plural or singular + 's'}"

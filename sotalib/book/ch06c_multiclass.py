@@ -18,7 +18,7 @@ import numpy as np
 
 from ..consistency import PowerPoint, check_multiclass, multiclass_scores
 
-__all__ = ["CLASSES", "REPORTS", "multiclass_power", "random_report"]
+__all__ = ["CLASSES", "REPORTS", "multiclass_power", "random_report", "reports_frame"]
 
 #: The test set of the chapter's example: three classes of 30, 50 and 20 items.
 CLASSES = (30, 50, 20)
@@ -71,3 +71,28 @@ def multiclass_power(
         hits += not check_multiclass(classes, rep, decimals=decimals).consistent
     pw = hits / reps
     return PowerPoint(decimals, pw, math.sqrt(pw * (1 - pw) / reps), reps, seed)
+
+
+#: The table's names of the reported scores.
+_COLUMNS = {"acc": "acc", "macro_precision": "P", "macro_recall": "R", "f1": "F1"}
+
+
+def reports_frame(reports: dict, verdicts: dict):
+    """One row per report: its scores in one column, the verdict, the fits and the typo finder's proposal."""
+    import pandas as pd
+
+    def typo(v):
+        if not v.suggestions:
+            return "-"
+        s = v.suggestions[0]
+        return f"{_COLUMNS.get(s.score, s.score)} {s.reported:.4f} → {s.suggested:.4f}"
+
+    return pd.DataFrame(
+        {
+            "report": list(reports),
+            "scores": [", ".join(f"{_COLUMNS.get(k, k)} {x}" for k, x in r.items()) for r in reports.values()],
+            "consistent": ["yes" if v.consistent else "no" for v in verdicts.values()],
+            "fits": [v.n_solutions for v in verdicts.values()],
+            "typo finder": [typo(v) for v in verdicts.values()],
+        }
+    )
