@@ -20,6 +20,15 @@ __all__ = [
     "TABLE5_FOLDS",
     "TABLE5_COUNTS",
     "PAPER_TABLE4",
+    "SEC33_REPORT",
+    "SEC33_PAIRS",
+    "TPEHG_REPORT",
+    "TPEHG_CONFIGURATIONS",
+    "FIG3_POWER",
+    "DEMSAR_CLASSIFIERS",
+    "DEMSAR_DATA_SETS",
+    "DEMSAR_TABLE6",
+    "DEMSAR_PRINTED",
 ]
 
 # -- Mollersen & Holsbo, Accounting for multiplicity ------------------------------------------

@@ -7,13 +7,13 @@ import pytest
 from scipy import stats
 
 from sotalib.book import ch07_judging as jt
-from sotalib.book.papers import PAPER_TABLE4
 from sotalib.book.ch07_judging import (
     counterexample_summary,
     counterexample_text,
     load_property_table,
     property_comparison,
 )
+from sotalib.book.papers import PAPER_TABLE4
 from sotalib.judging import winner_distribution_exact
 from sotalib.multiplicity import clopper_pearson
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sotalib.book.papers import PAPER_TABLE4
 from sotalib.book.ch07_judging import load_property_table
+from sotalib.book.papers import PAPER_TABLE4
 from sotalib.judging import search_counterexample
 
 # private: the table's own lists of functions and properties (their positions seed its searches) and the
