@@ -23,7 +23,18 @@ import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
 
-__all__ = ["COLORS", "MARKERS", "STYLE", "Table", "sci", "table", "use_style", "add_proportion_axis", "shade_tail", "vline"]
+__all__ = [
+    "COLORS",
+    "MARKERS",
+    "STYLE",
+    "Table",
+    "sci",
+    "table",
+    "use_style",
+    "add_proportion_axis",
+    "shade_tail",
+    "vline",
+]
 
 #: Path of the style sheet shipped inside the package.
 STYLE = str(resources.files("sotalib.book").joinpath("sotalib.mplstyle"))

@@ -235,10 +235,25 @@ def measured(root, site, browser):
             page.wait_for_timeout(50)
             data = page.evaluate(MEASURE)
             data["requests"] = requests
+            data["contents"] = _open_contents(page) if view == "laptop" else None
             out[view, path] = data
             page.close()
         context.close()
     return out
+
+
+def _open_contents(page) -> int | None:
+    """Click the article header's contents button: the number of links the dialog shows, or None
+    when the page has no such button (a page without sections)."""
+    button = page.locator(".bd-header-article button.secondary-toggle")
+    if button.count() == 0 or not button.first.is_visible():
+        return None
+    button.first.click()
+    page.wait_for_timeout(100)
+    return page.evaluate(
+        "() => { const d = document.getElementById('pst-secondary-sidebar-modal');"
+        " return d && d.open ? Array.from(d.querySelectorAll('nav a')).filter(a => a.offsetWidth > 0).length : 0; }"
+    )
 
 
 def _report(rows: list[str]) -> str:
@@ -288,6 +303,16 @@ def test_one_search_box_and_the_title_whole(measured):
             rows.append(f"{path}: the book's title is not shown in the sidebar")
         elif title["clipped"] or title["covered"]:
             rows.append(f"{path}: the book's title is clipped or covered (by {title['by']})")
+    assert not rows, _report(rows)
+
+
+def test_the_contents_open_from_the_article_header(measured):
+    """Without the right-hand sidebar, a chapter's contents open from the article header at 1280 px."""
+    rows = [
+        f"{path}: the contents button shows {data['contents']} links"
+        for (view, path), data in measured.items()
+        if view == "laptop" and path.startswith("notebooks/") and not data["contents"]
+    ]
     assert not rows, _report(rows)
 
 
