@@ -12,6 +12,9 @@ At 1280 px no table, code block (``div.highlight pre``, ``div.cell_output pre``)
 equation or image may be wider than the column or scroll inside its box.  At 390 px tables,
 code blocks and displayed equations may scroll sideways, but only inside their own box,
 which itself fits the column; nothing else may be wider than the column.
+
+The tests marked ``book`` read the built book; the checks of the figures' font sizes in the
+style and the plotting code run without it.
 """
 
 from __future__ import annotations
@@ -26,8 +29,6 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 import yaml
-
-pytestmark = pytest.mark.book
 
 VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844)}
 #: A figure is at most as tall as a laptop's screen (displayed at 1280 px wide).
@@ -199,7 +200,8 @@ def chromium_path() -> str | None:
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
+    from playwright import sync_api  # the test extra installs it: a missing package is an error
+
     path = chromium_path()
     if path is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium; `make test` does it as root)")
@@ -265,6 +267,7 @@ def _report(rows: list[str]) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.book
 def test_every_page_has_its_column(measured):
     for (view, path), data in measured.items():
         assert data["column"] is not None, f"{path} ({view}): no article column"
@@ -273,6 +276,7 @@ def test_every_page_has_its_column(measured):
     assert min(laptop) >= 79 * 0.6 * 13 + 2 * 16, f"the column at 1280 px is {min(laptop):.0f} px"
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("view", VIEWPORTS)
 def test_every_block_fits_its_column(measured, view):
     """At 1280 px nothing is wider than the column; at 390 px only tables, code and equations,
@@ -291,6 +295,7 @@ def test_every_block_fits_its_column(measured, view):
     assert not rows, f"blocks wider than the column at {VIEWPORTS[view][0]} px: " + _report(rows)
 
 
+@pytest.mark.book
 def test_one_search_box_and_the_title_whole(measured):
     rows = []
     for (view, path), data in measured.items():
@@ -306,6 +311,7 @@ def test_one_search_box_and_the_title_whole(measured):
     assert not rows, _report(rows)
 
 
+@pytest.mark.book
 def test_the_contents_open_from_the_article_header(measured):
     """Without the right-hand sidebar, a chapter's contents open from the article header at 1280 px."""
     rows = [
@@ -316,6 +322,7 @@ def test_the_contents_open_from_the_article_header(measured):
     assert not rows, _report(rows)
 
 
+@pytest.mark.book
 def test_no_request_leaves_the_machine(measured):
     rows = sorted(
         {
@@ -429,6 +436,7 @@ def test_no_plotting_code_sets_a_small_font(root):
     assert not rows, f"text smaller than {MIN_RENDERED_PT:g} pt: " + _report(rows)
 
 
+@pytest.mark.book
 def test_figures_are_legible_and_fit_a_laptop_screen(measured, built, root):
     """At 1280 px every figure's smallest text (the style's or a size set by hand) renders at
     9 pt or more, and the figure is at most 800 px tall (see :func:`rendered_pt` for the formula)."""
