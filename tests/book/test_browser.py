@@ -198,7 +198,8 @@ def chromium_path() -> str | None:
     return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
 
 
-@pytest.fixture(scope="module")
+# session scope, like the build: set up before it, so that without Chromium nothing is built
+@pytest.fixture(scope="session")
 def browser():
     from playwright import sync_api  # the test extra installs it: a missing package is an error
 
@@ -215,8 +216,11 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def measured(root, site, browser):
-    """Every page at each viewport: its measurements and the hosts it sent requests to."""
+def measured(root, browser, site):
+    """Every page at each viewport: its measurements and the hosts it sent requests to.
+
+    The browser starts first: without Chromium the tests skip before the book is built.
+    """
     out = {}
     for view, (width, height) in VIEWPORTS.items():
         context = browser.new_context(viewport={"width": width, "height": height})
