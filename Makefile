@@ -2,7 +2,9 @@
 #   make book    create .venv if missing, install (pinned by requirements.lock), execute every
 #                notebook, HTML in _build/html
 #   make test    what CI runs: lint, every test, a full build of the book, and the library
-#                installed alone (no extras) running its command line
+#                installed alone (no extras) running its command line; the browser checks of the
+#                built pages need Chromium, which it installs from Debian's packages when run as root
+#   make chromium  install Chromium (Debian's package) if it is missing and we are root
 #   make check   the quick loop: every test except the book build and those marked slow
 #   make lint    ruff: lint and formatting check      make format   ruff: format in place
 #   make typecheck  mypy on the library
@@ -19,7 +21,7 @@ LOCK   := requirements.lock
 export NUMBA_CACHE_DIR := $(CURDIR)/_build/numba-cache
 export PYTHONHASHSEED := 0
 
-.PHONY: book test check lint typecheck format bench bench-venv lab lock cache core-smoke clean distclean
+.PHONY: book test check lint typecheck format bench bench-venv lab lock cache core-smoke chromium clean distclean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +42,16 @@ book: $(VENV)/.book-installed
 # the book is built once (tests/book/test_book.py builds it in a module-scoped fixture).
 PYTEST := $(PY) -m pytest -n auto --dist loadscope
 
-test: $(VENV)/.test-installed lint typecheck core-smoke
+test: $(VENV)/.test-installed lint typecheck core-smoke chromium
 	$(PYTEST)
+
+# tests/book/test_browser.py opens the built pages in Chromium through Playwright's Python package
+# (never `playwright install`, which downloads a browser from outside the package registries).
+# CI runs as root and installs Debian's package; elsewhere, without Chromium, those tests skip.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+	  || { test "$$(id -u)" = 0 && apt-get update -q && apt-get install -y -q chromium; } \
+	  || echo "Chromium is missing and could not be installed (not root?): the browser tests will skip"
 
 check: $(VENV)/.test-installed
 	$(PYTEST) -m "not book and not slow"

@@ -300,13 +300,15 @@ def leaderboard_panel(
         ax.hist(v[v >= lo], bins=bins, histtype="step", color=COLORS["reference"], lw=1.1, label=values_label)
     for x, label, color, ls in lines:
         vline(ax, x, label, color=color, ls=ls)
+    # head room above the bars for the legend (and the interval's bar), so that it covers no data
+    peak = ax.get_ylim()[1]
+    ax.set_ylim(0, 2.0 * peak)
     if interval is not None:
         a, b, label, color = interval
-        y = 0.93 * ax.get_ylim()[1]
-        ax.hlines(y, a, b, color=color, lw=3, label=label)
+        ax.hlines(1.08 * peak, a, b, color=color, lw=3, label=label)
     ax.set_xlabel("accuracy")
     ax.set_ylabel(f"teams per bin of {binwidth:g}")
-    ax.legend(loc="upper left")
+    ax.legend(loc="upper left", fontsize="small")
     return ax
 
 
@@ -331,10 +333,10 @@ def plot_realisations(
     s = observed[observed > 1.0 / classes]
     mx = float(s.max())
     nv, ob = results["naive"], results["observed"]
-    # one panel per row, full page width: the legends keep the book's font size and stay readable
-    nrows = 4 if shrunk else 2
-    fig, axes = plt.subplots(nrows, 1, figsize=(7, 2.9 * nrows), sharex=True, squeeze=False)
-    axes = axes.reshape(-1, 2)
+    # two panels a row, the column's width: Figure 8 (four panels) stays lower than a laptop's
+    # screen, and each panel's legend sits in the head room above its histogram
+    nrows = 2 if shrunk else 1
+    fig, axes = plt.subplots(nrows, 2, figsize=(8.4, 3.1 * nrows), sharex=True, squeeze=False)
     m_line = (mx, r"$\max(\hat\Theta)$", COLORS["maximum"], ":")
     leaderboard_panel(
         axes[0, 0],
@@ -377,8 +379,10 @@ def plot_realisations(
         )
     for ax, tag in zip(axes.ravel(), "abcd"):
         ax.set_title(f"({tag})", loc="left")
-    for ax in axes.ravel()[:-1]:  # the panels share the accuracy axis: label it once, at the bottom
+    for ax in axes[:-1].ravel():  # the panels share the accuracy axis: label it once, at the bottom
         ax.set_xlabel("")
+    for ax in axes[:, 1:].ravel():  # the row's left panel names the counts
+        ax.set_ylabel("")
     return fig
 
 

@@ -402,19 +402,21 @@ def plot_rank_granularity(g, names, ax=None):
     ax.set_xticklabels([names[i] for i in order], rotation=45, ha="right")
     ax.set_ylabel("rank (1 = best), mean $\\pm$ sd")
     ax.invert_yaxis()
-    ax.legend(fontsize=8)
+    ax.legend(loc="best")
     return ax
 
 
 def plot_stability(sizes, curves: dict, ax=None, extra: tuple | None = None):
     """Figure 8: Kendall's W of bootstrap rankings against the number of test items, one line per task.
 
-    ``extra = (label, sizes, w)`` adds one more curve, drawn black and dashed.
+    ``extra = (label, sizes, w)`` adds one more curve, drawn black and dashed.  The tasks'
+    curves are solid, each with its own colour and marker (told apart in grey too).
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.8))
-    for label, w in curves.items():
-        ax.plot(sizes, w, marker=".", label=label)
+    markers = ["o", "s", "^", "D", "v", "P", "X", "<"]
+    for i, (label, w) in enumerate(curves.items()):
+        ax.plot(sizes, w, ls="-", marker=markers[i % len(markers)], ms=4, label=label)
     if extra is not None:
         ax.plot(extra[1], extra[2], color=COLORS["reference"], ls="--", marker=".", label=extra[0])
     ax.set_xscale("log")
@@ -422,7 +424,7 @@ def plot_stability(sizes, curves: dict, ax=None, extra: tuple | None = None):
     ax.set_ylabel("ranking stability (Kendall's $W$)")
     ax.set_ylim(0, 1.02)
     ax.axhline(1, color=COLORS["reference"], lw=0.8, ls=":")
-    ax.legend(title="task", fontsize=8)
+    ax.legend(title="task", loc="best")
     return ax
 
 
@@ -438,7 +440,7 @@ def plot_public_private(results, axes=None):
         ax.plot([lo, hi], [lo, hi], color=COLORS["reference"], lw=1, label="public = private")
         ax.set_title("(a)" if r.mechanism == "kaggle" else "(b)", loc="left")
         ax.set_xlabel("public leaderboard score")
-        ax.legend(fontsize=8, loc="upper left")
+        ax.legend(loc="upper left")
     axes[0].set_ylabel("private leaderboard score")
     cb = plt.colorbar(sc, ax=list(axes), fraction=0.03)
     cb.set_label("log$_{10}$ submissions")
@@ -483,7 +485,7 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
                 mid[0],
                 mid[1],
                 f"{W[u, v]}:{W[v, u]}",
-                fontsize=8,
+                fontsize=9,
                 ha="center",
                 va="center",
                 bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none"),

@@ -55,14 +55,15 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
         segs = [np.column_stack([f, t]) for f, t in zip(fpr[sel], tpr[sel])]
         ax_b.add_collection(LineCollection(segs, colors=col, linewidths=lw))
     j = int(np.argmax(aucs))
-    ax_b.plot(fpr[j], tpr[j], color=COLORS["reference"], lw=1.5, label=f"sample maximum, AUC = {aucs[j]:.3f}")
+    ax_b.plot(fpr[j], tpr[j], color=COLORS["reference"], lw=1.5, label=f"maximum, AUC {aucs[j]:.3f}")
     f = np.linspace(0, 1, 500)
-    ax_b.plot(f, binormal_roc(f, auc), color=COLORS["single"], lw=1.2, ls="--", label=f"true ROC, AUC = {auc:g}")
+    ax_b.plot(f, binormal_roc(f, auc), color=COLORS["single"], lw=1.2, ls="--", label=f"true ROC, AUC {auc:g}")
     ax_b.set_xlim(0, 1)
     ax_b.set_ylim(0, 1.01)
     ax_b.set_xlabel("false positive rate")
     ax_b.set_ylabel("true positive rate")
-    ax_b.legend(loc="lower right", frameon=False, fontsize="small")
+    # the curves hug the top left: the legend sits below them, short enough for the panel
+    ax_b.legend(loc="lower right", frameon=False, fontsize="small", handlelength=1.5, borderaxespad=0.2)
     ax_b.set_title("(b)", loc="left")
 
     ax_c.hist(maxima, bins=60, density=True, color=COLORS["observed"], alpha=0.6, label="simulated maxima")
@@ -80,8 +81,9 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
     ax_c.set_xlim(auc - 0.005, float(np.max(maxima)) + 0.01)
     ax_c.set_xlabel(r"maximum empirical AUC")
     ax_c.set_ylabel("density")
-    # the histogram sits right of the true AUC: the legend goes in the empty space on the left
-    ax_c.legend(loc="upper left", frameon=False, fontsize="small")
+    # head room above the peak: the legend sits in it, above the curve, not on its peak
+    ax_c.set_ylim(0, 1.6 * ax_c.get_ylim()[1])
+    ax_c.legend(loc="upper right", frameon=False, fontsize="small")
     ax_c.set_title("(c)", loc="left")
 
     return fig

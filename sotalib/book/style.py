@@ -1,11 +1,13 @@
 """The book's one plotting style and the helpers every chapter shares.
 
 Each chapter calls :func:`use_style` once, at the top.  Colours carry the same
-meaning in every figure (:data:`COLORS`), from the Okabe-Ito palette as
-seaborn's "colorblind" palette draws it: blue for a single classifier,
-vermillion for a better one, pink (reddish purple) for an observed sample
-maximum, bluish green for a state-of-the-art estimate, grey for observed
-leaderboards.  Captions name these colours with these words.
+meaning in every figure (:data:`COLORS`), from the Okabe-Ito palette (safe for
+colour-blind readers): blue for a single classifier, vermillion for a better
+one, pink (reddish purple) for an observed sample maximum, bluish green for a
+state-of-the-art estimate, grey for observed leaderboards.  Captions name these
+colours with these words.  Each meaning also has a marker (:data:`MARKERS`) and
+the style's cycle pairs every colour with a line style, so that a figure printed
+in grey still tells its series apart.
 """
 
 from __future__ import annotations
@@ -21,21 +23,47 @@ import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
 
-__all__ = ["COLORS", "STYLE", "Table", "sci", "table", "use_style", "add_proportion_axis", "shade_tail", "vline"]
+__all__ = [
+    "COLORS",
+    "MARKERS",
+    "STYLE",
+    "Table",
+    "sci",
+    "table",
+    "use_style",
+    "add_proportion_axis",
+    "shade_tail",
+    "vline",
+]
 
 #: Path of the style sheet shipped inside the package.
 STYLE = str(resources.files("sotalib.book").joinpath("sotalib.mplstyle"))
 
-#: Semantic colours used by every chapter (colour-blind safe palette).
+#: Semantic colours used by every chapter (the Okabe-Ito palette, colour-blind safe).
 COLORS = {
-    "single": "#0173B2",  # one classifier (theta)
-    "better": "#D55E00",  # a better classifier (theta_{1-alpha/2})
-    "maximum": "#CC78BC",  # the sample maximum (theta_hat_max)
-    "observed": "#949494",  # an observed leaderboard
-    "sota": "#029E73",  # a state-of-the-art estimate
-    "shade": "#029E73",  # shaded probabilities
-    "reference": "#000000",  # reference lines
-    "accent": "#DE8F05",
+    "single": "#0072B2",  # blue: one classifier (theta)
+    "better": "#D55E00",  # vermillion: a better classifier (theta_{1-alpha/2})
+    "maximum": "#CC79A7",  # reddish purple: the sample maximum (theta_hat_max)
+    "observed": "#999999",  # grey: an observed leaderboard
+    "sota": "#009E73",  # bluish green: a state-of-the-art estimate
+    "shade": "#009E73",  # shaded probabilities
+    "reference": "#000000",  # black: reference lines
+    # orange: Okabe-Ito's, lighter and yellower than vermillion (seaborn's "colorblind"
+    # orange was hard to tell from it); beside vermillion, give the two different markers
+    "accent": "#E69F00",
+}
+
+#: A marker for each meaning of :data:`COLORS`: points of different series differ in shape
+#: too, so that they can be told apart in grey and by readers who do not see the colours.
+MARKERS = {
+    "single": "o",
+    "better": "s",
+    "maximum": "^",
+    "observed": "D",
+    "sota": "v",
+    "shade": "v",
+    "reference": "x",
+    "accent": "P",
 }
 
 
