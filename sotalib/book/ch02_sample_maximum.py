@@ -22,7 +22,7 @@ def plot_bias_sd_grid(n: int, m: int, theta: float):
     m_grid = np.unique(np.round(np.logspace(0, 4, 41)).astype(int))
     n_grid = np.unique(np.round(np.logspace(2, 4.5, 41)).astype(int))
     t_grid = np.linspace(0.55, 0.995, 60)
-    fig, axes = plt.subplots(3, 2, figsize=(8, 9), sharey="col")
+    fig, axes = plt.subplots(3, 2, figsize=(8, 7), sharey="col")
     plot_bias_sd(
         m_grid,
         {

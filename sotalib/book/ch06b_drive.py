@@ -169,6 +169,8 @@ def plot_field(papers: pd.DataFrame, ax=None):
         "outlier": COLORS["observed"],
     }
     labels = {"FoV": "field of view", "no FoV": "all pixels", "ambiguous": "both", "outlier": "neither"}
+    # a marker per category too, so that the figure reads in grey and for every colour vision
+    markers = {"FoV": "o", "no FoV": "s", "ambiguous": "^", "outlier": "x"}
     if ax is None:
         _, ax = plt.subplots()
     jitter = np.random.default_rng(0).uniform(-0.25, 0.25, len(papers))
@@ -176,11 +178,12 @@ def plot_field(papers: pd.DataFrame, ax=None):
         ax.scatter(
             g["year"] + jitter[g.index],
             g["acc"],
-            s=22,
+            s=26,
             color=colors[cat],
+            marker=markers[cat],
             label=f"{labels[cat]} ({len(g)})",
-            edgecolor="white",
-            linewidth=0.4,
+            edgecolor="white" if markers[cat] != "x" else None,
+            linewidth=0.4 if markers[cat] != "x" else 1.2,
         )
     ax.set_xlabel("year of publication")
     ax.set_ylabel("reported accuracy (primary figure)")

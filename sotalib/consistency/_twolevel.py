@@ -174,7 +174,8 @@ def check_n_datasets(  # noqa: C901 (validation, search and solvers in order; to
     --------
     >>> from sotalib.consistency import check_n_datasets
     >>> datasets = [{"p": 40, "n": 60, "k": 5}, {"p": 30, "n": 70, "k": 5}]
-    >>> check_n_datasets(datasets, {"acc": "0.85", "sens": "0.70"}, within=["som", "mos"], decimals=2).consistent
+    >>> scores = {"acc": "0.85", "sens": "0.70"}
+    >>> check_n_datasets(datasets, scores, within=["som", "mos"], decimals=2).consistent
     True
     """
     if not datasets:
