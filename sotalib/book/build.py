@@ -26,7 +26,11 @@ PACKAGE = Path(__file__).resolve().parent.parent
 def fingerprint(root: Path = ROOT) -> str:
     """Hash of everything a notebook's output may depend on besides its cells."""
     h = hashlib.sha256()
-    files = sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    files = sorted(
+        p
+        for p in PACKAGE.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
     for path in files:
         h.update(str(path.relative_to(PACKAGE)).encode())
         h.update(path.read_bytes())
@@ -34,7 +38,9 @@ def fingerprint(root: Path = ROOT) -> str:
         if path.exists():
             h.update(path.name.encode())
             h.update(path.read_bytes())
-    dists = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions())
+    dists = sorted(
+        f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()
+    )
     h.update("\n".join(dists).encode())
     h.update(sys.version.encode())
     return h.hexdigest()
@@ -65,7 +71,15 @@ def build(root: Path = ROOT, *, extra_args: tuple[str, ...] = ()) -> int:
     env.setdefault("NUMBA_CACHE_DIR", str(root / "_build" / "numba-cache"))
     env.setdefault("PYTHONHASHSEED", "0")
     exe = Path(sys.executable).parent / "jupyter-book"
-    cmd = [str(exe), "build", str(root), "--all", "--warningiserror", "--keep-going", *extra_args]
+    cmd = [
+        str(exe),
+        "build",
+        str(root),
+        "--all",
+        "--warningiserror",
+        "--keep-going",
+        *extra_args,
+    ]
     return subprocess.call(cmd, cwd=root, env=env)
 
 

@@ -71,14 +71,26 @@ def _fig3_power(out: Path) -> None:
 
 def _ranking_properties(out: Path) -> None:
     from ..judging import property_table
-    from .ch07_judging import PROPERTY_SEED, PROPERTY_TRIALS, TABLE_FILE, save_property_table
+    from .ch07_judging import (
+        PROPERTY_SEED,
+        PROPERTY_TRIALS,
+        TABLE_FILE,
+        save_property_table,
+    )
 
     table = property_table(PROPERTY_TRIALS, rng=PROPERTY_SEED)
-    save_property_table(table, out / TABLE_FILE, PROPERTY_TRIALS, PROPERTY_SEED)
+    save_property_table(
+        table, out / TABLE_FILE, PROPERTY_TRIALS, PROPERTY_SEED
+    )
 
 
 def _judging_tasks(out: Path) -> None:
-    from .ch07_judging import FILE, SEED, build_task_predictions, save_task_predictions
+    from .ch07_judging import (
+        FILE,
+        SEED,
+        build_task_predictions,
+        save_task_predictions,
+    )
 
     save_task_predictions(build_task_predictions(rng=SEED), out / FILE)
 
@@ -86,7 +98,9 @@ def _judging_tasks(out: Path) -> None:
 def _groundtruth(out: Path) -> None:
     from .groundtruth import SEED, build_groundtruth, save_groundtruth
 
-    save_groundtruth(build_groundtruth(rng=SEED, verbose=True), out / "groundtruth.npz")
+    save_groundtruth(
+        build_groundtruth(rng=SEED, verbose=True), out / "groundtruth.npz"
+    )
 
 
 def _sota_results(out: Path) -> None:
@@ -138,7 +152,13 @@ CACHES: dict[str, Cache] = {
             "10,000 simulated best AUCs of m = 1,000 classifiers (Figure 10c), rng 20240510",
             _auc_max_direct,
         ),
-        Cache("auc_rho", "auc_rho.json", 5, "best AUC against rho: 400 replications per rho, rng 1000 + i", _auc_rho),
+        Cache(
+            "auc_rho",
+            "auc_rho.json",
+            5,
+            "best AUC against rho: 400 replications per rho, rng 1000 + i",
+            _auc_rho,
+        ),
         Cache(
             "ch6_fig3_power",
             "ch6_fig3_power.json",
@@ -196,7 +216,9 @@ CACHES: dict[str, Cache] = {
 def regenerate(name: str, out: str | Path) -> Path:
     """Recompute the cached experiment ``name`` and write its file into the folder ``out``."""
     if name not in CACHES:
-        raise ValueError(f"name must be one of {', '.join(CACHES)}, got {name!r}")
+        raise ValueError(
+            f"name must be one of {', '.join(CACHES)}, got {name!r}"
+        )
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     CACHES[name].make(out)
@@ -204,24 +226,45 @@ def regenerate(name: str, out: str | Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sotalib.book.cache", description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", metavar="NAME", help="cached experiments to recompute")
-    parser.add_argument("--out", help="folder to write into (sotalib/book/data in a checkout)")
-    parser.add_argument("--list", action="store_true", help="list the cached experiments")
+    parser = argparse.ArgumentParser(
+        prog="python -m sotalib.book.cache",
+        description=__doc__.split("\n\n")[0],
+    )
+    parser.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="cached experiments to recompute",
+    )
+    parser.add_argument(
+        "--out", help="folder to write into (sotalib/book/data in a checkout)"
+    )
+    parser.add_argument(
+        "--list", action="store_true", help="list the cached experiments"
+    )
     args = parser.parse_args(argv)
     if args.list or not args.names:
         for c in CACHES.values():
-            print(f"{c.name:20s} chapter {c.chapter}  {c.file:26s} {c.description}")
+            print(
+                f"{c.name:20s} chapter {c.chapter}  {c.file:26s} {c.description}"
+            )
         return 0
     if args.out is None:
-        parser.error("--out FOLDER is required (sotalib/book/data in a checkout)")
+        parser.error(
+            "--out FOLDER is required (sotalib/book/data in a checkout)"
+        )
     unknown = [n for n in args.names if n not in CACHES]
     if unknown:
-        parser.error(f"unknown cached experiment(s): {', '.join(unknown)}; --list names them")
+        parser.error(
+            f"unknown cached experiment(s): {', '.join(unknown)}; --list names them"
+        )
     for name in args.names:
         t0 = time.perf_counter()
         path = regenerate(name, args.out)
-        print(f"{name}: wrote {path} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        print(
+            f"{name}: wrote {path} in {time.perf_counter() - t0:.0f} s",
+            file=sys.stderr,
+        )
     return 0
 
 

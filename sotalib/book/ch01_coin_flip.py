@@ -72,11 +72,35 @@ def plot_coin_leaderboard(acc: np.ndarray, n: int, theta: float, ax=None):
     m = len(acc)
     winner = float(np.max(acc))
     values, counts = np.unique(acc, return_counts=True)
-    ax.bar(values, counts, width=0.8 / n, color=COLORS["observed"], label="simulated leaderboard")
+    ax.bar(
+        values,
+        counts,
+        width=0.8 / n,
+        color=COLORS["observed"],
+        label="simulated leaderboard",
+    )
     expected = m * stats.binom.pmf(np.arange(n + 1), n, theta)
-    ax.plot(np.arange(n + 1) / n, expected, "o-", color=COLORS["single"], ms=3, label=r"expected, $m\,P(X=x)$")
-    vline(ax, theta, label=rf"$\theta_{{SOTA}} = {theta:g}$", color=COLORS["sota"])
-    vline(ax, winner, label=rf"winner, $\hat\theta_{{\max}} = {winner:.2f}$", color=COLORS["maximum"], ls=":")
+    ax.plot(
+        np.arange(n + 1) / n,
+        expected,
+        "o-",
+        color=COLORS["single"],
+        ms=3,
+        label=r"expected, $m\,P(X=x)$",
+    )
+    vline(
+        ax,
+        theta,
+        label=rf"$\theta_{{SOTA}} = {theta:g}$",
+        color=COLORS["sota"],
+    )
+    vline(
+        ax,
+        winner,
+        label=rf"winner, $\hat\theta_{{\max}} = {winner:.2f}$",
+        color=COLORS["maximum"],
+        ls=":",
+    )
     ax.set_xlabel(rf"accuracy $\hat\theta$ on $n = {n}$ flips")
     ax.set_ylabel("number of classifiers")
     ax.legend(loc="upper left")

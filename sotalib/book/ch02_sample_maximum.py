@@ -14,7 +14,11 @@ from sotalib.multiplicity import iid_bias_sd
 from .papers import APPENDIX_A
 from .style import plot_bias_sd
 
-__all__ = ["appendix_a_comparison", "plot_bias_sd_grid", "standard_errors_text"]
+__all__ = [
+    "appendix_a_comparison",
+    "plot_bias_sd_grid",
+    "standard_errors_text",
+]
 
 
 def plot_bias_sd_grid(n: int, m: int, theta: float):
@@ -76,9 +80,37 @@ def appendix_a_comparison(book: pd.DataFrame) -> pd.DataFrame:
     for r in book.itertuples(index=False):
         mean, sd, version = APPENDIX_A[(int(r.m), int(r.n), float(r.theta))]
         setting = f"m = {int(r.m):,}, n = {int(r.n):,}, θ = {r.theta:.2f}"
-        rows.append((setting, "E max", version, f"{mean:.4f}", f"{r.mean:.6f}", round(r.mean, 4) == mean))
-        rows.append((setting, "sd", version, f"{sd:.6f}", f"{r.sd:.6f}", round(r.sd, 6) == sd))
-    return pd.DataFrame(rows, columns=["setting", "quantity", "printed in", "paper", "book", "agrees"])
+        rows.append(
+            (
+                setting,
+                "E max",
+                version,
+                f"{mean:.4f}",
+                f"{r.mean:.6f}",
+                round(r.mean, 4) == mean,
+            )
+        )
+        rows.append(
+            (
+                setting,
+                "sd",
+                version,
+                f"{sd:.6f}",
+                f"{r.sd:.6f}",
+                round(r.sd, 6) == sd,
+            )
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "setting",
+            "quantity",
+            "printed in",
+            "paper",
+            "book",
+            "agrees",
+        ],
+    )
 
 
 def standard_errors_text(z: float) -> str:

@@ -19,7 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..multiplicity import Summary, feasible_interval, max_distribution, simulate_max, uniform_for_sota
+from ..multiplicity import (
+    Summary,
+    feasible_interval,
+    max_distribution,
+    simulate_max,
+    uniform_for_sota,
+)
 from .papers import TABLE1_ROWS
 
 __all__ = [
@@ -63,8 +69,14 @@ class Row:
     paper_source: str
 
     def kwargs(self) -> dict:
-        dist = uniform_for_sota(THETA_SOTA, self.d, M) if self.d > 0 else THETA_SOTA
-        return dict(theta_dist=dist, rho=self.rho, theta0=THETA_SOTA, y0=self.y0)
+        dist = (
+            uniform_for_sota(THETA_SOTA, self.d, M)
+            if self.d > 0
+            else THETA_SOTA
+        )
+        return dict(
+            theta_dist=dist, rho=self.rho, theta0=THETA_SOTA, y0=self.y0
+        )
 
 
 #: Table 1 of the JMLR version, plus the fixed-reference row of the second arXiv version
@@ -74,16 +86,24 @@ TABLE1 = tuple(Row(*row) for row in TABLE1_ROWS)
 
 def table1_exact(alpha: float = 0.05) -> list[Summary]:
     """Exact summaries of the rows of :data:`TABLE1` (``theta0 = theta_SOTA = 0.9``)."""
-    return [max_distribution(N, M, **row.kwargs()).summary(alpha) for row in TABLE1]
+    return [
+        max_distribution(N, M, **row.kwargs()).summary(alpha) for row in TABLE1
+    ]
 
 
-def table1_monte_carlo(reps: int = 100_000, seed: int = 2025, alpha: float = 0.05) -> list[Summary]:
+def table1_monte_carlo(
+    reps: int = 100_000, seed: int = 2025, alpha: float = 0.05
+) -> list[Summary]:
     """Monte Carlo summaries of the rows of :data:`TABLE1`; row ``i`` uses seed ``seed + i``."""
     out = []
     for i, row in enumerate(TABLE1):
         kw = row.kwargs()
         dist = kw.pop("theta_dist")
-        out.append(simulate_max(N, M, dist, **kw, n_resamples=reps, rng=seed + i, alpha=alpha))
+        out.append(
+            simulate_max(
+                N, M, dist, **kw, n_resamples=reps, rng=seed + i, alpha=alpha
+            )
+        )
     return out
 
 
@@ -97,19 +117,39 @@ def rho_max_uniform(a: float, b: float, theta0: float) -> float:
         r2 = min(r2, theta0 * (1 - b) / (b * (1 - theta0)))
     r = min(1.0, math.sqrt(r2))
     # guard against rounding at the boundary
-    while r > 0 and not (feasible_interval(theta0, r)[0] <= a + 1e-12 and b <= feasible_interval(theta0, r)[1] + 1e-12):
+    while r > 0 and not (
+        feasible_interval(theta0, r)[0] <= a + 1e-12
+        and b <= feasible_interval(theta0, r)[1] + 1e-12
+    ):
         r = np.nextafter(r, 0.0)
     return float(r)
 
 
-def bias_sd_vs_spread(ds, *, n: int = N, m: int = M, theta_sota: float = THETA_SOTA) -> tuple[np.ndarray, np.ndarray]:
+def bias_sd_vs_spread(
+    ds, *, n: int = N, m: int = M, theta_sota: float = THETA_SOTA
+) -> tuple[np.ndarray, np.ndarray]:
     """Bias ``E theta_hat_max - theta_SOTA`` and sd against the width ``d`` (Figure 5a, independent)."""
-    out = [max_distribution(n, m, uniform_for_sota(theta_sota, float(d), m) if d > 0 else theta_sota) for d in ds]
-    return np.array([o.mean() - theta_sota for o in out]), np.array([o.sd() for o in out])
+    out = [
+        max_distribution(
+            n,
+            m,
+            uniform_for_sota(theta_sota, float(d), m) if d > 0 else theta_sota,
+        )
+        for d in ds
+    ]
+    return np.array([o.mean() - theta_sota for o in out]), np.array(
+        [o.sd() for o in out]
+    )
 
 
 def bias_sd_vs_rho(
-    rhos, d: float, *, n: int = N, m: int = M, theta_sota: float = THETA_SOTA, theta0: float | None = None
+    rhos,
+    d: float,
+    *,
+    n: int = N,
+    m: int = M,
+    theta_sota: float = THETA_SOTA,
+    theta0: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Bias and sd against ``rho_0`` for ``theta_j ~ U(a, b)`` of width ``d`` (Figures 5b, 5c).
 
@@ -152,7 +192,9 @@ def figure5_data(ds=FIG5_DS, rho_ds=FIG5_RHO_DS, rhos=FIG5_RHOS) -> dict:
         a, b = (dist.a, dist.b) if dist else (THETA_SOTA, THETA_SOTA)
         rmax = rho_max_uniform(a, b, THETA_SOTA)
         rs = [r for r in rhos if r < rmax]
-        if rmax == 1.0:  # identical classifiers: resolve the steep drop to zero bias at rho = 1
+        if (
+            rmax == 1.0
+        ):  # identical classifiers: resolve the steep drop to zero bias at rho = 1
             rs += [r for r in (0.97, 0.98, 0.99, 0.995, 0.999) if r > rs[-1]]
         rs += [rmax]
         bias, sd = bias_sd_vs_rho(rs, d)
@@ -172,7 +214,11 @@ def figure5_data(ds=FIG5_DS, rho_ds=FIG5_RHO_DS, rhos=FIG5_RHOS) -> dict:
             "rho_ds": list(map(float, rho_ds)),
             "rhos": list(map(float, rhos)),
         },
-        "spread": {"d": list(map(float, ds)), "bias": bias_d.tolist(), "sd": sd_d.tolist()},
+        "spread": {
+            "d": list(map(float, ds)),
+            "bias": bias_d.tolist(),
+            "sd": sd_d.tolist(),
+        },
         "rho": curves,
     }
 
@@ -181,7 +227,9 @@ def _data_path(name: str) -> Path:
     return Path(str(resources.files("sotalib.book").joinpath("data", name)))
 
 
-def load_or_compute(name: str, params: dict, compute, *, out: str | Path | None = None) -> dict:
+def load_or_compute(
+    name: str, params: dict, compute, *, out: str | Path | None = None
+) -> dict:
     """Cached result ``sotalib/book/data/<name>`` if its ``params`` match, else ``compute()``.
 
     Nothing is written unless ``out`` names a folder: then the result is computed
@@ -200,16 +248,26 @@ def load_or_compute(name: str, params: dict, compute, *, out: str | Path | None 
     return result
 
 
-def table1_mc_cached(reps: int = 100_000, seed: int = 2025, *, out: str | Path | None = None) -> list[Summary]:
+def table1_mc_cached(
+    reps: int = 100_000, seed: int = 2025, *, out: str | Path | None = None
+) -> list[Summary]:
     """:func:`table1_monte_carlo` from the cache ``noniid_table1_mc.json`` (row ``i`` uses ``rng = seed + i``).
 
     Regenerate: ``python -m sotalib.book.cache noniid_table1_mc --out sotalib/book/data``.
     """
-    params = {"reps": reps, "seed": seed, "rows": [r.label for r in TABLE1], "n": N, "m": M}
+    params = {
+        "reps": reps,
+        "seed": seed,
+        "rows": [r.label for r in TABLE1],
+        "n": N,
+        "m": M,
+    }
     data = load_or_compute(
         "noniid_table1_mc.json",
         params,
-        lambda: {"rows": [s.to_dict() for s in table1_monte_carlo(reps, seed)]},
+        lambda: {
+            "rows": [s.to_dict() for s in table1_monte_carlo(reps, seed)]
+        },
         out=out,
     )
     return [Summary(**row) for row in data["rows"]]
@@ -229,7 +287,9 @@ def figure5_cached(*, out: str | Path | None = None) -> dict:
         "rho_ds": list(map(float, FIG5_RHO_DS)),
         "rhos": list(map(float, FIG5_RHOS)),
     }
-    return load_or_compute("noniid_figure5.json", params, figure5_data, out=out)
+    return load_or_compute(
+        "noniid_figure5.json", params, figure5_data, out=out
+    )
 
 
 def plot_figure5(data: dict):
@@ -263,8 +323,12 @@ def plot_figure5(data: dict):
         ax_b.plot(cur["rho"], cur["bias"], **kw)
         ax_c.plot(cur["rho"], cur["sd"], **kw)
         if cur["rho_max"] < 1:
-            ax_b.plot(cur["rho"][-1], cur["bias"][-1], "o", ms=3, color=kw["color"])
-            ax_c.plot(cur["rho"][-1], cur["sd"][-1], "o", ms=3, color=kw["color"])
+            ax_b.plot(
+                cur["rho"][-1], cur["bias"][-1], "o", ms=3, color=kw["color"]
+            )
+            ax_c.plot(
+                cur["rho"][-1], cur["sd"][-1], "o", ms=3, color=kw["color"]
+            )
     for ax, lab in ((ax_b, "bias"), (ax_c, "standard deviation")):
         ax.axvline(RHO0, color="0.5", lw=1.0, zorder=0)
         ax.set_xlabel(r"correlation $\rho_0$ with the reference")
@@ -272,7 +336,10 @@ def plot_figure5(data: dict):
     ax_b.set_title("(b)", loc="left")
     ax_c.set_title("(c)", loc="left")
     ax_b.legend()
-    ymax = max(max(sp["bias"]), max(max(c["bias"]) for c in data["rho"].values())) * 1.08
+    ymax = (
+        max(max(sp["bias"]), max(max(c["bias"]) for c in data["rho"].values()))
+        * 1.08
+    )
     for ax in (ax_a, ax_b):
         ax.set_ylim(0, ymax)
     ax_c.set_ylim(0, None)
@@ -296,12 +363,38 @@ def table1_comparison(exact, simulated):
 
     out = []
     for row, ex, sim in zip(TABLE1, exact, simulated, strict=True):
-        model = f"{row.section} {row.label}".replace("$Y_0$", "Y₀").replace("$y_0$", "y₀")
+        model = f"{row.section} {row.label}".replace("$Y_0$", "Y₀").replace(
+            "$y_0$", "y₀"
+        )
         for quantity, paper, value, mc in (
-            ("E max", row.paper_mean, ex.mean, f"{sim.mean:.6f} ± {sim.se_mean:.6f}"),
+            (
+                "E max",
+                row.paper_mean,
+                ex.mean,
+                f"{sim.mean:.6f} ± {sim.se_mean:.6f}",
+            ),
             ("sd", row.paper_sd, ex.sd, f"{sim.sd:.6f}"),
             ("upper end", row.paper_upper, ex.ci_high, f"{sim.ci_high:.4f}"),
         ):
             k = _decimals(paper)
-            out.append((model, quantity, f"{paper:.{k}f}", f"{value:.{max(k, 6)}f}", mc, round(value, k) == paper))
-    return pd.DataFrame(out, columns=["model (paper's row)", "quantity", "paper", "exact", "simulated", "agrees"])
+            out.append(
+                (
+                    model,
+                    quantity,
+                    f"{paper:.{k}f}",
+                    f"{value:.{max(k, 6)}f}",
+                    mc,
+                    round(value, k) == paper,
+                )
+            )
+    return pd.DataFrame(
+        out,
+        columns=[
+            "model (paper's row)",
+            "quantity",
+            "paper",
+            "exact",
+            "simulated",
+            "agrees",
+        ],
+    )

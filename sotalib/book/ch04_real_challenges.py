@@ -73,8 +73,22 @@ class Board:
 
 
 BOARDS = {
-    "obesity": Board("Multi-Class Prediction of Obesity Risk", "playground-series-s4e2", 7, 13840, 5, 11072, 2768),
-    "cassava": Board("Cassava Leaf Disease Classification", "cassava-leaf-disease-classification", 5, 15000, 4),
+    "obesity": Board(
+        "Multi-Class Prediction of Obesity Risk",
+        "playground-series-s4e2",
+        7,
+        13840,
+        5,
+        11072,
+        2768,
+    ),
+    "cassava": Board(
+        "Cassava Leaf Disease Classification",
+        "cassava-leaf-disease-classification",
+        5,
+        15000,
+        4,
+    ),
 }
 
 #: The multiplicity paper's printed numbers about the two boards (in :mod:`sotalib.book.papers`).
@@ -84,10 +98,15 @@ PAPER = REAL_BOARDS
 def load_board(name: str, which: str = "private") -> sota.Leaderboard:
     """The real ``private`` (default) or ``public`` board of ``"obesity"`` or ``"cassava"``."""
     if name not in BOARDS:
-        raise ValueError(f"name must be one of {', '.join(BOARDS)}, got {name!r}")
+        raise ValueError(
+            f"name must be one of {', '.join(BOARDS)}, got {name!r}"
+        )
     if which not in ("private", "public"):
         raise ValueError(f"which must be 'private' or 'public', got {which!r}")
-    return sota.read_leaderboard(DATA_DIR / "leaderboards" / f"{BOARDS[name].slug}__{which}.csv", "score")
+    return sota.read_leaderboard(
+        DATA_DIR / "leaderboards" / f"{BOARDS[name].slug}__{which}.csv",
+        "score",
+    )
 
 
 def paper_vs_book(rows):
@@ -120,7 +139,8 @@ def paper_vs_book(rows):
         )
         out.append((label, *(v for pair in zip(paper, book) for v in pair)))
     columns = pd.MultiIndex.from_tuples(
-        [("", "approach")] + [(q, who) for q in quantities for who in ("paper", "book")]
+        [("", "approach")]
+        + [(q, who) for q in quantities for who in ("paper", "book")]
     )
     return pd.DataFrame(out, columns=columns)
 
@@ -137,7 +157,11 @@ def load_imagenet():
 def _key(fn, scores, n, kwargs) -> str:
     s = np.ascontiguousarray(np.asarray(scores, dtype=float))
     h = hashlib.sha256(s.tobytes())
-    h.update(json.dumps([fn.__name__, int(n), sorted(kwargs.items())], default=str).encode())
+    h.update(
+        json.dumps(
+            [fn.__name__, int(n), sorted(kwargs.items())], default=str
+        ).encode()
+    )
     return h.hexdigest()[:20]
 
 
@@ -164,24 +188,59 @@ def cached(fn=None):
 
 def _calls():
     """Every ``(function, scores, n, kwargs)`` the chapter passes through :func:`cached`."""
-    ob, ob_pub = load_board("obesity").scores, load_board("obesity", "public").scores
+    ob, ob_pub = (
+        load_board("obesity").scores,
+        load_board("obesity", "public").scores,
+    )
     ca = load_board("cassava").scores
     est = sota.estimate_sota
-    out = [(est, ob, 13840, dict(classes=7, method="observed")), (est, ca, 15000, dict(classes=5, method="observed"))]
+    out = [
+        (est, ob, 13840, dict(classes=7, method="observed")),
+        (est, ca, 15000, dict(classes=5, method="observed")),
+    ]
     for n in (13840, 11072):
         for method in ("crop", "shrink", "cap"):
             for target in ("expected", "upper"):
                 if n == 11072 and method == "cap":
                     continue
-                out.append((est, ob, n, dict(classes=7, method=method, target=target)))
-    out.append((est, ob_pub, 2768, dict(classes=7, method="shrink", target="expected")))
-    out.append((est, ob_pub, 2768, dict(classes=7, method="crop", target="expected")))
-    out.append((est, ca, 15000, dict(classes=5, method="shrink", target="expected")))
-    out.append((est, ca, 15000, dict(classes=5, method="crop", target="expected")))
+                out.append(
+                    (est, ob, n, dict(classes=7, method=method, target=target))
+                )
+    out.append(
+        (
+            est,
+            ob_pub,
+            2768,
+            dict(classes=7, method="shrink", target="expected"),
+        )
+    )
+    out.append(
+        (est, ob_pub, 2768, dict(classes=7, method="crop", target="expected"))
+    )
+    out.append(
+        (est, ca, 15000, dict(classes=5, method="shrink", target="expected"))
+    )
+    out.append(
+        (est, ca, 15000, dict(classes=5, method="crop", target="expected"))
+    )
     im = load_imagenet()
-    out.append((est, im["imagenet_val_top1"].to_numpy(), 50000, dict(classes=1000, method="shrink", target="expected")))
+    out.append(
+        (
+            est,
+            im["imagenet_val_top1"].to_numpy(),
+            50000,
+            dict(classes=1000, method="shrink", target="expected"),
+        )
+    )
     v2 = im["imagenetv2_matched_frequency_top1"].to_numpy()
-    out.append((est, v2, 10000, dict(classes=1000, method="shrink", target="expected")))
+    out.append(
+        (
+            est,
+            v2,
+            10000,
+            dict(classes=1000, method="shrink", target="expected"),
+        )
+    )
     return out
 
 
@@ -189,7 +248,15 @@ def _calls():
 CALLS = _calls
 
 
-def predicted_max(scores, weight: float, n: int, *, classes: int, rho: float = 0.6, alpha: float = 0.05):
+def predicted_max(
+    scores,
+    weight: float,
+    n: int,
+    *,
+    classes: int,
+    rho: float = 0.6,
+    alpha: float = 0.05,
+):
     """The distribution of the winner's score on ``n`` new items, from a board shrunk with ``weight``.
 
     The shrunk accuracies ``theta'_j = w theta_hat_j + (1 - w)/classes`` of the
@@ -205,16 +272,31 @@ def predicted_max(scores, weight: float, n: int, *, classes: int, rho: float = 0
     theta = weight * s + (1 - weight) / classes
     theta0 = float(theta.max())
     keep = sota.feasible(theta, theta0, rho)
-    d = sota.max_distribution(n, int(keep.sum()), sota.Empirical(theta[keep]), rho=rho, theta0=theta0)
+    d = sota.max_distribution(
+        n, int(keep.sum()), sota.Empirical(theta[keep]), rho=rho, theta0=theta0
+    )
     lo, hi = d.interval(alpha)
-    return {"mean": float(d.mean()), "ci_low": float(lo), "ci_high": float(hi), "m": int(keep.sum())}
+    return {
+        "mean": float(d.mean()),
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+        "m": int(keep.sum()),
+    }
 
 
-def cached_predicted_max(scores, weight: float, n: int, *, classes: int) -> dict:
+def cached_predicted_max(
+    scores, weight: float, n: int, *, classes: int
+) -> dict:
     """:func:`predicted_max`, from the cache when it is there."""
-    key = _key(predicted_max, scores, n, dict(weight=float(weight), classes=classes))
+    key = _key(
+        predicted_max, scores, n, dict(weight=float(weight), classes=classes)
+    )
     store = _read()
-    return store[key] if key in store else predicted_max(scores, weight, n, classes=classes)
+    return (
+        store[key]
+        if key in store
+        else predicted_max(scores, weight, n, classes=classes)
+    )
 
 
 def regenerate(path: str | Path = CACHE, calls=None, log=print) -> dict:
@@ -232,11 +314,20 @@ def regenerate(path: str | Path = CACHE, calls=None, log=print) -> dict:
         t = time.time()
         est = fn(scores, n, **kw)
         store[key] = json.loads(json.dumps(asdict(est), default=float))
-        log(f"{fn.__name__} n={n} {kw}: {est.estimate} ({time.time() - t:.0f} s)")
+        log(
+            f"{fn.__name__} n={n} {kw}: {est.estimate} ({time.time() - t:.0f} s)"
+        )
         save()
     pub = load_board("obesity", "public").scores
     w = sota.SotaEstimate(
-        **store[_key(sota.estimate_sota, pub, 2768, dict(classes=7, method="shrink", target="expected"))]
+        **store[
+            _key(
+                sota.estimate_sota,
+                pub,
+                2768,
+                dict(classes=7, method="shrink", target="expected"),
+            )
+        ]
     ).weight
     key = _key(predicted_max, pub, 11072, dict(weight=float(w), classes=7))
     if key not in store:
@@ -260,7 +351,11 @@ def groundtruth_crop_vs_cap(boards: int = 60) -> dict:
     rows = []
     for b in range(boards):
         s = gt.leaderboard(b)
-        r = {"board": b, "truth": float(gt.true_accuracy_excluding(b).max()), "sample_max": float(s.max())}
+        r = {
+            "board": b,
+            "truth": float(gt.true_accuracy_excluding(b).max()),
+            "sample_max": float(s.max()),
+        }
         for method in ("shrink", "crop", "cap"):
             r[method] = sota.estimate_sota(s, gt.block, method=method).estimate
         rows.append(r)
@@ -270,7 +365,11 @@ def groundtruth_crop_vs_cap(boards: int = 60) -> dict:
 def cached_groundtruth() -> dict:
     """The cached :func:`groundtruth_crop_vs_cap` (computed if absent)."""
     store = _read()
-    return store["groundtruth_crop_vs_cap"] if "groundtruth_crop_vs_cap" in store else groundtruth_crop_vs_cap()
+    return (
+        store["groundtruth_crop_vs_cap"]
+        if "groundtruth_crop_vs_cap" in store
+        else groundtruth_crop_vs_cap()
+    )
 
 
 # ------------------------------------------------------------------------- figures
@@ -292,12 +391,29 @@ def leaderboard_panel(
     drawn as a horizontal bar near the bottom of the panel.
     """
     observed = np.asarray(observed)
-    top = max(observed.max(), np.max(values) if values is not None else 0) if hi is None else hi
+    top = (
+        max(observed.max(), np.max(values) if values is not None else 0)
+        if hi is None
+        else hi
+    )
     bins = np.arange(lo, top + 2 * binwidth, binwidth)
-    ax.hist(observed[observed >= lo], bins=bins, color=COLORS["observed"], alpha=0.6, label=r"$\hat\Theta$")
+    ax.hist(
+        observed[observed >= lo],
+        bins=bins,
+        color=COLORS["observed"],
+        alpha=0.6,
+        label=r"$\hat\Theta$",
+    )
     if values is not None:
         v = np.asarray(values)
-        ax.hist(v[v >= lo], bins=bins, histtype="step", color=COLORS["reference"], lw=1.1, label=values_label)
+        ax.hist(
+            v[v >= lo],
+            bins=bins,
+            histtype="step",
+            color=COLORS["reference"],
+            lw=1.1,
+            label=values_label,
+        )
     for x, label, color, ls in lines:
         vline(ax, x, label, color=color, ls=ls)
     # head room above the bars for the legend (and the interval's bar), so that it covers no data
@@ -336,14 +452,21 @@ def plot_realisations(
     # two panels a row, the column's width: Figure 8 (four panels) stays lower than a laptop's
     # screen, and each panel's legend sits in the head room above its histogram
     nrows = 2 if shrunk else 1
-    fig, axes = plt.subplots(nrows, 2, figsize=(8.4, 3.1 * nrows), sharex=True, squeeze=False)
+    fig, axes = plt.subplots(
+        nrows, 2, figsize=(8.4, 3.1 * nrows), sharex=True, squeeze=False
+    )
     m_line = (mx, r"$\max(\hat\Theta)$", COLORS["maximum"], ":")
     leaderboard_panel(
         axes[0, 0],
         s,
         lines=[m_line],
         lo=lo,
-        interval=(nv["ci_low"], nv["ci_high"], r"95% CI of $\hat\theta_{\max}$ alone", COLORS["maximum"]),
+        interval=(
+            nv["ci_low"],
+            nv["ci_high"],
+            r"95% CI of $\hat\theta_{\max}$ alone",
+            COLORS["maximum"],
+        ),
     )
     real, _ = simulate_leaderboard(s, n, rho=rho, rng=seed)
     leaderboard_panel(
@@ -352,8 +475,21 @@ def plot_realisations(
         real,
         lo=lo,
         values_label=r"realisation, $\Theta' = \hat\Theta$",
-        lines=[m_line, (ob["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["single"], "--")],
-        interval=(ob["ci_low"], ob["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["single"]),
+        lines=[
+            m_line,
+            (
+                ob["expected_max"],
+                r"$\mathrm{E}\max(\hat\Theta')$",
+                COLORS["single"],
+                "--",
+            ),
+        ],
+        interval=(
+            ob["ci_low"],
+            ob["ci_high"],
+            r"95% CI of $\max(\hat\Theta')$",
+            COLORS["single"],
+        ),
     )
     if shrunk:
         sh = results["shrink_expected"]
@@ -365,7 +501,10 @@ def plot_realisations(
             theta_p,
             lo=lo,
             values_label=r"shrunk $\Theta'$",
-            lines=[m_line, (sh["estimate"], r"$\max(\Theta')$", COLORS["sota"], "--")],
+            lines=[
+                m_line,
+                (sh["estimate"], r"$\max(\Theta')$", COLORS["sota"], "--"),
+            ],
         )
         real2, _ = simulate_leaderboard(theta_p, n, rho=rho, rng=seed + 1)
         leaderboard_panel(
@@ -374,12 +513,27 @@ def plot_realisations(
             real2,
             lo=lo,
             values_label=r"realisation of shrunk $\Theta'$",
-            lines=[m_line, (sh["expected_max"], r"$\mathrm{E}\max(\hat\Theta')$", COLORS["better"], "--")],
-            interval=(sh["ci_low"], sh["ci_high"], r"95% CI of $\max(\hat\Theta')$", COLORS["better"]),
+            lines=[
+                m_line,
+                (
+                    sh["expected_max"],
+                    r"$\mathrm{E}\max(\hat\Theta')$",
+                    COLORS["better"],
+                    "--",
+                ),
+            ],
+            interval=(
+                sh["ci_low"],
+                sh["ci_high"],
+                r"95% CI of $\max(\hat\Theta')$",
+                COLORS["better"],
+            ),
         )
     for ax, tag in zip(axes.ravel(), "abcd"):
         ax.set_title(f"({tag})", loc="left")
-    for ax in axes[:-1].ravel():  # the panels share the accuracy axis: label it once, at the bottom
+    for ax in (
+        axes[:-1].ravel()
+    ):  # the panels share the accuracy axis: label it once, at the bottom
         ax.set_xlabel("")
     for ax in axes[:, 1:].ravel():  # the row's left panel names the counts
         ax.set_ylabel("")
@@ -391,8 +545,21 @@ def plot_shakeup(private, public, ax=None):
     if ax is None:
         _, ax = plt.subplots()
     bins = np.arange(0.88, 0.9250, 0.00036)
-    ax.hist(private[private > 0.88], bins=bins, color=COLORS["observed"], alpha=0.6, label="private board")
-    ax.hist(public[public > 0.88], bins=bins, histtype="step", color=COLORS["better"], lw=1.3, label="public board")
+    ax.hist(
+        private[private > 0.88],
+        bins=bins,
+        color=COLORS["observed"],
+        alpha=0.6,
+        label="private board",
+    )
+    ax.hist(
+        public[public > 0.88],
+        bins=bins,
+        histtype="step",
+        color=COLORS["better"],
+        lw=1.3,
+        label="public board",
+    )
     vline(ax, private.max(), "private winner", color=COLORS["maximum"], ls=":")
     vline(ax, public.max(), "public winner", color=COLORS["better"], ls="-.")
     ax.set_xlabel("accuracy")
@@ -428,4 +595,6 @@ def table2_4(fits: dict) -> pd.DataFrame:
             else:
                 agrees = "yes" if p.replace("θ̂max", top) == b else "no"
             rows.append((approach, quantity, p, b, agrees))
-    return pd.DataFrame(rows, columns=["approach", "quantity", "paper", "book", "agrees"])
+    return pd.DataFrame(
+        rows, columns=["approach", "quantity", "paper", "book", "agrees"]
+    )

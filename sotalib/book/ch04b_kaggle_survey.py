@@ -52,12 +52,18 @@ def evt_expected_max(theta: float, n: float, m: int) -> float:
         return theta
     sigma = math.sqrt(theta * (1 - theta) / n)
     a = math.sqrt(2 * math.log(m))
-    return theta + sigma * (a - (math.log(math.log(m)) + math.log(4 * math.pi)) / (2 * a) + EULER_GAMMA / a)
+    return theta + sigma * (
+        a
+        - (math.log(math.log(m)) + math.log(4 * math.pi)) / (2 * a)
+        + EULER_GAMMA / a
+    )
 
 
 def load_manifest(path: Path | None = None) -> pd.DataFrame:
     """The manifest of the vendored boards (one row per competition, handled or excluded)."""
-    return pd.read_csv(path or DATA_DIR / "manifest.csv", keep_default_na=False)
+    return pd.read_csv(
+        path or DATA_DIR / "manifest.csv", keep_default_na=False
+    )
 
 
 def read_board(slug: str, which: str = "private") -> np.ndarray:
@@ -73,7 +79,14 @@ def _number(value) -> float | None:
     return None if math.isnan(x) else x
 
 
-def estimate_board(scores, n: int, *, metric: str, classes: int = 2, prevalence: float | None = None) -> dict:
+def estimate_board(
+    scores,
+    n: int,
+    *,
+    metric: str,
+    classes: int = 2,
+    prevalence: float | None = None,
+) -> dict:
     """Shrinkage estimate of one board at one test-set size, as a flat dict (never raises for data).
 
     ``metric="gini"`` scores (normalized Gini, ``2 AUC - 1``) are converted to the AUC first.
@@ -91,10 +104,16 @@ def estimate_board(scores, n: int, *, metric: str, classes: int = 2, prevalence:
         kwargs["classes"] = classes
         chance = 1 / classes
     above = s[s > chance]
-    row = dict(n=int(n), m=int(above.size), sample_max=float(s.max()) if s.size else None)
+    row = dict(
+        n=int(n),
+        m=int(above.size),
+        sample_max=float(s.max()) if s.size else None,
+    )
     t0 = time.perf_counter()
     try:
-        est = sota.estimate_sota(s, n, method="shrink", rng=0, progress=False, **kwargs)
+        est = sota.estimate_sota(
+            s, n, method="shrink", rng=0, progress=False, **kwargs
+        )
     except (NoSolutionError, ValueError) as exc:
         row.update(reason=str(exc), seconds=time.perf_counter() - t0)
         return row
@@ -126,7 +145,12 @@ def _sizes(record) -> tuple[list[int], str]:
     return list(N_RANGE), "unknown: the plausible range's ends"
 
 
-def survey(manifest: pd.DataFrame | None = None, *, boards=("private", "public"), log=None) -> list[dict]:
+def survey(
+    manifest: pd.DataFrame | None = None,
+    *,
+    boards=("private", "public"),
+    log=None,
+) -> list[dict]:
     """Estimate every handled board of the manifest (at each size of its plausible range)."""
     manifest = load_manifest() if manifest is None else manifest
     rows = []
@@ -141,20 +165,47 @@ def survey(manifest: pd.DataFrame | None = None, *, boards=("private", "public")
             try:
                 scores = read_board(record["slug"], which)
             except (OSError, ValueError) as exc:
-                rows.append(dict(slug=record["slug"], board=which, reason=f"unreadable: {exc}"))
+                rows.append(
+                    dict(
+                        slug=record["slug"],
+                        board=which,
+                        reason=f"unreadable: {exc}",
+                    )
+                )
                 continue
             for n in sizes:
-                row = dict(slug=record["slug"], board=which, metric=metric, n_source=source)
-                row.update(estimate_board(scores, n, metric=metric, classes=classes, prevalence=prevalence))
+                row = dict(
+                    slug=record["slug"],
+                    board=which,
+                    metric=metric,
+                    n_source=source,
+                )
+                row.update(
+                    estimate_board(
+                        scores,
+                        n,
+                        metric=metric,
+                        classes=classes,
+                        prevalence=prevalence,
+                    )
+                )
                 rows.append(row)
                 if log:
-                    log(f"{record['slug']} {which} n={n}: {row.get('estimate')} {row.get('reason', '')[:60]}")
+                    log(
+                        f"{record['slug']} {which} n={n}: {row.get('estimate')} {row.get('reason', '')[:60]}"
+                    )
     return rows
 
 
-def load_survey(out: Path | None = None, *, recompute: bool = False) -> pd.DataFrame:
+def load_survey(
+    out: Path | None = None, *, recompute: bool = False
+) -> pd.DataFrame:
     """The cached survey (``make cache NAME=kaggle_survey`` regenerates it)."""
-    path = Path(out) / CACHE if out else Path(str(resources.files("sotalib.book").joinpath("data", CACHE)))
+    path = (
+        Path(out) / CACHE
+        if out
+        else Path(str(resources.files("sotalib.book").joinpath("data", CACHE)))
+    )
     if recompute or not path.exists():
         rows = survey(log=print if recompute else None)
         path.write_text(json.dumps(rows, indent=0, default=float))

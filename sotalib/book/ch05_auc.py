@@ -38,7 +38,13 @@ __all__ = [
 
 #: The paper's Section 5.2.2 numbers for AUC 0.90, n = 3,000, prevalence 0.017, m = 1,000
 #: (10,000 simulated challenges).
-PAPER_FIG10 = {"mean": 0.9562, "sd": 0.004459, "ci_low": 0.9486, "ci_high": 0.9662, "reps": 10_000}
+PAPER_FIG10 = {
+    "mean": 0.9562,
+    "sd": 0.004459,
+    "ci_low": 0.9486,
+    "ci_high": 0.9662,
+    "reps": 10_000,
+}
 
 
 def _pm(x: float, se: float | None, d: int = 4) -> str:
@@ -67,7 +73,14 @@ def sklearn_agreement(datasets: int = 200, rng=5) -> float:
 
 
 def variance_table(
-    auc: float, n: int, prevalence: float, *, reps: int = 100_000, rng=11, delong_samples: int = 2000, delong_rng=12
+    auc: float,
+    n: int,
+    prevalence: float,
+    *,
+    reps: int = 100_000,
+    rng=11,
+    delong_samples: int = 2000,
+    delong_rng=12,
 ) -> pd.DataFrame:
     """Variance of one classifier's empirical AUC: exact, simulated, Hanley--McNeil, DeLong.
 
@@ -83,14 +96,22 @@ def variance_table(
     sim = A.simulate_auc(auc, n, prevalence, reps, rng=rng)
     v_exact = A.auc_variance(auc, n_pos, n_neg)
     v_hm = A.hanley_mcneil_variance(auc, n_pos, n_neg)
-    pos, neg = A.simulate_scores(auc, n_pos, n_neg, delong_samples, rng=delong_rng)
+    pos, neg = A.simulate_scores(
+        auc, n_pos, n_neg, delong_samples, rng=delong_rng
+    )
     y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
-    v_dl = np.array([A.delong_variance(np.r_[p, q], y) for p, q in zip(pos, neg)])
+    v_dl = np.array(
+        [A.delong_variance(np.r_[p, q], y) for p, q in zip(pos, neg)]
+    )
     v_sim = float(sim.var(ddof=1))
     lo, hi = np.quantile(v_dl, [0.025, 0.975])
     rows = [
         ("exact (binormal Q1, Q2)", v_exact, ""),
-        ("simulated", v_sim, f"{reps:,} test sets; se of the variance {sci(v_sim * math.sqrt(2 / (reps - 1)))}"),
+        (
+            "simulated",
+            v_sim,
+            f"{reps:,} test sets; se of the variance {sci(v_sim * math.sqrt(2 / (reps - 1)))}",
+        ),
         ("Hanley–McNeil", v_hm, "exponential-model Q1, Q2"),
         (
             "DeLong, mean over samples",
@@ -100,7 +121,10 @@ def variance_table(
     ]
     df = pd.DataFrame(rows, columns=["method", "variance", "note"])
     df.insert(2, "sd", np.sqrt(df["variance"]))
-    df.attrs.update(sim_mean=float(sim.mean()), sim_mean_se=float(sim.std(ddof=1) / math.sqrt(reps)))
+    df.attrs.update(
+        sim_mean=float(sim.mean()),
+        sim_mean_se=float(sim.std(ddof=1) / math.sqrt(reps)),
+    )
     return df
 
 
@@ -112,10 +136,17 @@ def load_direct_maxima() -> tuple[np.ndarray, dict]:
     (:func:`direct`); it stores the Mann--Whitney counts
     ``U`` as integers, so the maxima are exact multiples of ``1 / denom``.
     """
-    with resources.files("sotalib.book").joinpath("data/auc_max_direct.npz").open("rb") as fh:
+    with (
+        resources.files("sotalib.book")
+        .joinpath("data/auc_max_direct.npz")
+        .open("rb") as fh
+    ):
         cache = np.load(fh)
         maxima = cache["u"] / int(cache["denom"])
-        params = {k: cache[k].item() for k in ("auc", "n", "m", "prevalence", "reps", "seed")}
+        params = {
+            k: cache[k].item()
+            for k in ("auc", "n", "m", "prevalence", "reps", "seed")
+        }
     return maxima, params
 
 
@@ -134,7 +165,9 @@ def quantile_se(samples, q: float) -> float:
     return float((hi - lo) / 4)
 
 
-def plain_max_summary(dist, m: int, single_aucs, alpha: float = 0.05, batches: int = 10) -> tuple[Summary, dict]:
+def plain_max_summary(
+    dist, m: int, single_aucs, alpha: float = 0.05, batches: int = 10
+) -> tuple[Summary, dict]:
     """The maximum of ``m`` from the empirical cdf of simulated single AUCs, raised to the power ``m``.
 
     ``dist`` (an :class:`~sotalib.multiplicity.AUCDistribution`) supplies the
@@ -152,11 +185,20 @@ def plain_max_summary(dist, m: int, single_aucs, alpha: float = 0.05, batches: i
 
     rows = np.array([stats(p) for p in np.array_split(u, batches)])
     se = rows.std(axis=0, ddof=1) / math.sqrt(batches)
-    s = dist.max_distribution(m, pmf=np.bincount(u, minlength=d + 1) / u.size).summary(alpha)
+    s = dist.max_distribution(
+        m, pmf=np.bincount(u, minlength=d + 1) / u.size
+    ).summary(alpha)
     return s, dict(zip(("mean", "sd", "ci_low", "ci_high"), map(float, se)))
 
 
-def max_methods_table(dist, m: int, maxima, single_aucs, alpha: float = 0.05, paper: dict = PAPER_FIG10):
+def max_methods_table(
+    dist,
+    m: int,
+    maxima,
+    single_aucs,
+    alpha: float = 0.05,
+    paper: dict = PAPER_FIG10,
+):
     """The maximum AUC of ``m`` classifiers by every method, each with its Monte Carlo standard error.
 
     Rows: the paper's numbers (standard error of a mean of its repetitions),
@@ -168,7 +210,10 @@ def max_methods_table(dist, m: int, maxima, single_aucs, alpha: float = 0.05, pa
     direct = Summary.from_samples(maxima, alpha)
     se_sd = direct.sd / math.sqrt(2 * (direct.reps - 1))
     plain, plain_se = plain_max_summary(dist, m, single_aucs, alpha)
-    raw, raw_se = dist.max_summary(m, alpha, control=False), dist.max_summary_se(m, alpha, control=False)
+    raw, raw_se = (
+        dist.max_summary(m, alpha, control=False),
+        dist.max_summary_se(m, alpha, control=False),
+    )
     cmc, cmc_se = dist.max_summary(m, alpha), dist.max_summary_se(m, alpha)
     p = paper
     rows = [
@@ -189,8 +234,16 @@ def max_methods_table(dist, m: int, maxima, single_aucs, alpha: float = 0.05, pa
     ]
     for label, s, se in (
         (f"plain Fᵐ ({len(single_aucs):,} single AUCs)", plain, plain_se),
-        (f"conditional MC Fᵐ, no control ({dist.n_resamples:,} negative samples)", raw, raw_se),
-        (f"conditional MC Fᵐ, control variates ({dist.n_resamples:,})", cmc, cmc_se),
+        (
+            f"conditional MC Fᵐ, no control ({dist.n_resamples:,} negative samples)",
+            raw,
+            raw_se,
+        ),
+        (
+            f"conditional MC Fᵐ, control variates ({dist.n_resamples:,})",
+            cmc,
+            cmc_se,
+        ),
     ):
         rows.append(
             (
@@ -201,11 +254,22 @@ def max_methods_table(dist, m: int, maxima, single_aucs, alpha: float = 0.05, pa
                 _pm(s.ci_high, se["ci_high"]),
             )
         )
-    return pd.DataFrame(rows, columns=["method", "mean ± se", "sd ± se", "2.5% ± se", "97.5% ± se"])
+    return pd.DataFrame(
+        rows,
+        columns=["method", "mean ± se", "sd ± se", "2.5% ± se", "97.5% ± se"],
+    )
 
 
 def imbalance_table(
-    auc: float, n: int, m: int, prevalences, *, draws: int = 40, rng=31, alpha: float = 0.05, known: dict | None = None
+    auc: float,
+    n: int,
+    m: int,
+    prevalences,
+    *,
+    draws: int = 40,
+    rng=31,
+    alpha: float = 0.05,
+    known: dict | None = None,
 ) -> pd.DataFrame:
     """Bias and spread of the maximum AUC by prevalence, and of the maximum accuracy.
 
@@ -220,13 +284,35 @@ def imbalance_table(
     """
     rows = []
     for p in prevalences:
-        d = (known or {}).get(p) or A.auc_distribution(auc, n, p, n_resamples=draws, rng=rng, batches=4)
+        d = (known or {}).get(p) or A.auc_distribution(
+            auc, n, p, n_resamples=draws, rng=rng, batches=4
+        )
         s = d.max_summary(m, alpha)
         sd1 = math.sqrt(d.var_true)
-        rows.append((f"{p:g}", d.n_pos, sd1, auc * (1 - auc) / d.var_true, s.mean - auc, s.sd, (s.mean - auc) / sd1))
+        rows.append(
+            (
+                f"{p:g}",
+                d.n_pos,
+                sd1,
+                auc * (1 - auc) / d.var_true,
+                s.mean - auc,
+                s.sd,
+                (s.mean - auc) / sd1,
+            )
+        )
     acc = iid_max_distribution(n, m, auc).summary(alpha)
     sd1 = math.sqrt(auc * (1 - auc) / n)
-    rows.append(("accuracy (any)", n, sd1, n, acc.mean - auc, acc.sd, (acc.mean - auc) / sd1))
+    rows.append(
+        (
+            "accuracy (any)",
+            n,
+            sd1,
+            n,
+            acc.mean - auc,
+            acc.sd,
+            (acc.mean - auc) / sd1,
+        )
+    )
     return pd.DataFrame(
         rows,
         columns=[
@@ -241,7 +327,15 @@ def imbalance_table(
     )
 
 
-def roc_bands(auc: float, n: int, prevalence: float, sigmas, *, curves: int = 400, seed: int = 40):
+def roc_bands(
+    auc: float,
+    n: int,
+    prevalence: float,
+    sigmas,
+    *,
+    curves: int = 400,
+    seed: int = 40,
+):
     """Pointwise 95% bands of simulated empirical ROC curves for binormal shapes with the same AUC.
 
     For each ``(sigma_pos, sigma_neg)`` in ``sigmas`` (seed ``seed + i``):
@@ -255,16 +349,23 @@ def roc_bands(auc: float, n: int, prevalence: float, sigmas, *, curves: int = 40
     sds, samples = [], []
     for i, (sp, sn) in enumerate(sigmas):
         sds.append(math.sqrt(A.auc_variance(auc, kp, kn, sp, sn)))
-        P, N = A.simulate_scores(auc, kp, kn, curves, rng=seed + i, sigma_pos=sp, sigma_neg=sn)
+        P, N = A.simulate_scores(
+            auc, kp, kn, curves, rng=seed + i, sigma_pos=sp, sigma_neg=sn
+        )
         fpr, tpr = A.roc_curve_points(P, N)
-        c = np.array([np.interp(fg, f, t, right=1.0) for f, t in zip(fpr, tpr)])
+        c = np.array(
+            [np.interp(fg, f, t, right=1.0) for f, t in zip(fpr, tpr)]
+        )
         lo, hi = np.quantile(c, [0.025, 0.975], axis=0)
         samples.append((fg, lo, hi, P[0], N[0]))
     return sds, samples
 
 
 def melanoma_v2_interval(
-    auc: float = 0.9352, winner: float = 0.9490, n: int = 7687, prevalence: float = 584 / 33126
+    auc: float = 0.9352,
+    winner: float = 0.9490,
+    n: int = 7687,
+    prevalence: float = 584 / 33126,
 ) -> dict:
     """The second version's Melanoma argument: the upper end of a single AUC's 95% interval.
 
@@ -286,8 +387,11 @@ def melanoma_v2_interval(
     return {
         "positives": kp,
         "upper_equal": upper(1.0),
-        "upper_hanley_mcneil": auc + z * math.sqrt(A.hanley_mcneil_variance(auc, kp, kn)),
-        "sigma_ratio": brentq(lambda sp: upper(sp) - winner, 0.2, 1.0, xtol=1e-10),
+        "upper_hanley_mcneil": auc
+        + z * math.sqrt(A.hanley_mcneil_variance(auc, kp, kn)),
+        "sigma_ratio": brentq(
+            lambda sp: upper(sp) - winner, 0.2, 1.0, xtol=1e-10
+        ),
     }
 
 
@@ -300,7 +404,9 @@ def melanoma_v2_interval(
 #   correlated with a hidden reference classifier, per ``rho`` (400 replications, seeds 1000 + i).
 # ----------------------------------------------------------------------------------------------
 
-DIRECT = dict(auc=0.9, n=3000, m=1000, prevalence=0.017, reps=10_000, seed=20240510)
+DIRECT = dict(
+    auc=0.9, n=3000, m=1000, prevalence=0.017, reps=10_000, seed=20240510
+)
 RHOS = (0.0, 0.2, 0.4, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)
 RHO_REPS = 400
 
@@ -309,9 +415,16 @@ def direct(out: str | Path) -> None:
     """Figure 10c's 10,000 simulated maxima, written to ``out/auc_max_direct.npz``."""
     t = time.perf_counter()
     p = DIRECT
-    x = simulate_max_auc(p["auc"], p["n"], p["m"], p["prevalence"], p["reps"], p["seed"])
+    x = simulate_max_auc(
+        p["auc"], p["n"], p["m"], p["prevalence"], p["reps"], p["seed"]
+    )
     u = np.rint(x * 51 * 2949).astype(np.int64)
-    np.savez_compressed(Path(out) / "auc_max_direct.npz", u=u, denom=51 * 2949, **{k: v for k, v in p.items()})
+    np.savez_compressed(
+        Path(out) / "auc_max_direct.npz",
+        u=u,
+        denom=51 * 2949,
+        **{k: v for k, v in p.items()},
+    )
     print(f"direct: {time.perf_counter() - t:.1f} s", file=sys.stderr)
 
 
@@ -323,8 +436,19 @@ def rho(out: str | Path) -> None:
         x = simulate_max_auc(0.9, 3000, 1000, 0.017, RHO_REPS, 1000 + i, rho=r)
         s = Summary.from_samples(x)
         rows.append({"rho": r, "seed": 1000 + i, **s.to_dict()})
-        print(f"rho={r}: {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
-    out = {"auc": 0.9, "n": 3000, "m": 1000, "prevalence": 0.017, "reps": RHO_REPS, "rows": rows}
+        print(
+            f"rho={r}: {time.perf_counter() - t:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+    out = {
+        "auc": 0.9,
+        "n": 3000,
+        "m": 1000,
+        "prevalence": 0.017,
+        "reps": RHO_REPS,
+        "rows": rows,
+    }
     (Path(out) / "auc_rho.json").write_text(json.dumps(out, indent=1) + "\n")
 
 
@@ -340,8 +464,14 @@ def load_rho():
 
     import pandas as pd
 
-    with resources.files("sotalib.book").joinpath("data/auc_rho.json").open() as fh:
+    with (
+        resources.files("sotalib.book")
+        .joinpath("data/auc_rho.json")
+        .open() as fh
+    ):
         cache = json.load(fh)
-    df = pd.DataFrame(cache["rows"])[["rho", "mean", "se_mean", "sd", "ci_low", "ci_high", "seed"]]
+    df = pd.DataFrame(cache["rows"])[
+        ["rho", "mean", "se_mean", "sd", "ci_low", "ci_high", "seed"]
+    ]
     df.attrs.update({k: v for k, v in cache.items() if k != "rows"})
     return df

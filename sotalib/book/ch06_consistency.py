@@ -47,11 +47,18 @@ def fig3_power(path=None, *, out=None) -> list[PowerPoint]:
     """
     if out is None:
         if path is None:
-            text = resources.files("sotalib.book").joinpath("data", FILE).read_text()
+            text = (
+                resources.files("sotalib.book")
+                .joinpath("data", FILE)
+                .read_text()
+            )
         else:
             text = Path(path).read_text()
         return [PowerPoint.from_dict(d) for d in json.loads(text)]
-    pts = [power_oversampling(d, n_resamples=FIG3_REPS, rng=FIG3_SEED + d) for d in FIG3_DECIMALS]
+    pts = [
+        power_oversampling(d, n_resamples=FIG3_REPS, rng=FIG3_SEED + d)
+        for d in FIG3_DECIMALS
+    ]
     target = Path(out) / FILE
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps([pt.to_dict() for pt in pts], indent=1))
@@ -64,18 +71,39 @@ def plot_power(points_by_label: dict, ax=None, reference: dict | None = None):
 
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 3.6))
-    colors = [COLORS["single"], COLORS["better"], COLORS["sota"], COLORS["maximum"]]
+    colors = [
+        COLORS["single"],
+        COLORS["better"],
+        COLORS["sota"],
+        COLORS["maximum"],
+    ]
     for (label, pts), c in zip(points_by_label.items(), colors):
         d = [pt.decimals for pt in pts]
         ax.errorbar(
-            d, [pt.power for pt in pts], yerr=[2 * pt.se for pt in pts], marker="o", color=c, label=label, capsize=3
+            d,
+            [pt.power for pt in pts],
+            yerr=[2 * pt.se for pt in pts],
+            marker="o",
+            color=c,
+            label=label,
+            capsize=3,
         )
     for label, (d, v) in (reference or {}).items():
-        ax.plot(d, v, ls="none", marker="x", ms=9, color=COLORS["reference"], label=label)
+        ax.plot(
+            d,
+            v,
+            ls="none",
+            marker="x",
+            ms=9,
+            color=COLORS["reference"],
+            label=label,
+        )
     ax.set_xlabel("decimals reported")
     ax.set_ylabel("power (probability of detection)")
     ax.set_ylim(-0.02, 1.05)
-    ax.set_xticks(sorted({pt.decimals for pts in points_by_label.values() for pt in pts}))
+    ax.set_xticks(
+        sorted({pt.decimals for pts in points_by_label.values() for pt in pts})
+    )
     ax.legend(loc="lower right")
     return ax
 
@@ -100,7 +128,9 @@ def table5_comparison(agg: dict, printed: dict):
                 "MoS (paper)": p_mos,
                 "SoM": som,
                 "SoM (paper)": p_som,
-                "agree": "yes" if round(mos, 4) == p_mos and round(som, 4) == p_som else "no",
+                "agree": "yes"
+                if round(mos, 4) == p_mos and round(som, 4) == p_som
+                else "no",
             }
         )
     return pd.DataFrame(rows)
@@ -116,7 +146,11 @@ def repeats_frame(results: dict):
                 "repetitions": r,
                 "configurations": res.configurations_tested,
                 "MoS verdict": res.status,
-                "first repetition of the evidence": pairs(res.configurations[0]) if res.configurations else "–",
+                "first repetition of the evidence": pairs(
+                    res.configurations[0]
+                )
+                if res.configurations
+                else "–",
             }
             for r, res in results.items()
         ]
@@ -133,11 +167,17 @@ def cli_output(args: list[str], width: int = 76) -> str:
     import sys
     import textwrap
 
-    out = subprocess.run([sys.executable, "-m", "sotalib", *args], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "sotalib", *args],
+        capture_output=True,
+        text=True,
+    ).stdout
     lines = []
     for line in out.rstrip("\n").splitlines():
         indent = " " * (len(line) - len(line.lstrip()) + 4)
-        lines += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+        lines += textwrap.wrap(
+            line, width, subsequent_indent=indent, break_on_hyphens=False
+        ) or [""]
     return "\n".join(lines)
 
 

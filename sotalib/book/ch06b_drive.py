@@ -56,10 +56,15 @@ def load_figures(skip_stare: bool = True) -> pd.DataFrame:
     Values are kept as printed (strings); figures of models trained on STARE are
     skipped, as the authors did, unless ``skip_stare`` is False.
     """
-    df = pd.read_csv(DRIVE_DIR / "aggregated_figures.csv", dtype={"acc": str, "sens": str, "spec": str})
+    df = pd.read_csv(
+        DRIVE_DIR / "aggregated_figures.csv",
+        dtype={"acc": str, "sens": str, "spec": str},
+    )
     if skip_stare:
         df = df[~df["flag"].str.contains("STARE", case=False)]
-    df = df.assign(year=df["key"].map(lambda k: int(re.search(r"(\d{4})", k).group(1))))
+    df = df.assign(
+        year=df["key"].map(lambda k: int(re.search(r"(\d{4})", k).group(1)))
+    )
     return df.reset_index(drop=True)
 
 
@@ -68,7 +73,9 @@ def load_authors_verdicts() -> pd.DataFrame:
     return pd.read_csv(DRIVE_DIR / "authors_verdicts.csv")
 
 
-def check_figure(acc, sens, spec, digits: int, tolerance: str = "authors") -> dict:
+def check_figure(
+    acc, sens, spec, digits: int, tolerance: str = "authors"
+) -> dict:
     """Is one reported (acc, sens, spec) consistent with each evaluation and aggregation?
 
     Returns ``{"fov_mos": bool, "fov_som": bool, "all_mos": bool, "all_som": bool}``.
@@ -78,29 +85,51 @@ def check_figure(acc, sens, spec, digits: int, tolerance: str = "authors") -> di
     paper) makes every verdict False.
     """
     if tolerance not in TOLERANCES:
-        raise ValueError(f"tolerance must be one of {', '.join(TOLERANCES)}, got {tolerance!r}")
-    tol = {"eps": 10.0 ** (-digits)} if tolerance == "authors" else {"decimals": int(digits)}
+        raise ValueError(
+            f"tolerance must be one of {', '.join(TOLERANCES)}, got {tolerance!r}"
+        )
+    tol = (
+        {"eps": 10.0 ** (-digits)}
+        if tolerance == "authors"
+        else {"decimals": int(digits)}
+    )
     scores = {"acc": acc, "sens": sens, "spec": spec}
     out = {}
     for prefix, dataset in EVALUATIONS:
         for agg in ("mos", "som"):
             try:
-                v = check_report(scores=scores, dataset=dataset, aggregation=agg, diagnosis=False, **tol)
+                v = check_report(
+                    scores=scores,
+                    dataset=dataset,
+                    aggregation=agg,
+                    diagnosis=False,
+                    **tol,
+                )
                 out[f"{prefix}_{agg}"] = bool(v.consistent)
-            except ValueError:  # a value outside [0, 1]: no evaluation produces it
+            except (
+                ValueError
+            ):  # a value outside [0, 1]: no evaluation produces it
                 out[f"{prefix}_{agg}"] = False
     return out
 
 
-def figure_verdicts(tolerance: str = "authors", *, cache: Path | None = CACHE, log=None) -> pd.DataFrame:
+def figure_verdicts(
+    tolerance: str = "authors", *, cache: Path | None = CACHE, log=None
+) -> pd.DataFrame:
     """:func:`check_figure` for every figure of :func:`load_figures`, cached in ``cache`` (None: no cache)."""
     figs = load_figures()
-    store = json.loads(cache.read_text()) if cache is not None and cache.exists() else {}
+    store = (
+        json.loads(cache.read_text())
+        if cache is not None and cache.exists()
+        else {}
+    )
     rows = []
     for i, r in figs.iterrows():
         key = f"{tolerance}|{r.key}|{r.flag}|{r.acc}|{r.sens}|{r.spec}|{r.digits}"
         if key not in store:
-            store[key] = check_figure(r.acc, r.sens, r.spec, int(r.digits), tolerance)
+            store[key] = check_figure(
+                r.acc, r.sens, r.spec, int(r.digits), tolerance
+            )
             if log is not None:
                 log(f"{i + 1}/{len(figs)} {key}: {store[key]}")
             if cache is not None:
@@ -111,9 +140,11 @@ def figure_verdicts(tolerance: str = "authors", *, cache: Path | None = CACHE, l
 
 def category(with_fov: bool, without_fov: bool) -> str:
     """The authors' category of a paper: ``FoV``, ``no FoV``, ``ambiguous`` (both) or ``outlier`` (neither)."""
-    return {(True, False): "FoV", (False, True): "no FoV", (True, True): "ambiguous"}.get(
-        (bool(with_fov), bool(without_fov)), "outlier"
-    )
+    return {
+        (True, False): "FoV",
+        (False, True): "no FoV",
+        (True, True): "ambiguous",
+    }.get((bool(with_fov), bool(without_fov)), "outlier")
 
 
 def paper_verdicts(figures: pd.DataFrame) -> pd.DataFrame:
@@ -127,19 +158,29 @@ def paper_verdicts(figures: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, g in figures.groupby("key", sort=True):
         prim = g[g["flag"] == "primary"].iloc[0]
-        row = {"key": key, "year": int(prim["year"]), "acc": float(prim["acc"]), "n_figures": len(g)}
+        row = {
+            "key": key,
+            "year": int(prim["year"]),
+            "acc": float(prim["acc"]),
+            "n_figures": len(g),
+        }
         for prefix, _ in EVALUATIONS:
             for agg in ("mos", "som"):
                 row[f"{prefix}_{agg}"] = float(g[f"{prefix}_{agg}"].mean())
             either = g[f"{prefix}_mos"] | g[f"{prefix}_som"]
-            ok = bool(prim[f"{prefix}_mos"] or prim[f"{prefix}_som"]) and either.mean() > 0.5
+            ok = (
+                bool(prim[f"{prefix}_mos"] or prim[f"{prefix}_som"])
+                and either.mean() > 0.5
+            )
             row["with_fov" if prefix == "fov" else "without_fov"] = ok
         row["category"] = category(row["with_fov"], row["without_fov"])
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def category_counts(papers: pd.DataFrame, authors: pd.DataFrame) -> pd.DataFrame:
+def category_counts(
+    papers: pd.DataFrame, authors: pd.DataFrame
+) -> pd.DataFrame:
     """Papers per category, the book's and the authors' (``authors`` indexed by key)."""
     counts = (
         pd.DataFrame(
@@ -168,7 +209,12 @@ def plot_field(papers: pd.DataFrame, ax=None):
         "ambiguous": COLORS["accent"],
         "outlier": COLORS["observed"],
     }
-    labels = {"FoV": "field of view", "no FoV": "all pixels", "ambiguous": "both", "outlier": "neither"}
+    labels = {
+        "FoV": "field of view",
+        "no FoV": "all pixels",
+        "ambiguous": "both",
+        "outlier": "neither",
+    }
     # a marker per category too, so that the figure reads in grey and for every colour vision
     markers = {"FoV": "o", "no FoV": "s", "ambiguous": "^", "outlier": "x"}
     if ax is None:

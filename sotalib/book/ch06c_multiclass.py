@@ -18,7 +18,13 @@ import numpy as np
 
 from ..consistency import PowerPoint, check_multiclass, multiclass_scores
 
-__all__ = ["CLASSES", "REPORTS", "multiclass_power", "random_report", "reports_frame"]
+__all__ = [
+    "CLASSES",
+    "REPORTS",
+    "multiclass_power",
+    "random_report",
+    "reports_frame",
+]
 
 #: The test set of the chapter's example: three classes of 30, 50 and 20 items.
 CLASSES = (30, 50, 20)
@@ -26,10 +32,20 @@ CLASSES = (30, 50, 20)
 #: Reported score sets compared in the chapter (keys of :func:`sotalib.consistency.multiclass_scores`).
 REPORTS = {
     "accuracy and macro F1": ("acc", "macro_fbp"),
-    "accuracy, macro precision, recall and F1": ("acc", "macro_ppv", "macro_sens", "macro_fbp"),
+    "accuracy, macro precision, recall and F1": (
+        "acc",
+        "macro_ppv",
+        "macro_sens",
+        "macro_fbp",
+    ),
 }
 
-_NAMES = {"acc": "acc", "macro_fbp": "macro_f1", "macro_ppv": "macro_precision", "macro_sens": "macro_recall"}
+_NAMES = {
+    "acc": "acc",
+    "macro_fbp": "macro_f1",
+    "macro_ppv": "macro_precision",
+    "macro_sens": "macro_recall",
+}
 
 
 def _fmt(x: float, d: int) -> str:
@@ -68,13 +84,22 @@ def multiclass_power(
         name = list(rep)[rng.integers(len(rep))]
         v = float(rep[name]) + rng.choice([-1, 1]) * 10.0**-decimals
         rep[name] = _fmt(min(max(v, 0.0), 1.0), decimals)
-        hits += not check_multiclass(classes, rep, decimals=decimals).consistent
+        hits += not check_multiclass(
+            classes, rep, decimals=decimals
+        ).consistent
     pw = hits / reps
-    return PowerPoint(decimals, pw, math.sqrt(pw * (1 - pw) / reps), reps, seed)
+    return PowerPoint(
+        decimals, pw, math.sqrt(pw * (1 - pw) / reps), reps, seed
+    )
 
 
 #: The table's names of the reported scores.
-_COLUMNS = {"acc": "acc", "macro_precision": "P", "macro_recall": "R", "f1": "F1"}
+_COLUMNS = {
+    "acc": "acc",
+    "macro_precision": "P",
+    "macro_recall": "R",
+    "f1": "F1",
+}
 
 
 def reports_frame(reports: dict, verdicts: dict):
@@ -90,8 +115,13 @@ def reports_frame(reports: dict, verdicts: dict):
     return pd.DataFrame(
         {
             "report": list(reports),
-            "scores": [", ".join(f"{_COLUMNS.get(k, k)} {x}" for k, x in r.items()) for r in reports.values()],
-            "consistent": ["yes" if v.consistent else "no" for v in verdicts.values()],
+            "scores": [
+                ", ".join(f"{_COLUMNS.get(k, k)} {x}" for k, x in r.items())
+                for r in reports.values()
+            ],
+            "consistent": [
+                "yes" if v.consistent else "no" for v in verdicts.values()
+            ],
             "fits": [v.n_solutions for v in verdicts.values()],
             "typo finder": [typo(v) for v in verdicts.values()],
         }

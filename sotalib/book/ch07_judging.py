@@ -117,8 +117,14 @@ FILE = "judging_tasks.npz"
 
 def _models(seed: int):
     # scikit-learn only to regenerate the cache: deliberately lazy (optional for readers of the book, and heavy)
-    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
-    from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+    from sklearn.discriminant_analysis import (
+        LinearDiscriminantAnalysis,
+        QuadraticDiscriminantAnalysis,
+    )
+    from sklearn.ensemble import (
+        GradientBoostingClassifier,
+        RandomForestClassifier,
+    )
     from sklearn.linear_model import LogisticRegression
     from sklearn.naive_bayes import GaussianNB
     from sklearn.neighbors import KNeighborsClassifier
@@ -159,7 +165,9 @@ class TaskPredictions:
         return self.correct.mean(axis=2)
 
 
-def build_task_predictions(n_train: int = N_TRAIN, n_test: int = N_TEST, rng=SEED) -> TaskPredictions:
+def build_task_predictions(
+    n_train: int = N_TRAIN, n_test: int = N_TEST, rng=SEED
+) -> TaskPredictions:
     """Train every classifier on every task and record per-item correctness (deterministic for an int ``rng``).
 
     ``rng`` (SPEC 7) gives the master ``seed`` (see
@@ -201,17 +209,27 @@ def save_task_predictions(tp: TaskPredictions, path: str | Path) -> None:
 @lru_cache(maxsize=1)
 def load_task_predictions() -> TaskPredictions:
     """The cached per-item correctness (regenerate with ``python -m sotalib.book.cache judging_tasks --out sotalib/book/data``)."""
-    with resources.files("sotalib.book").joinpath("data", FILE).open("rb") as fh:
+    with (
+        resources.files("sotalib.book").joinpath("data", FILE).open("rb") as fh
+    ):
         d = np.load(fh)
-        correct = np.unpackbits(d["bits"], axis=-1, count=int(d["n_items"])).astype(bool)
-        return TaskPredictions(correct, tuple(str(c) for c in d["classifiers"]), tuple(str(t) for t in d["tasks"]))
+        correct = np.unpackbits(
+            d["bits"], axis=-1, count=int(d["n_items"])
+        ).astype(bool)
+        return TaskPredictions(
+            correct,
+            tuple(str(c) for c in d["classifiers"]),
+            tuple(str(t) for t in d["tasks"]),
+        )
 
 
 # ----------------------------------------------------------------------
 # tables (was sotalib/book/judging_tables.py)
 
 
-def clopper_pearson_coverage(theta: float, n: int, alpha: float = 0.05) -> float:
+def clopper_pearson_coverage(
+    theta: float, n: int, alpha: float = 0.05
+) -> float:
     """Exact coverage of the Clopper--Pearson interval for a binomial proportion ``theta`` on ``n`` items.
 
     The sum of the binomial probabilities of the counts ``x`` whose interval
@@ -223,7 +241,13 @@ def clopper_pearson_coverage(theta: float, n: int, alpha: float = 0.05) -> float
     return float(stats.binom.pmf(xs, n, theta)[cover].sum())
 
 
-def coverage_table(theta: float = 0.9, sizes=(25, 100, 400), *, reps: int = 400, n_resamples: int = 999):
+def coverage_table(
+    theta: float = 0.9,
+    sizes=(25, 100, 400),
+    *,
+    reps: int = 400,
+    n_resamples: int = 999,
+):
     """Coverage of nominal 95% intervals for an accuracy ``theta`` on ``n`` items.
 
     Clopper--Pearson exactly (:func:`clopper_pearson_coverage`); the
@@ -234,7 +258,10 @@ def coverage_table(theta: float = 0.9, sizes=(25, 100, 400), *, reps: int = 400,
     """
     rows = []
     for n in sizes:
-        row = {"n": n, "Clopper–Pearson (exact)": clopper_pearson_coverage(theta, n)}
+        row = {
+            "n": n,
+            "Clopper–Pearson (exact)": clopper_pearson_coverage(theta, n),
+        }
         for method in ("percentile", "BCa"):
             cov = bootstrap_coverage(
                 theta,
@@ -249,7 +276,9 @@ def coverage_table(theta: float = 0.9, sizes=(25, 100, 400), *, reps: int = 400,
     return pd.DataFrame(rows)
 
 
-def variance_table(correct: np.ndarray, names, *, reps: int = 200, n: int = 1000, rng=4):
+def variance_table(
+    correct: np.ndarray, names, *, reps: int = 200, n: int = 1000, rng=4
+):
     """Within- and between-task variance of each classifier's accuracy.
 
     ``correct`` has shape ``(tasks, classifiers, items)``.  For every task,
@@ -303,15 +332,32 @@ def ranking_function_table(M, weights=(1, 2, 1, 1)):
     M = np.asarray(M, dtype=float)
     rows = []
     for method in METHODS:
-        a = rank_candidates(M[:, :1] if method == "random-dictator" else M, method, weights=list(weights))
+        a = rank_candidates(
+            M[:, :1] if method == "random-dictator" else M,
+            method,
+            weights=list(weights),
+        )
         row = {"function": FUNCTION_LABELS[method]}
-        row.update({f"f, candidate {i + 1}": float(v) for i, v in enumerate(a.scores)})
-        row.update({f"r, candidate {i + 1}": float(v) for i, v in enumerate(a.ranks)})
+        row.update(
+            {f"f, candidate {i + 1}": float(v) for i, v in enumerate(a.scores)}
+        )
+        row.update(
+            {f"r, candidate {i + 1}": float(v) for i, v in enumerate(a.ranks)}
+        )
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def final_phase_table(thetas, n_dev: int, n_final: int, *, baseline: float, k: int, reps: int = 4000, rng=9):
+def final_phase_table(
+    thetas,
+    n_dev: int,
+    n_final: int,
+    *,
+    baseline: float,
+    k: int,
+    reps: int = 4000,
+    rng=9,
+):
     """Who enters the final phase, and how good the winner is (:func:`~sotalib.judging.simulate_final_phase`).
 
     One row per rule -- everyone, those beating ``baseline`` in the
@@ -326,7 +372,9 @@ def final_phase_table(thetas, n_dev: int, n_final: int, *, baseline: float, k: i
         ("those beating the baseline", "baseline", {"baseline": baseline}),
         (f"the top {k}", "top-k", {"k": k}),
     ):
-        fp = simulate_final_phase(thetas, n_dev, n_final, rule=rule, n_resamples=reps, rng=rng, **kw)
+        fp = simulate_final_phase(
+            thetas, n_dev, n_final, rule=rule, n_resamples=reps, rng=rng, **kw
+        )
         rows.append(
             {
                 "final phase open to": label,
@@ -346,10 +394,19 @@ def final_phase_table(thetas, n_dev: int, n_final: int, *, baseline: float, k: i
 def plot_cv_bootstrap_schema(folds: np.ndarray, counts: np.ndarray, axes=None):
     """Figure 6: k-fold cross-validation (left) and bootstrap resampling (right) of the same items."""
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(10, 3.2), gridspec_kw={"width_ratios": [1, 1]})
+        _, axes = plt.subplots(
+            1, 2, figsize=(10, 3.2), gridspec_kw={"width_ratios": [1, 1]}
+        )
     k, n = folds.shape
     cv_cmap = ListedColormap([COLORS["single"], COLORS["better"]])
-    axes[0].imshow(folds.astype(int), aspect="auto", cmap=cv_cmap, vmin=0, vmax=1, interpolation="nearest")
+    axes[0].imshow(
+        folds.astype(int),
+        aspect="auto",
+        cmap=cv_cmap,
+        vmin=0,
+        vmax=1,
+        interpolation="nearest",
+    )
     axes[0].set_title("(a)", loc="left")
     axes[0].set_ylabel("round (model retrained)")
     top = max(3, int(counts.max()))
@@ -366,7 +423,12 @@ def plot_cv_bootstrap_schema(folds: np.ndarray, counts: np.ndarray, axes=None):
     axes[1].set_title("(b)", loc="left")
     axes[1].set_ylabel("bootstrap sample (same model)")
     cb = plt.colorbar(im, ax=axes[1], ticks=range(len(colors)), fraction=0.05)
-    cb.ax.set_yticklabels([str(i) if i < len(colors) - 1 else f"{i}+" for i in range(len(colors))])
+    cb.ax.set_yticklabels(
+        [
+            str(i) if i < len(colors) - 1 else f"{i}+"
+            for i in range(len(colors))
+        ]
+    )
     for ax, rows in zip(axes, (k, counts.shape[0])):
         ax.set_xlabel("item")
         ax.set_yticks(range(rows))
@@ -416,9 +478,23 @@ def plot_stability(sizes, curves: dict, ax=None, extra: tuple | None = None):
         _, ax = plt.subplots(figsize=(7, 3.8))
     markers = ["o", "s", "^", "D", "v", "P", "X", "<"]
     for i, (label, w) in enumerate(curves.items()):
-        ax.plot(sizes, w, ls="-", marker=markers[i % len(markers)], ms=4, label=label)
+        ax.plot(
+            sizes,
+            w,
+            ls="-",
+            marker=markers[i % len(markers)],
+            ms=4,
+            label=label,
+        )
     if extra is not None:
-        ax.plot(extra[1], extra[2], color=COLORS["reference"], ls="--", marker=".", label=extra[0])
+        ax.plot(
+            extra[1],
+            extra[2],
+            color=COLORS["reference"],
+            ls="--",
+            marker=".",
+            label=extra[0],
+        )
     ax.set_xscale("log")
     ax.set_xlabel("number of test items $n$ (bootstrap test-set size)")
     ax.set_ylabel("ranking stability (Kendall's $W$)")
@@ -431,13 +507,32 @@ def plot_stability(sizes, curves: dict, ax=None, extra: tuple | None = None):
 def plot_public_private(results, axes=None):
     """Public against private score of each team's selected submission (one panel per mechanism)."""
     if axes is None:
-        _, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 4), sharex=True, sharey=True)
+        _, axes = plt.subplots(
+            1,
+            len(results),
+            figsize=(4.2 * len(results), 4),
+            sharex=True,
+            sharey=True,
+        )
     axes = np.atleast_1d(axes)
     lo = min(min(r.public.min(), r.private.min()) for r in results)
     hi = max(max(r.public.max(), r.private.max()) for r in results)
     for ax, r in zip(axes, results):
-        sc = ax.scatter(r.public, r.private, c=np.log10(r.submissions), s=10, cmap="viridis", alpha=0.8)
-        ax.plot([lo, hi], [lo, hi], color=COLORS["reference"], lw=1, label="public = private")
+        sc = ax.scatter(
+            r.public,
+            r.private,
+            c=np.log10(r.submissions),
+            s=10,
+            cmap="viridis",
+            alpha=0.8,
+        )
+        ax.plot(
+            [lo, hi],
+            [lo, hi],
+            color=COLORS["reference"],
+            lw=1,
+            label="public = private",
+        )
         ax.set_title("(a)" if r.mechanism == "kaggle" else "(b)", loc="left")
         ax.set_xlabel("public leaderboard score")
         ax.legend(loc="upper left")
@@ -447,7 +542,9 @@ def plot_public_private(results, axes=None):
     return axes
 
 
-def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None):
+def plot_condorcet_graph(
+    M, labels=None, lower_is_better: bool = False, ax=None
+):
     """Condorcet graph (Figure 10): an arrow ``u -> v`` when ``u`` beats ``v`` for more judges.
 
     Arrows out of a Condorcet winner and arrows on 3-cycles are drawn bold.
@@ -455,7 +552,11 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
     """
     W = pairwise_wins(M, lower_is_better)
     n = W.shape[0]
-    labels = list(labels) if labels is not None else [f"Candidate {i + 1}" for i in range(n)]
+    labels = (
+        list(labels)
+        if labels is not None
+        else [f"Candidate {i + 1}" for i in range(n)]
+    )
     if ax is None:
         _, ax = plt.subplots(figsize=(4, 4))
     angles = np.pi / 2 - 2 * np.pi * np.arange(n) / n
@@ -471,16 +572,27 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
             if not beats[u, v]:
                 continue
             bold = (u == winner) or cyc[u, v]
-            color = COLORS["sota"] if u == winner else (COLORS["better"] if cyc[u, v] else COLORS["observed"])
+            color = (
+                COLORS["sota"]
+                if u == winner
+                else (COLORS["better"] if cyc[u, v] else COLORS["observed"])
+            )
             ax.annotate(
                 "",
                 xy=xy[v],
                 xytext=xy[u],
                 arrowprops=dict(
-                    arrowstyle="-|>", lw=2.6 if bold else 1.0, color=color, shrinkA=22, shrinkB=22, mutation_scale=16
+                    arrowstyle="-|>",
+                    lw=2.6 if bold else 1.0,
+                    color=color,
+                    shrinkA=22,
+                    shrinkB=22,
+                    mutation_scale=16,
                 ),
             )
-            mid = xy[u] + 0.4 * (xy[v] - xy[u])  # off-centre, so that crossing edges keep their labels apart
+            mid = xy[u] + 0.4 * (
+                xy[v] - xy[u]
+            )  # off-centre, so that crossing edges keep their labels apart
             ax.text(
                 mid[0],
                 mid[1],
@@ -491,11 +603,33 @@ def plot_condorcet_graph(M, labels=None, lower_is_better: bool = False, ax=None)
                 bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none"),
             )
     for i in range(n):
-        ax.scatter(*xy[i], s=900, color=COLORS["sota"] if i == winner else COLORS["single"], zorder=3)
-        ax.text(*xy[i], str(i + 1), color="white", ha="center", va="center", fontsize=12, zorder=4, weight="bold")
+        ax.scatter(
+            *xy[i],
+            s=900,
+            color=COLORS["sota"] if i == winner else COLORS["single"],
+            zorder=3,
+        )
+        ax.text(
+            *xy[i],
+            str(i + 1),
+            color="white",
+            ha="center",
+            va="center",
+            fontsize=12,
+            zorder=4,
+            weight="bold",
+        )
         px, py = xy[i] * 1.22
-        ha = "left" if xy[i, 0] > 0.2 else ("right" if xy[i, 0] < -0.2 else "center")
-        va = "bottom" if xy[i, 1] > 0.2 else ("top" if xy[i, 1] < -0.2 else "center")
+        ha = (
+            "left"
+            if xy[i, 0] > 0.2
+            else ("right" if xy[i, 0] < -0.2 else "center")
+        )
+        va = (
+            "bottom"
+            if xy[i, 1] > 0.2
+            else ("top" if xy[i, 1] < -0.2 else "center")
+        )
         ax.text(px, py, labels[i], ha=ha, va=va, fontsize=9)
     ax.set_xlim(-2.0, 2.0)
     ax.set_ylim(-1.6, 1.6)
@@ -566,7 +700,11 @@ def load_property_table(path=None) -> tuple[dict, int, int]:
     (about ten minutes on two cores).
     """
     if path is None:
-        text = resources.files("sotalib.book").joinpath("data", TABLE_FILE).read_text()
+        text = (
+            resources.files("sotalib.book")
+            .joinpath("data", TABLE_FILE)
+            .read_text()
+        )
     else:
         with open(path) as fh:
             text = fh.read()
@@ -574,7 +712,13 @@ def load_property_table(path=None) -> tuple[dict, int, int]:
     table = {}
     for c in d["cells"]:
         f, p = c["function"], c["property"]
-        table[f, p] = SearchResult(f, p, c["trials"], c["tested"], _ce_from_dict(f, p, c["counterexample"]))
+        table[f, p] = SearchResult(
+            f,
+            p,
+            c["trials"],
+            c["tested"],
+            _ce_from_dict(f, p, c["counterexample"]),
+        )
     return table, d["trials"], d["seed"]
 
 
@@ -666,15 +810,26 @@ def property_long(table: dict, paper: dict):
     for f in FUNCTIONS:
         found = [p for p in PROPERTIES if table[f, p].holds]
         said = [p for p in PROPERTIES if p in paper[f]] if f in paper else None
-        differ = [] if said is None else sorted(set(found) ^ set(said), key=PROPERTIES.index)
+        differ = (
+            []
+            if said is None
+            else sorted(set(found) ^ set(said), key=PROPERTIES.index)
+        )
         rows.append(
             {
                 "function": FUNCTION_NAMES[f],
-                "paper: holds": "–" if said is None else ", ".join(PROPERTY_NAMES[p] for p in said) or "none",
-                "search: holds": ", ".join(PROPERTY_NAMES[p] for p in found) or "none",
+                "paper: holds": "–"
+                if said is None
+                else ", ".join(PROPERTY_NAMES[p] for p in said) or "none",
+                "search: holds": ", ".join(PROPERTY_NAMES[p] for p in found)
+                or "none",
                 "agree": "–"
                 if said is None
-                else ("yes" if not differ else "no: " + ", ".join(PROPERTY_NAMES[p] for p in differ)),
+                else (
+                    "yes"
+                    if not differ
+                    else "no: " + ", ".join(PROPERTY_NAMES[p] for p in differ)
+                ),
             }
         )
     return pd.DataFrame(rows)
@@ -732,8 +887,12 @@ def ranking_frame(ranked: dict):
         rows.append(
             {
                 "function": FUNCTION_LABELS[method],
-                "f (candidates 1, 2, 3)": ", ".join(f"{float(v):.4g}" for v in a.scores),
-                "r (candidates 1, 2, 3)": ", ".join(f"{float(v):g}" for v in a.ranks),
+                "f (candidates 1, 2, 3)": ", ".join(
+                    f"{float(v):.4g}" for v in a.scores
+                ),
+                "r (candidates 1, 2, 3)": ", ".join(
+                    f"{float(v):g}" for v in a.ranks
+                ),
             }
         )
     return pd.DataFrame(rows)

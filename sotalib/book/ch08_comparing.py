@@ -13,9 +13,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .papers import DEMSAR_CLASSIFIERS, DEMSAR_DATA_SETS, DEMSAR_PRINTED, DEMSAR_TABLE6
+from .papers import (
+    DEMSAR_CLASSIFIERS,
+    DEMSAR_DATA_SETS,
+    DEMSAR_PRINTED,
+    DEMSAR_TABLE6,
+)
 
-__all__ = ["CLASSIFIERS", "DATA_SETS", "PRINTED", "demsar_comparison", "table6"]
+__all__ = [
+    "CLASSIFIERS",
+    "DATA_SETS",
+    "PRINTED",
+    "demsar_comparison",
+    "table6",
+]
 
 CLASSIFIERS = DEMSAR_CLASSIFIERS
 DATA_SETS = DEMSAR_DATA_SETS
@@ -39,7 +50,10 @@ def demsar_comparison(ex, ex10) -> pd.DataFrame:
     at the number of decimals the paper prints.
     """
     P = PRINTED
-    rows = [(f"average rank, {c}", P["average ranks"][i], ex.average_ranks[i], 3) for i, c in enumerate(CLASSIFIERS)]
+    rows = [
+        (f"average rank, {c}", P["average ranks"][i], ex.average_ranks[i], 3)
+        for i, c in enumerate(CLASSIFIERS)
+    ]
     rows += [
         ("Friedman χ²", P["chi2_F"], ex.friedman.statistic, 2),
         ("Iman–Davenport F", P["F_F"], ex.friedman.iman_davenport_F, 2),
@@ -54,7 +68,9 @@ def demsar_comparison(ex, ex10) -> pd.DataFrame:
                 "quantity": q,
                 "paper": f"{paper:.{d}f}",
                 "book": f"{float(book):.{d}f}",
-                "agrees": "yes" if f"{paper:.{d}f}" == f"{float(book):.{d}f}" else "no",
+                "agrees": "yes"
+                if f"{paper:.{d}f}" == f"{float(book):.{d}f}"
+                else "no",
             }
             for q, paper, book, d in rows
         ]

@@ -37,15 +37,42 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
     ax_a, ax_b, ax_c = fig.subplots(1, 3)
     mu = binormal_mu_pos(auc)
     s = np.linspace(-4, mu + 4, 400)
-    ax_a.plot(s, stats.norm.pdf(s), color=COLORS["observed"], label="negatives $S_-$")
-    ax_a.plot(s, stats.norm.pdf(s, mu), color=COLORS["reference"], label="positives $S_+$")
-    ax_a.plot(neg[0], np.full(neg.shape[1], -0.015), "|", color=COLORS["observed"], ms=8, alpha=0.3)
-    ax_a.plot(pos[0], np.full(pos.shape[1], 0.43), "|", color=COLORS["reference"], ms=8)
+    ax_a.plot(
+        s, stats.norm.pdf(s), color=COLORS["observed"], label="negatives $S_-$"
+    )
+    ax_a.plot(
+        s,
+        stats.norm.pdf(s, mu),
+        color=COLORS["reference"],
+        label="positives $S_+$",
+    )
+    ax_a.plot(
+        neg[0],
+        np.full(neg.shape[1], -0.015),
+        "|",
+        color=COLORS["observed"],
+        ms=8,
+        alpha=0.3,
+    )
+    ax_a.plot(
+        pos[0],
+        np.full(pos.shape[1], 0.43),
+        "|",
+        color=COLORS["reference"],
+        ms=8,
+    )
     # head room above the positives' rug for the legend, so that it covers neither curve nor rug
     ax_a.set_ylim(-0.03, 0.56)
     ax_a.set_xlabel("score $s$")
     ax_a.set_ylabel("density")
-    ax_a.legend(loc="upper left", ncol=2, frameon=False, fontsize="small", handlelength=1.2, columnspacing=0.8)
+    ax_a.legend(
+        loc="upper left",
+        ncol=2,
+        frameon=False,
+        fontsize="small",
+        handlelength=1.2,
+        columnspacing=0.8,
+    )
     ax_a.set_title("(a)", loc="left")
 
     fpr, tpr = roc_curve_points(pos, neg)
@@ -55,18 +82,44 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
         segs = [np.column_stack([f, t]) for f, t in zip(fpr[sel], tpr[sel])]
         ax_b.add_collection(LineCollection(segs, colors=col, linewidths=lw))
     j = int(np.argmax(aucs))
-    ax_b.plot(fpr[j], tpr[j], color=COLORS["reference"], lw=1.5, label=f"maximum, AUC {aucs[j]:.3f}")
+    ax_b.plot(
+        fpr[j],
+        tpr[j],
+        color=COLORS["reference"],
+        lw=1.5,
+        label=f"maximum, AUC {aucs[j]:.3f}",
+    )
     f = np.linspace(0, 1, 500)
-    ax_b.plot(f, binormal_roc(f, auc), color=COLORS["single"], lw=1.2, ls="--", label=f"true ROC, AUC {auc:g}")
+    ax_b.plot(
+        f,
+        binormal_roc(f, auc),
+        color=COLORS["single"],
+        lw=1.2,
+        ls="--",
+        label=f"true ROC, AUC {auc:g}",
+    )
     ax_b.set_xlim(0, 1)
     ax_b.set_ylim(0, 1.01)
     ax_b.set_xlabel("false positive rate")
     ax_b.set_ylabel("true positive rate")
     # the curves hug the top left: the legend sits below them, short enough for the panel
-    ax_b.legend(loc="lower right", frameon=False, fontsize="small", handlelength=1.5, borderaxespad=0.2)
+    ax_b.legend(
+        loc="lower right",
+        frameon=False,
+        fontsize="small",
+        handlelength=1.5,
+        borderaxespad=0.2,
+    )
     ax_b.set_title("(b)", loc="left")
 
-    ax_c.hist(maxima, bins=60, density=True, color=COLORS["observed"], alpha=0.6, label="simulated maxima")
+    ax_c.hist(
+        maxima,
+        bins=60,
+        density=True,
+        color=COLORS["observed"],
+        alpha=0.6,
+        label="simulated maxima",
+    )
     if max_pmf is not None:
         g, p = max_pmf
         width = g[1] - g[0]
@@ -74,10 +127,15 @@ def plot_figure10(auc, pos, neg, aucs, maxima, max_pmf=None, fig=None):
         edges = np.arange(g[0], g[-1] + 0.0005, 0.0005)
         dens, _ = np.histogram(g, bins=edges, weights=p)
         ax_c.plot(
-            0.5 * (edges[1:] + edges[:-1]), dens / 0.0005, color=COLORS["maximum"], label=r"$F^m$ (conditional MC)"
+            0.5 * (edges[1:] + edges[:-1]),
+            dens / 0.0005,
+            color=COLORS["maximum"],
+            label=r"$F^m$ (conditional MC)",
         )
         del width
-    ax_c.axvline(auc, color=COLORS["single"], ls="--", lw=1, label=f"AUC = {auc:g}")
+    ax_c.axvline(
+        auc, color=COLORS["single"], ls="--", lw=1, label=f"AUC = {auc:g}"
+    )
     ax_c.set_xlim(auc - 0.005, float(np.max(maxima)) + 0.01)
     ax_c.set_xlabel(r"maximum empirical AUC")
     ax_c.set_ylabel("density")
@@ -109,23 +167,61 @@ def plot_same_auc(auc, sigmas, sds, samples, fig=None):
     fig = fig or plt.figure(figsize=(2.8 * k, 5.6))
     axes = fig.subplots(2, k)
     f = np.linspace(0, 1, 500)
-    for i, ((sp, sn), sd, (fg, lo, hi, pos, neg)) in enumerate(zip(sigmas, sds, samples)):
+    for i, ((sp, sn), sd, (fg, lo, hi, pos, neg)) in enumerate(
+        zip(sigmas, sds, samples)
+    ):
         ax = axes[0, i]
-        ax.fill_between(fg, lo, hi, color=COLORS["single"], alpha=0.25, lw=0, label="95% band")
-        ax.plot(f, binormal_roc(f, auc, sp, sn), color=COLORS["single"], label=f"true ROC\nsd(AUC) = {sd:.4f}")
+        ax.fill_between(
+            fg,
+            lo,
+            hi,
+            color=COLORS["single"],
+            alpha=0.25,
+            lw=0,
+            label="95% band",
+        )
+        ax.plot(
+            f,
+            binormal_roc(f, auc, sp, sn),
+            color=COLORS["single"],
+            label=f"true ROC\nsd(AUC) = {sd:.4f}",
+        )
         ax.plot([0, 1], [0, 1], color=COLORS["observed"], lw=0.6, ls=":")
-        ax.set_title(rf"({'abc'[i]}) $\sigma_+ = {sp:g}$, $\sigma_- = {sn:g}$", loc="left")
+        ax.set_title(
+            rf"({'abc'[i]}) $\sigma_+ = {sp:g}$, $\sigma_- = {sn:g}$",
+            loc="left",
+        )
         ax.set_xlabel("false positive rate")
         ax.set_ylabel("true positive rate" if i == 0 else "")
         ax.legend(loc="lower right", frameon=False, fontsize="small")
         ax = axes[1, i]
         mu = binormal_mu_pos(auc, 0.0, sp, sn)
-        s = np.linspace(min(-4 * sn, mu - 4 * sp), max(4 * sn, mu + 4 * sp), 400)
-        ax.plot(s, stats.norm.pdf(s, 0, sn), color=COLORS["observed"], label="negatives")
-        ax.plot(s, stats.norm.pdf(s, mu, sp), color=COLORS["reference"], label="positives")
+        s = np.linspace(
+            min(-4 * sn, mu - 4 * sp), max(4 * sn, mu + 4 * sp), 400
+        )
+        ax.plot(
+            s,
+            stats.norm.pdf(s, 0, sn),
+            color=COLORS["observed"],
+            label="negatives",
+        )
+        ax.plot(
+            s,
+            stats.norm.pdf(s, mu, sp),
+            color=COLORS["reference"],
+            label="positives",
+        )
         top = max(stats.norm.pdf(0, 0, sn), stats.norm.pdf(0, 0, sp))
-        ax.plot(neg, np.full(neg.size, -0.04 * top), "|", color=COLORS["observed"], alpha=0.3)
-        ax.plot(pos, np.full(pos.size, -0.10 * top), "|", color=COLORS["reference"])
+        ax.plot(
+            neg,
+            np.full(neg.size, -0.04 * top),
+            "|",
+            color=COLORS["observed"],
+            alpha=0.3,
+        )
+        ax.plot(
+            pos, np.full(pos.size, -0.10 * top), "|", color=COLORS["reference"]
+        )
         ax.set_xlabel("score $s$")
         ax.set_ylabel("density" if i == 0 else "")
         ax.set_title(f"({'def'[i]})", loc="left")
@@ -146,7 +242,13 @@ def plot_rho(rows, auc, single_sd, fig=None):
     hi = np.array([x["ci_high"] for x in rows])
     sd = np.array([x["sd"] for x in rows])
     ax_b.fill_between(
-        r, lo - auc, hi - auc, color=COLORS["maximum"], alpha=0.2, lw=0, label="95% interval of the maximum"
+        r,
+        lo - auc,
+        hi - auc,
+        color=COLORS["maximum"],
+        alpha=0.2,
+        lw=0,
+        label="95% interval of the maximum",
     )
     ax_b.errorbar(
         r,
@@ -163,8 +265,21 @@ def plot_rho(rows, auc, single_sd, fig=None):
     ax_b.set_ylabel("bias of the maximum AUC")
     ax_b.legend(loc="lower left", frameon=False, fontsize="small")
     ax_b.set_title("(a)", loc="left")
-    ax_s.plot(r, sd, color=COLORS["maximum"], marker="o", ms=3, label="sd of the maximum")
-    ax_s.axhline(single_sd, color=COLORS["single"], ls="--", lw=1, label="sd of one classifier's AUC")
+    ax_s.plot(
+        r,
+        sd,
+        color=COLORS["maximum"],
+        marker="o",
+        ms=3,
+        label="sd of the maximum",
+    )
+    ax_s.axhline(
+        single_sd,
+        color=COLORS["single"],
+        ls="--",
+        lw=1,
+        label="sd of one classifier's AUC",
+    )
     ax_s.set_xlabel(r"correlation with the reference classifier $\rho$")
     ax_s.set_ylabel("standard deviation")
     ax_s.set_ylim(0, None)
@@ -174,7 +289,9 @@ def plot_rho(rows, auc, single_sd, fig=None):
     return fig
 
 
-def plot_figure11(observed, shrunk, sample, estimate, expected_max, ci, fig=None):
+def plot_figure11(
+    observed, shrunk, sample, estimate, expected_max, ci, fig=None
+):
     """Figure 11 of the paper: (a) the leaderboard and its shrunk version, (b) one simulated leaderboard.
 
     Parameters
@@ -192,7 +309,13 @@ def plot_figure11(observed, shrunk, sample, estimate, expected_max, ci, fig=None
     ax_a, ax_b = fig.subplots(1, 2, sharex=True)
     bins = np.arange(0.6, 0.9625, 0.0025)
     for ax in (ax_a, ax_b):
-        ax.hist(observed, bins=bins, color=COLORS["observed"], alpha=0.5, label="leaderboard")
+        ax.hist(
+            observed,
+            bins=bins,
+            color=COLORS["observed"],
+            alpha=0.5,
+            label="leaderboard",
+        )
         ax.axvline(
             float(np.max(observed)),
             color=COLORS["maximum"],
@@ -200,12 +323,42 @@ def plot_figure11(observed, shrunk, sample, estimate, expected_max, ci, fig=None
             lw=1.2,
             label=f"observed maximum {np.max(observed):.4f}",
         )
-    ax_a.hist(shrunk, bins=bins, histtype="step", color=COLORS["reference"], lw=1.2, label="shrunk AUC$'$")
-    ax_a.axvline(estimate, color=COLORS["sota"], lw=1.5, label=f"SOTA estimate max AUC$'$ = {estimate:.4f}")
-    ax_b.hist(sample, bins=bins, histtype="step", color=COLORS["reference"], lw=1.2, label="one simulated leaderboard")
-    ax_b.axvline(expected_max, color=COLORS["better"], lw=1.2, label=f"expected maximum {expected_max:.4f}")
+    ax_a.hist(
+        shrunk,
+        bins=bins,
+        histtype="step",
+        color=COLORS["reference"],
+        lw=1.2,
+        label="shrunk AUC$'$",
+    )
+    ax_a.axvline(
+        estimate,
+        color=COLORS["sota"],
+        lw=1.5,
+        label=f"SOTA estimate max AUC$'$ = {estimate:.4f}",
+    )
+    ax_b.hist(
+        sample,
+        bins=bins,
+        histtype="step",
+        color=COLORS["reference"],
+        lw=1.2,
+        label="one simulated leaderboard",
+    )
+    ax_b.axvline(
+        expected_max,
+        color=COLORS["better"],
+        lw=1.2,
+        label=f"expected maximum {expected_max:.4f}",
+    )
     y = ax_b.get_ylim()[1] * 0.9
-    ax_b.plot(ci, [y, y], color=COLORS["better"], lw=2, label="95% interval of the maximum")
+    ax_b.plot(
+        ci,
+        [y, y],
+        color=COLORS["better"],
+        lw=2,
+        label="95% interval of the maximum",
+    )
     for ax, tag in ((ax_a, "(a)"), (ax_b, "(b)")):
         ax.set_xlabel("AUC")
         ax.set_ylabel("teams")

@@ -108,7 +108,9 @@ def make_world(rng=SEED) -> World:
     rng = np.random.default_rng([seed, 0])
     d = N_FEATURES
     beta = np.zeros(d)
-    beta[:8] = rng.normal(0.0, 1.0, 8) * np.linspace(1.0, 0.3, 8)  # features 8-11 are pure noise
+    beta[:8] = rng.normal(0.0, 1.0, 8) * np.linspace(
+        1.0, 0.3, 8
+    )  # features 8-11 are pure noise
     pairs = np.array([[0, 1], [2, 3], [4, 5]])
     gamma = rng.normal(0.0, 0.5, len(pairs))
     delta = np.zeros(d)
@@ -116,7 +118,9 @@ def make_world(rng=SEED) -> World:
     return World(beta=beta, pairs=pairs, gamma=gamma, delta=delta, scale=0.25)
 
 
-def sample_items(world: World, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def sample_items(
+    world: World, size: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Draw ``size`` items ``(x, y)`` from the world."""
     x = rng.standard_normal((size, N_FEATURES))
     y = (rng.random(size) < world.prob(x)).astype(np.int8)
@@ -124,7 +128,16 @@ def sample_items(world: World, size: int, rng: np.random.Generator) -> tuple[np.
 
 
 # ----------------------------------------------------------------------- classifiers
-_FAMILIES = ("logistic", "naive_bayes", "discriminant", "tree", "random_forest", "extra_trees", "boosting", "mlp")
+_FAMILIES = (
+    "logistic",
+    "naive_bayes",
+    "discriminant",
+    "tree",
+    "random_forest",
+    "extra_trees",
+    "boosting",
+    "mlp",
+)
 
 
 def classifier_specs(count: int = N_CLASSIFIERS, rng=SEED) -> list[dict]:
@@ -140,17 +153,30 @@ def classifier_specs(count: int = N_CLASSIFIERS, rng=SEED) -> list[dict]:
         rng = np.random.default_rng([seed, 1, k])
         family = _FAMILIES[k % len(_FAMILIES)]
         # every classifier sees the five strongest features and a random subset of the rest
-        rest = rng.choice(np.arange(5, N_FEATURES), int(rng.integers(3, N_FEATURES - 4)), replace=False)
+        rest = rng.choice(
+            np.arange(5, N_FEATURES),
+            int(rng.integers(3, N_FEATURES - 4)),
+            replace=False,
+        )
         features = sorted(range(5)) + np.sort(rest).tolist()
         s = int(rng.integers(0, 2**31 - 1))
         if family == "logistic":
-            params = {"C": float(10 ** rng.uniform(-3, 1)), "poly": bool(rng.random() < 0.5)}
+            params = {
+                "C": float(10 ** rng.uniform(-3, 1)),
+                "poly": bool(rng.random() < 0.5),
+            }
         elif family == "naive_bayes":
             params = {"var_smoothing": float(10 ** rng.uniform(-9, -1))}
         elif family == "discriminant":
-            params = {"kind": str(rng.choice(["lda", "qda"])), "reg": float(rng.uniform(0.0, 0.5))}
+            params = {
+                "kind": str(rng.choice(["lda", "qda"])),
+                "reg": float(rng.uniform(0.0, 0.5)),
+            }
         elif family == "tree":
-            params = {"max_depth": int(rng.integers(3, 16)), "min_samples_leaf": int(rng.integers(1, 40))}
+            params = {
+                "max_depth": int(rng.integers(3, 16)),
+                "min_samples_leaf": int(rng.integers(1, 40)),
+            }
         elif family in ("random_forest", "extra_trees"):
             params = {
                 "n_estimators": int(rng.integers(5, 21)),
@@ -164,16 +190,34 @@ def classifier_specs(count: int = N_CLASSIFIERS, rng=SEED) -> list[dict]:
                 "max_depth": int(rng.integers(2, 5)),
             }
         else:  # mlp
-            params = {"hidden": int(rng.integers(4, 17)), "alpha": float(10 ** rng.uniform(-5, -1))}
+            params = {
+                "hidden": int(rng.integers(4, 17)),
+                "alpha": float(10 ** rng.uniform(-5, -1)),
+            }
         name = f"{family}-{k:03d}"
-        specs.append({"name": name, "family": family, "features": features, "seed": s, "params": params})
+        specs.append(
+            {
+                "name": name,
+                "family": family,
+                "features": features,
+                "seed": s,
+                "params": params,
+            }
+        )
     return specs
 
 
 def _make_model(spec: dict):
     # scikit-learn is needed only to rebuild the cached challenge (python -m sotalib.book.cache groundtruth)
-    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
-    from sklearn.ensemble import ExtraTreesClassifier, GradientBoostingClassifier, RandomForestClassifier
+    from sklearn.discriminant_analysis import (
+        LinearDiscriminantAnalysis,
+        QuadraticDiscriminantAnalysis,
+    )
+    from sklearn.ensemble import (
+        ExtraTreesClassifier,
+        GradientBoostingClassifier,
+        RandomForestClassifier,
+    )
     from sklearn.linear_model import LogisticRegression
     from sklearn.naive_bayes import GaussianNB
     from sklearn.neural_network import MLPClassifier
@@ -183,16 +227,28 @@ def _make_model(spec: dict):
 
     p, s, fam = spec["params"], spec["seed"], spec["family"]
     if fam == "logistic":
-        steps = [PolynomialFeatures(2, include_bias=False)] if p["poly"] else []
-        return make_pipeline(*steps, StandardScaler(), LogisticRegression(C=p["C"], max_iter=2000))
+        steps = (
+            [PolynomialFeatures(2, include_bias=False)] if p["poly"] else []
+        )
+        return make_pipeline(
+            *steps,
+            StandardScaler(),
+            LogisticRegression(C=p["C"], max_iter=2000),
+        )
     if fam == "naive_bayes":
         return GaussianNB(var_smoothing=p["var_smoothing"])
     if fam == "discriminant":
         if p["kind"] == "lda":
-            return LinearDiscriminantAnalysis(solver="lsqr", shrinkage=p["reg"])
+            return LinearDiscriminantAnalysis(
+                solver="lsqr", shrinkage=p["reg"]
+            )
         return QuadraticDiscriminantAnalysis(reg_param=p["reg"])
     if fam == "tree":
-        return DecisionTreeClassifier(max_depth=p["max_depth"], min_samples_leaf=p["min_samples_leaf"], random_state=s)
+        return DecisionTreeClassifier(
+            max_depth=p["max_depth"],
+            min_samples_leaf=p["min_samples_leaf"],
+            random_state=s,
+        )
     if fam == "random_forest":
         return RandomForestClassifier(
             n_estimators=p["n_estimators"],
@@ -219,7 +275,12 @@ def _make_model(spec: dict):
         )
     return make_pipeline(
         StandardScaler(),
-        MLPClassifier(hidden_layer_sizes=(p["hidden"],), alpha=p["alpha"], max_iter=200, random_state=s),
+        MLPClassifier(
+            hidden_layer_sizes=(p["hidden"],),
+            alpha=p["alpha"],
+            max_iter=200,
+            random_state=s,
+        ),
     )
 
 
@@ -283,7 +344,9 @@ class GroundTruth:
 
     def true_accuracy_excluding(self, b: int) -> np.ndarray:
         """``theta_j`` measured on all items except test set ``b`` (independent of leaderboard ``b``)."""
-        return (self.true_correct - self.counts[b]) / (self.n_items - self.block)
+        return (self.true_correct - self.counts[b]) / (
+            self.n_items - self.block
+        )
 
     def leaderboard(self, b: int) -> np.ndarray:
         """Accuracies ``theta_hat_j`` on test set ``b``."""
@@ -328,10 +391,14 @@ def build_groundtruth(
     """
     n_classifiers = check_int("n_classifiers", n_classifiers, low=1)
     n_blocks = check_int("n_blocks", n_blocks, low=1)
-    n_saved_sets = check_int("n_saved_sets", n_saved_sets, low=0, high=n_blocks)
+    n_saved_sets = check_int(
+        "n_saved_sets", n_saved_sets, low=0, high=n_blocks
+    )
     seed = int_seed(rng)
     world = make_world(seed)
-    x_train, y_train = sample_items(world, N_TRAIN, np.random.default_rng([seed, 2]))
+    x_train, y_train = sample_items(
+        world, N_TRAIN, np.random.default_rng([seed, 2])
+    )
     specs = classifier_specs(n_classifiers, seed)
     models = []
     for spec in specs:
@@ -350,7 +417,11 @@ def build_groundtruth(
     for c0 in range(0, n_blocks, CHUNK_BLOCKS):
         nb = min(CHUNK_BLOCKS, n_blocks - c0)
         # Each chunk's items depend only on (seed, chunk index): reduced builds share a prefix.
-        x, y = sample_items(world, CHUNK_BLOCKS * BLOCK, np.random.default_rng([seed, 3, c0 // CHUNK_BLOCKS]))
+        x, y = sample_items(
+            world,
+            CHUNK_BLOCKS * BLOCK,
+            np.random.default_rng([seed, 3, c0 // CHUNK_BLOCKS]),
+        )
         x, y = x[: nb * BLOCK], y[: nb * BLOCK]
         bayes += int(np.sum((world.logit(x) > 0) == (y == 1)))
         for j, (spec, model) in enumerate(zip(specs, models)):
@@ -380,7 +451,11 @@ def build_groundtruth(
 
 def _checksum(gt: GroundTruth) -> str:
     h = hashlib.sha256()
-    for a in (gt.counts.astype(np.int32), np.packbits(gt.correct, axis=-1), gt.labels.astype(np.int8)):
+    for a in (
+        gt.counts.astype(np.int32),
+        np.packbits(gt.correct, axis=-1),
+        gt.labels.astype(np.int8),
+    ):
         h.update(np.ascontiguousarray(a).tobytes())
     return h.hexdigest()
 
@@ -416,8 +491,16 @@ def _load(path: str) -> GroundTruth:
         meta = json.loads(str(z["meta"]))
         s, m, block = (int(v) for v in z["shape"])
         counts = z["counts"].astype(np.int32)
-        correct = np.unpackbits(z["correct_bits"], axis=-1, count=block).astype(bool).reshape(s, m, block)
-        labels = np.unpackbits(z["label_bits"], axis=-1, count=block).astype(np.int8).reshape(s, block)
+        correct = (
+            np.unpackbits(z["correct_bits"], axis=-1, count=block)
+            .astype(bool)
+            .reshape(s, m, block)
+        )
+        labels = (
+            np.unpackbits(z["label_bits"], axis=-1, count=block)
+            .astype(np.int8)
+            .reshape(s, block)
+        )
     for a in (counts, correct, labels):
         a.setflags(write=False)
     true_correct = counts.sum(axis=0).astype(np.int64)

@@ -27,8 +27,12 @@ import re
 __all__ = ["MystToMarkdown", "blockquote"]
 
 # A directive fence: ```{name} argument  or  :::{name} argument (indented at most three spaces).
-_DIRECTIVE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|:{3,})\{(?P<name>[^}\s]+)\}[ \t]*(?P<arg>.*)$")
-_CODE_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?!.*`)(?P<info>.*)$")
+_DIRECTIVE = re.compile(
+    r"^(?P<indent> {0,3})(?P<fence>`{3,}|:{3,})\{(?P<name>[^}\s]+)\}[ \t]*(?P<arg>.*)$"
+)
+_CODE_FENCE = re.compile(
+    r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?!.*`)(?P<info>.*)$"
+)
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):(?:\s+(?P<value>.*))?\s*$")
 _TARGET = re.compile(r"^\s*\([^()\s]+\)=\s*$")
 _COMMENT = re.compile(r"^%")
@@ -37,7 +41,9 @@ _INLINE = re.compile(
     r"\{(?P<name>[\w:.+-]+)\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)|(?P<code>(?P<cticks>`+).+?(?P=cticks))"
 )
 # $$ ... $$ (label): a labelled display equation
-_LABELLED_MATH = re.compile(r"\$\$(?P<body>.+?)\$\$[ \t]*\((?P<label>[^()\s]+)\)", re.DOTALL)
+_LABELLED_MATH = re.compile(
+    r"\$\$(?P<body>.+?)\$\$[ \t]*\((?P<label>[^()\s]+)\)", re.DOTALL
+)
 _EXPLICIT = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.DOTALL)
 
 _ADMONITION_TITLES = {
@@ -56,7 +62,20 @@ _ADMONITION_TITLES = {
     "epigraph": "",
     "topic": "",
 }
-_PY_ROLES = {"func", "meth", "class", "mod", "attr", "obj", "data", "exc", "const", "any", "envvar", "program"}
+_PY_ROLES = {
+    "func",
+    "meth",
+    "class",
+    "mod",
+    "attr",
+    "obj",
+    "data",
+    "exc",
+    "const",
+    "any",
+    "envvar",
+    "program",
+}
 _GLUE_MIME_ORDER = (
     "text/markdown",
     "text/html",
@@ -71,7 +90,9 @@ _IMAGE_EXT = {"image/png": "png", "image/jpeg": "jpg", "image/svg+xml": "svg"}
 
 def blockquote(text: str) -> str:
     """``text`` as a Markdown block quote (every line prefixed by ``>``)."""
-    return "\n".join(f"> {line}".rstrip() for line in text.strip("\n").split("\n"))
+    return "\n".join(
+        f"> {line}".rstrip() for line in text.strip("\n").split("\n")
+    )
 
 
 def _escape(text: str) -> str:
@@ -118,7 +139,11 @@ class MystToMarkdown:
                 end = _closing(lines, i + 1, m.group("fence"))
                 flush()
                 options, body = _options_and_body(lines[i + 1 : end])
-                out.append(self.directive(m.group("name"), m.group("arg").strip(), options, body))
+                out.append(
+                    self.directive(
+                        m.group("name"), m.group("arg").strip(), options, body
+                    )
+                )
                 i = end + 1
                 continue
             m = _CODE_FENCE.match(line)
@@ -135,7 +160,9 @@ class MystToMarkdown:
         result = "\n".join(out)
         return re.sub(r"\n{3,}", "\n\n", result).strip("\n")
 
-    def directive(self, name: str, arg: str, options: dict[str, str], body: str) -> str:  # noqa: C901 - one branch a kind
+    def directive(  # noqa: C901 - one branch a kind
+        self, name: str, arg: str, options: dict[str, str], body: str
+    ) -> str:
         """The Markdown of one directive (its body converted too)."""
         name = name.lower()
         if name in ("admonition", "dropdown"):
@@ -144,13 +171,18 @@ class MystToMarkdown:
             content = f"{arg}\n{body}" if arg else body
             return self._titled(_ADMONITION_TITLES[name], content)
         if name == "exercise":
-            title = self.number("std", "numref", options.get("label", ""), None) or "Exercise"
+            title = (
+                self.number("std", "numref", options.get("label", ""), None)
+                or "Exercise"
+            )
             if arg:
                 title += f" ({self.inline(arg)})"
             return self._titled(title, body)
         if name in ("solution", "solution-start"):
             target = self.number("std", "numref", arg, None) if arg else None
-            return self._titled(f"Solution to {target}" if target else "Solution", body)
+            return self._titled(
+                f"Solution to {target}" if target else "Solution", body
+            )
         if name == "solution-end":
             return ""
         if name in ("math", "glue:math"):
@@ -160,29 +192,67 @@ class MystToMarkdown:
             return _display_math(body, number)
         if name == "figure":
             alt = options.get("alt", "")
-            return self._captioned(options.get("name", ""), f"![{alt}]({arg})", body)
+            return self._captioned(
+                options.get("name", ""), f"![{alt}]({arg})", body
+            )
         if name in ("glue:figure", "glue", "glue:", "glue:any", "glue:md"):
             shown = self.glue_markdown(arg, display=True)
-            return self._captioned(options.get("name", ""), shown, body) if body.strip() else shown
+            return (
+                self._captioned(options.get("name", ""), shown, body)
+                if body.strip()
+                else shown
+            )
         if name in ("table", "list-table", "csv-table"):
             caption = self.inline(arg) if arg else ""
-            return self._captioned(options.get("name", ""), self.convert(body), caption, above=True)
+            return self._captioned(
+                options.get("name", ""),
+                self.convert(body),
+                caption,
+                above=True,
+            )
         if name in ("code-block", "code", "sourcecode", "code-cell"):
             return f"```{arg}\n{body}\n```"
         if name in ("raw",):
             return body if arg.strip() == "html" else ""
-        if name in ("bibliography", "toctree", "tableofcontents", "contents", "nb-exec-table"):
+        if name in (
+            "bibliography",
+            "toctree",
+            "tableofcontents",
+            "contents",
+            "nb-exec-table",
+        ):
             return ""
-        if name in ("only", "div", "container", "card", "grid", "grid-item", "tab-set", "tab-item", "tab"):
-            return self._titled(self.inline(arg) if arg and name in ("card", "tab-item", "tab") else "", body)
+        if name in (
+            "only",
+            "div",
+            "container",
+            "card",
+            "grid",
+            "grid-item",
+            "tab-set",
+            "tab-item",
+            "tab",
+        ):
+            return self._titled(
+                self.inline(arg)
+                if arg and name in ("card", "tab-item", "tab")
+                else "",
+                body,
+            )
         return self._titled(self.inline(arg) if arg else "", body)
 
     def _titled(self, title: str, body: str) -> str:
         inner = self.convert(body)
         head = f"**{title}**" if title else ""
-        return blockquote(f"{head}\n\n{inner}".strip("\n")) if (head or inner) else ""
+        return (
+            blockquote(f"{head}\n\n{inner}".strip("\n"))
+            if (head or inner)
+            else ""
+        )
 
-    def _captioned(self, label: str, shown: str, caption: str, *, above: bool = False) -> str:
+    def _captioned(
+        self, label: str, shown: str, caption: str, *, above: bool = False
+    ) -> str:
         number = self.number("std", "numref", label, None) if label else None
         caption = self.convert(caption) if caption.strip() else ""
         lead = f"**{number}.**" if number else ""
@@ -200,7 +270,12 @@ class MystToMarkdown:
             return _display_math(m.group("body"), number, inline_fence=True)
 
         text = _LABELLED_MATH.sub(math, text)
-        return _INLINE.sub(lambda m: m.group("code") or self.role(m.group("name"), m.group("text")), text)
+        return _INLINE.sub(
+            lambda m: (
+                m.group("code") or self.role(m.group("name"), m.group("text"))
+            ),
+            text,
+        )
 
     def role(self, name: str, text: str) -> str:  # noqa: C901 - one branch a kind of role
         """The Markdown a role shows."""
@@ -214,7 +289,14 @@ class MystToMarkdown:
         if name == "math":
             return f"${text}$"
         title, target = _explicit(text)
-        if name in ("numref", "ref", "doc", "std:ref", "std:numref", "std:doc"):
+        if name in (
+            "numref",
+            "ref",
+            "doc",
+            "std:ref",
+            "std:numref",
+            "std:doc",
+        ):
             typ = name.rpartition(":")[2]
             return self.number("std", typ, target, title) or title or target
         if name in ("eq", "math:numref"):
@@ -224,8 +306,15 @@ class MystToMarkdown:
             return self.resolver.cite(typ, text) or text
         if name.startswith("py:") or name in _PY_ROLES:
             if title is None:
-                title = target.lstrip("~").rsplit(".", 1)[-1] if target.startswith("~") else target
-                if name.rpartition(":")[2] in ("func", "meth") and not title.endswith(")"):
+                title = (
+                    target.lstrip("~").rsplit(".", 1)[-1]
+                    if target.startswith("~")
+                    else target
+                )
+                if name.rpartition(":")[2] in (
+                    "func",
+                    "meth",
+                ) and not title.endswith(")"):
                     title += "()"
             return f"`{title}`"
         if name in ("sub", "subscript"):
@@ -239,7 +328,9 @@ class MystToMarkdown:
         return title if title is not None else target
 
     # -- values ---------------------------------------------------------------------------------
-    def number(self, domain: str, typ: str, target: str, title: str | None) -> str | None:
+    def number(
+        self, domain: str, typ: str, target: str, title: str | None
+    ) -> str | None:
         """The text a cross-reference resolves to ("Table 4.3", "(3.1)"), or None."""
         if not target:
             return None
@@ -279,7 +370,9 @@ def _explicit(text: str) -> tuple[str | None, str]:
     return (m.group("title"), m.group("target")) if m else (None, text.strip())
 
 
-def _display_math(body: str, number: str | None, *, inline_fence: bool = False) -> str:
+def _display_math(
+    body: str, number: str | None, *, inline_fence: bool = False
+) -> str:
     tag = f" \\tag{{{number.strip('()')}}}" if number else ""
     if inline_fence:
         return f"$${body.rstrip()}{tag}$$"
@@ -303,7 +396,10 @@ def _options_and_body(lines: list[str]) -> tuple[dict[str, str], str]:
     if lines and lines[0].strip() == "---":
         import yaml
 
-        end = next((j for j in range(1, len(lines)) if lines[j].strip() == "---"), None)
+        end = next(
+            (j for j in range(1, len(lines)) if lines[j].strip() == "---"),
+            None,
+        )
         if end is not None:
             loaded = yaml.safe_load("\n".join(lines[1:end])) or {}
             options = {str(k): str(v) for k, v in loaded.items()}

@@ -30,10 +30,16 @@ from sotalib.book.myst_markdown import MystToMarkdown
 
 __all__ = ["executed_notebook", "glue_data", "readable_notebook", "setup"]
 
-_TABLE_OUTPUT = re.compile(r"^\s*:::\{table\}[ \t]*(?P<caption>.*)$", re.MULTILINE)
+_TABLE_OUTPUT = re.compile(
+    r"^\s*:::\{table\}[ \t]*(?P<caption>.*)$", re.MULTILINE
+)
 _TABLE_NAME = re.compile(r"^:name:\s*(?P<name>\S+)", re.MULTILINE)
-_SOLUTION_START = re.compile(r"^\s*(?:`{3,}|:{3,})\{solution-start\}", re.MULTILINE)
-_SOLUTION_END = re.compile(r"^\s*(?:`{3,}|:{3,})\{solution-end\}", re.MULTILINE)
+_SOLUTION_START = re.compile(
+    r"^\s*(?:`{3,}|:{3,})\{solution-start\}", re.MULTILINE
+)
+_SOLUTION_END = re.compile(
+    r"^\s*(?:`{3,}|:{3,})\{solution-end\}", re.MULTILINE
+)
 _DROPDOWN = re.compile(r"^:class:.*\bdropdown\b", re.MULTILINE)
 _HTML_CAPTION = re.compile(r"(<caption[^>]*>).*?(</caption>)", re.DOTALL)
 
@@ -61,12 +67,16 @@ def glue_data(nb) -> dict[str, dict[str, str]]:
     """
     data: dict[str, dict[str, str]] = {}
     for cell in nb.cells:
-        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+        for output in (
+            cell.get("outputs", []) if cell.cell_type == "code" else []
+        ):
             meta = output.get("metadata", {}).get("scrapbook")
             if not meta:
                 continue
             n = len(meta.get("mime_prefix", ""))
-            data[meta["name"]] = {k[n:]: _text(v) for k, v in output.get("data", {}).items()}
+            data[meta["name"]] = {
+                k[n:]: _text(v) for k, v in output.get("data", {}).items()
+            }
     return data
 
 
@@ -110,7 +120,9 @@ def readable_notebook(nb, resolver):
             continue
         if cell.cell_type == "code":
             _fold(cell, solution=in_folded_solution)
-            cell.outputs = [o for o in cell.get("outputs", []) if not _glue_record(o)]
+            cell.outputs = [
+                o for o in cell.get("outputs", []) if not _glue_record(o)
+            ]
             for output in cell.outputs:
                 _caption_table(output, MystToMarkdown(resolver))
         cells.append(cell)
@@ -128,9 +140,19 @@ def _fold(cell, *, solution: bool = False) -> None:
     """
     tags = set(cell.get("metadata", {}).get("tags", []))
     jupyter = cell.metadata.setdefault("jupyter", {})
-    if solution or tags & {"remove-cell", "remove-input", "hide-input", "hide-cell"}:
+    if solution or tags & {
+        "remove-cell",
+        "remove-input",
+        "hide-input",
+        "hide-cell",
+    }:
         jupyter["source_hidden"] = True
-    if solution or tags & {"remove-cell", "remove-output", "hide-output", "hide-cell"}:
+    if solution or tags & {
+        "remove-cell",
+        "remove-output",
+        "hide-output",
+        "hide-cell",
+    }:
         jupyter["outputs_hidden"] = True
     if not jupyter:
         del cell.metadata["jupyter"]
@@ -149,13 +171,21 @@ def _caption_table(output, conv: MystToMarkdown) -> None:
     if not head:
         return
     name = _TABLE_NAME.search(md)
-    number = conv.number("std", "numref", name.group("name"), None) if name else None
+    number = (
+        conv.number("std", "numref", name.group("name"), None)
+        if name
+        else None
+    )
     caption = conv.inline(head.group("caption").strip())
     lead = f"{number}." if number else "Table."
     data["text/markdown"] = conv.convert(md) + "\n"
     if "text/html" in data:
         inner = f"<b>{html.escape(lead)}</b> {_inline_html(caption)}"
-        data["text/html"] = _HTML_CAPTION.sub(lambda m: m.group(1) + inner + m.group(2), _text(data["text/html"]), 1)
+        data["text/html"] = _HTML_CAPTION.sub(
+            lambda m: m.group(1) + inner + m.group(2),
+            _text(data["text/html"]),
+            1,
+        )
     if "text/plain" in data:
         lines = _text(data["text/plain"]).split("\n")
         if lines and lines[0].startswith("Table"):
@@ -170,17 +200,28 @@ def _inline_html(markdown: str) -> str:
 
     md = MarkdownIt("commonmark").use(dollarmath_plugin)
     md.add_render_rule(
-        "math_inline", lambda _self, tokens, idx, _options, _env: f"${html.escape(tokens[idx].content)}$"
+        "math_inline",
+        lambda _self, tokens, idx, _options, _env: (
+            f"${html.escape(tokens[idx].content)}$"
+        ),
     )
     return md.renderInline(markdown)
 
 
 def _figure_caption(cell, conv: MystToMarkdown) -> str:
     """The caption "**Figure N.M.** text" of a code cell whose figure the book captions (``mystnb.figure``)."""
-    figure = cell.get("metadata", {}).get("mystnb", {}).get("figure", {}) if cell.cell_type == "code" else {}
+    figure = (
+        cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
+        if cell.cell_type == "code"
+        else {}
+    )
     if not figure.get("caption"):
         return ""
-    number = conv.number("std", "numref", figure["name"], None) if figure.get("name") else None
+    number = (
+        conv.number("std", "numref", figure["name"], None)
+        if figure.get("name")
+        else None
+    )
     text = conv.convert(" ".join(str(figure["caption"]).split()))
     return f"**{number}.** {text}" if number else text
 
@@ -200,7 +241,12 @@ class SphinxResolver:
     """Glue keys and cross-references of one page, resolved as the build resolves them."""
 
     def __init__(self, app, pagename: str, glued: dict[str, dict[str, str]]):
-        self.app, self.env, self.pagename, self.glued = app, app.env, pagename, glued
+        self.app, self.env, self.pagename, self.glued = (
+            app,
+            app.env,
+            pagename,
+            glued,
+        )
 
     def glue(self, key: str):
         return self.glued.get(key.strip())
@@ -212,18 +258,33 @@ class SphinxResolver:
 
         text = title if title is not None else target
         node = addnodes.pending_xref(
-            "", refdomain=domain, reftype=typ, reftarget=target, refexplicit=title is not None, refdoc=self.pagename
+            "",
+            refdomain=domain,
+            reftype=typ,
+            reftarget=target,
+            refexplicit=title is not None,
+            refdoc=self.pagename,
         )
         content = nodes.inline(text, text)
         node += content
         try:
             with suppress_logging():
                 dom = self.env.get_domain(domain)
-                return dom.resolve_xref(self.env, self.pagename, self.app.builder, typ, target, node, content)
+                return dom.resolve_xref(
+                    self.env,
+                    self.pagename,
+                    self.app.builder,
+                    typ,
+                    target,
+                    node,
+                    content,
+                )
         except Exception:  # noqa: BLE001 - an unresolvable reference keeps its text (the build has warned)
             return None
 
-    def xref(self, domain: str, typ: str, target: str, title: str | None) -> str | None:
+    def xref(
+        self, domain: str, typ: str, target: str, title: str | None
+    ) -> str | None:
         if domain == "std" and typ in ("ref", "numref"):
             target = target.lower()
         result = self._resolve(domain, typ, target, title)
@@ -264,13 +325,20 @@ def _add_notebook(app, pagename, _templatename, context, doctree) -> None:
         return
     import nbformat
 
-    cache_path = Path(app.env.mystnb_config.execution_cache_path or Path(app.outdir).parent / ".jupyter_cache")
+    cache_path = Path(
+        app.env.mystnb_config.execution_cache_path
+        or Path(app.outdir).parent / ".jupyter_cache"
+    )
     try:
         nb = executed_notebook(source, cache_path)
-    except KeyError as exc:  # the page was not executed through the cache: nothing to offer
+    except (
+        KeyError
+    ) as exc:  # the page was not executed through the cache: nothing to offer
         from sphinx.util import logging
 
-        logging.getLogger(__name__).warning(f"no executed notebook for {pagename}: {exc}")
+        logging.getLogger(__name__).warning(
+            f"no executed notebook for {pagename}: {exc}"
+        )
         return
     nb = readable_notebook(nb, SphinxResolver(app, pagename, glue_data(nb)))
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"

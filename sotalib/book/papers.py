@@ -99,11 +99,61 @@ TABLE2_4_OBESITY = {
 #: (model, section, d, rho0, reference, E max, sd, upper end of the 95% interval, source), with
 #: n = 3,000, m = 1,000, theta_SOTA = theta0 = 0.90.
 TABLE1_ROWS = (
-    ("independent, identical", "3.4", 0.0, 0.0, "random", 0.9173, 0.0018, 0.9213, "JMLR Table 1"),
-    ("independent, non-identical", "4.1", 0.025, 0.0, "random", 0.9129, 0.0021, 0.9177, "JMLR Table 1"),
-    ("dependent, identical (random $Y_0$)", "4.2", 0.0, 0.6, "random", 0.9140, 0.0035, 0.9207, "JMLR Table 1"),
-    ("dependent, identical (fixed $y_0$)", "4.2", 0.0, 0.6, "fixed", 0.9140, 0.001484, 0.9173, "v2 Table 2"),
-    ("dependent, non-identical", "4.3", 0.025, 0.6, "random", 0.9101, 0.0036, 0.9173, "JMLR Table 1"),
+    (
+        "independent, identical",
+        "3.4",
+        0.0,
+        0.0,
+        "random",
+        0.9173,
+        0.0018,
+        0.9213,
+        "JMLR Table 1",
+    ),
+    (
+        "independent, non-identical",
+        "4.1",
+        0.025,
+        0.0,
+        "random",
+        0.9129,
+        0.0021,
+        0.9177,
+        "JMLR Table 1",
+    ),
+    (
+        "dependent, identical (random $Y_0$)",
+        "4.2",
+        0.0,
+        0.6,
+        "random",
+        0.9140,
+        0.0035,
+        0.9207,
+        "JMLR Table 1",
+    ),
+    (
+        "dependent, identical (fixed $y_0$)",
+        "4.2",
+        0.0,
+        0.6,
+        "fixed",
+        0.9140,
+        0.001484,
+        0.9173,
+        "v2 Table 2",
+    ),
+    (
+        "dependent, non-identical",
+        "4.3",
+        0.025,
+        0.6,
+        "random",
+        0.9101,
+        0.0036,
+        0.9173,
+        "JMLR Table 1",
+    ),
 )
 
 #: Table 5b of Fazekas & Kovacs as printed: score -> (MoS, SoM), four decimals.
@@ -140,8 +190,12 @@ TABLE5_COUNTS = ((78, 189), (65, 191), (81, 160), (75, 164), (72, 171))
 
 #: Table 4 of the paper: the properties each function is said to satisfy (a blank cell = not satisfied).
 PAPER_TABLE4: dict[str, frozenset] = {
-    "random-dictator": frozenset({"consistency", "participation", "iia", "liia", "clone-proof"}),
-    "mean": frozenset({"consistency", "participation", "iia", "liia", "clone-proof"}),
+    "random-dictator": frozenset(
+        {"consistency", "participation", "iia", "liia", "clone-proof"}
+    ),
+    "mean": frozenset(
+        {"consistency", "participation", "iia", "liia", "clone-proof"}
+    ),
     "median": frozenset({"iia", "liia", "clone-proof"}),
     "average-rank": frozenset({"consistency", "participation"}),
     "copeland": frozenset({"majority", "condorcet"}),

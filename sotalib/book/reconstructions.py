@@ -27,7 +27,13 @@ import numpy as np
 
 from ..multiplicity import Leaderboard, read_kaggle_leaderboard
 
-__all__ = ["ChallengeFacts", "FACTS", "MELANOMA_KNOTS", "reconstruct", "load_challenge"]
+__all__ = [
+    "ChallengeFacts",
+    "FACTS",
+    "MELANOMA_KNOTS",
+    "reconstruct",
+    "load_challenge",
+]
 
 
 @dataclass(frozen=True)
@@ -115,9 +121,13 @@ def _melanoma(f: ChallengeFacts) -> np.ndarray:
     """
     from scipy.interpolate import PchipInterpolator
 
-    (t1, c1), (t2, c2) = sorted(f.above, reverse=True)  # (0.9352, 427), (0.8992, 2013)
+    (t1, c1), (t2, c2) = sorted(
+        f.above, reverse=True
+    )  # (0.9352, 427), (0.8992, 2013)
     top = f.top[0]
-    ks = np.array([1.0, c1 + 0.5, c2 + 0.5, *(k for k, _ in MELANOMA_KNOTS), f.m + 0.5])
+    ks = np.array(
+        [1.0, c1 + 0.5, c2 + 0.5, *(k for k, _ in MELANOMA_KNOTS), f.m + 0.5]
+    )
     qs = np.array([top, t1, t2, *(q for _, q in MELANOMA_KNOTS), 0.52])
     q = PchipInterpolator(np.log(ks), qs)(np.log(np.arange(1, f.m + 1)))
     s = np.round(q, 4)
@@ -141,7 +151,11 @@ def reconstruct(name: str) -> Leaderboard:
     f = FACTS[name]
     parts = [_melanoma(f)]
     scores = np.sort(np.concatenate(parts))[::-1]
-    return Leaderboard(scores=scores, source=f"reconstruction of {f.name}", reconstruction=True)
+    return Leaderboard(
+        scores=scores,
+        source=f"reconstruction of {f.name}",
+        reconstruction=True,
+    )
 
 
 def load_challenge(name: str) -> Leaderboard:

@@ -14,8 +14,12 @@ from pathlib import Path
 import numpy as np
 
 from ..multiplicity import estimate_sota
-from ..multiplicity._abc import abc  # its acceptance rate is not an option of estimate_sota
-from ..multiplicity._auc_simulate import expected_max_auc  # the simulation behind summarize_max_auc
+from ..multiplicity._abc import (
+    abc,
+)  # its acceptance rate is not an option of estimate_sota
+from ..multiplicity._auc_simulate import (
+    expected_max_auc,
+)  # the simulation behind summarize_max_auc
 from .groundtruth import load_groundtruth
 from .reconstructions import FACTS, load_challenge
 
@@ -31,7 +35,13 @@ def challenge_results(name: str) -> dict:
     if f.metric == "auc":
         out = {
             "shrink_expected": estimate_sota(
-                s, f.n, metric="auc", prevalence=f.prevalence, rho=0.0, n_resamples=200, rng=SEED
+                s,
+                f.n,
+                metric="auc",
+                prevalence=f.prevalence,
+                rho=0.0,
+                n_resamples=200,
+                rng=SEED,
             ).to_dict()
         }
         if "shrink_estimate" in f.paper:
@@ -67,8 +77,12 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
         prev, upper = count, thr
     ext += [upper] * (f.m - prev)
     ext = np.asarray(ext)
-    on_board = expected_max_auc(w * s + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed)
-    bound = expected_max_auc(w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed)
+    on_board = expected_max_auc(
+        w * s + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed
+    )
+    bound = expected_max_auc(
+        w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed
+    )
     return {
         "estimate": est,
         "weight": w,
@@ -92,12 +106,27 @@ def groundtruth_results(boards: int = GT_BOARDS, seed: int = SEED) -> dict:
         for name, est in (
             ("shrink", estimate_sota(s, gt.block, rho=0.6)),
             ("shrink_rho0", estimate_sota(s, gt.block, rho=0.0)),
-            ("deconvolve", estimate_sota(s, gt.block, method="deconvolve", n_resamples=50, rng=seed + b)),
-            ("abc", abc(s, gt.block, n_resamples=4000, accept=0.02, rng=seed + b)),
+            (
+                "deconvolve",
+                estimate_sota(
+                    s,
+                    gt.block,
+                    method="deconvolve",
+                    n_resamples=50,
+                    rng=seed + b,
+                ),
+            ),
+            (
+                "abc",
+                abc(s, gt.block, n_resamples=4000, accept=0.02, rng=seed + b),
+            ),
         ):
             r[name] = est.estimate
             r[name + "_ci"] = [est.ci_low, est.ci_high]
-        r["naive_ci"] = list(estimate_sota(s, gt.block, method="naive").to_dict()[k] for k in ("ci_low", "ci_high"))
+        r["naive_ci"] = list(
+            estimate_sota(s, gt.block, method="naive").to_dict()[k]
+            for k in ("ci_low", "ci_high")
+        )
         rows.append(r)
     # similarity and implied correlation (Mania et al.) on the saved test sets
     c = gt.correct[0].astype(float)
@@ -135,6 +164,10 @@ def regenerate(path: str | Path, parts=("melanoma", "groundtruth")) -> dict:
     path = Path(path)
     res = load_results(path) if path.exists() else load_results()
     for part in parts:
-        res[part] = groundtruth_results() if part == "groundtruth" else challenge_results(part)
+        res[part] = (
+            groundtruth_results()
+            if part == "groundtruth"
+            else challenge_results(part)
+        )
         path.write_text(json.dumps(res, indent=1, allow_nan=False))
     return res

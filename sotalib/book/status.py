@@ -26,7 +26,15 @@ from sphinx.util.docutils import SphinxDirective
 
 __all__ = ["setup"]
 
-PACKAGES = ("numpy", "scipy", "numba", "pandas", "matplotlib", "myst-nb", "jupyter-book")
+PACKAGES = (
+    "numpy",
+    "scipy",
+    "numba",
+    "pandas",
+    "matplotlib",
+    "myst-nb",
+    "jupyter-book",
+)
 
 
 class StatusNode(nodes.General, nodes.Element):
@@ -37,7 +45,9 @@ class StatusTable(SphinxDirective):
     """``{sotalib-status}``: each chapter's execution time and library version."""
 
     def run(self):
-        self.env.sotalib_status_docs = getattr(self.env, "sotalib_status_docs", set()) | {self.env.docname}
+        self.env.sotalib_status_docs = getattr(
+            self.env, "sotalib_status_docs", set()
+        ) | {self.env.docname}
         return [StatusNode()]
 
 
@@ -49,7 +59,10 @@ class BuildInfo(SphinxDirective):
 
         items = [
             ("sotalib", __version__),
-            ("Built", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+            (
+                "Built",
+                datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            ),
             ("Python", sys.version.split()[0]),
         ]
         for name in PACKAGES:
@@ -84,7 +97,11 @@ def _chapters(env) -> list[str]:
 def _row(cells) -> nodes.row:
     row = nodes.row()
     for cell in cells:
-        para = cell if isinstance(cell, nodes.paragraph) else nodes.paragraph(text=str(cell))
+        para = (
+            cell
+            if isinstance(cell, nodes.paragraph)
+            else nodes.paragraph(text=str(cell))
+        )
         row += nodes.entry("", para)
     return row
 
@@ -96,7 +113,13 @@ def status_table(env, docname: str) -> nodes.table:
     from sotalib import __version__
 
     data = NbMetadataCollector.get_doc_data(env)
-    headers = ["Chapter", "Executed (UTC)", "Run time (s)", "sotalib", "Status"]
+    headers = [
+        "Chapter",
+        "Executed (UTC)",
+        "Run time (s)",
+        "sotalib",
+        "Status",
+    ]
     table = nodes.table(classes=["colwidths-auto", "sotalib-status"])
     group = nodes.tgroup(cols=len(headers))
     table += group
@@ -108,7 +131,9 @@ def status_table(env, docname: str) -> nodes.table:
     body = nodes.tbody()
     for doc in _chapters(env):
         run = data[doc]["exec_data"]
-        number = ".".join(map(str, env.toc_secnumbers.get(doc, {}).get("", ())))
+        number = ".".join(
+            map(str, env.toc_secnumbers.get(doc, {}).get("", ()))
+        )
         title = env.titles[doc].astext() if doc in env.titles else doc
         link = pending_xref(
             refdoc=docname,
@@ -121,7 +146,13 @@ def status_table(env, docname: str) -> nodes.table:
         link += nodes.inline(text=f"{number} {title}".strip())
         chapter = nodes.paragraph()
         chapter += link
-        when = datetime.fromtimestamp(run["mtime"], timezone.utc).strftime("%Y-%m-%d %H:%M") if run["mtime"] else ""
+        when = (
+            datetime.fromtimestamp(run["mtime"], timezone.utc).strftime(
+                "%Y-%m-%d %H:%M"
+            )
+            if run["mtime"]
+            else ""
+        )
         seconds = "" if run.get("runtime") is None else f"{run['runtime']:.1f}"
         ok = "ran" if run.get("succeeded") else "failed"
         body += _row([chapter, when, seconds, __version__, ok])

@@ -95,7 +95,9 @@ def use_style() -> None:
 # ---------------------------------------------------------------------------------------------
 
 _ROLE = re.compile(r"\{([a-z:+-]+)\}`([^`]*)`")
-_NUMBER_LIKE = re.compile(r"[\s\d.,±+\-−–()%×eE\[\]]*\d[\s\d.,±+\-−–()%×eE\[\]]*")
+_NUMBER_LIKE = re.compile(
+    r"[\s\d.,±+\-−–()%×eE\[\]]*\d[\s\d.,±+\-−–()%×eE\[\]]*"
+)
 
 
 def _plain_caption(text: str) -> str:
@@ -112,8 +114,13 @@ def _plain_caption(text: str) -> str:
     return _ROLE.sub(repl, text)
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
-_E_NOTATION = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)e([+-]?)0*(\d+)(?![\w.])")
+_SUPERSCRIPT = str.maketrans(
+    "-0123456789",
+    "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079",
+)
+_E_NOTATION = re.compile(
+    r"(?<![\w.])(-?\d+(?:\.\d+)?)e([+-]?)0*(\d+)(?![\w.])"
+)
 
 
 def _readable_exponents(text: str) -> str:
@@ -143,7 +150,9 @@ def _format_cell(value, fmt: str | None, *, top: bool = True) -> str:
         return "yes" if value else "no"
     if fmt is not None:
         # an "e" format prints as a reader writes it: 4.471 × 10⁻⁴, not 4.471e-04
-        return _readable_exponents(fmt.format(value) if "{" in fmt else format(value, fmt))
+        return _readable_exponents(
+            fmt.format(value) if "{" in fmt else format(value, fmt)
+        )
     if isinstance(value, numbers.Integral):
         return f"{int(value):,}" if top else str(int(value))
     if isinstance(value, numbers.Real):
@@ -156,12 +165,18 @@ def _format_cell(value, fmt: str | None, *, top: bool = True) -> str:
 
 def _is_numeric(column) -> bool:
     """Numbers, or text that reads as numbers ("0.9173 ± 0.0018", "(0.90, 0.93)"): right-aligned."""
-    values = [v for v in column if v is not None and not (isinstance(v, float) and np.isnan(v))]
+    values = [
+        v
+        for v in column
+        if v is not None and not (isinstance(v, float) and np.isnan(v))
+    ]
 
     def number_like(v) -> bool:
         if isinstance(v, bool | np.bool_):
             return False
-        return isinstance(v, numbers.Number) or (isinstance(v, str) and _NUMBER_LIKE.fullmatch(v) is not None)
+        return isinstance(v, numbers.Number) or (
+            isinstance(v, str) and _NUMBER_LIKE.fullmatch(v) is not None
+        )
 
     return bool(values) and all(number_like(v) for v in values)
 
@@ -181,7 +196,15 @@ class Table:
     and ``{numref}`` can refer to it.
     """
 
-    def __init__(self, df, *, caption: str, name: str, formats: Mapping[str, str] | None = None, index: bool = False):
+    def __init__(
+        self,
+        df,
+        *,
+        caption: str,
+        name: str,
+        formats: Mapping[str, str] | None = None,
+        index: bool = False,
+    ):
         import pandas as pd
 
         if not isinstance(df, pd.DataFrame):
@@ -189,19 +212,28 @@ class Table:
         if not caption or not caption.strip():
             raise ValueError("caption must be a non-empty sentence")
         if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name or ""):
-            raise ValueError(f"name must be a label such as 'tbl-coin-any' (lower case, digits, '-'); got {name!r}")
+            raise ValueError(
+                f"name must be a label such as 'tbl-coin-any' (lower case, digits, '-'); got {name!r}"
+            )
         if index:
             df = df.reset_index()
         formats = dict(formats or {})
-        unknown = sorted(set(map(str, formats)) - {_label(c) for c in df.columns})
+        unknown = sorted(
+            set(map(str, formats)) - {_label(c) for c in df.columns}
+        )
         if unknown:
-            raise ValueError(f"formats names columns the table does not have: {unknown}")
+            raise ValueError(
+                f"formats names columns the table does not have: {unknown}"
+            )
         self.caption = " ".join(caption.split())
         self.name = name
         self.columns = [_label(c) for c in df.columns]
         self.numeric = [_is_numeric(df[c]) for c in df.columns]
         self.rows = [
-            [_format_cell(v, formats.get(label)) for v, label in zip(row, self.columns, strict=True)]
+            [
+                _format_cell(v, formats.get(label))
+                for v, label in zip(row, self.columns, strict=True)
+            ]
             for row in df.itertuples(index=False, name=None)
         ]
         self.data = df
@@ -212,16 +244,25 @@ class Table:
             return text.replace("|", "\\|") or " "
 
         # a last column of sentences gets room to wrap into a few lines, not one word a line
-        long_text = bool(self.rows) and not self.numeric[-1] and max(len(r[-1]) for r in self.rows) > 60
+        long_text = (
+            bool(self.rows)
+            and not self.numeric[-1]
+            and max(len(r[-1]) for r in self.rows) > 60
+        )
         lines = [
             f":::{{table}} {self.caption}",
             f":name: {self.name}",
-            ":class: sotalib-table" + (" sotalib-long-text" if long_text else ""),
+            ":class: sotalib-table"
+            + (" sotalib-long-text" if long_text else ""),
             "",
             "| " + " | ".join(cell(c) for c in self.columns) + " |",
-            "|" + "|".join("---:" if num else ":---" for num in self.numeric) + "|",
+            "|"
+            + "|".join("---:" if num else ":---" for num in self.numeric)
+            + "|",
         ]
-        lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in self.rows]
+        lines += [
+            "| " + " | ".join(cell(v) for v in row) + " |" for row in self.rows
+        ]
         lines.append(":::")
         return "\n".join(lines) + "\n"
 
@@ -229,7 +270,11 @@ class Table:
     def _repr_html_(self) -> str:
         def align(num: bool) -> str:
             pad = "padding:0.2em 0.7em;"
-            return pad + ("text-align:right;white-space:nowrap" if num else "text-align:left")
+            return pad + (
+                "text-align:right;white-space:nowrap"
+                if num
+                else "text-align:left"
+            )
 
         head = "".join(
             f'<th style="{align(n)};border-bottom:1px solid currentColor">{html.escape(c)}</th>'
@@ -237,7 +282,10 @@ class Table:
         )
         body = "".join(
             "<tr>"
-            + "".join(f'<td style="{align(n)}">{html.escape(v)}</td>' for v, n in zip(row, self.numeric))
+            + "".join(
+                f'<td style="{align(n)}">{html.escape(v)}</td>'
+                for v, n in zip(row, self.numeric)
+            )
             + "</tr>"
             for row in self.rows
         )
@@ -251,12 +299,16 @@ class Table:
     # -- a terminal ---------------------------------------------------------------------------
     def __repr__(self) -> str:
         widths = [
-            max(len(c), *(len(r[i]) for r in self.rows)) if self.rows else len(c) for i, c in enumerate(self.columns)
+            max(len(c), *(len(r[i]) for r in self.rows))
+            if self.rows
+            else len(c)
+            for i, c in enumerate(self.columns)
         ]
 
         def line(cells):
             return "  ".join(
-                c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, self.numeric, strict=True)
+                c.rjust(w) if num else c.ljust(w)
+                for c, w, num in zip(cells, widths, self.numeric, strict=True)
             ).rstrip()
 
         out = [f"Table. {_plain_caption(self.caption)}", line(self.columns)]
@@ -264,7 +316,14 @@ class Table:
         return "\n".join(out)
 
 
-def table(df, *, caption: str, name: str, formats: dict[str, str] | None = None, index: bool = False) -> Table:
+def table(
+    df,
+    *,
+    caption: str,
+    name: str,
+    formats: dict[str, str] | None = None,
+    index: bool = False,
+) -> Table:
     """A numbered, captioned table of the book: make it the last expression of a visible cell.
 
     Parameters
@@ -291,34 +350,66 @@ def table(df, *, caption: str, name: str, formats: dict[str, str] | None = None,
     return Table(df, caption=caption, name=name, formats=formats, index=index)
 
 
-def add_proportion_axis(ax, n: int, label: str = r"accuracy $\hat\theta = x/n$", nbins: int = 4):
+def add_proportion_axis(
+    ax, n: int, label: str = r"accuracy $\hat\theta = x/n$", nbins: int = 4
+):
     """Add a top axis showing counts ``x`` as proportions ``x / n`` (as in Figure 2).
 
     At most ``nbins`` ticks, so that labels such as "0.9175" never run into each other.
     """
     from matplotlib.ticker import MaxNLocator
 
-    sec = ax.secondary_xaxis("top", functions=(lambda x: x / n, lambda p: p * n))
-    sec.xaxis.set_major_locator(MaxNLocator(nbins=nbins, steps=[1, 2, 2.5, 5, 10]))
+    sec = ax.secondary_xaxis(
+        "top", functions=(lambda x: x / n, lambda p: p * n)
+    )
+    sec.xaxis.set_major_locator(
+        MaxNLocator(nbins=nbins, steps=[1, 2, 2.5, 5, 10])
+    )
     sec.set_xlabel(label)
     return sec
 
 
-def shade_tail(ax, x, y, start, color: str | None = None, alpha: float = 0.35, **kwargs):
+def shade_tail(
+    ax, x, y, start, color: str | None = None, alpha: float = 0.35, **kwargs
+):
     """Shade the bars of a pmf ``y`` at positions ``x >= start``."""
     x = np.asarray(x)
     y = np.asarray(y)
     sel = x >= start
     width = np.min(np.diff(x)) if x.size > 1 else 1.0
-    return ax.bar(x[sel], y[sel], width=width, color=color or COLORS["shade"], alpha=alpha, linewidth=0, **kwargs)
+    return ax.bar(
+        x[sel],
+        y[sel],
+        width=width,
+        color=color or COLORS["shade"],
+        alpha=alpha,
+        linewidth=0,
+        **kwargs,
+    )
 
 
-def vline(ax, x: float, label: str | None = None, color: str | None = None, ls: str = "--", **kwargs):
+def vline(
+    ax,
+    x: float,
+    label: str | None = None,
+    color: str | None = None,
+    ls: str = "--",
+    **kwargs,
+):
     """A labelled vertical reference line."""
-    return ax.axvline(x, color=color or COLORS["reference"], ls=ls, lw=1.2, label=label, **kwargs)
+    return ax.axvline(
+        x,
+        color=color or COLORS["reference"],
+        ls=ls,
+        lw=1.2,
+        label=label,
+        **kwargs,
+    )
 
 
-def plot_cdf_pmf(dist, axes=None, color: str | None = None, label: str | None = None):
+def plot_cdf_pmf(
+    dist, axes=None, color: str | None = None, label: str | None = None
+):
     """Cdf (left) and pmf (right) of a :class:`~sotalib.multiplicity._maxdist.MaxDistribution` (Figures 2 and 6).
 
     The bottom axis counts successes ``x``; the top axis shows the accuracy ``x / n``.
@@ -329,19 +420,36 @@ def plot_cdf_pmf(dist, axes=None, color: str | None = None, label: str | None = 
     x = dist.x
     axes[0].step(x, dist.cdf, where="post", color=color, label=label)
     axes[0].set_ylabel(r"cdf $F(x)$")
-    axes[1].bar(x, dist.pmf, width=1.0, color=color, alpha=0.8, linewidth=0, label=label)
+    axes[1].bar(
+        x,
+        dist.pmf,
+        width=1.0,
+        color=color,
+        alpha=0.8,
+        linewidth=0,
+        label=label,
+    )
     axes[1].set_ylabel(r"pmf $f(x)$")
     lo, hi = dist.quantile(1e-5) * dist.n, dist.quantile(1 - 1e-5) * dist.n
     pad = max(1.0, 0.05 * (hi - lo))
     for ax in axes:
         ax.set_xlim(lo - pad, hi + pad)
-        ax.xaxis.set_major_locator(mpl.ticker.MaxNLocator(nbins=5, integer=True))
+        ax.xaxis.set_major_locator(
+            mpl.ticker.MaxNLocator(nbins=5, integer=True)
+        )
         ax.set_xlabel(r"number of successes $x$ of the best classifier")
         add_proportion_axis(ax, dist.n, label=r"$\hat\theta_{\max} = x/n$")
     return axes
 
 
-def plot_beating_the_ensemble(n: int, theta: float, theta_better: float, dist, alpha: float = 0.05, ax=None):
+def plot_beating_the_ensemble(
+    n: int,
+    theta: float,
+    theta_better: float,
+    dist,
+    alpha: float = 0.05,
+    ax=None,
+):
     """Figure 3: pmfs of one classifier at ``theta`` and at ``theta_better`` against the maximum.
 
     Shades the probabilities that the better classifier reaches the expected
@@ -352,14 +460,24 @@ def plot_beating_the_ensemble(n: int, theta: float, theta_better: float, dist, a
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.6))
     x = np.arange(
-        int(n * min(theta, theta_better) - 6 * np.sqrt(n * theta * (1 - theta))),
-        int(n * max(theta, theta_better) + 6 * np.sqrt(n * theta * (1 - theta))) + 1,
+        int(
+            n * min(theta, theta_better) - 6 * np.sqrt(n * theta * (1 - theta))
+        ),
+        int(
+            n * max(theta, theta_better) + 6 * np.sqrt(n * theta * (1 - theta))
+        )
+        + 1,
     )
     p_single = stats.binom.pmf(x, n, theta)
     p_better = stats.binom.pmf(x, n, theta_better)
     mean_max = dist.mean()
     hi_max = dist.interval(alpha)[1]
-    ax.plot(x / n, p_single, color=COLORS["single"], label=rf"$\hat\theta$, $\theta = {theta:g}$")
+    ax.plot(
+        x / n,
+        p_single,
+        color=COLORS["single"],
+        label=rf"$\hat\theta$, $\theta = {theta:g}$",
+    )
     ax.plot(
         x / n,
         p_better,
@@ -386,19 +504,46 @@ def plot_beating_the_ensemble(n: int, theta: float, theta_better: float, dist, a
         label=r"$P(\hat\theta_{m+1} \geq \theta^m_{1-\alpha/2})$",
     )
     ax.axvline(theta_better, color=COLORS["better"], ls=":", lw=1)
-    vline(ax, mean_max, color=COLORS["maximum"], ls="--", label=r"$\mathrm{E}\,\hat\theta_{\max}$")
-    vline(ax, hi_max, color=COLORS["maximum"], ls="-.", label=r"$\theta^m_{1-\alpha/2}$")
+    vline(
+        ax,
+        mean_max,
+        color=COLORS["maximum"],
+        ls="--",
+        label=r"$\mathrm{E}\,\hat\theta_{\max}$",
+    )
+    vline(
+        ax,
+        hi_max,
+        color=COLORS["maximum"],
+        ls="-.",
+        label=r"$\theta^m_{1-\alpha/2}$",
+    )
     from ..multiplicity._binomial import clopper_pearson
 
     lo_ci, hi_ci = clopper_pearson(round(n * theta), n, alpha)
-    ax.hlines(0, lo_ci, hi_ci, color=COLORS["single"], lw=4, label=r"CI $(\theta_{\alpha/2}, \theta_{1-\alpha/2})$")
+    ax.hlines(
+        0,
+        lo_ci,
+        hi_ci,
+        color=COLORS["single"],
+        lw=4,
+        label=r"CI $(\theta_{\alpha/2}, \theta_{1-\alpha/2})$",
+    )
     ax.set_xlabel(r"accuracy $\hat\theta = x / n$")
     ax.set_ylabel("probability")
     ax.legend(loc="upper left")
     return ax
 
 
-def plot_bias_sd(values, curves: dict, ax_bias, ax_sd, xlabel: str, logx: bool = False, marks=()):
+def plot_bias_sd(
+    values,
+    curves: dict,
+    ax_bias,
+    ax_sd,
+    xlabel: str,
+    logx: bool = False,
+    marks=(),
+):
     """One column of Figure 4: bias and standard deviation against one parameter.
 
     ``curves`` maps a legend label to ``(bias, sd)`` arrays over ``values``;
@@ -406,9 +551,18 @@ def plot_bias_sd(values, curves: dict, ax_bias, ax_sd, xlabel: str, logx: bool =
     ``marks`` are parameter values with grey vertical lines (Table 3 rows).
     """
     styles = ["-", "--", ":", "-."]
-    colors = [COLORS["reference"], COLORS["single"], COLORS["better"], COLORS["sota"]]
+    colors = [
+        COLORS["reference"],
+        COLORS["single"],
+        COLORS["better"],
+        COLORS["sota"],
+    ]
     for i, (label, (bias, sd)) in enumerate(curves.items()):
-        kw = dict(color=colors[i % len(colors)], ls=styles[i % len(styles)], label=label)
+        kw = dict(
+            color=colors[i % len(colors)],
+            ls=styles[i % len(styles)],
+            label=label,
+        )
         ax_bias.plot(values, bias, **kw)
         ax_sd.plot(values, sd, **kw)
     for ax, ylabel in (

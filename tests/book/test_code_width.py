@@ -120,3 +120,12 @@ def test_cell_options_fit_the_column_too():
         (4, "---"),
         (5, "y = 1"),
     ]
+
+
+def test_the_book_helpers_are_formatted_for_the_column_too():
+    """sotalib/book is formatted at 79 characters: its own ruff.toml, checked by make lint."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "sotalib" / "book" / "ruff.toml").read_text())
+    assert config["line-length"] == MAX_LINE == 79
+    assert config["extend"] == "../../pyproject.toml"  # everything else as the project's settings
