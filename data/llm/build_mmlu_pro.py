@@ -11,8 +11,12 @@ or is not a zip file (a Git LFS pointer) is listed on standard output with the
 reason and left out.  Each archive holds one JSON list of records with
 ``question_id``, ``category``, ``options``, ``answer`` and the model's ``pred``;
 a record is correct when ``pred == answer`` and wrong otherwise, a null
-``pred`` (no answer could be extracted from the model's text) included -- the
-benchmark's rule.  A question missing from an archive is left empty (NaN).
+``pred`` (no answer could be extracted from the model's text) included.  The
+repository's own scoring scripts (``evaluate_from_local.py``, ``save_res``;
+``evaluate_from_api.py``) replace a null ``pred`` by a uniformly random option
+instead; the pairs (question, model) with a null ``pred`` are written to
+``mmlu_pro_null_pred.csv.gz`` so that either rule can be applied.  A question
+missing from an archive is left empty (NaN).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ def _n_options(options) -> int:
 
 
 def main(repo: str, commit: str = COMMIT) -> None:
+    """Rebuild the tables from the clone at ``repo`` (commit ``commit``)."""
     git = ["git", "-C", repo]
     names = subprocess.run(
         [*git, "ls-tree", "--name-only", commit, "eval_results/"], check=True, capture_output=True, text=True
@@ -48,6 +53,7 @@ def main(repo: str, commit: str = COMMIT) -> None:
     nulls: dict[str, int] = {}
     items: dict[str, tuple[str, int]] = {}
     missing: list[tuple[str, str]] = []
+    null_rows: list[tuple[str, str]] = []
     for name in archives:
         blob = subprocess.run([*git, "show", f"{commit}:{name}"], capture_output=True)
         if blob.returncode != 0:
@@ -67,6 +73,7 @@ def main(repo: str, commit: str = COMMIT) -> None:
         model = name.removeprefix("eval_results/model_outputs_").removesuffix(".zip").removesuffix(".json")
         right = {}
         n_null = 0
+        null_ids = []
         for r in records:
             if not isinstance(r, dict):
                 continue  # DeepSeek-Coder-V2's list also holds loose strings (category names), not records
@@ -75,16 +82,22 @@ def main(repo: str, commit: str = COMMIT) -> None:
                 continue  # a repeated question counts once (its first record)
             pred = r.get("pred")
             n_null += pred is None
+            if pred is None:
+                null_ids.append(qid)
             right[qid] = int(pred is not None and str(pred) == str(r["answer"]))
             items.setdefault(qid, (r["category"], _n_options(r["options"])))
         correct[model] = pd.Series(right, dtype=float)
         nulls[model] = n_null
+        null_rows.extend((q, model) for q in null_ids)
     table = pd.DataFrame(correct)
     order = sorted(table.index, key=int)
     table = table.loc[order]
     table.index.name = "question_id"
     out = table.astype("Int8")
     out.to_csv(HERE / "mmlu_pro_correct.csv.gz", compression={"method": "gzip", "mtime": 0})
+    nulldf = pd.DataFrame(null_rows, columns=["question_id", "model"])
+    nulldf = nulldf.sort_values(["model", "question_id"], key=lambda c: c.astype(int) if c.name == "question_id" else c)
+    nulldf.to_csv(HERE / "mmlu_pro_null_pred.csv.gz", index=False, compression={"method": "gzip", "mtime": 0})
     meta = pd.DataFrame(
         {"question_id": order, "category": [items[q][0] for q in order], "n_options": [items[q][1] for q in order]}
     )

@@ -40,10 +40,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._json import json_safe
 from .._result import Result
 from .._rng import as_generator, check_rng, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_real
@@ -77,7 +81,9 @@ def _as_matrix(correct, name: str = "correct") -> tuple[np.ndarray, list[str]]:
         try:
             Y = np.asarray(correct, dtype=float)
         except (TypeError, ValueError) as e:
-            raise ValueError(f"{name} must be an items x models matrix of 0/1 (NaN for a missing answer): {e}") from None
+            raise ValueError(
+                f"{name} must be an items x models matrix of 0/1 (NaN for a missing answer): {e}"
+            ) from None
     if Y.ndim != 2:
         raise ValueError(f"{name} must be a 2-d items x models matrix, got {Y.ndim} dimension(s)")
     n, m = Y.shape
@@ -251,7 +257,9 @@ def _prepare(Y: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[str], di
     return np.ascontiguousarray(Yc[:, keep]), [names[j] for j in np.flatnonzero(keep)], missing, dropped, constant
 
 
-def estimate_dependence(correct, *, n_resamples: int = 1000, alpha: float = 0.05, rng=None) -> Dependence:
+def estimate_dependence(
+    correct: Any, *, n_resamples: int = 1000, alpha: float = 0.05, rng: int | np.random.Generator | None = None
+) -> Dependence:
     r"""Estimate the paper's dependence parameters ``rho_0`` and ``theta_0`` from per-item results.
 
     Under the model of Section 4.2 (a reference classifier ``Y_0`` of
@@ -402,12 +410,12 @@ def _difficulty_spread(theta: np.ndarray, mean_phi: float) -> float:
 
 def simulate_per_item(
     n: int,
-    theta,
+    theta: ArrayLike,
     *,
     rho: float,
     theta0: float | None = None,
     model: str = "reference",
-    rng=None,
+    rng: int | np.random.Generator | None = None,
 ) -> np.ndarray:
     r"""Simulate an items x models 0/1 matrix: the paper's dependence model or a latent item difficulty.
 
@@ -481,7 +489,11 @@ def simulate_per_item(
         b = gen.standard_normal(n)
         p = _norm_cdf(a[None, :] - s * b[:, None])
         return (gen.random((n, th.size)) < p).astype(float)
-    t0 = float(th.mean()) if theta0 is None else check_real("theta0", theta0, low=0.0, high=1.0, low_open=True, high_open=True)
+    t0 = (
+        float(th.mean())
+        if theta0 is None
+        else check_real("theta0", theta0, low=0.0, high=1.0, low_open=True, high_open=True)
+    )
     p1, p0 = conditional_probs(th, t0, rho)
     p1, p0 = np.clip(p1, 0.0, 1.0), np.clip(p0, 0.0, 1.0)
     y0 = gen.random(n) < t0
@@ -609,15 +621,21 @@ class DependenceFit(Result):
     dependence: Dependence
     seed: int | None = None
 
+    def to_dict(self) -> dict:
+        """The result as JSON-safe values (the fitted parameters as a nested dictionary)."""
+        out = {k: v for k, v in super().to_dict().items() if k != "dependence"}
+        out["dependence"] = self.dependence.to_dict()
+        return json_safe(out)
+
 
 def dependence_fit(
-    correct,
+    correct: Any,
     *,
     dependence: Dependence | None = None,
-    ks=None,
+    ks: Sequence[int] | None = None,
     n_null: int = 199,
     n_subsets: int = 2000,
-    rng=None,
+    rng: int | np.random.Generator | None = None,
 ) -> DependenceFit:
     r"""Test the paper's dependence model on per-item results, and compare its predictions with them.
 
@@ -703,7 +721,10 @@ def dependence_fit(
     # the test
     D = _dispersion(Y)
     null = np.array(
-        [_dispersion(_nonconstant(simulate_per_item(n, theta, rho=min(rho0, 1 - 1e-12), theta0=theta0, rng=gen))) for _ in range(n_null)]
+        [
+            _dispersion(_nonconstant(simulate_per_item(n, theta, rho=min(rho0, 1 - 1e-12), theta0=theta0, rng=gen)))
+            for _ in range(n_null)
+        ]
     )
     p = float((1 + np.sum(null >= D)) / (1 + n_null))
     # agreement
