@@ -44,6 +44,15 @@ def test_answered_counts_match_the_readme(correct):
     assert answered["gemini-1.5-flash-002_5shots"] == 12_012
     assert answered["gemini-1.5-pro-002_5shots"] == 12_020
     assert "`DeepSeek-Coder-V2_5shots` holds 10,351" in README
+    complete = correct.notna().all(axis=1).to_numpy()
+    assert complete.sum() == 10_326 and "answered by all 29 models are 10,326" in README
+
+
+def test_complete_questions_per_subject_match_the_readme(correct, items):
+    complete = correct.notna().all(axis=1).to_numpy()
+    chemistry = (items.category == "chemistry").to_numpy()
+    assert (chemistry.sum(), (chemistry & complete).sum()) == (1_132, 341)
+    assert "chemistry keeps 341 of its 1,132" in README
 
 
 def test_null_preds_are_wrong_and_counted(correct):

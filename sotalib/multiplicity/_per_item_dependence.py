@@ -73,7 +73,10 @@ def _as_matrix(correct, name: str = "correct") -> tuple[np.ndarray, list[str]]:
         pd = None
     if pd is not None and isinstance(correct, pd.DataFrame):
         names = [str(c) for c in correct.columns]
-        Y = correct.to_numpy(dtype=float, na_value=np.nan)
+        try:
+            Y = correct.to_numpy(dtype=float, na_value=np.nan)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{name} must hold 0/1 (NaN for a missing answer) in every column: {e}") from None
     elif hasattr(correct, "candidates") and hasattr(correct, "X"):  # a PerItemFile: candidates x items
         names = [str(c) for c in correct.candidates]
         Y = np.asarray(correct.X, dtype=float).T

@@ -132,6 +132,16 @@ def test_bad_settings_name_the_argument():
         simulate_per_item(10, [0.5], rho=0.5, model="other")
 
 
+def test_input_that_is_not_numbers_or_not_the_fitted_matrix_names_the_argument():
+    Y = simulate_per_item(200, THETA12[:4], rho=0.5, theta0=0.6, rng=19)
+    df = pd.DataFrame(Y, columns=list("abcd")).assign(item=[f"q{i}" for i in range(200)])
+    with pytest.raises(ValueError, match="correct must hold 0/1"):
+        estimate_dependence(df)
+    other = estimate_dependence(Y[:, :3], n_resamples=0)
+    with pytest.raises(ValueError, match="dependence was not estimated"):
+        dependence_fit(Y, dependence=other, n_null=5)
+
+
 def test_difficulty_alternative_has_the_stated_mean_phi():
     Y = simulate_per_item(60_000, THETA12, rho=0.6, model="difficulty", rng=8)
     d = estimate_dependence(Y, n_resamples=0)
