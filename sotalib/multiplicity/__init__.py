@@ -52,6 +52,17 @@ Non-identical and dependent classifiers: the model's settings
    similarity
    rho_from_similarity
 
+The dependence measured item by item
+------------------------------------
+
+.. autosummary::
+
+   estimate_dependence
+   dependence_fit
+   simulate_per_item
+   Dependence
+   DependenceFit
+
 Simulation (the independent check)
 ----------------------------------
 
@@ -145,6 +156,11 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._maxdist import iid_bias_sd as iid_bias_sd
     from ._maxdist import iid_max_distribution as iid_max_distribution
     from ._maxdist import prob_any_at_least as prob_any_at_least
+    from ._per_item_dependence import Dependence as Dependence
+    from ._per_item_dependence import DependenceFit as DependenceFit
+    from ._per_item_dependence import dependence_fit as dependence_fit
+    from ._per_item_dependence import estimate_dependence as estimate_dependence
+    from ._per_item_dependence import simulate_per_item as simulate_per_item
     from ._possible_n import possible_n as possible_n
     from ._simulate import simulate_coin_flip_leaderboard as simulate_coin_flip_leaderboard
     from ._simulate import simulate_iid_max as simulate_iid_max
@@ -186,6 +202,13 @@ __getattr__, __dir__, __all__ = attach(
         "._simulate": ["simulate_coin_flip_leaderboard", "simulate_iid_max", "simulate_iid_max_counts", "simulate_max"],
         "._summary": ["Summary"],
         "._possible_n": ["possible_n"],
+        "._per_item_dependence": [
+            "Dependence",
+            "DependenceFit",
+            "dependence_fit",
+            "estimate_dependence",
+            "simulate_per_item",
+        ],
         "._estimate": ["estimate_sota"],
         "._sota_result": ["SotaEstimate"],
         "._sota_batch": ["SotaBatch", "estimate_sota_batch"],
