@@ -64,9 +64,8 @@ def possible_n(
 
     References
     ----------
-    .. [1] K. Møllersen and E. Holsbø, "Accounting for multiplicity in machine learning
-       benchmark performance", Section 5.1: the Obesity board, which the paper reads with the
-       whole test set's n = 13,840; its private scores fit only n = 11,072.
+    Møllersen & Holsbø, Section 5.1: the Obesity board, which the paper reads with the whole
+    test set's n = 13,840; its private scores fit only n = 11,072.
 
     Examples
     --------
