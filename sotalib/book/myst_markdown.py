@@ -36,9 +36,15 @@ _CODE_FENCE = re.compile(
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):(?:\s+(?P<value>.*))?\s*$")
 _TARGET = re.compile(r"^\s*\([^()\s]+\)=\s*$")
 _COMMENT = re.compile(r"^%")
-# {role}`text` (any number of backticks) or a code span, which is kept as it is
+# {role}`text` (any number of backticks) or a code span, which is kept as it is; either may
+# run over a line break within its paragraph (never over a blank line)
+_SPAN = r"(?:[^\n]|\n(?!\s*\n))+?"
 _INLINE = re.compile(
-    r"\{(?P<name>[\w:.+-]+)\}(?P<ticks>`+)(?P<text>.+?)(?P=ticks)|(?P<code>(?P<cticks>`+).+?(?P=cticks))"
+    r"\{(?P<name>[\w:.+-]+)\}(?P<ticks>`+)(?P<text>"
+    + _SPAN
+    + r")(?P=ticks)|(?P<code>(?P<cticks>`+)"
+    + _SPAN
+    + r"(?P=cticks))"
 )
 # $$ ... $$ (label): a labelled display equation
 _LABELLED_MATH = re.compile(

@@ -1,0 +1,77 @@
+"""Today's leaderboards (language models): the chapter's tables and figure.
+
+Only presentation: the chapter computes every number with the public API
+(:func:`sotalib.multiplicity.estimate_dependence`,
+:func:`sotalib.multiplicity.dependence_fit`, :func:`sotalib.estimate_sota`).
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from .style import COLORS
+
+__all__ = ["best_of_k_table", "board_row", "plot_best_of_k"]
+
+
+def board_row(name, n, scores, models, estimate, naive) -> dict:
+    """One leaderboard of the chapter's table: winner, estimate or reason."""
+    top = scores.argmax()
+    return {
+        "board": name,
+        "n": n,
+        "models": len(scores),
+        "winner": str(models[top]).split("/")[-1],
+        "best": float(scores[top]),
+        "estimate": estimate.estimate if estimate.solved else None,
+        "models above": estimate.teams_above if estimate.solved else None,
+        "inside its interval": naive.details["teams_inside_interval"],
+        "no solution": "outlier" if not estimate.solved else "",
+    }
+
+
+def best_of_k_table(fit) -> pd.DataFrame:
+    """Observed and predicted best-of-k accuracy (mean and 90% range)."""
+    rows = []
+    for b in fit.best_of_k:
+        rows.append(
+            (
+                b["k"],
+                b["observed_mean"],
+                b["predicted_mean"],
+                f"({b['observed_q05']:.3f}, {b['observed_q95']:.3f})",
+                f"({b['predicted_q05']:.3f}, {b['predicted_q95']:.3f})",
+            )
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "k",
+            "observed",
+            "predicted",
+            "observed 90%",
+            "predicted 90%",
+        ],
+    )
+
+
+def plot_best_of_k(fit, ax=None):
+    """Figure: the best of k models, observed against the paper's model."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 3.6))
+    ks = [b["k"] for b in fit.best_of_k]
+    for key, color, marker, ls, label in (
+        ("observed", COLORS["observed"], "o", "-", "observed"),
+        ("predicted", COLORS["sota"], "s", "--", "the paper's model"),
+    ):
+        mean = [b[f"{key}_mean"] for b in fit.best_of_k]
+        lo = [b[f"{key}_q05"] for b in fit.best_of_k]
+        hi = [b[f"{key}_q95"] for b in fit.best_of_k]
+        ax.plot(ks, mean, marker=marker, ls=ls, color=color, label=label)
+        ax.fill_between(ks, lo, hi, color=color, alpha=0.15)
+    ax.set_xscale("log")
+    ax.set_xlabel("models in the subset, $k$")
+    ax.set_ylabel("best accuracy of $k$ models")
+    ax.legend(loc="lower right")
+    return ax
