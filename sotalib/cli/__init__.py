@@ -376,6 +376,13 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
+        from .._interrupt import ABANDONED
+
+        if any(worker.is_alive() for worker in ABANDONED):
+            # a compiled kernel still runs in a worker thread and cannot be stopped: end the process
+            # now rather than wait for it (the interpreter would, at exit)
+            sys.stderr.flush()
+            os._exit(130)
         return 130
     except BrokenPipeError:
         _quiet_stdout()
