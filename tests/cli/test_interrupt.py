@@ -30,8 +30,14 @@ LONG_RUNS = {
 }
 #: Seconds from the start to SIGINT: past the imports, inside the work.
 START = 3.0
-#: Seconds the command may take to end after SIGINT.
+#: Seconds the command may take to end after SIGINT, on an idle machine (a loaded one stretches it by its
+#: load per core: the test measures the program, not the machine's other work).
 STOP = 2.0
+
+
+def _stop_limit() -> float:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return STOP * max(1.0, load / (os.cpu_count() or 1))
 
 
 def _started(pid: int) -> bool:
@@ -70,5 +76,6 @@ def test_ctrl_c_ends_a_long_run_at_once(name, tmp_path):
     assert "Traceback" not in err, err
     lines = [line for line in err.splitlines() if "note:" not in line]  # a cost note may come first
     assert lines == [f"sotalib {argv[0]}: interrupted"], err
-    assert took < STOP, f"{name} took {took:.1f} s to stop after Ctrl-C"
+    limit = _stop_limit()
+    assert took < limit, f"{name} took {took:.1f} s to stop after Ctrl-C (allowed {limit:.1f} s)"
     assert out == ""
