@@ -61,3 +61,17 @@ def test_a_zip_piped_in_is_named_for_what_it_is():
         "sotalib compare: error: standard input: is a ZIP archive (an .xlsx or .ods workbook?), not a CSV text "
         "file: export it as CSV (CSV UTF-8 in a spreadsheet)\n"
     )
+
+
+def test_folds_from_a_file_that_do_not_add_up_name_folds_file(tmp_path, capsys):
+    from sotalib.cli import main
+
+    path = tmp_path / "folds.csv"
+    path.write_text("p,n\n5,10\n5,10\n")
+    base = ["check", "--p", "1000", "--n", "1000", "--score", "acc=0.5", "--decimals", "2"]
+    assert main([*base, "--folds-file", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        "sotalib check: error: --folds-file must add up to --p 1000, --n 1000, got 10, 20\n"
+    )
+    assert main([*base, "--folds", "5:10,5:10"]) == 2
+    assert capsys.readouterr().err.startswith("sotalib check: error: --folds must add up")
