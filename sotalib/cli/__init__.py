@@ -56,7 +56,7 @@ from .._errors import NoSolutionError
 from .._io import InputError
 from .._json import json_safe
 
-__all__ = ["main", "CliError", "NoSolution", "emit", "call", "PARAMETER_OPTIONS"]
+__all__ = ["main", "CliError", "NoSolution", "emit", "call", "refuse_unused", "typed", "PARAMETER_OPTIONS"]
 
 #: Subcommand modules, in the order they appear in ``sotalib --help``.
 COMMANDS = ("maxdist", "sota", "auc-max", "check", "rank", "testsize", "compare", "rank-uncertainty", "datasets")
@@ -212,7 +212,13 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "fold_max": "--fold-max",
     },
     "rank": {"method": "--method", "lower_is_better": "--lower-is-better", "rng": "--seed", "seed": "--seed"},
-    "testsize": {"error": "--error", "sd": "--sd", "confidence": "--confidence", "precision": "--precision"},
+    "testsize": {
+        "error": "--error",
+        "sd": "--sd",
+        "confidence": "--confidence",
+        "z": "--z",
+        "precision": "--precision",
+    },
     "compare": {"alpha": "--alpha", "lower_is_better": "--lower-is-better"},
     "rank-uncertainty": {
         "lower_is_better": "--lower-is-better",
@@ -229,6 +235,12 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
 FILE_OPTIONS: dict[str, dict[str, str]] = {"check": {"folds file": "--folds-file", "batch file": "--batch"}}
 
 
+def _options(command: str, parameters) -> str:
+    """The options that set ``parameters`` (library names), as the command line spells them."""
+    names = PARAMETER_OPTIONS.get(command, {})
+    return ", ".join(names.get(name, "--" + name.replace("_", "-")) for name in parameters)
+
+
 def call(command: str, func, kind: str, *args, **given):
     """``func(*args, **given)``, where ``given`` holds the options typed on the command line.
 
@@ -242,22 +254,45 @@ def call(command: str, func, kind: str, *args, **given):
     params = inspect.signature(func).parameters
     if "progress" in given and "progress" not in params:
         del given["progress"]
-    names = PARAMETER_OPTIONS.get(command, {})
-
-    def options(parameters: list[str]) -> str:
-        return ", ".join(names.get(name, "--" + name.replace("_", "-")) for name in parameters)
-
     extra = [name for name in given if name not in params]
     if extra:
-        raise CliError(f"{options(extra)} {'does' if len(extra) == 1 else 'do'} not apply to {kind}")
+        raise CliError(f"{_options(command, extra)} {'does' if len(extra) == 1 else 'do'} not apply to {kind}")
     missing = [
         name
         for name, param in list(params.items())[len(args) :]
         if param.default is param.empty and param.kind != param.VAR_KEYWORD and name not in given
     ]
     if missing:
-        raise CliError(f"{options(missing)} {'is' if len(missing) == 1 else 'are'} required for {kind}")
+        raise CliError(f"{_options(command, missing)} {'is' if len(missing) == 1 else 'are'} required for {kind}")
     return func(*args, **given)
+
+
+def refuse_unused(command: str, given: dict, unused, mode: str) -> None:
+    """Refuse every option of ``given`` whose parameter is in ``unused``: it does not apply in ``mode``.
+
+    One library function may answer a command in several modes, and a mode
+    may leave some of its parameters unused (``sota --method deconvolve``
+    computes no distribution of the maximum, so it has no engine).  Each
+    command declares, per mode, the options it leaves unused, and one given
+    there is refused (exit code 2) rather than ignored, naming the option,
+    its value when it is a word, and the mode: ``--engine normal does not
+    apply to --method deconvolve``.
+    """
+    extra = [name for name in given if name in unused]
+    if not extra:
+        return
+    shown = ", ".join(
+        _options(command, [name]) + (f" {given[name]}" if isinstance(given[name], str) else "") for name in extra
+    )
+    raise CliError(f"{shown} {'does' if len(extra) == 1 else 'do'} not apply to {mode}")
+
+
+def typed(args: argparse.Namespace) -> dict:
+    """The options typed on the command line, by parameter name (``argparse.SUPPRESS`` leaves out the rest).
+
+    ``--json`` is the command line's own and is left out as well.
+    """
+    return {k: v for k, v in vars(args).items() if k not in ("command", "run", "_commands", "json")}
 
 
 def in_option_terms(message: str, options: dict[str, str], parameters: tuple[str, ...] = ()) -> str:
@@ -341,6 +376,13 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
+        from .._interrupt import ABANDONED
+
+        if any(worker.is_alive() for worker in ABANDONED):
+            # a compiled kernel still runs in a worker thread and cannot be stopped: end the process
+            # now rather than wait for it (the interpreter would, at exit)
+            sys.stderr.flush()
+            os._exit(130)
         return 130
     except BrokenPipeError:
         _quiet_stdout()

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from ._types import alpha, integer, probability, seed
+from ._types import integer, real, seed
+
+S = argparse.SUPPRESS  # an option not typed is not passed: the library's default applies
+
+#: The command line's own defaults: it simulates (exact in distribution), with a fixed seed (reproducible).
+ENGINE = "simulate"
+DEFAULT_SEED = 0
 
 
 def register(sub) -> None:
@@ -18,40 +24,19 @@ def register(sub) -> None:
             "simulated, exact in distribution. --rho > 0 correlates every classifier's scores with a hidden "
             "reference classifier's within each class."
         ),
+        argument_default=S,
     )
-    p.add_argument(
-        "--auc",
-        type=probability("--auc", low_open=True, high_open=True),
-        required=True,
-        help="true AUC of every classifier, in (0, 1)",
-    )
-    # sizes state only their lower end: how large they may be is summarize_max_auc's to say
-    p.add_argument("--n", type=integer("--n", 2), required=True, help="test-set size (>= 2)")
-    p.add_argument("--m", type=integer("--m", 1), required=True, help="number of classifiers (>= 1)")
-    p.add_argument(
-        "--prevalence",
-        type=probability("--prevalence", low_open=True, high_open=True),
-        required=True,
-        help="share of positives, in (0, 1)",
-    )
-    p.add_argument(
-        "--rho",
-        type=probability("--rho"),
-        default=0.0,
-        help="within-class correlation with a reference classifier, in [0, 1]; default 0",
-    )
-    p.add_argument(
-        "--reps",
-        dest="n_resamples",
-        type=integer("--reps", 2),
-        default=1000,
-        help="simulated challenges (>= 2); default 1000",
-    )
-    p.add_argument("--seed", type=seed(), default=0, help="random seed (>= 0); default 0")
-    p.add_argument(
-        "--alpha", type=alpha(), default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05"
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    a = p.add_argument
+    # every range is summarize_max_auc's to check; the types only read numbers
+    a("--auc", type=real("--auc"), required=True, help="true AUC of every classifier, in (0, 1)")
+    a("--n", type=integer("--n", 2), required=True, help="test-set size (>= 2)")
+    a("--m", type=integer("--m", 1), required=True, help="number of classifiers (>= 1)")
+    a("--prevalence", type=real("--prevalence"), required=True, help="share of positives, in (0, 1)")
+    a("--rho", type=real("--rho"), help="within-class correlation with a reference classifier, in [0, 1]; default 0")
+    a("--reps", dest="n_resamples", type=integer("--reps", 2), help="simulated challenges (>= 2); default 1000")
+    a("--seed", dest="rng", type=seed(), help="random seed (>= 0); default 0")
+    a("--alpha", type=real("--alpha"), help="interval level is 1 - alpha, alpha in (0, 1); default 0.05")
+    a("--json", action="store_true", default=False, help="print one JSON object")
     p.set_defaults(run=run)
 
 
@@ -82,35 +67,34 @@ def cost_note(n: int, prevalence: float, m: int, reps: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib auc-max`` with the parsed ``args``; return the exit status."""
+    import inspect
     import sys
 
-    from ..multiplicity._max_summary import _summarize_max_auc
-    from . import emit
+    from ..multiplicity._max_summary import _summarize_max_auc, summarize_max_auc
+    from . import call, emit, typed
 
-    note = cost_note(args.n, args.prevalence, args.m, args.n_resamples)
+    # every option typed is passed as the parameter of the same name; the library checks every range
+    # (its messages name the options, sotalib.cli.in_option_terms) and its defaults are the defaults,
+    # but for the engine and the seed, the command line's own
+    defaults = {
+        name: param.default
+        for name, param in inspect.signature(summarize_max_auc).parameters.items()
+        if param.default is not param.empty
+    }
+    given = {**defaults, "engine": ENGINE, "rng": DEFAULT_SEED, **typed(args)}
+    given["progress"] = False if args.json else None
 
     def announce() -> None:  # after the library has checked every option, so an error stays one line
+        note = cost_note(given["n"], given["prevalence"], given["m"], given["n_resamples"])
         if note:
             print(note, file=sys.stderr, flush=True)
 
-    # every option is checked once, by summarize_max_auc; its messages name the options
-    # (sotalib.cli.in_option_terms); the private entry point takes the announcement
-    s = _summarize_max_auc(
-        args.n,
-        args.m,
-        args.auc,
-        args.prevalence,
-        rho=args.rho,
-        engine="simulate",
-        n_resamples=args.n_resamples,
-        rng=args.seed,
-        alpha=args.alpha,
-        progress=False if args.json else None,
-        on_start=announce,
-    )
+    # the private entry point takes the announcement
+    kind = "the best AUC of m classifiers"
+    s = call("auc-max", _summarize_max_auc, kind, **given, on_start=announce)
     level = f"{100 * (1 - s.alpha):g}%"
     text = (
-        f"best AUC of m={s.m} classifiers, AUC={args.auc:g}, n={s.n} ({s.details['n_pos']} positives, "
+        f"best AUC of m={s.m} classifiers, AUC={given['auc']:g}, n={s.n} ({s.details['n_pos']} positives, "
         f"{s.details['n_neg']} negatives), rho={s.rho:g}\n"
         f"  simulated: {s.n_resamples} challenges, seed {s.seed}\n"
         f"  mean  {s.mean:.6f}  (Monte Carlo standard error {s.se_mean:.6f})\n"

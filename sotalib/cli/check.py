@@ -199,6 +199,34 @@ def run(args: argparse.Namespace) -> int:
         emit(args, batch.to_dict(), batch.to_text())
         return 1 if batch.errors else 0
     given.setdefault("scores", {})
+    from .._io import InputError
+
+    try:
+        return _answer(args, kind, given, quiet)
+    except InputError:  # names the file, its line and column already
+        raise
+    except ValueError as exc:
+        if isinstance(given.get("folds"), pathlib.Path):  # the folds came from --folds-file: name it
+            raise _from_folds_file(exc) from None
+        raise
+
+
+def _from_folds_file(exc: ValueError) -> ValueError:
+    """``exc`` naming ``folds_file`` (``--folds-file``) where it names ``folds`` (``--folds``)."""
+    import re
+
+    from .._validate import ParameterError
+
+    message = re.sub(r"^folds\b", "folds_file", str(exc))
+    parameters = tuple("folds_file" if p == "folds" else p for p in getattr(exc, "parameters", ()))
+    return ParameterError(message, *parameters) if parameters else ValueError(message)
+
+
+def _answer(args: argparse.Namespace, kind: str, given: dict, quiet: dict) -> int:
+    """Call the library function of ``kind`` with the options ``given``, print its answer; the exit status."""
+    from .. import consistency
+    from . import emit
+
     if kind == "binary":
         v = call("check", consistency.check_report, KINDS[kind], **given, **quiet)
         emit(args, v.to_dict(), _text_report(given["scores"], v))

@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ._types import real
+
+S = argparse.SUPPRESS  # an option not typed is not passed: the library's default applies
+
 #: File types of the critical-difference diagram.
 DIAGRAM_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -19,16 +23,17 @@ def register(sub) -> None:
         "groups of candidates it does not tell apart, and pairwise Wilcoxon signed-rank tests with Holm's "
         "correction.  The CSV is the one of 'sotalib rank': the first column names the candidates, each "
         "further column is a judge; the first row is a header.",
+        argument_default=S,
     )
     p.add_argument("--scores", required=True, metavar="FILE.csv", help="score matrix (CSV with a header row)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--alpha", type=real("--alpha"), help="significance level, in [1e-10, 1) (default 0.05)")
     p.add_argument("--lower-is-better", action="store_true", help="the scores are losses (smaller is better)")
     p.add_argument(
         "--cd-diagram",
         metavar="FILE.png|.svg",
         help="also draw the critical-difference diagram to this file (.png, .svg or .pdf; needs matplotlib)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", default=False, help="print one JSON object")
     p.set_defaults(run=run)
 
 
@@ -55,22 +60,23 @@ def _draw(comparison, path: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib compare`` with the parsed ``args``; return the exit status."""
     from ..judging import compare_candidates, read_scores
-    from . import CliError, emit
+    from . import CliError, call, emit, typed
 
-    if args.cd_diagram is not None and Path(args.cd_diagram).suffix.lower() not in DIAGRAM_SUFFIXES:
-        raise CliError(f"--cd-diagram must name a .png, .svg or .pdf file, got {args.cd_diagram!r}")
-    table = read_scores(args.scores)
+    # every option typed is passed as the parameter of the same name; the library checks every range
+    given = typed(args)
+    diagram = given.pop("cd_diagram", None)
+    if diagram is not None and Path(diagram).suffix.lower() not in DIAGRAM_SUFFIXES:
+        raise CliError(f"--cd-diagram must name a .png, .svg or .pdf file, got {diagram!r}")
+    table = read_scores(given.pop("scores"))
     k, N = table.scores.shape
-    res = compare_candidates(
-        table.scores, alpha=args.alpha, lower_is_better=args.lower_is_better, candidates=table.candidates
-    )
-    if args.cd_diagram is not None:
-        _draw(res, args.cd_diagram)
+    res = call("compare", compare_candidates, "a comparison", table.scores, **given, candidates=table.candidates)
+    if diagram is not None:
+        _draw(res, diagram)
     d = res.to_dict()
     fr = res.friedman
     w = max(len(c) for c in table.candidates)
     lines = [
-        f"{k} candidates on {N} judges; score: {'lower' if args.lower_is_better else 'higher'} is better",
+        f"{k} candidates on {N} judges; score: {'lower' if res.lower_is_better else 'higher'} is better",
         "average ranks (1 is best):",
     ]
     lines += [f"  {r:7.3f}  {name}" for name, r in d["average_ranks"].items()]
@@ -84,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     sig = [p for p in d["pairwise"] if p["significant"]]
     lines.append(f"Wilcoxon signed-rank, Holm-corrected: {len(sig)} of {len(d['pairwise'])} pairs differ")
     lines += [f"  {p['a'].ljust(w)}  {p['b'].ljust(w)}  p = {p['p_value']:.3g}, Holm {p['p_holm']:.3g}" for p in sig]
-    if args.cd_diagram is not None:
-        lines.append(f"critical-difference diagram: {args.cd_diagram}")
+    if diagram is not None:
+        lines.append(f"critical-difference diagram: {diagram}")
     emit(args, d, "\n".join(lines))
     return 0

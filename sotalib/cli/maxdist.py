@@ -5,13 +5,24 @@ them non-identical (``theta_j ~ U(a, b)`` of width ``d`` with ``--theta`` the
 state of the art ``theta_SOTA = E max Theta``) and ``--rho`` dependent through a
 reference classifier (Chapter 3).  ``--method mc`` replaces the exact
 computation by a seeded Monte Carlo simulation of the same model.
+
+Parse, call :func:`sotalib.multiplicity.summarize_max`, print: every option
+typed is passed as the parameter of the same name (:func:`sotalib.cli.call`),
+the library decides every range, and an option the chosen mode does not use
+is refused (:func:`sotalib.cli.refuse_unused`): ``--reps`` and ``--seed``
+without ``--method mc``, ``--theta0`` and ``--y0`` without a ``--rho``.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from ._types import alpha, integer, probability, real, seed
+from ._types import integer, real, seed
+
+S = argparse.SUPPRESS  # an option not typed is not passed: the library's default applies
+
+#: The seed of a simulation when --seed is not given (the command line's answers are reproducible).
+DEFAULT_SEED = 0
 
 
 def register(sub) -> None:
@@ -22,82 +33,76 @@ def register(sub) -> None:
         description="Distribution of theta_hat_max, the best accuracy of m classifiers on n test items. "
         "Exact by default; non-identical (--spread) and dependent (--rho) classifiers as in Section 4 "
         "of Mollersen & Holsbo.",
+        argument_default=S,
     )
-    # sizes state only their lower end: how large they may be is summarize_max's to say
-    p.add_argument("--n", type=integer("--n", 1), required=True, help="test-set size (>= 1)")
-    p.add_argument("--m", type=integer("--m", 1), required=True, help="number of classifiers (>= 1)")
-    p.add_argument(
+    a = p.add_argument
+    # every range is summarize_max's to check; the types only read numbers
+    a("--n", type=integer("--n", 1), required=True, help="test-set size (>= 1)")
+    a("--m", type=integer("--m", 1), required=True, help="number of classifiers (>= 1)")
+    a(
         "--theta",
-        type=probability("--theta"),
+        type=real("--theta"),
         required=True,
         help="probability of success, in [0, 1]; with --spread, theta_SOTA = E max theta_j",
     )
-    p.add_argument(
-        "--alpha", type=alpha(), default=0.05, help="interval level is 1 - alpha, alpha in (0, 1); default 0.05"
-    )
-    p.add_argument(
+    a("--alpha", type=real("--alpha"), help="interval level is 1 - alpha, alpha in (0, 1); default 0.05")
+    a(
         "--rho",
-        type=real("--rho", -1.0, 1.0),
-        default=0.0,
+        type=real("--rho"),
         help="correlation rho_0 of each classifier with the reference classifier Y_0, in [-1, 1]; default 0",
     )
-    p.add_argument(
+    a(
         "--theta0",
-        type=probability("--theta0"),
-        default=None,
-        help="P(Y_0 = 1) of the reference classifier, in (0, 1); default: the value of --theta",
+        type=real("--theta0"),
+        help="P(Y_0 = 1) of the reference classifier, in (0, 1); default: the value of --theta (with --rho)",
     )
-    p.add_argument(
+    a(
         "--y0",
         choices=("random", "fixed"),
-        default="random",
-        help="reference classifier random (K_0 ~ B(n, theta0)) or fixed (round(n theta0) correct); default random",
+        help="reference classifier random (K_0 ~ B(n, theta0)) or fixed (round(n theta0) correct); default "
+        "random (with --rho)",
     )
-    p.add_argument(
+    a(
         "--spread",
-        type=real("--spread", 0.0, 1.0),
-        default=0.0,
+        type=real("--spread"),
         metavar="D",
         help="width d of the uniform U(a, b) the theta_j are drawn from, b = theta + d/(m+1), a = b - d; default 0",
     )
-    p.add_argument(
+    a(
         "--method",
         dest="engine",
         choices=("exact", "mc"),
-        default="exact",
         help="exact computation or Monte Carlo; default exact",
     )
-    p.add_argument(
+    a(
         "--reps",
         dest="n_resamples",
         type=integer("--reps", 2),
-        default=100_000,
-        help="Monte Carlo replications (>= 2); default 100000",
+        help="Monte Carlo replications (>= 2; with --method mc); default 100000",
     )
-    p.add_argument("--seed", type=seed(), default=0, help="Monte Carlo seed (>= 0); default 0")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    a("--seed", dest="rng", type=seed(), help="Monte Carlo seed (>= 0; with --method mc); default 0")
+    a("--json", action="store_true", default=False, help="print one JSON object")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib maxdist`` with the parsed ``args``; return the exit status."""
     from ..multiplicity._max_summary import summarize_max
-    from . import emit
+    from . import call, emit, refuse_unused, typed
 
-    # every option is checked once, by summarize_max; its messages name the options (sotalib.cli.in_option_terms)
-    s = summarize_max(
-        args.n,
-        args.m,
-        args.theta,
-        alpha=args.alpha,
-        rho=args.rho,
-        theta0=args.theta0,
-        y0=args.y0,
-        spread=args.spread,
-        engine="simulate" if args.engine == "mc" else args.engine,
-        n_resamples=args.n_resamples,
-        rng=args.seed,
-    )
+    given = typed(args)
+    simulated = given.get("engine") == "mc"
+    if simulated:
+        given["engine"] = "simulate"
+        given.setdefault("rng", DEFAULT_SEED)
+    else:
+        refuse_unused("maxdist", given, ("n_resamples", "rng"), "--method exact (the default), which draws nothing")
+    if given.get("rho", 0.0) == 0.0:
+        refuse_unused(
+            "maxdist", given, ("theta0", "y0"), "independent classifiers (no --rho): there is no reference classifier"
+        )
+    kind = "the best accuracy of m classifiers"
+    s = call("maxdist", summarize_max, kind, given.pop("n"), given.pop("m"), given.pop("theta"), **given)
     theta, theta0, y0, spread = (s.details[k] for k in ("theta", "theta0", "y0", "spread"))
     level = f"{100 * (1 - s.alpha):g}%"
     model = f"theta={theta:g}" if spread == 0 else f"theta_SOTA={theta:g}, theta_j ~ U(a, b) with d={spread:g}"

@@ -6,6 +6,8 @@ import argparse
 
 from ._types import seed
 
+S = argparse.SUPPRESS  # an option not typed is not passed: the library's default applies
+
 #: The methods offered on the command line.
 CLI_METHODS = ("mean", "median", "average-rank", "copeland", "relative-difference", "kemeny", "random-dictator")
 
@@ -22,26 +24,34 @@ def register(sub) -> None:
         "keeps an n x n table (8 n^2 bytes). Kemeny-Young is exact by blocks of up to 15 candidates that every "
         "optimal ordering keeps together, a local search beyond, and the note says whether the result is "
         "proved optimal.",
+        argument_default=S,
     )
     p.add_argument("--scores", required=True, metavar="FILE.csv", help="score matrix (CSV with a header row)")
     p.add_argument("--method", required=True, choices=CLI_METHODS, help="ranking function")
     p.add_argument("--lower-is-better", action="store_true", help="the scores are losses (smaller is better)")
-    p.add_argument("--seed", type=seed(), default=None, help="seed of the random dictator")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seed", dest="rng", type=seed(), help="seed of the random dictator (random-dictator only)")
+    p.add_argument("--json", action="store_true", default=False, help="print one JSON object")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib rank`` with the parsed ``args``; return the exit status."""
     from ..judging import rank_candidates, read_scores
-    from . import emit
+    from . import call, emit, refuse_unused, typed
 
-    table = read_scores(args.scores)
-    res = rank_candidates(
+    # every option typed is passed as the parameter of the same name; the library checks every range
+    given = typed(args)
+    method = given.pop("method")
+    if method != "random-dictator":
+        refuse_unused("rank", given, ("rng",), f"--method {method}, which draws nothing")
+    table = read_scores(given.pop("scores"))
+    res = call(
+        "rank",
+        rank_candidates,
+        f"--method {method}",
         table.scores,
-        args.method,
-        lower_is_better=args.lower_is_better,
-        rng=args.seed,
+        method,
+        **given,
         candidates=table.candidates,
         judges=table.judges,
         progress=None if not args.json else False,
@@ -49,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     payload = res.to_dict()
     note = payload["note"]
     lines = [
-        f"{args.method} ranking of {len(table.candidates):,} candidates by {len(table.judges):,} "
+        f"{method} ranking of {len(table.candidates):,} candidates by {len(table.judges):,} "
         + ("judge" if len(table.judges) == 1 else "judges")
         + (f" ({note})" if note else "")
         + f"; score: {'higher' if res.higher_is_better else 'lower'} is better"

@@ -4,8 +4,24 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
-from ._types import integer, probability, seed
+from ._types import integer, real, seed
+
+S = argparse.SUPPRESS  # an option not typed is not passed: the library's default applies
+
+#: The seed of the Monte Carlo methods when --seed is not given (the command line's answers are reproducible).
+DEFAULT_SEED = 0
+#: The estimators of an accuracy board (the choices of --method).
+METHODS_ACCURACY = ("shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed")
+
+
+#: Estimators that compute a distribution of the maximum (take --engine) and that solve for a --target.
+ENGINE_METHODS = ("shrink", "crop", "cap", "observed")
+TARGET_METHODS = ("shrink", "crop", "cap")
+#: Estimators that model no dependence on a reference classifier (take no --rho) and that draw nothing.
+NO_RHO_METHODS = ("deconvolve", "naive")
+MONTE_CARLO_METHODS = ("deconvolve", "abc")
 
 
 def register(sub) -> None:
@@ -16,62 +32,145 @@ def register(sub) -> None:
         description="Estimate theta_SOTA from a leaderboard CSV, correcting the sample maximum for multiplicity. "
         "Reads Kaggle's leaderboard download, the Kaggle command line's --csv output and any CSV with a "
         "header row and a score column (e.g. rank,score); a team listed twice keeps its best score, and "
-        "every dropped or merged row is reported.",
+        "every dropped or merged row is reported.  An option the chosen --metric and --method do not use "
+        "is refused.",
+        argument_default=S,
     )
-    p.add_argument("--leaderboard", required=True, metavar="FILE", help="Kaggle leaderboard CSV")
-    p.add_argument("--score-column", default=None, metavar="NAME", help="column with the scores (default: score)")
-    p.add_argument(
+    a = p.add_argument
+    a("--leaderboard", required=True, metavar="FILE", help="Kaggle leaderboard CSV ('-': standard input)")
+    a("--score-column", metavar="NAME", help="column with the scores (default: score)")
+    a(
         "--scale",
         choices=("auto", "unit", "percent"),
-        default="auto",
         help="scores in [0, 1] (unit) or percentages (percent); default auto: percentages when no score lies in (0, 1]",
     )
-    # --n and --classes state only their lower end: how large they may be is estimate_sota's to say
-    p.add_argument("--n", type=integer("--n", 1), required=True, help="test-set size (>= 1)")
-    p.add_argument("--metric", choices=("accuracy", "auc"), default="accuracy", help="ranking metric")
-    p.add_argument(
+    # every range is estimate_sota's to check; the types only read numbers
+    a("--n", type=integer("--n", 1), required=True, help="test-set size (>= 1)")
+    a("--metric", choices=("accuracy", "auc"), help="ranking metric (default accuracy)")
+    a(
         "--classes",
         type=integer("--classes", 2),
-        default=2,
-        help="number of classes (>= 2; chance = 1/classes); default 2",
+        help="number of classes (>= 2; chance = 1/classes; accuracy only); default 2",
     )
-    p.add_argument(
-        "--prevalence",
-        type=probability("--prevalence", low_open=True, high_open=True),
-        default=None,
-        help="share of positives (AUC only)",
+    a("--prevalence", type=real("--prevalence"), help="share of positives, in (0, 1) (AUC only, required there)")
+    a(
+        "--rho",
+        type=real("--rho"),
+        help="correlation with the reference classifier, in [0, 1]; default 0.6 (not with deconvolve, naive)",
     )
-    p.add_argument(
-        "--rho", type=probability("--rho"), default=0.6, help="correlation with the reference classifier; default 0.6"
-    )
-    p.add_argument(
+    a(
         "--method",
-        choices=("shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed"),
-        default="shrink",
+        choices=METHODS_ACCURACY,
         help="estimator (default: shrink, as in the paper; crop: the paper's cropping, Table 4; cap: min(score, c); "
         "naive: the sample maximum; observed: the scores taken as true)",
     )
-    p.add_argument(
+    a(
         "--target",
         choices=("expected", "upper"),
-        default="expected",
-        help="solve for the expected maximum or the upper 95%% bound (shrink, crop and cap only)",
+        help="solve for the expected maximum or the upper 95%% bound (shrink, crop and cap only); default expected",
     )
-    p.add_argument(
+    a(
         "--engine",
         choices=("auto", "exact", "normal", "simulate"),
-        default="auto",
-        help="distribution of the maximum: exact, a normal approximation for large n, or (AUC) simulate; "
-        "default auto: exact (accuracy) or simulate (AUC) unless that would take minutes",
+        help="distribution of the maximum (shrink, crop, cap, observed): exact, a normal approximation for large n, "
+        "or (AUC) simulate; default auto: exact (accuracy) or simulate (AUC) unless that would take minutes",
     )
-    p.add_argument(
+    a(
         "--seed",
+        dest="rng",
         type=seed(),
-        default=0,
         help="seed (>= 0) of the Monte Carlo methods (deconvolve, abc, --metric auc); default 0",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    a("--json", action="store_true", default=False, help="print one JSON object")
     p.set_defaults(run=run)
+
+
+#: Seconds per test item of one fit of the exact dependent model (rho > 0), measured on a 2-core machine
+#: (40 teams, rho 0.6: 0.5 s at n = 10^5, 6 s at n = 10^6), and the fits a solve for a weight or a crop
+#: point takes (about ten).
+SECONDS_PER_ITEM = 6e-6
+FITS_PER_SOLVE = 10
+#: Work expected to take longer than this is announced on stderr before it starts.
+ANNOUNCE_SECONDS = 20.0
+
+
+def cost_note(scores, n: int, given: dict) -> str:
+    """One line stating the cost of a long exact computation, or "" when it should take under 20 seconds.
+
+    Only the exact engine of the dependent model (``--rho`` > 0) grows with ``n`` this way; where
+    ``--engine auto`` would choose the normal approximation nothing is said.
+    """
+    import numpy as np
+
+    from ..multiplicity._dependent_normal import choose_engine
+    from ..multiplicity._sota_model import RHO0
+
+    method = given.get("method", "shrink")
+    rho = given.get("rho", RHO0)
+    if given.get("metric", "accuracy") != "accuracy" or method not in ENGINE_METHODS or not 0 < rho <= 1:
+        return ""
+    try:
+        s = np.asarray(scores, dtype=float)
+        s = s[s > 1.0 / given.get("classes", 2)]
+        if s.size == 0 or choose_engine(given.get("engine", "auto"), n, s, rho) != "exact":
+            return ""
+    except (ValueError, TypeError, ZeroDivisionError):  # estimate_sota names what is wrong
+        return ""
+    fits = 1 if method == "observed" else FITS_PER_SOLVE
+    seconds = SECONDS_PER_ITEM * n * fits
+    if seconds < ANNOUNCE_SECONDS:
+        return ""
+    minutes = seconds / 60
+    if minutes < 1.5:
+        when = f"about {seconds:,.0f} seconds"
+    else:
+        when = f"about {minutes:,.0f} minutes" if minutes < 120 else f"about {minutes / 60:,.1f} hours"
+    return (
+        f"sotalib sota: note: the exact engine at n={n:,} fits the dependent model {fits} time"
+        f"{'s' if fits != 1 else ''} at about {SECONDS_PER_ITEM * n:,.0f} s each; expect {when} on a 2-core "
+        "machine (--engine normal answers in seconds)"
+    )
+
+
+def _refuse_unused(given: dict) -> None:
+    """Refuse the options that the chosen metric and method do not use; seed the Monte Carlo ones."""
+    from . import refuse_unused
+
+    metric = given.get("metric", "accuracy")
+    method = given.get("method", "shrink")
+    shown = f"--method {method}" + ("" if "method" in given else " (the default)")
+    if metric == "auc":
+        refuse_unused("sota", given, ("classes",), "--metric auc (chance is an AUC of 0.5)")
+        if given.get("engine") == "normal":
+            refuse_unused("sota", given, ("rng",), "--metric auc with --engine normal, which draws nothing")
+        else:
+            given.setdefault("rng", DEFAULT_SEED)
+        return  # the AUC has one method, shrink; estimate_sota refuses the others
+    refuse_unused("sota", given, ("prevalence",), "--metric accuracy" + ("" if "metric" in given else " (the default)"))
+    if method not in METHODS_ACCURACY:
+        return  # estimate_sota names the method it does not know
+    if method not in ENGINE_METHODS:
+        refuse_unused(
+            "sota",
+            given,
+            ("engine",),
+            f"{shown}, which computes no distribution of the maximum (--engine applies to --method "
+            "shrink, crop, cap and observed)",
+        )
+    if method not in TARGET_METHODS:
+        refuse_unused(
+            "sota",
+            given,
+            ("target",),
+            f"{shown}, which solves no equation for a target (use --method shrink, --method crop or --method cap "
+            "to match the upper bound)",
+        )
+    if method in NO_RHO_METHODS:
+        refuse_unused("sota", given, ("rho",), f"{shown}, which models no dependence on a reference classifier")
+    if method in MONTE_CARLO_METHODS:
+        given.setdefault("rng", DEFAULT_SEED)
+    else:
+        refuse_unused("sota", given, ("rng",), f"{shown} with --metric accuracy, which draws nothing")
 
 
 def _teams(k: int) -> str:
@@ -83,24 +182,21 @@ def run(args: argparse.Namespace) -> int:
     # the library loads only when the command runs, so that `sotalib --help` and the other commands stay fast
     from ..multiplicity._estimate import estimate_sota
     from ..multiplicity._leaderboard import read_leaderboard
-    from . import NoSolution, emit
+    from ..multiplicity._sota_model import RHO0
+    from . import NoSolution, call, emit, typed
 
-    # every option is checked once, by estimate_sota; its messages name the options (sotalib.cli.in_option_terms)
-    lb = read_leaderboard(args.leaderboard, args.score_column, scale=args.scale)
-    est = estimate_sota(
-        lb,
-        args.n,
-        metric=args.metric,
-        classes=args.classes,
-        prevalence=args.prevalence,
-        rho=args.rho,
-        method=args.method,
-        target=args.target,
-        engine=args.engine,
-        rng=args.seed,
-        progress=False if args.json else None,
-    )
+    # every option typed reaches read_leaderboard or estimate_sota as the parameter of the same name; the
+    # library checks every range, its messages name the options (sotalib.cli.in_option_terms)
+    given = typed(args)
+    reading = {k: given.pop(k) for k in ("score_column", "scale") if k in given}
+    _refuse_unused(given)
+    lb = call("sota", read_leaderboard, "a leaderboard file", given.pop("leaderboard"), **reading)
+    note = cost_note(lb.scores, given["n"], given)
+    if note:
+        print(note, file=sys.stderr, flush=True)
+    est = call("sota", estimate_sota, "a leaderboard", lb, **given, progress=False if args.json else None)
     n = est.n
+    method = given.get("method", "shrink")
     payload = est.to_dict()
     if not est.solved:
         assert est.reason is not None, "an unsolved estimate says why"
@@ -111,16 +207,16 @@ def run(args: argparse.Namespace) -> int:
     if est.excluded:
         notes.append(
             f"{est.excluded:,} of the {_teams(est.m)} above chance excluded from the fitted model by Eq. 8 "
-            f"(with --rho {args.rho:g} their probabilities given the reference classifier would leave [0, 1])"
+            f"(with --rho {given.get('rho', RHO0):g} their probabilities given the reference classifier would leave [0, 1])"
         )
     # four decimals as the paper prints them; more where a count is finer than the fourth (n >= 10^6)
     d = max(4, min(8, round(math.log10(n)) - 1))
     rows = [
-        f"{args.method} estimate of the state of the art ({_teams(est.m)} above chance, n={n:,})",
+        f"{method} estimate of the state of the art ({_teams(est.m)} above chance, n={n:,})",
         f"  sample maximum   {est.sample_max:.{d}f}",
         f"  estimate         {est.estimate:.{d}f}",
     ]
-    crop = args.method in ("crop", "cap")
+    crop = method in ("crop", "cap")
     if est.weight is not None:
         # for crop and cap the fitted parameter is the crop point c, not a shrinkage weight
         rows.append(f"  {'crop point c   ' if crop else 'weight         '}  {est.weight:.6f}")

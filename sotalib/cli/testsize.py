@@ -22,6 +22,9 @@ def _level(text: str) -> float:
 _level.numeric = True  # type: ignore[attr-defined]  # marks the option as numeric (tests discover these)
 
 
+S = argparse.SUPPRESS  # an option not typed is not passed: the library's default applies
+
+
 def register(sub) -> None:
     """Add the ``sotalib testsize`` subcommand and its options to the subparsers ``sub``."""
     p = sub.add_parser(
@@ -30,55 +33,54 @@ def register(sub) -> None:
         description="Test-set size for an error rate (or mean loss) E: the rule of thumb n = 100/E "
         "and Guyon's n = (S^2/E^2) K^2 10^(2V), K the normal quantile of the confidence level "
         "(1.96 for 0.95) or a z value given with --z.",
+        argument_default=S,
     )
+    # every range but the level's is estimate_test_size's to check; the types only read numbers
     p.add_argument(
         "--error",
-        type=real("--error", 1e-12, 1e12),
+        type=real("--error"),
         required=True,
-        help="error rate E in [1e-12, 1] (or, with --sd, a mean loss up to 1e12)",
+        help="error rate E in (0, 1] (or, with --sd, any mean loss > 0)",
     )
     p.add_argument(
         "--sd",
-        type=real("--sd", 0.0, 1e12, low_open=True),
-        default=None,
-        help="standard deviation S > 0 of the per-item errors, up to 1e12; default sqrt(E(1-E)) (0/1 errors)",
+        type=real("--sd"),
+        help="standard deviation S > 0 of the per-item errors; default sqrt(E(1-E)) (0/1 errors)",
     )
     level = p.add_mutually_exclusive_group()
+    # --confidence is the command line's own: a level, passed to the library as alpha = 1 - level
     level.add_argument(
         "--confidence",
         type=_level,
-        default=0.95,
         metavar="LEVEL",
         help="confidence level in (0, 1), e.g. 0.95 for 95%% (K = 1.96); default 0.95. "
         "A z value such as 1.96 is given with --z",
     )
     level.add_argument(
         "--z",
-        type=real("--z", 0.0, 100.0, low_open=True),
-        default=None,
-        help="K as a z value (half-width in standard errors), in (0, 100], instead of --confidence",
+        type=real("--z"),
+        help="K as a z value (half-width in standard errors), > 0, instead of --confidence",
     )
     p.add_argument(
         "--precision",
-        type=real("--precision", -10.0, 10.0),
-        default=1.0,
+        type=real("--precision"),
         help="precision V in significant digits, in [-10, 10]; default 1",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", default=False, help="print one JSON object")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib testsize`` with the parsed ``args``; return the exit status."""
     from ..judging import estimate_test_size
-    from . import emit
+    from . import call, emit, typed
 
-    if args.z is not None:
-        r = estimate_test_size(args.error, sd=args.sd, z=args.z, precision=args.precision)
-    else:
-        alpha = float(f"{1.0 - args.confidence:.15g}")  # 1 - 0.95 is 0.050000000000000044 in binary: print 0.05
-        r = estimate_test_size(args.error, sd=args.sd, alpha=alpha, precision=args.precision)
-    # every other option is checked once, by estimate_test_size; its messages name the options
+    # every option typed is passed as the parameter of the same name; the library checks every range
+    given = typed(args)
+    if "confidence" in given:
+        # 1 - 0.95 is 0.050000000000000044 in binary: print 0.05
+        given["alpha"] = float(f"{1.0 - given.pop('confidence'):.15g}")
+    r = call("testsize", estimate_test_size, "a test-set size", given.pop("error"), **given)
     text = (
         f"test-set size for error {r.error:g} (sd {r.sd:.6g}), confidence {1 - r.alpha:.6g} (k={r.z:.6g}), "
         f"precision nu={r.precision:g}\n"

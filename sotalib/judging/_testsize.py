@@ -8,7 +8,7 @@ from statistics import NormalDist
 
 from .._deprecate import warn_deprecated
 from .._result import Result
-from .._validate import check_real
+from .._validate import ParameterError, check_real
 from ._sizes import guyon_size, rule_of_thumb_size
 
 __all__ = ["TestSize", "estimate_test_size"]
@@ -153,9 +153,12 @@ def _test_size(error: float, sd: float | None, a: float, k: float, precision: fl
     log_rule = 2.0 - math.log10(e)
     log_guyon = (2 * (math.log10(s) - math.log10(e)) if s > 0 else -math.inf) + 2 * math.log10(k) + 2 * v
     if max(log_rule if e <= 1 else -math.inf, log_guyon) > math.log10(MAX_ITEMS):
-        raise ValueError(
+        raise ParameterError(  # names every parameter that sets the size (the command line's options)
             f"error={e:g} (sd {s:g}, z {k:g}, precision {v:g}) asks for about "
-            f"10^{max(log_rule, log_guyon):.0f} test items, more than 10^100; no test set is that large"
+            f"10^{max(log_rule, log_guyon):.0f} test items, more than 10^100; no test set is that large",
+            "sd",
+            "z",
+            "precision",
         )
     n_rule = _items(rule_of_thumb_size(e)) if e <= 1 else None
     return TestSize(e, s, a, k, v, n_rule, _items(guyon_size(e, s, k, v)))

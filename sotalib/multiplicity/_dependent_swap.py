@@ -26,6 +26,7 @@ import math
 import numba as nb
 import numpy as np
 
+from .._interrupt import interruptible
 from .._numba import njit
 from ._dependence import conditional_probs
 from ._maxdist import TAIL, MaxDistribution
@@ -427,8 +428,13 @@ def _add_sf(f, c, x0, xe, wi, row):
         row[x - x0] += wi * s
 
 
-@njit(cache=True, parallel=True)
-def _swap_max(x0, nx, n, m, ks, pk, p1, p0, w, width, block, nthreads, fused=4):
+def _swap_max(*args, **kwargs):
+    """:func:`_swap_max_kernel`, interruptible by Ctrl-C (:func:`sotalib._interrupt.interruptible`)."""
+    return interruptible(_swap_max_kernel, *args, **kwargs)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _swap_max_kernel(x0, nx, n, m, ks, pk, p1, p0, w, width, block, nthreads, fused=4):
     """``F(x)`` and ``1 - F(x)`` of ``max_j X_j`` for ``x = x0, ..., x0 + nx - 1``.
 
     ``F(x) = sum_K P(K) (1 - sum_i w_i P(S_iK > x))^m`` with

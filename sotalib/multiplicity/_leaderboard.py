@@ -354,6 +354,11 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
         if s.min() < 0 or s.max() > 100:
             i = int(np.flatnonzero((s < 0) | (s > 100))[0])
             raise ValueError(f"{lb.source}: percentages must be in [0, 100], got {s[i]:g} (team {i + 1})")
+        if s.size and s.max() <= 1:  # fractions read as percentages: every team would fall below chance
+            raise ValueError(
+                f"{lb.source}: scale='percent' reads every score as at most 1% (the largest, {s.max():g}, "
+                f"as {s.max() / 100:g}); these look like fractions in [0, 1]: give scale='unit' or scale='auto'"
+            )
         s = s / 100.0
         notes.append(f"scores read as percentages (the largest is {100 * s.max():g}) and divided by 100")
     outside = np.flatnonzero((s < 0) | (s > 1))
@@ -363,6 +368,11 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
             f"{lb.source}: scores must be in [0, 1] (accuracies or AUCs) or percentages in [0, 100], "
             f"got {s[i]:g} ({outside.size} such scores; the first is team {i + 1} with a score); "
             "is this another metric (a loss, an error count)?"
+            + (
+                " (they look like percentages: give scale='percent' or scale='auto')"
+                if scale == "unit" and s.min() >= 0 and s.max() <= 100
+                else ""
+            )
         )
     return Leaderboard(
         scores=s,

@@ -9,6 +9,7 @@ leaderboards).  Every function takes ``rng`` (SPEC 7): an int seed, a
 from __future__ import annotations
 
 import math
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -193,6 +194,9 @@ def simulate_coin_flip_leaderboard(n: int, m: int, rng: int | np.random.Generato
 
 #: Monte Carlo replications are split into this many independently seeded chunks.
 _MC_CHUNKS = 8
+#: Binomial draws per call of the compiled simulation kernel (a few hundredths of a second): Ctrl-C is
+#: checked between calls.
+_DRAWS_PER_CALL = 500_000
 
 
 def simulate_max_counts(
@@ -266,32 +270,61 @@ def simulate_max_counts(
     bounds = np.linspace(0, reps, nchunks + 1).astype(np.int64)
     seeds = spawn(rng, nchunks)
 
+    # Each chunk calls the compiled kernel on slices of at most _DRAWS_PER_CALL binomial draws, continuing
+    # the chunk's stream (the result is the same as in one call): Python checks for Ctrl-C between calls, so
+    # an interrupted simulation stops within a fraction of a second, and the worker threads with it.
+    step = max(1, _DRAWS_PER_CALL // (m * (2 if rho != 0.0 else 1)))
+    stop = threading.Event()
+
     def work(i):
         gen = np.random.default_rng(seeds[i])
-        _simulate_kernel(
-            gen,
-            n,
-            m,
-            int(bounds[i + 1] - bounds[i]),
-            kind,
-            float(a),
-            float(b),
-            values,
-            cumw,
-            float(rho),
-            float(theta0),
-            fixed_k0,
-            out[bounds[i] : bounds[i + 1]],
-        )
+        for start in range(int(bounds[i]), int(bounds[i + 1]), step):
+            if stop.is_set():
+                return
+            end = min(start + step, int(bounds[i + 1]))
+            _simulate_kernel(
+                gen,
+                n,
+                m,
+                end - start,
+                kind,
+                float(a),
+                float(b),
+                values,
+                cumw,
+                float(rho),
+                float(theta0),
+                fixed_k0,
+                out[start:end],
+            )
 
-    threads = numba.get_num_threads()
+    _run_chunks(work, nchunks, numba.get_num_threads(), stop)
+    return out
+
+
+def _run_chunks(work, nchunks: int, threads: int, stop: threading.Event) -> None:
+    """``work(i)`` for every chunk ``i``, on ``threads`` threads.
+
+    On Ctrl-C (KeyboardInterrupt in the main thread, which waits) ``stop`` is
+    set, so that every running chunk returns after its current slice, and the
+    interrupt is raised once they have.
+    """
     if nchunks == 1 or threads == 1:
         for i in range(nchunks):
             work(i)
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            list(pool.map(work, range(nchunks)))
-    return out
+        return
+    pool = ThreadPoolExecutor(max_workers=threads)
+    futures = [pool.submit(work, i) for i in range(nchunks)]
+    try:
+        for future in futures:
+            future.result()
+    except BaseException:  # Ctrl-C: the workers stop after their current slice
+        stop.set()
+        for future in futures:
+            future.cancel()
+        raise
+    finally:
+        pool.shutdown(wait=True)
 
 
 @renamed_arguments(reps="n_resamples")

@@ -95,7 +95,7 @@ def _rc(argv):
     [
         (["--rho", "0.9", "--spread", "0.2"], "0.879373 <= theta"),
         (["--rho", "0.6", "--theta0", "0.5"], "--rho 0.6 is infeasible for --theta 0.9 with --theta0 0.5"),
-        (["--rho", "1.5"], "--rho must be a number in [-1, 1]"),
+        (["--rho", "1.5"], "--rho must be in [-1, 1], got 1.5"),
         (["--spread", "-0.1"], "--spread"),
         (["--rho", "0.5", "--theta0", "1"], "--theta0"),
         (["--method", "mc", "--reps", "1"], "--reps"),

@@ -224,7 +224,7 @@ def test_sota_deconvolve_upper_target_is_an_error_not_ignored(tmp_path, capsys, 
     _one_line_error(
         capsys,
         ["sota", "--leaderboard", p, "--n", "3000", "--method", "deconvolve", "--target", "upper"],
-        "--target upper is not supported by --method deconvolve",
+        "--target upper does not apply to --method deconvolve",
         "--method shrink, --method crop or --method cap",
     )
 

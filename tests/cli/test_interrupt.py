@@ -1,0 +1,81 @@
+"""Ctrl-C stops a command within a second or two: exit code 130, one line on stderr, no traceback.
+
+Each run below spends minutes in compiled code (a Numba kernel, the worker threads
+of a simulation); the test starts it as a user would (``python -m sotalib``), sends
+SIGINT once the work has started, and requires the process to end promptly.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+
+LEADERBOARD = "TeamId,TeamName,Score\n" + "".join(f"{i},t{i},{0.80 + 0.002 * i:.4f}\n" for i in range(40))
+
+#: Runs that take minutes, and where they spend them.
+LONG_RUNS = {
+    # Monte Carlo maximum: a compiled kernel on 8 worker threads
+    "maxdist-mc": ["maxdist", "--n", "1000", "--m", "1000", "--theta", "0.9", "--method", "mc", "--reps", "1e8"],
+    # the exact dependent model at n = 10^7: one parallel compiled kernel per distribution
+    "sota-exact": ["sota", "--leaderboard", "{lb}", "--n", "1e7", "--engine", "exact"],
+    # the simulated best AUC of 10^4 classifiers
+    "auc-max": ["auc-max", "--auc", "0.9", "--n", "3000", "--m", "10000", "--prevalence", "0.3", "--reps", "1000"],
+}
+#: Seconds from the start to SIGINT: past the imports, inside the work.
+START = 3.0
+#: Seconds the command may take to end after SIGINT, on an idle machine (a loaded one stretches it by its
+#: load per core: the test measures the program, not the machine's other work).
+STOP = 2.0
+
+
+def _stop_limit() -> float:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return STOP * max(1.0, load / (os.cpu_count() or 1))
+
+
+def _started(pid: int) -> bool:
+    """Whether the process has started its work: it has spent START seconds of CPU or wall time."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= START
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("name", sorted(LONG_RUNS))
+def test_ctrl_c_ends_a_long_run_at_once(name, tmp_path):
+    lb = tmp_path / "lb.csv"
+    lb.write_text(LEADERBOARD)
+    argv = [a.format(lb=lb) for a in LONG_RUNS[name]]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sotalib", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        begin = time.monotonic()
+        while time.monotonic() - begin < START and not _started(proc.pid):
+            time.sleep(0.05)
+        assert proc.poll() is None, f"{name} ended before the interrupt: {proc.communicate()}"
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if "note:" not in line]  # a cost note may come first
+    assert lines == [f"sotalib {argv[0]}: interrupted"], err
+    limit = _stop_limit()
+    assert took < limit, f"{name} took {took:.1f} s to stop after Ctrl-C (allowed {limit:.1f} s)"
+    assert out == ""
