@@ -37,7 +37,14 @@ def register(sub) -> None:
         argument_default=S,
     )
     a = p.add_argument
-    a("--leaderboard", required=True, metavar="FILE", help="Kaggle leaderboard CSV ('-': standard input)")
+    a("--leaderboard", metavar="FILE", help="Kaggle leaderboard CSV ('-': standard input)")
+    a(
+        "--batch",
+        metavar="MANIFEST",
+        help="estimate every board of a manifest CSV (columns file, n, and metric, classes, prevalence, rho, "
+        "method, target, alpha, engine, n_resamples, seed, id, score_column as needed; file paths relative "
+        "to the manifest): one row per board, none lost; the other options then come from the columns",
+    )
     a("--score-column", metavar="NAME", help="column with the scores (default: score)")
     a(
         "--scale",
@@ -45,8 +52,12 @@ def register(sub) -> None:
         help="scores in [0, 1] (unit) or percentages (percent); default auto: percentages when no score lies in (0, 1]",
     )
     # every range is estimate_sota's to check; the types only read numbers
-    a("--n", type=integer("--n", 1), required=True, help="test-set size (>= 1)")
-    a("--metric", choices=("accuracy", "auc"), help="ranking metric (default accuracy)")
+    a("--n", type=integer("--n", 1), help="test-set size (>= 1; required with --leaderboard)")
+    a(
+        "--metric",
+        choices=("accuracy", "auc", "gini"),
+        help="ranking metric (default accuracy; gini: the normalized Gini 2 AUC - 1, estimated as the AUC)",
+    )
     a(
         "--classes",
         type=integer("--classes", 2),
@@ -173,6 +184,18 @@ def _refuse_unused(given: dict) -> None:
         refuse_unused("sota", given, ("rng",), f"{shown} with --metric accuracy, which draws nothing")
 
 
+def _run_batch(args: argparse.Namespace, given: dict) -> int:
+    """``sota --batch``: every board of a manifest; each row carries its own options."""
+    from ..multiplicity._sota_batch import estimate_sota_batch
+    from . import call, emit, refuse_unused
+
+    path = given.pop("batch")
+    refuse_unused("sota", given, tuple(given), "--batch (every board's settings come from the manifest's columns)")
+    result = call("sota", estimate_sota_batch, "a manifest", path, progress=False if args.json else None)
+    emit(args, result.to_dict(), result.to_text())
+    return 1 if any(r["status"] == "error" for r in result.boards) else 0
+
+
 def _teams(k: int) -> str:
     return f"{k:,} team{'s' if k != 1 else ''}"
 
@@ -188,9 +211,27 @@ def run(args: argparse.Namespace) -> int:
     # every option typed reaches read_leaderboard or estimate_sota as the parameter of the same name; the
     # library checks every range, its messages name the options (sotalib.cli.in_option_terms)
     given = typed(args)
+    if "batch" in given:
+        return _run_batch(args, given)
+    for needed in ("leaderboard", "n"):
+        if needed not in given:
+            from . import CliError
+
+            raise CliError(f"--{needed} is required (or give --batch MANIFEST)")
     reading = {k: given.pop(k) for k in ("score_column", "scale") if k in given}
+    gini = given.get("metric") == "gini"
+    if gini:  # the normalized Gini is 2 AUC - 1: estimated as the AUC
+        given["metric"] = "auc"
     _refuse_unused(given)
     lb = call("sota", read_leaderboard, "a leaderboard file", given.pop("leaderboard"), **reading)
+    if gini:
+        import dataclasses
+
+        lb = dataclasses.replace(
+            lb,
+            scores=(lb.scores + 1) / 2,
+            notes=(*lb.notes, "scores read as normalized Gini, estimated as the AUC (Gini + 1) / 2"),
+        )
     note = cost_note(lb.scores, given["n"], given)
     if note:
         print(note, file=sys.stderr, flush=True)

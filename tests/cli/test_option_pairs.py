@@ -56,6 +56,8 @@ BATTLES = "a,b,winner\n" + "".join(
 )
 FOLDS = "p,n\n5,10\n5,10\n"
 BATCH = "id,p,n,decimals,acc\nr1,10,20,2,0.5\nr2,10,20,2,0.51\n"
+#: A manifest of leaderboards for sota --batch (paths relative to the manifest's folder).
+MANIFEST = "id,file,n\nfirst,lb.csv,1000\nsecond,lb2.csv,2000\n"
 
 FILES = {
     "lb": LEADERBOARD,
@@ -67,6 +69,7 @@ FILES = {
     "battles": BATTLES,
     "folds": FOLDS,
     "batch": BATCH,
+    "manifest": MANIFEST,
 }
 
 #: Valid command lines of each command (an answer, exit 0, or a question without one, exit 3).  Whether an
@@ -106,10 +109,11 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
     },
     "sota": {
         "--leaderboard": "{lb2}",
+        "--batch": "{manifest}",
         "--score-column": "Public",
         "--scale": "percent",
         "--n": "2000",
-        "--metric": "auc",
+        "--metric": ["auc", "gini"],
         "--classes": "3",
         "--prevalence": "0.3",
         "--rho": "0.3",

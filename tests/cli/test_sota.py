@@ -180,3 +180,45 @@ def test_an_engine_that_does_not_apply_to_the_method_is_refused(tmp_path, capsys
     assert main(["sota", "--leaderboard", str(p), "--n", "1000", "--method", "deconvolve", "--engine", "normal"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("sotalib sota: error: --engine normal does not apply to --method deconvolve"), err
+
+
+def test_batch_estimates_every_board_and_loses_none(tmp_path, capsys):
+    import json as _json
+
+    from sotalib.cli import main as _main
+
+    root = Path(__file__).resolve().parents[2]
+    cassava = root / "data" / "leaderboards" / "cassava-leaf-disease-classification__private.csv"
+    obesity = root / "data" / "leaderboards" / "playground-series-s4e2__private.csv"
+    manifest = tmp_path / "boards.csv"
+    manifest.write_text(
+        f"id,file,n,classes\nobesity,{obesity},11072,7\ncassava,{cassava},15000,5\nlost,missing.csv,100,2\n"
+    )
+    code = _main(["sota", "--batch", str(manifest), "--json"])
+    rows = {r["id"]: r for r in _json.loads(capsys.readouterr().out)["boards"]}
+    assert code == 1  # one board could not be read; the others are answered
+    assert rows["obesity"]["status"] == "solved" and rows["obesity"]["teams_above"] == 1088
+    assert rows["cassava"]["status"] == "no solution" and rows["cassava"]["exit_code"] == 3
+    assert rows["lost"]["status"] == "error" and "missing.csv" in rows["lost"]["error"]
+    assert _main(["sota", "--batch", str(manifest), "--rho", "0.5"]) == 2
+    err = capsys.readouterr().err
+    assert "--rho" in err and "--batch" in err and len(err.strip().splitlines()) == 1
+
+
+def test_gini_is_estimated_as_its_auc(tmp_path, capsys):
+    import json as _json
+
+    from sotalib.cli import main as _main
+
+    rng = np.random.default_rng(2)
+    auc = np.round(0.80 + 0.02 * rng.random(150), 4)
+    (tmp_path / "auc.csv").write_text("score\n" + "\n".join(map(str, auc)) + "\n")
+    (tmp_path / "gini.csv").write_text("score\n" + "\n".join(f"{2 * a - 1:.4f}" for a in auc) + "\n")
+    out = {}
+    for metric in ("auc", "gini"):
+        board = tmp_path / f"{metric}.csv"
+        args = ["sota", "--leaderboard", str(board), "--n", "20000", "--metric", metric]
+        assert _main([*args, "--prevalence", "0.3", "--engine", "normal", "--json"]) == 0
+        out[metric] = _json.loads(capsys.readouterr().out)
+    assert out["gini"]["estimate"] == pytest.approx(out["auc"]["estimate"], abs=1e-4)
+    assert any("Gini" in note for note in out["gini"]["notes"])
