@@ -32,13 +32,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
 from .._deprecate import renamed_arguments, warn_deprecated
+from .._frame import as_matrix
 from .._json import json_safe
 from .._result import Result
 from .._validate import check_alpha, check_int
@@ -421,12 +421,9 @@ def compare_candidates(
     >>> round(cmp.critical_difference, 3)
     1.657
     """
-    names = None
-    if hasattr(scores, "index") and hasattr(scores, "to_numpy"):  # a pandas Series or DataFrame
-        frame: Any = scores  # the type checkers do not narrow by hasattr
-        names = tuple(str(i) for i in frame.index)
-        scores = frame.to_numpy(dtype=float)
-    A = _matrix(scores, "scores")
+    A, names, _ = as_matrix(scores, "scores", candidates=candidates)
+    if isinstance(candidates, str):  # the DataFrame column that named the rows
+        candidates = None
     alpha = check_alpha("alpha", alpha)
     k, N = A.shape
     names = _labels(candidates, names, k, "candidates") or tuple(f"C{i + 1}" for i in range(k))

@@ -227,7 +227,7 @@ def estimate_sota(
             "method",
         )
     board = scores if isinstance(scores, Leaderboard) else None
-    values = _check_scores(scores.scores if isinstance(scores, Leaderboard) else scores)
+    values = _check_scores(scores.scores if isinstance(scores, Leaderboard) else scores)  # any form, as_vector
     _check_perfect_score(values, metric, method, rho)
     if metric == "auc":
         if prevalence is None:
