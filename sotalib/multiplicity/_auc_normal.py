@@ -92,12 +92,15 @@ rest is the normal copula's error in the far tail, of order ``1 / n_pos``;
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
 from scipy.special import ndtr, ndtri, owens_t
 
+from .._frame import as_vector
+from .._json import json_safe
 from .._numba import njit
 from .._validate import check_alpha, check_int, check_memory, check_probability, check_real
 from ._auc_model import n_positives
@@ -144,7 +147,8 @@ def _excess(auc: np.ndarray, r: float) -> np.ndarray:
 
 
 def _as_aucs(auc, m) -> np.ndarray:
-    a = np.asarray(auc, dtype=float)
+    scalar = np.ndim(auc) == 0 and not isinstance(auc, Mapping)  # np.ndim of a dict is 0 too
+    a = np.asarray(auc, dtype=float) if scalar else as_vector(auc, "auc")[0]
     if a.ndim == 0:
         if m is None:
             raise ValueError("m must be given (an integer >= 1) when auc is a single number")
@@ -510,17 +514,19 @@ class NormalMaxAUC:
 
     def to_dict(self) -> dict:
         """JSON-ready dictionary (finite numbers and ints)."""
-        return {
-            "mean": self.mean,
-            "sd": self.sd,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "n_pos": self.n_pos,
-            "n_neg": self.n_neg,
-            "m": self.m,
-            "teams": self.teams,
-            "method": self.method,
-        }
+        return json_safe(
+            {
+                "mean": self.mean,
+                "sd": self.sd,
+                "ci_low": self.ci_low,
+                "ci_high": self.ci_high,
+                "n_pos": self.n_pos,
+                "n_neg": self.n_neg,
+                "m": self.m,
+                "teams": self.teams,
+                "method": self.method,
+            }
+        )
 
     def summary(self) -> Summary:
         """The same numbers as a :class:`~sotalib.multiplicity.Summary` (``method="normal"``)."""

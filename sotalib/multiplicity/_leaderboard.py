@@ -28,6 +28,7 @@ import numpy as np
 
 from .._deprecate import warn_deprecated
 from .._io import parse_number, read_table
+from .._json import json_safe
 from .._result import Result
 
 __all__ = ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"]
@@ -78,13 +79,15 @@ class Leaderboard(Result):
 
     def to_dict(self) -> dict:
         """JSON-safe account of the reading: ``source, m, dropped, duplicates, notes``."""
-        return {
-            "source": self.source,
-            "m": self.m,
-            "dropped": self.dropped,
-            "duplicates": self.duplicates,
-            "notes": list(self.notes),
-        }
+        return json_safe(
+            {
+                "source": self.source,
+                "m": self.m,
+                "dropped": self.dropped,
+                "duplicates": self.duplicates,
+                "notes": list(self.notes),
+            }
+        )
 
 
 # ------------------------------------------------------------------------ loaders
