@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 import sotalib
+
+# private: the base class of every result is the subject (all its subclasses are checked)
 from sotalib._result import Result
 
 

@@ -8,6 +8,8 @@ import pytest
 from scipy.stats import binom
 
 import sotalib as s
+
+# private: the pairwise tests' block size (patched), the default bound and the tests themselves are the subject
 from sotalib.judging import _wilcoxon
 from sotalib.judging._compare import MAX_PAIRS
 from sotalib.judging._wilcoxon import pairwise_wilcoxon

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 import sotalib as s
+
+# private: the error type that estimate_sota raises for a board with no answer is the subject
 from sotalib._errors import NoSolutionError
 
 METHODS = ["shrink", "crop", "cap", "naive", "observed", "deconvolve", "abc"]
