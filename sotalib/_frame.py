@@ -64,6 +64,12 @@ def _floats(values: Any, name: str, labels: Sequence[str] | None = None) -> np.n
     try:
         return np.asarray(values, dtype=float)
     except (TypeError, ValueError):
+        if isinstance(values, (list, tuple)) and values and all(np.ndim(v) == 1 for v in values):
+            lengths = sorted({len(v) for v in values})
+            if len(lengths) > 1:
+                raise ValueError(
+                    f"{name} must give every row the same number of scores, got rows of lengths {lengths}"
+                ) from None
         flat = np.asarray(values, dtype=object).ravel()
         for i, v in enumerate(flat):
             try:

@@ -156,3 +156,25 @@ def test_check_report_takes_a_series():
     plain = s.check_report(50, 50, {"acc": "0.80", "sens": "0.70"}, decimals=2)
     series = s.check_report(50, 50, pd.Series({"acc": "0.80", "sens": "0.70"}), decimals=2)
     assert series.consistent == plain.consistent and series.to_dict() == plain.to_dict()
+
+
+@pytest.mark.parametrize("path", [pd.DataFrame({"score": BOARD}), BOARD, None])
+def test_read_leaderboard_names_path_for_data_in_memory(path):
+    with pytest.raises(ValueError, match="path must be a file path .* go to estimate_sota directly"):
+        s.read_leaderboard(path)
+
+
+def test_ragged_rows_are_named_as_such():
+    with pytest.raises(
+        ValueError, match=r"scores must give every row the same number of scores, got rows of lengths \[2, 3\]"
+    ):
+        s.compare_candidates([[0.1, 0.2, 0.3], [0.1, 0.2]])
+    with pytest.raises(ValueError, match="scores must give every candidate the same number of scores"):
+        s.compare_candidates({"a": [0.1, 0.2, 0.3], "b": [0.1, 0.2]})
+
+
+def test_text_is_not_a_board():
+    with pytest.raises(ValueError, match="scores must be numbers .* got the text '0.8,0.9'"):
+        s.estimate_sota("0.8,0.9", 100)
+    with pytest.raises(ValueError, match=r"scores must be numbers, got 'a' \(entry 1\)"):
+        s.estimate_sota(["a", 0.9], 100)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -341,6 +342,11 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
     """
     if scale not in ("auto", "unit", "percent"):
         raise ValueError(f"scale must be one of 'auto', 'unit', 'percent', got {scale!r}")
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(
+            f"path must be a file path (a str or a pathlib.Path), got {type(path).__name__}; scores already in "
+            "memory (a list, an array, a dict, a pandas Series or DataFrame) go to estimate_sota directly"
+        )
     lb = _read_kaggle(Path(path), score_column, False)
     s = lb.scores
     notes = list(lb.notes)
