@@ -225,7 +225,7 @@ def as_matrix(
         A = A[:, None]
     if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
         raise ValueError(f"{name} must be a non-empty 2-d array (candidates x judges), got shape {A.shape}")
-    if rows is not None:
+    if rows is not None and (candidates is None or names_column is not None):  # names given override the index
         _check_unique(rows, name, "candidate")
     _not_finite(A, name, rows, what)
     return A, rows, cols

@@ -108,6 +108,11 @@ def test_duplicate_candidate_is_refused_not_lost(fn):
         call()
 
 
+def test_names_given_override_a_repeated_index():
+    dup = pd.DataFrame(M, index=["a", "a", "c"])
+    assert s.compare_candidates(dup, candidates=NAMES).to_dict()["average_ranks"] == RANKS
+
+
 def test_duplicate_judge_column_is_refused():
     frame = pd.concat([FRAME, FRAME[["d1"]]], axis=1)
     with pytest.raises(ValueError, match="scores: column names must be unique: 'd1' names columns 1 and 5"):
