@@ -106,3 +106,20 @@ def test_unanimous_comparison_says_null_for_the_infinite_statistic():
     cmp = sotalib.compare_candidates(same)
     assert np.isinf(cmp.friedman.iman_davenport_F)  # the attribute keeps the number
     assert cmp.to_dict()["friedman"]["iman_davenport_F"] is None  # the JSON says null, as --json does
+
+
+def test_a_result_inside_a_result_is_json_too():
+    """The base to_dict() of a result holding another result (a field typed by a result class) stays strict JSON."""
+    from sotalib.judging._compare import FriedmanTest  # private: the nested result type is the subject
+
+    @dataclasses.dataclass(frozen=True, repr=False)
+    class Outer(Result):
+        inner: FriedmanTest
+        value: float
+
+    d = Outer(FriedmanTest(np.inf, 0.0, np.nan, 1.0, 3, 4, 1.0), -np.inf).to_dict()
+    assert d == {
+        "inner": {"statistic": None, "p_value": 0.0, "iman_davenport_F": None, "iman_davenport_p": 1.0},
+        "value": None,
+    }
+    json.dumps(d, allow_nan=False)
