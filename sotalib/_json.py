@@ -21,4 +21,6 @@ def json_safe(obj):
         return [json_safe(v) for v in obj]
     if hasattr(obj, "tolist") and callable(obj.tolist):  # numpy arrays and scalars
         return json_safe(obj.tolist())
+    if hasattr(obj, "to_dict") and callable(obj.to_dict):  # a result held by another result
+        return json_safe(obj.to_dict())
     return obj

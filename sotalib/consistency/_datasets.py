@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._json import json_safe
 from .._result import Result
 from .._validate import ParameterError
 from . import _retina_counts as _rc
@@ -92,14 +93,16 @@ class Dataset(Result):
         return len(self.folds) == 1
 
     def to_dict(self) -> dict:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "source": self.source,
-            "p": self.p,
-            "n": self.n,
-            "folds": [list(f) for f in self.folds],
-        }
+        return json_safe(
+            {
+                "name": self.name,
+                "description": self.description,
+                "source": self.source,
+                "p": self.p,
+                "n": self.n,
+                "folds": [list(f) for f in self.folds],
+            }
+        )
 
 
 _DRIVE_SOURCE = (

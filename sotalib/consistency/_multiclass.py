@@ -59,6 +59,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._deprecate import renamed_arguments
+from .._frame import as_counts, as_mapping
 from .._json import json_safe
 from .._result import Result
 from .._validate import ParameterError, check_choice, check_int, check_real
@@ -429,6 +430,8 @@ def check_multiclass(
     (True, 'exhaustive')
     """
     beta = _beta(beta)
+    classes = as_counts(classes, "classes")
+    scores = as_mapping(scores, "scores")
     if isinstance(folds, os.PathLike):
         folds = read_folds(folds, task="multiclass")
     elif isinstance(folds, str):

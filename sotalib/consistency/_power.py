@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._deprecate import renamed_arguments
+from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
 from .._rng import as_generator
@@ -53,13 +54,15 @@ class PowerPoint(Result):
 
     def to_dict(self) -> dict:
         """JSON-safe form with the keys of the cached simulations: decimals, power, se, reps, seed."""
-        return {
-            "decimals": int(self.decimals),
-            "power": float(self.power),
-            "se": float(self.se),
-            "reps": int(self.n_resamples),
-            "seed": None if self.seed is None else int(self.seed),
-        }
+        return json_safe(
+            {
+                "decimals": int(self.decimals),
+                "power": float(self.power),
+                "se": float(self.se),
+                "reps": int(self.n_resamples),
+                "seed": None if self.seed is None else int(self.seed),
+            }
+        )
 
     @classmethod
     def from_dict(cls, d: dict) -> PowerPoint:

@@ -28,6 +28,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._frame import as_mapping
 from .._json import json_safe
 from .._result import Result
 from .._validate import ParameterError, check_int
@@ -200,6 +201,7 @@ def check_regression(
     True
     """
     n = check_int("n", n, low=1)
+    scores = as_mapping(scores, "scores")
     below, above = tolerance(eps, decimals, rounding)
     if not scores:
         raise ValueError("scores must name at least one of mae, mse, rmse, r2")
@@ -250,10 +252,14 @@ def check_regression(
 
 
 def _as_float(value, name) -> float:
+    """A reported value as a float; NaN and infinities are refused (a missing value is no report)."""
     try:
-        return float(value)
+        v = float(value)
     except (TypeError, ValueError):
-        return float(as_decimal(value, name))
+        v = float(as_decimal(value, name))
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return v
 
 
 def _narrow(lo: float, hi: float, rel: float = 1e-9) -> tuple[float, float]:

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 from .._deprecate import warn_deprecated
+from .._frame import as_mapping
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
@@ -373,6 +374,9 @@ def _check_report(
     dataset: str | None,
 ) -> ReportVerdict:
     """:func:`check_report` (also one row of a batch): reads the report once, then runs the tests."""
+    scores = as_mapping(scores, "scores")
+    fold_min = as_mapping(fold_min, "fold_min")
+    fold_max = as_mapping(fold_max, "fold_max")
     if dataset is not None:
         p, n, folds = dataset_experiment(dataset, p, n, folds, k)
     if scores is None:

@@ -32,20 +32,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
 from .._deprecate import renamed_arguments, warn_deprecated
+from .._frame import as_matrix
 from .._json import json_safe
 from .._result import Result
-from .._validate import check_alpha, check_int
+from .._validate import check_alpha, check_int, check_memory
 from ._rankfunctions import _close, _labels, _matrix
 from ._wilcoxon import Pairwise, _pairwise_wilcoxon, _run_lengths
 
 __all__ = ["Comparison", "FriedmanTest", "compare_candidates", "nemenyi_cd"]
+
+#: Default bound on the pairwise Wilcoxon tests of :func:`compare_candidates` (every pair of 1,000 candidates).
+MAX_PAIRS = 500_000
 
 
 # ------------------------------------------------------------------ ranks and Friedman
@@ -313,6 +316,9 @@ class Comparison(Result):
         The significance level.
     lower_is_better : bool
         The scores are losses.
+    note : str
+        Empty, or what was bounded: with more than ``max_pairs`` pairs the
+        pairwise tests cover only the best candidates by average rank.
     """
 
     candidates: tuple
@@ -325,6 +331,7 @@ class Comparison(Result):
     pairwise: Pairwise
     alpha: float
     lower_is_better: bool
+    note: str = ""
 
     @property
     def order(self) -> np.ndarray:
@@ -336,12 +343,15 @@ class Comparison(Result):
 
         ``average_ranks`` (candidate -> rank, best first), ``friedman``,
         ``critical_difference``, ``groups`` (lists of names), ``pairwise`` (list of
-        ``{a, b, p_value, p_holm, significant}``).
+        ``{a, b, p_value, p_holm, significant}``), and ``note`` when the pairwise
+        tests were bounded (``max_pairs``).
         """
         c = self.candidates
         pw = self.pairwise
+        extra = {"note": self.note} if self.note else {}
         return json_safe(
-            {
+            extra
+            | {
                 "average_ranks": {c[i]: float(self.average_ranks[i]) for i in self.order},
                 "friedman": self.friedman.to_dict(),
                 "critical_difference": float(self.critical_difference),
@@ -368,6 +378,7 @@ def compare_candidates(
     lower_is_better: bool = False,
     candidates: Sequence[str] | None = None,
     tie_correction: bool = True,
+    max_pairs: int | None = MAX_PAIRS,
 ) -> Comparison:
     """Compare ``k`` candidates over ``N`` judges as Demšar (2006) recommends.
 
@@ -391,6 +402,14 @@ def compare_candidates(
         Candidate names (default ``C1``, ``C2``, ...).
     tie_correction : bool
         Correct the Friedman statistic for ties (as SciPy; Demšar prints it uncorrected).
+    max_pairs : int or None
+        At most this many pairwise Wilcoxon tests (default ``MAX_PAIRS``,
+        500,000: every pair of up to 1,000 candidates).  With more candidates
+        the pairwise tests (and Holm's correction) cover the ``t`` best by
+        average rank, ``t (t - 1) / 2 <= max_pairs``, and ``note`` says so;
+        ranks, the Friedman test, the critical difference and the groups
+        always cover every candidate.  None tests every pair (refused up
+        front if the tests cannot fit in memory).
 
     Returns
     -------
@@ -421,21 +440,38 @@ def compare_candidates(
     >>> round(cmp.critical_difference, 3)
     1.657
     """
-    names = None
-    if hasattr(scores, "index") and hasattr(scores, "to_numpy"):  # a pandas Series or DataFrame
-        frame: Any = scores  # the type checkers do not narrow by hasattr
-        names = tuple(str(i) for i in frame.index)
-        scores = frame.to_numpy(dtype=float)
-    A = _matrix(scores, "scores")
+    A, names, _ = as_matrix(scores, "scores", candidates=candidates)
+    if isinstance(candidates, str):  # the DataFrame column that named the rows
+        candidates = None
     alpha = check_alpha("alpha", alpha)
     k, N = A.shape
     names = _labels(candidates, names, k, "candidates") or tuple(f"C{i + 1}" for i in range(k))
     if k < 2 or N < 2:
         raise ValueError(f"scores must have at least 2 candidates and 2 judges, got shape {A.shape}")
+    pairs = k * (k - 1) // 2
+    if max_pairs is not None:
+        max_pairs = check_int("max_pairs", max_pairs, low=1)
     R, r = _average_ranks(A, lower_is_better)
     fr = _friedman(R, r, tie_correction)
     q = _q_alpha(k, alpha)
     cd = q * float(np.sqrt(k * (k + 1) / (6.0 * N)))
+    note = ""
+    if max_pairs is None or pairs <= max_pairs:
+        # the p-values, Holm's values, the pair indices and the flags: about 40 bytes a pair
+        check_memory(40.0 * pairs, f"max_pairs=None with {k:,} candidates ({pairs:,} pairwise tests)", "give max_pairs")
+        pairwise = _pairwise_wilcoxon(A, alpha)
+    else:
+        t = int((1 + np.sqrt(1 + 8 * max_pairs)) // 2)
+        while t * (t - 1) // 2 > max_pairs:
+            t -= 1
+        top = np.sort(np.argsort(R, kind="stable")[: max(t, 2)])
+        sub = _pairwise_wilcoxon(A[top], alpha)
+        pairwise = Pairwise(top[sub.a], top[sub.b], sub.p, sub.p_holm, sub.significant, alpha)
+        note = (
+            f"pairwise Wilcoxon-Holm tests of the {top.size:,} best candidates by average rank only "
+            f"({sub.p.size:,} of {pairs:,} pairs, Holm's correction over those; max_pairs={max_pairs:,}); "
+            "ranks, the Friedman test, the critical difference and the groups cover all candidates"
+        )
     return Comparison(
         candidates=tuple(names),
         average_ranks=R,
@@ -444,9 +480,10 @@ def compare_candidates(
         critical_difference=cd,
         q_alpha=q,
         groups=nemenyi_groups(R, cd),
-        pairwise=_pairwise_wilcoxon(A, alpha),
+        pairwise=pairwise,
         alpha=alpha,
         lower_is_better=bool(lower_is_better),
+        note=note,
     )
 
 

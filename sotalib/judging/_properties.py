@@ -58,6 +58,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .._json import json_safe
 from .._result import Result
 from .._rng import as_generator, int_seed
 from .._validate import check_choice, check_int
@@ -105,7 +106,7 @@ class SearchResult(Result):
         """JSON-safe form; the counterexample (if any) as its own ``to_dict()``."""
         out = {f: getattr(self, f) for f in ("function", "property", "trials", "tested")}
         out["counterexample"] = None if self.counterexample is None else self.counterexample.to_dict()
-        return out
+        return json_safe(out)
 
     @builtins.property  # the class's field `property` hides the builtin for type checkers
     def holds(self) -> bool:

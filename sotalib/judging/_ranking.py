@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments
+from .._frame import as_matrix
 from .._json import json_safe
 from .._result import Result
 from .._rng import check_rng
@@ -24,7 +24,6 @@ from .._validate import check_choice
 from ._kemeny import _kemeny
 from ._rankfunctions import (
     _labels,
-    _matrix,
     average_rank,
     copeland,
     mean_score,
@@ -197,13 +196,9 @@ def rank_candidates(
     >>> rank_candidates(M, "copeland").to_dict()["scores"]
     {'C1': 0.5, 'C2': 0.5, 'C3': 0.5}
     """
-    M = scores
-    if hasattr(M, "columns") and hasattr(M, "index") and hasattr(M, "to_numpy"):  # a pandas DataFrame
-        frame: Any = M  # the type checkers do not narrow by hasattr
-        candidates = list(frame.index) if candidates is None else candidates
-        judges = list(frame.columns) if judges is None else judges
-        M = frame.to_numpy(dtype=float)
-    A = _matrix(M)
+    A, rows, cols = as_matrix(scores, "scores", candidates=candidates)
+    candidates = rows if candidates is None or isinstance(candidates, str) else candidates
+    judges = cols if judges is None else judges
     method = check_choice("method", method, METHODS)
     check_rng(rng)
     cand_names = _labels(candidates, (), A.shape[0], "candidates")

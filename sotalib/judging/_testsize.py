@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 from .._deprecate import warn_deprecated
+from .._json import json_safe
 from .._result import Result
 from .._validate import ParameterError, check_real
 from ._sizes import guyon_size, rule_of_thumb_size
@@ -52,16 +53,18 @@ class TestSize(Result):
 
     def to_dict(self) -> dict:
         """JSON-safe form: error, sd, confidence (the level ``1 - alpha``), alpha, z, precision, rule_of_thumb, guyon."""
-        return {
-            "error": self.error,
-            "sd": self.sd,
-            "confidence": 1.0 - self.alpha,
-            "alpha": self.alpha,
-            "z": self.z,
-            "precision": self.precision,
-            "rule_of_thumb": self.rule_of_thumb,
-            "guyon": self.guyon,
-        }
+        return json_safe(
+            {
+                "error": self.error,
+                "sd": self.sd,
+                "confidence": 1.0 - self.alpha,
+                "alpha": self.alpha,
+                "z": self.z,
+                "precision": self.precision,
+                "rule_of_thumb": self.rule_of_thumb,
+                "guyon": self.guyon,
+            }
+        )
 
 
 def _items(n: float) -> int:

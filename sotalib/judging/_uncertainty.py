@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments, warn_deprecated
+from .._frame import as_matrix
 from .._json import json_safe
 from .._progress import progress as _bar
 from .._result import Result
@@ -257,12 +257,11 @@ def estimate_rank_uncertainty(
     >>> ru.to_dict()["candidates"][0]["name"], int(ru.rank_high[2])
     ('c', 1)
     """
-    names = None
-    if hasattr(scores, "index") and hasattr(scores, "to_numpy"):  # a pandas Series or DataFrame
-        frame: Any = scores  # the type checkers do not narrow by hasattr
-        names = tuple(str(i) for i in frame.index)
-        scores = frame.to_numpy(dtype=float)
-    A = _per_item(scores, "scores")
+    A, names, _ = as_matrix(scores, "scores", candidates=candidates, what="per-item result")
+    if isinstance(candidates, str):  # the DataFrame column that named the rows
+        candidates = None
+    if A.shape[1] == 1 and np.ndim(scores) == 1:
+        raise ValueError(f"scores must be a 2-d array (candidates x items), got shape {np.shape(scores)}")
     k, n = A.shape
     n_resamples = check_int("n_resamples", n_resamples, low=1)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)

@@ -148,10 +148,18 @@ def pairwise_wilcoxon(M, alpha: float = 0.05) -> Pairwise:
     return _pairwise_wilcoxon(_matrix(M), alpha)
 
 
+#: Differences per block of the pairwise tests (bounded temporary memory for any number of pairs).
+_PAIR_BLOCK = 1 << 21
+
+
 def _pairwise_wilcoxon(A: np.ndarray, alpha: float) -> Pairwise:
-    """:func:`pairwise_wilcoxon` of a checked matrix and level."""
-    k = A.shape[0]
+    """:func:`pairwise_wilcoxon` of a checked matrix and level, in blocks of pairs of bounded memory."""
+    k, N = A.shape
     a, b = np.triu_indices(k, 1)
-    _, p = wilcoxon_signed_rank(A[a] - A[b])
+    p = np.empty(a.size)
+    step = max(1, _PAIR_BLOCK // max(1, N))
+    for lo in range(0, a.size, step):
+        hi = min(a.size, lo + step)
+        p[lo:hi] = wilcoxon_signed_rank(A[a[lo:hi]] - A[b[lo:hi]])[1]
     ph = holm(p)
     return Pairwise(a, b, p, ph, ph < alpha, alpha)

@@ -65,7 +65,9 @@ steepest conditional cdf, on a grid of ``a`` that covers the maximum's
 distribution from ``F = 1e-15`` to ``1 - F = 1e-15``.  Teams whose factor is
 within ``1e-30`` of 1 over the whole grid are skipped.  Memory is
 ``O(m + 4096 x grid)`` (teams in blocks); a board of 3,000 teams takes well
-under a second at any ``n``.
+under a second at any ``n``.  Teams of equal AUC have equal factors and are
+computed once (a count multiplies their ``log Phi``), so ``m = 10^7`` equal
+teams take about a second.
 
 Accuracy, measured against the simulation (``E max`` of ``m`` equal teams
 of AUC 0.9, in sd of the maximum; the simulation's standard error in
@@ -92,12 +94,15 @@ rest is the normal copula's error in the far tail, of order ``1 / n_pos``;
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
 from scipy.special import ndtr, ndtri, owens_t
 
+from .._frame import as_vector
+from .._json import json_safe
 from .._numba import njit
 from .._validate import check_alpha, check_int, check_memory, check_probability, check_real
 from ._auc_model import n_positives
@@ -144,7 +149,8 @@ def _excess(auc: np.ndarray, r: float) -> np.ndarray:
 
 
 def _as_aucs(auc, m) -> np.ndarray:
-    a = np.asarray(auc, dtype=float)
+    scalar = np.ndim(auc) == 0 and not isinstance(auc, Mapping)  # np.ndim of a dict is 0 too
+    a = np.asarray(auc, dtype=float) if scalar else as_vector(auc, "auc")[0]
     if a.ndim == 0:
         if m is None:
             raise ValueError("m must be given (an integer >= 1) when auc is a single number")
@@ -320,7 +326,7 @@ def _inv_cf(x, g):
 
 
 @njit(parallel=True, cache=True)
-def _log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, cut):
+def _log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, counts):
     """``log P(max_j AUC_hat_j <= grid[i] | zeta = zetas[k])`` as an array (zetas, grid).
 
     Team ``j``'s factor is ``Phi(s_j y_j(a) - b_j zeta)``, ``y_j(a)`` the
@@ -329,8 +335,9 @@ def _log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, cut):
     blocks of ``_BLOCK`` (their ``s_j y_j(a)`` computed once for every
     ``zeta``: memory ``O(_BLOCK x grid)``), the ``zeta`` rows in parallel; a
     team adds ``log Phi`` to every grid point until its factor is within
-    ``Phi(-cut)`` of 1 (it only grows with ``a``), and is skipped where it
-    already is at the grid's low end.
+    ``Phi(-_CUT)`` of 1 (it only grows with ``a``), and is skipped where it
+    already is at the grid's low end.  ``counts[j]`` teams share team ``j``'s
+    numbers (equal AUCs have equal factors), so ``m`` equal teams cost one.
     """
     nz = zetas.size
     na = grid.size
@@ -348,13 +355,13 @@ def _log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, cut):
             z = zetas[k]
             for jj in range(j1 - j0):
                 shift = b[j0 + jj] * z
-                if y[jj, 0] - shift > cut:
+                if y[jj, 0] - shift > _CUT:
                     continue
                 for i in range(na):
                     x = y[jj, i] - shift
-                    if x > cut:
+                    if x > _CUT:
                         break
-                    out[k, i] += _log_ndtr(x)
+                    out[k, i] += counts[j0 + jj] * _log_ndtr(x)
     return out
 
 
@@ -406,17 +413,27 @@ class _Model:
     tau: np.ndarray
     zetas: np.ndarray
     weights: np.ndarray
+    counts: np.ndarray  # teams sharing each distinct AUC (float, for the compiled kernel)
 
     @classmethod
     def build(cls, a: np.ndarray, n_pos: int, n_neg: int, rho: float, skew: bool) -> _Model:
+        m = a.size
+        a, counts = np.unique(a, return_counts=True)  # equal AUCs, equal factors: computed once
         sd, beta, tau = _components(a, n_pos, n_neg, rho)
         g = np.clip(_skew(a, n_pos, n_neg, sd) / 6.0, -_G_MAX, _G_MAX) if skew else np.zeros_like(a)
-        zetas, weights = _zeta_rule(a.size, beta, tau)
-        return cls(a, sd, g, beta, tau, zetas, weights)
+        zetas, weights = _zeta_rule(m, beta, tau)
+        return cls(a, sd, g, beta, tau, zetas, weights, counts.astype(float))
 
     def subset(self, keep: np.ndarray) -> _Model:
         return _Model(
-            self.aucs[keep], self.sd[keep], self.g[keep], self.beta[keep], self.tau[keep], self.zetas, self.weights
+            self.aucs[keep],
+            self.sd[keep],
+            self.g[keep],
+            self.beta[keep],
+            self.tau[keep],
+            self.zetas,
+            self.weights,
+            self.counts[keep],
         )
 
     def cdf(self, grid: np.ndarray) -> np.ndarray:
@@ -425,7 +442,14 @@ class _Model:
         inside = grid < 1.0
         if inside.any():
             lg = _log_conditional_cdf(
-                grid[inside], self.zetas, self.aucs, self.sd, self.g, self.beta / self.tau, self.sd / self.tau, _CUT
+                grid[inside],
+                self.zetas,
+                self.aucs,
+                self.sd,
+                self.g,
+                self.beta / self.tau,
+                self.sd / self.tau,
+                self.counts,
             )
             f[inside] = self.weights @ np.exp(lg)
         return np.maximum.accumulate(np.clip(f, 0.0, 1.0))
@@ -510,17 +534,19 @@ class NormalMaxAUC:
 
     def to_dict(self) -> dict:
         """JSON-ready dictionary (finite numbers and ints)."""
-        return {
-            "mean": self.mean,
-            "sd": self.sd,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "n_pos": self.n_pos,
-            "n_neg": self.n_neg,
-            "m": self.m,
-            "teams": self.teams,
-            "method": self.method,
-        }
+        return json_safe(
+            {
+                "mean": self.mean,
+                "sd": self.sd,
+                "ci_low": self.ci_low,
+                "ci_high": self.ci_high,
+                "n_pos": self.n_pos,
+                "n_neg": self.n_neg,
+                "m": self.m,
+                "teams": self.teams,
+                "method": self.method,
+            }
+        )
 
     def summary(self) -> Summary:
         """The same numbers as a :class:`~sotalib.multiplicity.Summary` (``method="normal"``)."""
@@ -649,7 +675,7 @@ def _normal_max_auc(a: np.ndarray, n: int, prevalence: float, rho: float, alpha:
         n_neg=n_neg,
         m=int(a.size),
         n=n,
-        teams=int(keep.sum()),
+        teams=int(full.counts[keep].sum()),
         prevalence=prevalence,
         rho=rho,
         alpha=alpha,

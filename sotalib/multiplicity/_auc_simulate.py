@@ -28,6 +28,7 @@ from numpy.typing import ArrayLike
 from scipy.special import gammaln
 
 from .._deprecate import renamed_arguments
+from .._json import json_safe
 from .._progress import progress
 from .._result import Result
 from .._rng import as_generator, seed_record
@@ -326,17 +327,19 @@ class MaxAUCSummary(Result):
 
     def to_dict(self) -> dict:
         """The keys of ``sotalib auc-max --json`` (JSON-safe: finite numbers, ints or None)."""
-        return {
-            "mean": self.mean,
-            "sd": self.sd,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "reps": self.reps,
-            "se_mean": self.se_mean,
-            "n_pos": self.n_pos,
-            "n_neg": self.n_neg,
-            "seed": self.seed,
-        }
+        return json_safe(
+            {
+                "mean": self.mean,
+                "sd": self.sd,
+                "ci_low": self.ci_low,
+                "ci_high": self.ci_high,
+                "reps": self.reps,
+                "se_mean": self.se_mean,
+                "n_pos": self.n_pos,
+                "n_neg": self.n_neg,
+                "seed": self.seed,
+            }
+        )
 
     def summary(self) -> Summary:
         """The same numbers as a :class:`~sotalib.multiplicity.Summary` (``method="mc"``)."""

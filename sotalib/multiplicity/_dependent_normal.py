@@ -266,6 +266,12 @@ def normal_max_distribution(
     sd1 = math.sqrt(n * vmax * (1 - vmax)) + 1.0
     # the result holds every count of its window, which spans more than one sd1 (checked again once known)
     _check_window(n, sd1)
+    # up front, the window is at least the counts from the lowest value that m draws can all stay at or below
+    # with probability above the tail, to the top value: refuse now (naming n) what would not fit at the end
+    below = np.cumsum(wts[::-1])[::-1]  # weight of the values at or below each (v decreasing)
+    with np.errstate(divide="ignore"):
+        reach = m * np.log(np.maximum(below, 1e-300)) > math.log(tail * 1e-3)
+    _check_window(n, n * (vmax - float(v[reach][-1])) + 2 * _BRACKET_SD * sd1)
     ks, wk = _k_nodes(n, m, theta0, rho, v, p1, p0, tail)
     # F is the mixture over K of conditional cdfs that move by about rho sd1 with K: it is smooth on the
     # scale of both, however sharp each conditional cdf is (rho near 1)
@@ -278,6 +284,7 @@ def normal_max_distribution(
     threads = int(nb.get_num_threads())
     # a coarse pass finds the window (where F > tail and 1 - F > tail), the fine pass covers only it
     hc = max(h, int(sd1 / 8))
+    step_lo = step_hi = 5 * sd1  # each growth doubles: a window of w counts takes log2(w / sd1) passes, not w / sd1
     while True:
         xs = np.arange(a, b + hc, hc, dtype=np.float64)
         F, S = _max_on_grid(xs, n, m, ks, wk, *args, threads)
@@ -285,8 +292,10 @@ def normal_max_distribution(
         grow_hi = xs[-1] < n and S[-1] > tail * 1e-3
         if not (grow_lo or grow_hi):
             break
-        a = max(0, a - int(5 * sd1)) if grow_lo else a
-        b = min(n, b + int(5 * sd1)) if grow_hi else b
+        if grow_lo:
+            a, step_lo = max(0, a - int(step_lo)), 2 * step_lo
+        if grow_hi:
+            b, step_hi = min(n, b + int(step_hi)), 2 * step_hi
     i0 = max(0, int(np.argmax(F > tail * 1e-3)) - 1)
     above = np.flatnonzero(S > tail * 1e-3)
     i1 = min(xs.size - 1, (int(above[-1]) if above.size else xs.size - 1) + 1)

@@ -47,6 +47,79 @@ _TARGET_METHODS = ("shrink", "crop", "cap")
 _RESAMPLES = {"deconvolve": (BOOTSTRAP_RESAMPLES, 0), "abc": (ABC_PROPOSALS, 100), "auc": (AUC_RESAMPLES, 10)}
 
 
+def _set_aside_perfect(scores: np.ndarray, metric: str, method: str, rho: float) -> tuple[np.ndarray, tuple]:
+    """The scores without the perfect ones where the model cannot take a 1, and a note saying so.
+
+    A perfect score on a board of imperfect ones is most often a leak (as on
+    the public Spaceship Titanic board); the dependent model (``rho > 0``)
+    and the binormal AUC cannot take it, so it is set aside and the estimate
+    is of the other teams.  A board of perfect scores only has nothing left:
+    :class:`NoSolutionError`, as :func:`_check_perfect_score` says.
+    """
+    s = np.asarray(scores, dtype=float)
+    cannot = metric == "auc" or (rho != 0.0 and method in ("shrink", "crop", "cap", "observed"))
+    if not cannot or s.size == 0 or s.max() != 1.0 or np.all(s == 1.0):
+        return s, ()
+    perfect = np.flatnonzero(s == 1.0) + 1
+    shown = ", ".join(map(str, perfect[:10])) + (", ..." if perfect.size > 10 else "")
+    what = "AUC" if metric == "auc" else "score"
+    why = (
+        "no binormal classifier reaches an AUC of 1 (Eq. 10)"
+        if metric == "auc"
+        else f"with rho={rho:g} the dependent model takes the top score as the reference accuracy theta0, "
+        "which must be below 1 (Eq. 6)"
+    )
+    teams = "team" if perfect.size == 1 else "teams"
+    note = (
+        f"{perfect.size} perfect {what}{'s' if perfect.size > 1 else ''} of 1 set aside ({teams} {shown} of "
+        f"{s.size}; a leak?): {why}; the estimate is of the other {s.size - perfect.size} teams"
+    )
+    return s[s != 1.0], (note,)
+
+
+def _degenerate(est: SotaEstimate, values: np.ndarray) -> SotaEstimate:
+    """Never an interval that excludes its own estimate, nor an estimate above every score.
+
+    A board of one distinct score (one team, or all teams equal) gives the
+    bootstrap the same board in every resample and leaves the Monte Carlo
+    estimators nothing to tell the teams' spread from the noise: the interval
+    is dropped, or the estimate is no answer, with a note or the reason.
+    """
+    if not est.solved or est.estimate is None:
+        return est
+    top = float(np.max(values))
+    notes = list(est.notes)
+    if est.estimate > top + 1e-12:
+        distinct = np.unique(values).size
+        board = "one team" if values.size == 1 else ("all teams equal" if distinct == 1 else f"{values.size} teams")
+        return dataclasses.replace(
+            est,
+            estimate=None,
+            ci_low=None,
+            ci_high=None,
+            solved=False,
+            reason=(
+                f"method {est.method!r} gives {est.estimate:.6g}, above every score on the board ({top:g}; "
+                f"{board}): no estimate of the state of the art; use method='shrink' or method='naive'"
+            ),
+        )
+    lo, hi = est.ci_low, est.ci_high
+    # the intervals of deconvolve, abc and naive are of the estimate; the others' are of the fitted maximum
+    about_estimate = est.method in ("deconvolve", "abc", "naive") or (lo is not None and lo == hi)
+    if about_estimate and lo is not None and hi is not None and not (lo <= est.estimate <= hi):
+        notes.append(
+            f"the {est.method} interval ({lo:.9g}, {hi:.9g}) does not contain the estimate {est.estimate:.9g} "
+            + (
+                "(every bootstrap resample of a board of one distinct score is that board)"
+                if np.unique(values).size == 1
+                else "(a percentile interval of few resamples)"
+            )
+            + ": no interval given"
+        )
+        return dataclasses.replace(est, ci_low=None, ci_high=None, notes=tuple(notes))
+    return est
+
+
 def _check_perfect_score(scores: np.ndarray, metric: str, method: str, rho: float) -> None:
     """A perfect top score where the model cannot take one: an error that says what to do."""
     s = np.asarray(scores, dtype=float).ravel()
@@ -227,8 +300,9 @@ def estimate_sota(
             "method",
         )
     board = scores if isinstance(scores, Leaderboard) else None
-    values = _check_scores(scores.scores if isinstance(scores, Leaderboard) else scores)
-    _check_perfect_score(values, metric, method, rho)
+    values = _check_scores(scores.scores if isinstance(scores, Leaderboard) else scores)  # any form, as_vector
+    values, notes = _set_aside_perfect(values, metric, method, rho)
+    _check_perfect_score(values, metric, method, rho)  # a board of perfect scores only
     if metric == "auc":
         if prevalence is None:
             raise ValueError("prevalence must be given for metric='auc' (the share of positives, in (0, 1))")
@@ -251,7 +325,7 @@ def estimate_sota(
             progress=progress,
             engine=engine,
         )
-        return _with_reading(est, board)
+        return _with_reading(_degenerate(est, s), board, notes)
     if method not in _TARGET_METHODS and target != "expected":
         raise ValueError(
             f"target {target!r} is not supported by method {method!r}, which solves no equation for a target; "
@@ -286,11 +360,16 @@ def estimate_sota(
             top=TOP,
             progress=progress,
         )
-    return _with_reading(est, board)
+    return _with_reading(_degenerate(est, s), board, notes)
 
 
-def _with_reading(est: SotaEstimate, board: Leaderboard | None) -> SotaEstimate:
-    """``est`` with what reading the leaderboard file dropped and merged (unchanged for plain scores)."""
+def _with_reading(est: SotaEstimate, board: Leaderboard | None, notes: tuple = ()) -> SotaEstimate:
+    """``est`` with what reading the leaderboard file dropped and merged, and ``notes`` on the scores set aside."""
     if board is None:
-        return est
-    return dataclasses.replace(est, dropped=board.dropped, duplicates=board.duplicates, notes=tuple(board.notes))
+        return dataclasses.replace(est, notes=tuple(notes) + tuple(est.notes)) if notes else est
+    return dataclasses.replace(
+        est,
+        dropped=board.dropped,
+        duplicates=board.duplicates,
+        notes=tuple(board.notes) + tuple(notes) + tuple(est.notes),
+    )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ import numpy as np
 
 from .._deprecate import warn_deprecated
 from .._io import parse_number, read_table
+from .._json import json_safe
 from .._result import Result
 
 __all__ = ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"]
@@ -78,13 +80,15 @@ class Leaderboard(Result):
 
     def to_dict(self) -> dict:
         """JSON-safe account of the reading: ``source, m, dropped, duplicates, notes``."""
-        return {
-            "source": self.source,
-            "m": self.m,
-            "dropped": self.dropped,
-            "duplicates": self.duplicates,
-            "notes": list(self.notes),
-        }
+        return json_safe(
+            {
+                "source": self.source,
+                "m": self.m,
+                "dropped": self.dropped,
+                "duplicates": self.duplicates,
+                "notes": list(self.notes),
+            }
+        )
 
 
 # ------------------------------------------------------------------------ loaders
@@ -338,6 +342,11 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
     """
     if scale not in ("auto", "unit", "percent"):
         raise ValueError(f"scale must be one of 'auto', 'unit', 'percent', got {scale!r}")
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(
+            f"path must be a file path (a str or a pathlib.Path), got {type(path).__name__}; scores already in "
+            "memory (a list, an array, a dict, a pandas Series or DataFrame) go to estimate_sota directly"
+        )
     lb = _read_kaggle(Path(path), score_column, False)
     s = lb.scores
     notes = list(lb.notes)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._frame import as_vector
 from .._rng import as_generator
 from .._validate import check_int, check_probability
 from ._dependence import conditional_probs, feasible
@@ -32,11 +33,18 @@ RHO0 = 0.6
 
 def _check_scores(scores: ArrayLike) -> np.ndarray:
     """``scores`` as a flat float array, checked to hold at least one number, each in [0, 1]."""
-    s = np.asarray(scores, dtype=float).ravel()
+    s, names = as_vector(scores, "scores")
     if s.size == 0:
         raise ValueError("scores must hold at least one team, got an empty leaderboard")
-    if not np.all(np.isfinite(s)) or s.min() < 0 or s.max() > 1:
-        raise ValueError("scores must be numbers in [0, 1]")
+    bad = ~(np.isfinite(s) & (s >= 0) & (s <= 1))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        who = f"team {i + 1}" + (f" ({names[i]!r})" if names is not None else "")
+        raise ValueError(
+            f"scores must be numbers in [0, 1]: {who} has {float(s[i])!r}"
+            + (f" ({int(bad.sum())} such teams)" if bad.sum() > 1 else "")
+            + ("; drop the missing scores first" if np.isnan(s[i]) else "")
+        )
     return s
 
 

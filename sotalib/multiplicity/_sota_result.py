@@ -52,7 +52,9 @@ class SotaEstimate(Result):
     duplicates : int
         Rows of the file repeating a team already listed, merged when it was read.
     notes : tuple of str
-        How the leaderboard file was read, one sentence each.
+        How the leaderboard file was read and what was set aside (perfect
+        scores the model cannot take, an interval that does not contain its
+        estimate), one sentence each.
     """
 
     method: str

@@ -253,24 +253,27 @@ def _no_solution(capsys, argv, *needles):
     return err
 
 
-def test_sota_perfect_score_names_what_to_do(tmp_path, capsys, scores):
-    # a perfect score (a leak, as on the real Spaceship Titanic board) is valid input: exit 3 with the reason
+def test_sota_perfect_score_is_set_aside_and_said(tmp_path, capsys, scores):
+    # a perfect score (a leak, as on the real Spaceship Titanic board) is valid input: the estimate is of the
+    # other teams, and a note says how many perfect scores were set aside and which rows (issue 25)
     p = _lb(tmp_path, _board(np.append(scores, 1.0)))
-    err = _no_solution(capsys, ["sota", "--leaderboard", p, "--n", "3000"], "perfect score of 1", "--rho 0")
-    assert "theta0 must be in (0, 1) when rho" not in err
+    code, out, err = _run(capsys, ["sota", "--leaderboard", p, "--n", "3000"])
+    assert code in (0, 3) and "Traceback" not in err and "theta0" not in err, err
+    code, out, err = _run(capsys, ["sota", "--leaderboard", p, "--n", "3000", "--json"])
+    d = json.loads(out)
+    assert code == 0 and d["m"] == scores.size, (code, err)
+    assert any(f"1 perfect score of 1 set aside (team {scores.size + 1} of {scores.size + 1}" in n for n in d["notes"])
     code, out, err = _run(capsys, ["sota", "--leaderboard", p, "--n", "3000", "--rho", "0", "--json"])
     assert code in (0, 3) and "Traceback" not in err and json.loads(out)["m"] == scores.size + 1
-    _no_solution(
-        capsys,
-        ["sota", "--leaderboard", p, "--n", "3000", "--metric", "auc", "--prevalence", "0.2"],
-        "perfect AUC of 1",
+    code, out, err = _run(
+        capsys, ["sota", "--leaderboard", p, "--n", "3000", "--metric", "auc", "--prevalence", "0.2", "--json"]
     )
-    code, out, _ = _run(capsys, ["sota", "--leaderboard", p, "--n", "3000", "--json"])
-    assert code == 3 and json.loads(out)["exit_code"] == 3 and "perfect score of 1" in json.loads(out)["reason"]
+    assert code == 0 and any("perfect AUC of 1 set aside" in n for n in json.loads(out)["notes"]), err
     many = _lb(tmp_path, _board(np.append(scores, [1.0] * 150)), name="many.csv")
-    _no_solution(
-        capsys, ["sota", "--leaderboard", many, "--n", "3000"], "150 teams (rows ", "...) have a perfect score of 1"
-    )
+    code, out, err = _run(capsys, ["sota", "--leaderboard", many, "--n", "3000", "--json"])
+    assert any("150 perfect scores of 1 set aside" in n for n in json.loads(out)["notes"]), err
+    only = _lb(tmp_path, _board(np.ones(3)), name="only.csv")
+    _no_solution(capsys, ["sota", "--leaderboard", only, "--n", "3000"], "perfect score of 1", "--rho 0")
 
 
 def test_one_team_board_is_its_own_estimate(tmp_path, capsys):

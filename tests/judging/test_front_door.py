@@ -94,7 +94,7 @@ def test_rank_bad_input_names_the_parameter(kwargs, name):
 
 
 def test_rank_bad_matrix():
-    with pytest.raises(ValueError, match="M must"):
+    with pytest.raises(ValueError, match="scores must hold finite scores: row 1, column 2 is nan"):
         rank_candidates([[1.0, np.nan]], "mean")
 
 

@@ -165,7 +165,7 @@ def test_the_grids_have_converged(rho):
     z = model.zetas
     z4 = np.linspace(z[0], z[-1], 4 * (z.size - 1) + 1)
     w4 = np.exp(-z4 * z4 / 2)
-    finer = an._Model(model.aucs, model.sd, model.g, model.beta, model.tau, z4, w4 / w4.sum())
+    finer = an._Model(model.aucs, model.sd, model.g, model.beta, model.tau, z4, w4 / w4.sum(), model.counts)
     x = np.linspace(0.895, 0.915, 41)
     assert np.allclose(model.cdf(x), finer.cdf(x), atol=1e-9)
     # the a-grid: four times as many points change the mean and sd by under 1e-6 of the sd
