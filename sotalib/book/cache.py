@@ -1,7 +1,7 @@
 """The book's cached experiments, and the one command that regenerates each.
 
 Some results of the book take minutes to hours to compute (Monte Carlo checks,
-the ground-truth challenge, the property search of Chapter 7).  Their results
+the ground-truth challenge, the property search of the judging chapter).  Their results
 ship as small files in ``sotalib/book/data/`` and the chapters read them; the
 library never writes there at run time.  To recompute one, from a checkout::
 

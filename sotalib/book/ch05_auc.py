@@ -1,4 +1,4 @@
-"""The computations behind Chapter 5's tables (the sample maximum of ROC AUC).
+"""The computations behind the AUC chapter's tables (the sample maximum of ROC AUC).
 
 Each function is one table or one comparison of the chapter, built from the
 public API of :mod:`sotalib.multiplicity`, so that the chapter can show it as

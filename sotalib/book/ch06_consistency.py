@@ -1,4 +1,4 @@
-"""Chapter 6's cached power simulation (the paper's Figure 3) and the power figure."""
+"""The consistency chapter's cached power simulation (the paper's Figure 3) and the power figure."""
 
 from __future__ import annotations
 

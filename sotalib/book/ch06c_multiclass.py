@@ -1,4 +1,4 @@
-"""Chapter 6's power of the multiclass consistency test against the number of decimals (Figure 5 style).
+"""The multiclass section's power of the multiclass consistency test against the number of decimals (Figure 5 style).
 
 Each replication draws a classifier (a per-class hit rate ``theta`` uniform in
 ``theta_range``, the misses spread uniformly over the other classes), a

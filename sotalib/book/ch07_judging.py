@@ -1,4 +1,4 @@
-"""Chapter 7 (judging a competition): its cached experiments, tables and figures.
+"""The judging chapter: its cached experiments, tables and figures.
 
 The per-item predictions of thirteen scikit-learn classifiers on five tasks
 (cached in ``data/judging_tasks.npz``; regenerate with

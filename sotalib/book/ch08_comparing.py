@@ -1,4 +1,4 @@
-"""Chapter 8 (comparing many candidates): the paper-against-book comparison of Demšar's worked example.
+"""The chapter on comparing many candidates: the paper-against-book comparison of Demšar's worked example.
 
 The worked example of Demšar (2006) is the AUC of four variants of C4.5 on
 14 data sets (his Table 6, in :data:`sotalib.book.papers.DEMSAR_TABLE6`).

@@ -1,4 +1,4 @@
-"""Figures of Chapter 5 (the sample maximum of ROC AUC).
+"""Figures of the AUC chapter (the sample maximum of ROC AUC).
 
 Every function draws on axes it creates (or is given), in the book's style and
 colours (:data:`sotalib.book.style.COLORS`), and returns the figure.
