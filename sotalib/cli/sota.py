@@ -206,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
     from ..multiplicity._estimate import estimate_sota
     from ..multiplicity._leaderboard import read_leaderboard
     from ..multiplicity._sota_model import RHO0
-    from . import NoSolution, call, emit, typed
+    from . import NoSolution, call, emit, refuse_unused, typed
 
     # every option typed reaches read_leaderboard or estimate_sota as the parameter of the same name; the
     # library checks every range, its messages name the options (sotalib.cli.in_option_terms)
@@ -219,19 +219,11 @@ def run(args: argparse.Namespace) -> int:
 
             raise CliError(f"--{needed} is required (or give --batch MANIFEST)")
     reading = {k: given.pop(k) for k in ("score_column", "scale") if k in given}
-    gini = given.get("metric") == "gini"
-    if gini:  # the normalized Gini is 2 AUC - 1: estimated as the AUC
-        given["metric"] = "auc"
+    if given.get("metric") == "gini":  # the normalized Gini is 2 AUC - 1: read as the AUC
+        refuse_unused("sota", reading, ("scale",), "--metric gini (the scores are Gini coefficients in [-1, 1])")
+        given["metric"], reading["scale"] = "auc", "gini"
     _refuse_unused(given)
     lb = call("sota", read_leaderboard, "a leaderboard file", given.pop("leaderboard"), **reading)
-    if gini:
-        import dataclasses
-
-        lb = dataclasses.replace(
-            lb,
-            scores=(lb.scores + 1) / 2,
-            notes=(*lb.notes, "scores read as normalized Gini, estimated as the AUC (Gini + 1) / 2"),
-        )
     note = cost_note(lb.scores, given["n"], given)
     if note:
         print(note, file=sys.stderr, flush=True)

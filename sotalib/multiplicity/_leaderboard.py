@@ -302,9 +302,11 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
     score_column : str, optional
         Column holding the scores; default the column named ``score``, else
         the only column whose name contains "score".
-    scale : {"auto", "unit", "percent"}
+    scale : {"auto", "unit", "percent", "gini"}
         ``"unit"``: scores in ``[0, 1]``; ``"percent"``: scores in ``[0, 100]``,
-        divided by 100; ``"auto"`` (default): percentages when every score
+        divided by 100; ``"gini"``: normalized Gini coefficients in ``[-1, 1]``
+        (``2 AUC - 1``, as some Kaggle boards rank), read as the AUC
+        ``(Gini + 1) / 2``; ``"auto"`` (default): percentages when every score
         lies in ``[0, 100]`` and none in ``(0, 1]`` (so that no score is
         ambiguous), else the unit scale.  Rescaling is reported in ``notes``.
 
@@ -340,8 +342,8 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
     >>> print(est.solved, f"{est.estimate:.4f}", est.dropped)
     True 0.8568 1
     """
-    if scale not in ("auto", "unit", "percent"):
-        raise ValueError(f"scale must be one of 'auto', 'unit', 'percent', got {scale!r}")
+    if scale not in ("auto", "unit", "percent", "gini"):
+        raise ValueError(f"scale must be one of 'auto', 'unit', 'percent', 'gini', got {scale!r}")
     if not isinstance(path, (str, os.PathLike)):
         raise ValueError(
             f"path must be a file path (a str or a pathlib.Path), got {type(path).__name__}; scores already in "
@@ -350,6 +352,15 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
     lb = _read_kaggle(Path(path), score_column, False)
     s = lb.scores
     notes = list(lb.notes)
+    if scale == "gini":
+        outside = np.flatnonzero((s < -1) | (s > 1))
+        if outside.size:
+            i = int(outside[0])
+            raise ValueError(
+                f"{lb.source}: normalized Gini coefficients must be in [-1, 1], got {s[i]:g} (team {i + 1})"
+            )
+        s = (s + 1) / 2
+        notes.append("scores read as normalized Gini coefficients and converted to the AUC (Gini + 1) / 2")
     if scale == "auto" and s.max() > 1 and s.min() >= 0 and s.max() <= 100:
         if np.any((s > 0) & (s <= 1)):
             small, big = float(s[(s > 0) & (s <= 1)][0]), float(s.max())

@@ -175,12 +175,11 @@ def _one_board(cells: dict[str, str], base: str, progress: bool | None) -> dict:
     path = Path(cells["file"])
     if not path.is_absolute():
         path = Path(base) / path
-    board = read_leaderboard(path, cells.get("score_column") or None)
-    scores: Any = board
     metric = kwargs.get("metric", "accuracy")
-    if metric == "gini":  # the normalized Gini, 2 AUC - 1: estimated as the AUC
-        scores = (board.scores + 1) / 2
+    if metric == "gini":  # the normalized Gini, 2 AUC - 1: read as the AUC
         kwargs["metric"] = "auc"
+    scale = "gini" if metric == "gini" else "auto"
+    scores: Any = read_leaderboard(path, cells.get("score_column") or None, scale=scale)
     kwargs.setdefault("progress", False if progress is not True else None)
     n = kwargs.pop("n", None)
     if n is None:

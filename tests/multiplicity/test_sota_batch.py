@@ -77,3 +77,14 @@ def test_a_bad_cell_costs_only_its_row(folder):
     assert rows[0]["status"] == "error" and "n" in rows[0]["error"]
     assert rows[1]["status"] == "error" and "rho" in rows[1]["error"]
     assert rows[2]["status"] in ("solved", "no solution")
+
+
+def test_a_gini_board_may_hold_negative_coefficients(tmp_path):
+    """A normalized Gini below 0 is an AUC below 0.5 (a valid score below chance), not a bad file."""
+    (tmp_path / "g.csv").write_text("score\n0.30\n0.28\n-0.02\n-1.0\n")
+    board = sl.read_leaderboard(tmp_path / "g.csv", scale="gini")
+    np.testing.assert_allclose(board.scores, [0.65, 0.64, 0.49, 0.0])
+    assert any("Gini" in note for note in board.notes)
+    (tmp_path / "bad.csv").write_text("score\n0.3\n1.5\n")
+    with pytest.raises(ValueError, match=r"Gini coefficients must be in \[-1, 1\], got 1.5"):
+        sl.read_leaderboard(tmp_path / "bad.csv", scale="gini")
