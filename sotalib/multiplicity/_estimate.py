@@ -78,7 +78,7 @@ def _set_aside_perfect(scores: np.ndarray, metric: str, method: str, rho: float)
 
 
 def _degenerate(est: SotaEstimate, values: np.ndarray) -> SotaEstimate:
-    """Never an interval that excludes its own estimate, nor an estimate above every score.
+    """On a degenerate board, never an interval that excludes its own estimate, nor an estimate above every score.
 
     A board of one distinct score (one team, or all teams equal) gives the
     bootstrap the same board in every resample and leaves the Monte Carlo
@@ -89,9 +89,9 @@ def _degenerate(est: SotaEstimate, values: np.ndarray) -> SotaEstimate:
         return est
     top = float(np.max(values))
     notes = list(est.notes)
-    if est.estimate > top + 1e-12:
-        distinct = np.unique(values).size
-        board = "one team" if values.size == 1 else ("all teams equal" if distinct == 1 else f"{values.size} teams")
+    one_score = np.unique(values).size == 1
+    if one_score and est.estimate > top + 1e-12:  # on a real board a Monte Carlo estimate may exceed the top
+        board = "one team" if values.size == 1 else "all teams equal"
         return dataclasses.replace(
             est,
             estimate=None,
@@ -104,15 +104,15 @@ def _degenerate(est: SotaEstimate, values: np.ndarray) -> SotaEstimate:
             ),
         )
     lo, hi = est.ci_low, est.ci_high
-    # the intervals of deconvolve, abc and naive are of the estimate; the others' are of the fitted maximum
-    about_estimate = est.method in ("deconvolve", "abc", "naive") or (lo is not None and lo == hi)
-    if about_estimate and lo is not None and hi is not None and not (lo <= est.estimate <= hi):
+    # an interval of (next to) zero width, or of a board whose every resample is the board itself, that
+    # misses its estimate says nothing; a percentile interval of a real board may miss it and is kept
+    if lo is not None and hi is not None and not (lo <= est.estimate <= hi) and (one_score or hi - lo <= 1e-9):
         notes.append(
             f"the {est.method} interval ({lo:.9g}, {hi:.9g}) does not contain the estimate {est.estimate:.9g} "
             + (
                 "(every bootstrap resample of a board of one distinct score is that board)"
-                if np.unique(values).size == 1
-                else "(a percentile interval of few resamples)"
+                if one_score
+                else "(an interval of zero width)"
             )
             + ": no interval given"
         )
