@@ -83,10 +83,12 @@ def _floats(values: Any, name: str, labels: Sequence[str] | None = None) -> np.n
 def _not_finite(A: np.ndarray, name: str, rows: Sequence[str] | None, what: str = "score") -> None:
     bad = ~np.isfinite(A)
     if bad.any():
-        idx = np.argwhere(bad)[0] if A.ndim > 1 else (int(np.flatnonzero(bad)[0]),)
+        idx: tuple[int, ...] = (
+            tuple(int(i) for i in np.argwhere(bad)[0]) if A.ndim > 1 else (int(np.flatnonzero(bad)[0]),)
+        )
         row = idx[0]
         who = f"row {row + 1}" + (f" ({rows[row]!r})" if rows is not None else "")
-        col = f", column {idx[1] + 1}" if A.ndim > 1 else ""
+        col = f", column {idx[1] + 1}" if len(idx) > 1 else ""
         raise ValueError(
             f"{name} must hold finite {what}s: {who}{col} is {float(A[tuple(idx)])!r} ({int(bad.sum())} missing or "
             "infinite in all); drop or fill them first"
@@ -117,8 +119,8 @@ def _split_frame(frame: Any, name: str, names_column: str | None = None) -> tupl
     if text:
         names = tuple(str(x) for x in frame[text[0]].tolist())
         return names, frame.drop(columns=text[0])
-    names = None if _default_index(frame.index) else tuple(str(x) for x in frame.index)
-    return names, frame
+    index_names: tuple[str, ...] | None = None if _default_index(frame.index) else tuple(str(x) for x in frame.index)
+    return index_names, frame
 
 
 def as_vector(scores: Any, name: str = "scores") -> tuple[np.ndarray, tuple[str, ...] | None]:

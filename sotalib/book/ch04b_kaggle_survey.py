@@ -23,6 +23,11 @@ from .. import multiplicity as sota
 from .._errors import NoSolutionError
 
 __all__ = [
+    "central_rows",
+    "plot_inflation",
+    "reasons_text",
+    "size_table",
+    "survey_table",
     "DATA_DIR",
     "CACHE",
     "EULER_GAMMA",
@@ -37,8 +42,6 @@ __all__ = [
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "kaggle"
 CACHE = "kaggle_survey.json"
 EULER_GAMMA = 0.5772156649015329
-#: Sizes tried where the test-set size is unknown: the two ends of a plausible range.
-N_RANGE = (1_000, 100_000)
 
 
 def evt_expected_max(theta: float, n: float, m: int) -> float:
@@ -94,7 +97,9 @@ def estimate_board(
     too few teams above chance) and no estimate.
     """
     s = np.asarray(scores, dtype=float)
-    if metric == "gini":
+    if (
+        metric == "gini"
+    ):  # scores as printed (2 AUC - 1); read_leaderboard(scale="gini") does this too
         s, metric = (s + 1) / 2, "auc"
     kwargs = dict(metric=metric)
     if metric == "auc":
@@ -138,62 +143,92 @@ def estimate_board(
     return row
 
 
-def _sizes(record) -> tuple[list[int], str]:
-    n = _number(record.get("n"))
-    if n:
-        return [int(n)], str(record.get("n_source", "stated"))
-    return list(N_RANGE), "unknown: the plausible range's ends"
+#: Sizes tried where the test-set size is unknown (neither stated nor pinned by the lattice).
+N_UNKNOWN = (2_000, 10_000, 50_000)
+#: The prevalence assumed for an AUC board that states none: balanced classes, where one
+#: AUC is most precise, so the inflation found is, if anything, too small.
+PREVALENCE_UNKNOWN = 0.5
+
+
+def board_settings(record: dict) -> dict:
+    """How one manifest row is estimated: metric, scale, classes, prevalence, sizes and why."""
+    metric = str(record["metric"]).lower()
+    out = dict(
+        metric="auc" if metric == "gini" else metric,
+        scale="gini" if metric == "gini" else "auto",
+        flip=str(record.get("conversion", "")).startswith("accuracy = 1 -"),
+        classes=int(_number(record.get("classes")) or 2),
+        prevalence=_number(record.get("prevalence")),
+        prevalence_source="stated"
+        if _number(record.get("prevalence"))
+        else "assumed 0.5",
+    )
+    n_test = _number(record.get("n_test"))
+    lattice = _number(record.get("n_lattice_min_private"))
+    candidates = _number(record.get("n_lattice_candidates_private"))
+    if n_test:
+        out.update(sizes=[int(n_test)], n_source="stated (whole test set)")
+    elif (
+        out["metric"] == "accuracy"
+        and lattice
+        and candidates
+        and candidates <= 20
+    ):
+        out.update(
+            sizes=[int(lattice)],
+            n_source=f"lattice ({int(candidates)} sizes fit)",
+        )
+    else:
+        out.update(sizes=list(N_UNKNOWN), n_source="unknown")
+    if out["prevalence"] is None and out["metric"] == "auc":
+        out["prevalence"] = PREVALENCE_UNKNOWN
+    return out
 
 
 def survey(
-    manifest: pd.DataFrame | None = None,
-    *,
-    boards=("private", "public"),
-    log=None,
+    manifest: pd.DataFrame | None = None, *, which: str = "private", log=None
 ) -> list[dict]:
-    """Estimate every handled board of the manifest (at each size of its plausible range)."""
+    """Estimate every handled board of the manifest, at each size of its plausible range."""
     manifest = load_manifest() if manifest is None else manifest
     rows = []
     for record in manifest.to_dict("records"):
-        if str(record.get("handled", "")).lower() not in ("yes", "true", "1"):
+        if str(record.get("handled", "")).lower() != "yes":
             continue
-        metric = str(record["metric"]).lower()
-        classes = int(_number(record.get("classes")) or 2)
-        prevalence = _number(record.get("prevalence"))
-        sizes, source = _sizes(record)
-        for which in boards:
-            try:
-                scores = read_board(record["slug"], which)
-            except (OSError, ValueError) as exc:
-                rows.append(
-                    dict(
-                        slug=record["slug"],
-                        board=which,
-                        reason=f"unreadable: {exc}",
-                    )
+        how = board_settings(record)
+        path = DATA_DIR / f"{record['slug']}__{which}.csv"
+        try:
+            scores = sota.read_leaderboard(path, scale=how["scale"]).scores
+        except (OSError, ValueError) as exc:
+            rows.append(dict(slug=record["slug"], reason=f"unreadable: {exc}"))
+            continue
+        if how["flip"]:  # a top-1 error, 1 - accuracy
+            scores = 1 - scores
+        for n in how["sizes"]:
+            row = dict(
+                slug=record["slug"],
+                board=which,
+                metric=how["metric"],
+                classes=how["classes"],
+                prevalence=how["prevalence"],
+                prevalence_source=how["prevalence_source"],
+                n_source=how["n_source"],
+                perfect=int(_number(record.get(f"perfect_{which}")) or 0),
+                truncated=record.get(f"truncated_{which}", ""),
+            )
+            row.update(
+                estimate_board(
+                    scores,
+                    n,
+                    metric=how["metric"],
+                    classes=how["classes"],
+                    prevalence=how["prevalence"],
                 )
-                continue
-            for n in sizes:
-                row = dict(
-                    slug=record["slug"],
-                    board=which,
-                    metric=metric,
-                    n_source=source,
+            )
+            rows.append(row)
+            if log:
+                log(
+                    f"{record['slug']} n={n}: {row.get('estimate')} {row.get('reason', '')[:60]}"
                 )
-                row.update(
-                    estimate_board(
-                        scores,
-                        n,
-                        metric=metric,
-                        classes=classes,
-                        prevalence=prevalence,
-                    )
-                )
-                rows.append(row)
-                if log:
-                    log(
-                        f"{record['slug']} {which} n={n}: {row.get('estimate')} {row.get('reason', '')[:60]}"
-                    )
     return rows
 
 
@@ -210,3 +245,114 @@ def load_survey(
         rows = survey(log=print if recompute else None)
         path.write_text(json.dumps(rows, indent=0, default=float))
     return pd.DataFrame(json.loads(path.read_text()))
+
+
+# ----------------------------------------------------------------- presentation
+def _short(slug: str, width: int = 26) -> str:
+    return slug if len(slug) <= width else slug[: width - 1] + "…"
+
+
+def central_rows(survey: pd.DataFrame) -> pd.DataFrame:
+    """One row per board: its only size, or the middle size where n is unknown."""
+    rows = []
+    for _, g in survey.groupby("slug", sort=True):
+        if len(g) > 1 and "n" in g:
+            g = g[g["n"] == N_UNKNOWN[len(N_UNKNOWN) // 2]]
+        rows.append(g.iloc[0])
+    return pd.DataFrame(rows).reset_index(drop=True)
+
+
+def reasons_text(central: pd.DataFrame) -> str:
+    """The boards without an answer, by kind of reason, as a phrase."""
+    missing = central[central["estimate"].isna()]
+    kinds: dict[str, int] = {}
+    for reason in missing["reason"].fillna(""):
+        if "outlier" in reason:
+            kind = "an outlier at the top"
+        elif "chance" in reason:
+            kind = "no team above chance"
+        elif "perfect" in reason:
+            kind = "only perfect scores"
+        else:
+            kind = "another reason"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return "; ".join(f"{k}: {v}" for k, v in kinds.items()) or "none"
+
+
+def survey_table(central: pd.DataFrame) -> pd.DataFrame:
+    """The survey's main table, one row per board."""
+
+    def size(r) -> str:
+        source = str(r["n_source"])
+        tag = (
+            ""
+            if source.startswith("stated")
+            else (" (lattice)" if source.startswith("lattice") else " (?)")
+        )
+        return f"{int(r['n']):,}{tag}"
+
+    out = pd.DataFrame(
+        {
+            "competition": [_short(s) for s in central["slug"]],
+            "metric": central["metric"],
+            "m": central["m"].astype("Int64"),
+            "n": [size(r) for _, r in central.iterrows()],
+            "best": central["sample_max"],
+            "estimate": central["estimate"],
+            "above": central["teams_above"].astype("Int64"),
+            "inflation (sd)": central.get("inflation_sd"),
+        }
+    )
+    return out.sort_values(
+        "inflation (sd)", ascending=False, na_position="last"
+    )
+
+
+def size_table(survey: pd.DataFrame) -> pd.DataFrame:
+    """Boards of unknown n: the estimate at each size tried."""
+    unknown = survey[survey["n_source"] == "unknown"]
+    wide = unknown.pivot_table(
+        index="slug", columns="n", values="estimate", aggfunc="first"
+    )
+    wide.columns = [f"{int(c):,}" for c in wide.columns]
+    wide.insert(0, "competition", [_short(s) for s in wide.index])
+    return wide.reset_index(drop=True)
+
+
+def plot_inflation(central: pd.DataFrame, ax=None):
+    """Inflation of the winning score (binomial sd) against m, beside the extreme-value curve."""
+    import matplotlib.pyplot as plt
+
+    from .style import COLORS
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 3.8))
+    solved = central[central["estimate"].notna()]
+    for metric, marker, color in (
+        ("accuracy", "o", COLORS["single"]),
+        ("auc", "s", COLORS["better"]),
+    ):
+        g = solved[solved["metric"] == metric]
+        ax.scatter(
+            g["m"],
+            g["inflation_sd"],
+            marker=marker,
+            color=color,
+            s=22,
+            label=metric,
+        )
+    m = np.logspace(
+        np.log10(max(2, solved["m"].min())), np.log10(solved["m"].max()), 100
+    )
+    a = np.sqrt(2 * np.log(m))
+    evt = (
+        a - (np.log(np.log(m)) + np.log(4 * np.pi)) / (2 * a) + EULER_GAMMA / a
+    )
+    ax.plot(
+        m, evt, color=COLORS["reference"], ls="--", label="extreme value, iid"
+    )
+    ax.set_xscale("log")
+    ax.set_xlabel("teams above chance, $m$")
+    ax.set_ylabel("inflation (binomial sd)")
+    ax.legend(loc="upper left")
+    return ax
