@@ -45,6 +45,10 @@ def main() -> None:
         board.write_text("TeamId,TeamName,SubmissionDate,Score\n" + "\n".join(rows) + "\n")
         scores = Path(tmp, "scores.csv")
         scores.write_text("candidate,t1,t2,t3\nA,0.9,0.8,0.7\nB,0.8,0.9,0.6\nC,0.7,0.7,0.9\n")
+        items = Path(tmp, "items.csv")
+        items.write_text(
+            "item,a,b,c\n" + "".join(f"q{i},{int(i % 3 > 0)},{int(i % 4 > 0)},{int(i % 5 > 1)}\n" for i in range(60))
+        )
         results = {
             "maxdist": run("maxdist", "--n", "3000", "--m", "1000", "--theta", "0.9"),
             "check": run(
@@ -55,12 +59,14 @@ def main() -> None:
             "compare": run("compare", "--scores", str(scores)),
             "testsize": run("testsize", "--error", "0.1"),
             "auc-max": run("auc-max", "--auc", "0.8", "--n", "200", "--m", "5", "--prevalence", "0.3", "--reps", "50"),
+            "dependence": run("dependence", "--per-item", str(items), "--reps", "20"),
         }
     assert abs(results["maxdist"]["mean"] - 0.9173130830485142) < 1e-12, results["maxdist"]
     assert results["rank"]["ranking"][0] in ("A", "B", "C")
     assert results["testsize"]["rule_of_thumb"] == 1000
     ranks = results["compare"]["average_ranks"]  # A: 1, 2, 2; B: 2, 1, 3; C: 3, 3, 1
     assert [round(ranks[c] * 3) for c in "ABC"] == [5, 6, 7], ranks
+    assert results["dependence"]["n_items"] == 60 and results["dependence"]["n_models"] == 3
     print("core install: " + ", ".join(sorted(results)) + " ran; the front door loads no matplotlib")
 
 

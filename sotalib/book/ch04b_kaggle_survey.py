@@ -102,6 +102,10 @@ def estimate_board(
     ):  # scores as printed (2 AUC - 1); read_leaderboard(scale="gini") does this too
         s, metric = (s + 1) / 2, "auc"
     kwargs = dict(metric=metric)
+    if (
+        n >= 100_000
+    ):  # the normal engine: the exact model would take minutes per board
+        kwargs["engine"] = "normal"
     if metric == "auc":
         kwargs["prevalence"] = 0.5 if prevalence is None else prevalence
         chance = 0.5

@@ -59,7 +59,18 @@ from .._json import json_safe
 __all__ = ["main", "CliError", "NoSolution", "emit", "call", "refuse_unused", "typed", "PARAMETER_OPTIONS"]
 
 #: Subcommand modules, in the order they appear in ``sotalib --help``.
-COMMANDS = ("maxdist", "sota", "auc-max", "check", "rank", "testsize", "compare", "rank-uncertainty", "datasets")
+COMMANDS = (
+    "maxdist",
+    "sota",
+    "auc-max",
+    "check",
+    "rank",
+    "testsize",
+    "compare",
+    "rank-uncertainty",
+    "dependence",
+    "datasets",
+)
 
 
 class CliError(Exception):

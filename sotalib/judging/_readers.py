@@ -145,7 +145,7 @@ class PerItemFile(_Unpacks, Result):
     X: np.ndarray
 
 
-def read_per_item(path: str | os.PathLike) -> PerItemFile:
+def read_per_item(path: str | os.PathLike, *, missing: bool = False) -> PerItemFile:
     r"""Read per-item results from a CSV file: one column per candidate, one row per test item.
 
     The first row names the candidates.  A first column headed ``item`` or
@@ -158,6 +158,10 @@ def read_per_item(path: str | os.PathLike) -> PerItemFile:
     path : str or path-like
         The CSV file: UTF-8 (a byte-order mark is fine), separated by commas,
         semicolons (decimal commas allowed) or tabs; ``"-"`` reads standard input.
+    missing : bool
+        Whether a blank cell is a missing answer (NaN, for
+        :func:`sotalib.multiplicity.estimate_dependence`) rather than an error
+        (the default: a bootstrap of per-item results needs every cell).
 
     Returns
     -------
@@ -196,7 +200,11 @@ def read_per_item(path: str | os.PathLike) -> PerItemFile:
     _refuse_numbers_as_names(t, range(first, t.width), "candidate names", "item,model A,model B")
     t.require_unique_header(what="candidate names", columns=range(first, t.width))
     items = [v or "" for v in t.column(0, kind="name", blank="none")] if labelled else None
-    X = np.array([t.column(j) for j in range(first, t.width)], dtype=float)
+    blank = "none" if missing else "error"
+    X = np.array(
+        [[np.nan if v is None else v for v in t.column(j, blank=blank)] for j in range(first, t.width)],
+        dtype=float,
+    )
     return PerItemFile(list(t.header[first:]), items, X)
 
 

@@ -56,6 +56,17 @@ BATTLES = "a,b,winner\n" + "".join(
 )
 FOLDS = "p,n\n5,10\n5,10\n"
 BATCH = "id,p,n,decimals,acc\nr1,10,20,2,0.5\nr2,10,20,2,0.51\n"
+#: Per-item correctness of five models (for dependence): correlated through a shared difficulty.
+CORRECT, CORRECT2 = (
+    "item,"
+    + ",".join(f"m{j}" for j in range(5))
+    + "\n"
+    + "".join(
+        f"q{i}," + ",".join(str(int((i * (j + k) + 3 * j) % 7 < 4 + (i % 3 == 0))) for j in range(5)) + "\n"
+        for i in range(60)
+    )
+    for k in (1, 2)
+)
 #: A manifest of leaderboards for sota --batch (paths relative to the manifest's folder).
 MANIFEST = "id,file,n\nfirst,lb.csv,1000\nsecond,lb2.csv,2000\n"
 
@@ -70,6 +81,8 @@ FILES = {
     "folds": FOLDS,
     "batch": BATCH,
     "manifest": MANIFEST,
+    "correct": CORRECT,
+    "correct2": CORRECT2,
 }
 
 #: Valid command lines of each command (an answer, exit 0, or a question without one, exit 3).  Whether an
@@ -88,6 +101,7 @@ BASES: dict[str, list[dict[str, str | None]]] = {
     "testsize": [{"--error": "0.1"}],
     "compare": [{"--scores": "{matrix}"}],
     "rank-uncertainty": [{"--per-item": "{items}", "--reps": "30", "--seed": "1"}],
+    "dependence": [{"--per-item": "{correct}", "--reps": "30"}],
     "datasets": [{}],
 }
 
@@ -186,6 +200,13 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
         "--rng": "4",
         "--alpha": "0.1",
         "--plot": "{out}/ranks.svg",
+    },
+    "dependence": {
+        "--per-item": "{correct2}",
+        "--reps": "50",
+        "--seed": "3",
+        "--alpha": "0.2",
+        "--fit": None,
     },
     "datasets": {},
 }

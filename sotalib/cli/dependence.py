@@ -1,0 +1,81 @@
+"""``sotalib dependence``: the dependence between models, measured from per-item results.
+
+Reads a CSV of per-item correctness (one column per model, one row per test item, 1/0;
+a first column headed ``item`` or ``id`` holds item labels; an empty cell is a missing
+answer), estimates the multiplicity model's ``rho_0`` and the reference classifier's
+accuracy ``theta_0`` with a bootstrap over items, and with ``--fit`` tests the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ._types import alpha, integer, seed
+
+S = argparse.SUPPRESS
+
+
+def register(sub) -> None:
+    """Add the ``sotalib dependence`` subcommand and its options to the subparsers ``sub``."""
+    p = sub.add_parser(
+        "dependence",
+        help="measure the dependence rho_0 between models from per-item results",
+        description="Measure the correlation rho_0 of every model with a hidden reference classifier (the "
+        "multiplicity paper's model) and the reference's accuracy theta_0 from per-item correctness: a CSV "
+        "with one column per model and one row per test item (1 correct, 0 wrong, empty: not answered; a "
+        "first column headed 'item' or 'id' holds labels).  Items some model did not answer are left out "
+        "and counted.  --fit also tests the model (the spread of the pairwise phi, level 0.05) and "
+        "compares its best of k models with the observed.",
+        argument_default=S,
+    )
+    p.add_argument("--per-item", required=True, metavar="FILE.csv", help="per-item correctness ('-': stdin)")
+    p.add_argument("--reps", dest="n_resamples", type=integer("--reps", 0), help="bootstrap resamples (default 1000)")
+    p.add_argument("--seed", dest="rng", type=seed(), help="seed (>= 0) of the bootstrap; default 0")
+    p.add_argument("--alpha", type=alpha(), help="intervals at level 1 - alpha (default 0.05)")
+    p.add_argument("--fit", action="store_true", help="also test the model and predict the best of k models")
+    p.add_argument("--json", action="store_true", default=False, help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``sotalib dependence`` with the parsed ``args``; return the exit status."""
+    from ..judging import read_per_item
+    from ..multiplicity import dependence_fit, estimate_dependence
+    from . import CliError, call, emit, typed
+
+    given = typed(args)
+    fit = given.pop("fit", False)
+    given.setdefault("rng", 0)
+    path = given.pop("per_item")
+    table = call("dependence", read_per_item, "a per-item file", path, missing=True)
+    try:
+        dep = call("dependence", estimate_dependence, "per-item results", table, **given)
+    except ValueError as exc:  # the library names its argument, correct: here it is the file
+        raise CliError(str(exc).replace("correct ", f"--per-item {path}: ", 1)) from None
+    payload = dep.to_dict()
+    lo, hi = dep.rho0_low, dep.rho0_high
+    rows = [
+        f"dependence of {dep.n_models} models on {dep.n_items:,} items (answered by all)",
+        f"  rho_0            {dep.rho0:.4f}" + (f"  ({lo:.4f}, {hi:.4f})" if lo is not None else ""),
+    ]
+    if dep.theta0 is not None:
+        rows.append(
+            f"  theta_0          {dep.theta0:.4f}"
+            + (f"  ({dep.theta0_low:.4f}, {dep.theta0_high:.4f})" if dep.theta0_low is not None else "")
+        )
+    rows.append(f"  mean phi         {dep.mean_phi:.4f}")
+    if dep.items_dropped:
+        rows.append(f"  note: {dep.items_dropped:,} items left out: some model did not answer them")
+    if dep.constant:
+        rows.append(f"  note: left out, right or wrong on every item: {', '.join(dep.constant)}")
+    if fit:
+        f = call("dependence", dependence_fit, "per-item results", table, dependence=dep, rng=given["rng"])
+        payload["fit"] = f.to_dict()
+        verdict = "rejected" if f.rejected else "not rejected"
+        rows.append(f"  fit: D = {f.statistic:,.1f}, p = {f.p_value:.3f}: the model is {verdict} at {f.level}")
+        for b in f.best_of_k:
+            rows.append(
+                f"  best of {b['k']:>3}: observed {b['observed_mean']:.4f}, predicted {b['predicted_mean']:.4f}"
+            )
+    emit(args, payload, "\n".join(rows))
+    return 0

@@ -1,0 +1,59 @@
+"""sotalib dependence: rho_0 measured from a per-item file, on the command line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sotalib.cli import main
+from sotalib.multiplicity import simulate_per_item
+
+
+@pytest.fixture
+def per_item(tmp_path):
+    rng = np.random.default_rng(4)
+    theta = rng.uniform(0.6, 0.8, 12)
+    X = simulate_per_item(4000, theta, rho=0.5, theta0=0.7, rng=5)  # items x models, the paper's model
+    frame = pd.DataFrame(X, columns=[f"m{j}" for j in range(12)])
+    frame.insert(0, "item", [f"q{i}" for i in range(len(frame))])
+    path = tmp_path / "items.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def test_recovers_the_dependence_it_was_simulated_with(per_item, capsys):
+    path, _ = per_item
+    assert main(["dependence", "--per-item", str(path), "--reps", "300", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rho0_low"] <= 0.5 <= out["rho0_high"]
+    assert out["n_items"] == 4000 and out["n_models"] == 12
+
+
+def test_missing_answers_are_left_out_and_said(per_item, tmp_path, capsys):
+    _, frame = per_item
+    frame = frame.astype(object)
+    frame.iloc[3, 2] = ""
+    frame.iloc[10, 5] = ""
+    path = tmp_path / "gaps.csv"
+    frame.to_csv(path, index=False)
+    assert main(["dependence", "--per-item", str(path), "--reps", "0"]) == 0
+    text = capsys.readouterr().out
+    assert "on 3,998 items" in text and "2 items left out" in text
+
+
+def test_fit_prints_the_test_and_the_best_of_k(per_item, capsys):
+    path, _ = per_item
+    assert main(["dependence", "--per-item", str(path), "--reps", "0", "--fit"]) == 0
+    text = capsys.readouterr().out
+    assert "fit: D =" in text and "best of" in text
+
+
+def test_a_file_that_is_not_correctness_is_refused_naming_it(tmp_path, capsys):
+    path = tmp_path / "losses.csv"
+    path.write_text("item,a,b\nq1,0.3,0.5\nq2,0.2,0.9\nq3,1,0\n")
+    assert main(["dependence", "--per-item", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "--per-item" in err and "0 or 1" in err and len(err.strip().splitlines()) == 1
