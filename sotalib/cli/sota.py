@@ -39,6 +39,13 @@ def register(sub) -> None:
     a = p.add_argument
     a("--leaderboard", metavar="FILE", help="Kaggle leaderboard CSV ('-': standard input)")
     a(
+        "--per-item",
+        metavar="FILE",
+        help="per-item correctness instead of a leaderboard (one column per model, one row per test item, 1/0; "
+        "empty: not answered): the board is each model's accuracy on the items every model answered, n is "
+        "their number, and --rho, unless given, is the dependence measured from the file",
+    )
+    a(
         "--batch",
         metavar="MANIFEST",
         help="estimate every board of a manifest CSV (columns file, n, and metric, classes, prevalence, rho, "
@@ -196,6 +203,54 @@ def _run_batch(args: argparse.Namespace, given: dict) -> int:
     return 1 if any(r["status"] == "error" for r in result.boards) else 0
 
 
+def _run_per_item(args: argparse.Namespace, given: dict) -> int:
+    """``sota --per-item``: the board of per-item correctness, with the dependence measured from it."""
+    import numpy as np
+
+    from ..judging import read_per_item
+    from ..multiplicity import estimate_dependence
+    from ..multiplicity._estimate import estimate_sota
+    from . import CliError, NoSolution, call, emit, refuse_unused
+
+    path = given.pop("per_item")
+    refuse_unused(
+        "sota",
+        given,
+        ("leaderboard", "n", "score_column", "scale", "metric", "prevalence"),
+        "--per-item (the board, n and the metric, accuracy, come from the file)",
+    )
+    table = call("sota", read_per_item, "a per-item file", path, missing=True)
+    X = np.asarray(table.X, dtype=float)  # models x items
+    complete = ~np.isnan(X).any(axis=0)
+    if complete.sum() == 0:
+        raise CliError(f"--per-item {path}: no item was answered by every model")
+    measured = "rho" not in given
+    if measured:
+        try:
+            dep = estimate_dependence(table, n_resamples=0)
+        except ValueError as exc:
+            raise CliError(str(exc).replace("correct ", f"--per-item {path}: ", 1)) from None
+        given["rho"] = round(float(dep.rho0), 4)
+    scores = X[:, complete].mean(axis=1)
+    _refuse_unused(given)
+    est = call("sota", estimate_sota, "a per-item board", scores, int(complete.sum()), **given, progress=False)
+    payload = est.to_dict()
+    payload["rho_source"] = "measured from --per-item" if measured else "given"
+    if not est.solved:
+        raise NoSolution(est.reason or "no solution", payload)
+    best = table.candidates[int(np.argmax(scores))]
+    text = (
+        f"shrink estimate of the state of the art ({_teams(est.m)} above chance, n={est.n:,} items answered by all)\n"
+        f"  rho_0            {given['rho']:.4f} ({payload['rho_source']})\n"
+        f"  best model       {best} at {est.sample_max:.4f}\n"
+        f"  estimate         {est.estimate:.4f}\n"
+        f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})\n"
+        f"  above estimate   {_teams(est.teams_above)}"
+    )
+    emit(args, payload, text)
+    return 0
+
+
 def _teams(k: int) -> str:
     return f"{k:,} team{'s' if k != 1 else ''}"
 
@@ -213,6 +268,8 @@ def run(args: argparse.Namespace) -> int:
     given = typed(args)
     if "batch" in given:
         return _run_batch(args, given)
+    if "per_item" in given:
+        return _run_per_item(args, given)
     for needed in ("leaderboard", "n"):
         if needed not in given:
             from . import CliError

@@ -57,3 +57,19 @@ def test_a_file_that_is_not_correctness_is_refused_naming_it(tmp_path, capsys):
     assert main(["dependence", "--per-item", str(path)]) == 2
     err = capsys.readouterr().err
     assert "--per-item" in err and "0 or 1" in err and len(err.strip().splitlines()) == 1
+
+
+def test_sota_on_a_per_item_board_uses_the_measured_dependence(per_item, capsys):
+    from sotalib import estimate_sota
+    from sotalib.multiplicity import estimate_dependence
+
+    path, frame = per_item
+    assert main(["sota", "--per-item", str(path), "--classes", "2", "--json"]) in (0, 3)
+    out = json.loads(capsys.readouterr().out)
+    X = frame.drop(columns="item").to_numpy(dtype=float)
+    rho = round(float(estimate_dependence(X, n_resamples=0).rho0), 4)
+    direct = estimate_sota(X.mean(axis=0), X.shape[0], classes=2, rho=rho)
+    assert out["rho_source"] == "measured from --per-item"
+    assert out["estimate"] == pytest.approx(direct.estimate) if direct.solved else out.get("reason")
+    assert main(["sota", "--per-item", str(path), "--n", "10"]) == 2
+    assert "--n" in capsys.readouterr().err

@@ -124,6 +124,7 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
     "sota": {
         "--leaderboard": "{lb2}",
         "--batch": "{manifest}",
+        "--per-item": "{correct}",
         "--score-column": "Public",
         "--scale": "percent",
         "--n": "2000",
