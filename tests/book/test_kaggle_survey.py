@@ -39,3 +39,25 @@ def test_a_gini_board_is_read_as_auc_and_no_answer_is_a_reason_not_an_error():
     chance = np.full(50, 0.2)  # five classes, every team at chance: nothing to estimate
     row = estimate_board(chance, 2_000, metric="accuracy", classes=5)
     assert row.get("estimate") is None and "chance" in row["reason"]
+
+
+def test_the_survey_tables_pick_the_middle_size_and_name_the_reasons():
+    import pandas as pd
+
+    from sotalib.book.ch04b_kaggle_survey import N_UNKNOWN, central_rows, reasons_text, size_table
+
+    survey = pd.DataFrame(
+        [
+            dict(slug="a", n=n, n_source="unknown", estimate=0.8 + n / 1e6, reason="", m=10, teams_above=3)
+            for n in N_UNKNOWN
+        ]
+        + [
+            dict(slug="b", n=500, n_source="stated", estimate=None, reason="... an outlier ...", m=5),
+            dict(slug="c", n=900, n_source="lattice", estimate=None, reason="no team above chance", m=0),
+        ]
+    )
+    central = central_rows(survey)
+    assert list(central["slug"]) == ["a", "b", "c"]
+    assert int(central.loc[0, "n"]) == N_UNKNOWN[1]
+    assert reasons_text(central) == "an outlier at the top: 1; no team above chance: 1"
+    assert list(size_table(survey).columns) == ["competition", *(f"{n:,}" for n in N_UNKNOWN)]
