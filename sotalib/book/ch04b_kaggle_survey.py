@@ -253,7 +253,11 @@ def load_survey(
 
 # ----------------------------------------------------------------- presentation
 def _short(slug: str, width: int = 26) -> str:
-    return slug if len(slug) <= width else slug[: width - 1] + "…"
+    """A competition's name within ``width`` characters, keeping its distinctive end."""
+    if len(slug) <= width:
+        return slug
+    head = slug[: width // 3]
+    return head + "…" + slug[-(width - len(head) - 1) :]
 
 
 def central_rows(survey: pd.DataFrame) -> pd.DataFrame:
