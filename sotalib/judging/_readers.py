@@ -12,10 +12,11 @@ the column.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -200,11 +201,9 @@ def read_per_item(path: str | os.PathLike, *, missing: bool = False) -> PerItemF
     _refuse_numbers_as_names(t, range(first, t.width), "candidate names", "item,model A,model B")
     t.require_unique_header(what="candidate names", columns=range(first, t.width))
     items = [v or "" for v in t.column(0, kind="name", blank="none")] if labelled else None
-    blank = "none" if missing else "error"
-    X = np.array(
-        [[np.nan if v is None else v for v in t.column(j, blank=blank)] for j in range(first, t.width)],
-        dtype=float,
-    )
+    blank: Literal["error", "none"] = "none" if missing else "error"
+    cells = [[math.nan if v is None else float(v) for v in t.column(j, blank=blank)] for j in range(first, t.width)]
+    X = np.array(cells, dtype=np.float64)
     return PerItemFile(list(t.header[first:]), items, X)
 
 
