@@ -301,19 +301,21 @@ def survey_table(central: pd.DataFrame) -> pd.DataFrame:
 
     out = pd.DataFrame(
         {
-            "competition": [_short(s) for s in central["slug"]],
-            "metric": central["metric"],
+            "competition": [
+                _short(s, 24) + (" (AUC)" if m == "auc" else "")
+                for s, m in zip(
+                    central["slug"], central["metric"], strict=True
+                )
+            ],
             "m": central["m"].astype("Int64"),
             "n": [size(r) for _, r in central.iterrows()],
             "best": central["sample_max"],
             "estimate": central["estimate"],
             "above": central["teams_above"].astype("Int64"),
-            "inflation (sd)": central.get("inflation_sd"),
+            "sd up": central.get("inflation_sd"),
         }
     )
-    return out.sort_values(
-        "inflation (sd)", ascending=False, na_position="last"
-    )
+    return out.sort_values("sd up", ascending=False, na_position="last")
 
 
 def size_table(survey: pd.DataFrame) -> pd.DataFrame:

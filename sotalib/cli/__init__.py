@@ -238,6 +238,12 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "reps": "--reps",
         "rng": "--rng",
     },
+    "dependence": {
+        "alpha": "--alpha",
+        "n_resamples": "--reps",
+        "rng": "--seed",
+        "correct": "--per-item",
+    },
     "datasets": {},
 }
 

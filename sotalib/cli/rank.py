@@ -29,7 +29,9 @@ def register(sub) -> None:
     p.add_argument("--scores", required=True, metavar="FILE.csv", help="score matrix (CSV with a header row)")
     p.add_argument("--method", required=True, choices=CLI_METHODS, help="ranking function")
     p.add_argument("--lower-is-better", action="store_true", help="the scores are losses (smaller is better)")
-    p.add_argument("--seed", dest="rng", type=seed(), help="seed of the random dictator (random-dictator only)")
+    p.add_argument(
+        "--seed", dest="rng", type=seed(), help="seed of the random dictator (random-dictator only; default 0)"
+    )
     p.add_argument("--json", action="store_true", default=False, help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -44,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     method = given.pop("method")
     if method != "random-dictator":
         refuse_unused("rank", given, ("rng",), f"--method {method}, which draws nothing")
+    else:
+        given.setdefault("rng", 0)  # the command line's answers are reproducible: seed 0 unless --seed
     table = read_scores(given.pop("scores"))
     res = call(
         "rank",

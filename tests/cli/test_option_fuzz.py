@@ -33,6 +33,7 @@ BASELINES = {
     "testsize": ["--error", "0.1"],
     "compare": ["--scores", "{matrix}"],
     "rank-uncertainty": ["--per-item", "{items}", "--reps", "50", "--rng", "1"],
+    "dependence": ["--per-item", "{items}", "--reps", "20"],
     "datasets": [],
 }
 #: Some options need another baseline (options that exclude each other).

@@ -47,7 +47,15 @@ MATRIX = (
     "C,0.55,0.60,0.41,0.52,0.73,0.60\n"
     "D,0.70,0.65,0.60,0.58,0.61,0.69\n"
 )
-MATRIX2 = MATRIX.replace("0.62,0.91", "0.92,0.91")
+#: Another matrix whose every judge ranks the candidates differently (so that any method, the random
+#: dictator included, sees the change).
+MATRIX2 = (
+    "candidate,d1,d2,d3,d4,d5,d6\n"
+    "A,0.55,0.60,0.41,0.52,0.61,0.60\n"
+    "B,0.92,0.91,0.95,0.90,0.93,0.94\n"
+    "C,0.81,0.72,0.90,0.66,0.80,0.71\n"
+    "D,0.70,0.65,0.60,0.58,0.73,0.69\n"
+)
 #: Per-item results and battles, for rank-uncertainty.
 ITEMS = "item,A,B,C\n" + "".join(f"q{i},{int(i % 4 != 0)},{i % 2},{int(i % 3 == 0)}\n" for i in range(40))
 ITEMS2 = "item,A,B,C\n" + "".join(f"q{i},{int(i % 4 != 0)},{int(i % 3 != 0)},{i % 2}\n" for i in range(40))
