@@ -302,7 +302,7 @@ def survey_table(central: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(
         {
             "competition": [
-                _short(s, 24) + (" (AUC)" if m == "auc" else "")
+                _short(s, 20) + (" (AUC)" if m == "auc" else "")
                 for s, m in zip(
                     central["slug"], central["metric"], strict=True
                 )
