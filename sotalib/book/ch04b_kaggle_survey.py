@@ -37,6 +37,7 @@ __all__ = [
     "estimate_board",
     "survey",
     "load_survey",
+    "lattice_n",
 ]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "kaggle"
@@ -154,6 +155,25 @@ N_UNKNOWN = (2_000, 10_000, 50_000)
 PREVALENCE_UNKNOWN = 0.5
 
 
+def lattice_n(scores, decimals: int, classes: int) -> int | None:
+    """The test-set size an accuracy board's printed scores pin down, or None.
+
+    The sizes between 100 and ``10**decimals / 4`` that can produce every score above
+    chance (:func:`sotalib.multiplicity.possible_n`); beyond that nearly every size fits
+    and the lattice says nothing.  When they are the smallest and its multiples, the
+    smallest is the board's n.
+    """
+    s = np.asarray(scores, dtype=float)
+    s = s[s > 1 / classes]
+    top = min(10**decimals // 4, 10**7)
+    if s.size == 0 or top <= 100:
+        return None
+    fit = sota.possible_n(s, decimals, range(100, top))
+    if fit.size and np.all(fit % fit[0] == 0):
+        return int(fit[0])
+    return None
+
+
 def board_settings(record: dict) -> dict:
     """How one manifest row is estimated: metric, scale, classes, prevalence, sizes and why."""
     metric = str(record["metric"]).lower()
@@ -168,20 +188,8 @@ def board_settings(record: dict) -> dict:
         else "assumed 0.5",
     )
     n_test = _number(record.get("n_test"))
-    lattice = _number(record.get("n_lattice_min_private"))
-    candidates = _number(record.get("n_lattice_candidates_private"))
     if n_test:
         out.update(sizes=[int(n_test)], n_source="stated (whole test set)")
-    elif (
-        out["metric"] == "accuracy"
-        and lattice
-        and candidates
-        and candidates <= 20
-    ):
-        out.update(
-            sizes=[int(lattice)],
-            n_source=f"lattice ({int(candidates)} sizes fit)",
-        )
     else:
         out.update(sizes=list(N_UNKNOWN), n_source="unknown")
     if out["prevalence"] is None and out["metric"] == "auc":
@@ -207,6 +215,17 @@ def survey(
             continue
         if how["flip"]:  # a top-1 error, 1 - accuracy
             scores = 1 - scores
+        decimals = _number(record.get(f"decimals_{which}"))
+        # an accuracy board's own n, where its printed scores pin it (for a
+        # stated test set, its private part)
+        if how["metric"] == "accuracy" and decimals:
+            n = lattice_n(scores, int(decimals), how["classes"])
+            if n:
+                how = {
+                    **how,
+                    "sizes": [n],
+                    "n_source": "lattice (n and its multiples fit)",
+                }
         for n in how["sizes"]:
             row = dict(
                 slug=record["slug"],

@@ -61,3 +61,14 @@ def test_the_survey_tables_pick_the_middle_size_and_name_the_reasons():
     assert int(central.loc[0, "n"]) == N_UNKNOWN[1]
     assert reasons_text(central) == "an outlier at the top: 1; no team above chance: 1"
     assert list(size_table(survey).columns) == ["competition", *(f"{n:,}" for n in N_UNKNOWN)]
+
+
+def test_the_lattice_pins_the_private_boards_it_can():
+    from sotalib.book.ch04b_kaggle_survey import lattice_n
+
+    def board(slug):
+        return sl.read_leaderboard(f"data/kaggle/{slug}__private.csv").scores
+
+    assert lattice_n(board("playground-series-s4e2"), 5, 7) == 11_072  # chapter 4
+    assert lattice_n(board("paddy-disease-classification"), 5, 10) == 868  # 868 + 2,601 = 3,469 stated
+    assert lattice_n(board("cassava-leaf-disease-classification"), 4, 5) is None  # four decimals: no n
