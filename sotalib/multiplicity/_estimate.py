@@ -138,15 +138,55 @@ def _per_item_board(
     return values, n_items, rho, notes, details
 
 
+def _resolve_board(
+    scores: Any, n: int | None, rho: float | Dependence | None, metric: str, method: str
+) -> tuple[Any, int, float | None, list[str], dict]:
+    """The board, ``n`` and ``rho`` behind ``scores`` (a per-item matrix read as its board), with notes and details.
+
+    ``n`` is checked and given; ``rho`` is a float, or None for the paper's default.
+    """
+    uses_rho = metric == "auc" or method not in _NO_RHO_METHODS
+    notes: list[str] = []
+    details: dict = {}
+    matrix = _matrix_form(scores)
+    if matrix is not None and _is_correctness(matrix):
+        if metric != "accuracy":
+            raise ParameterError(
+                f"metric must be 'accuracy' when scores is a per-item matrix of correctness, got {metric!r}",
+                "metric",
+                "scores",
+            )
+        if isinstance(rho, Dependence):
+            rho, notes = _dependence_rho(rho, uses_rho)
+        scores, n, rho, more, details = _per_item_board(scores, n, rho, uses_rho)
+        notes += more
+    elif matrix is not None:
+        if hasattr(scores, "candidates") and hasattr(scores, "X"):
+            _as_matrix(scores, "scores")  # a PerItemFile of losses: says what a per-item matrix holds
+        try:
+            as_vector(scores, "scores")
+        except ValueError as exc:
+            raise ValueError(
+                f"{exc} (a matrix of 0, 1 and NaN only would be read as per-item correctness, items x models)"
+            ) from None
+    if n is None:
+        raise ValueError(
+            "n must be given for a leaderboard of scores: the test-set size, an integer >= 1 (only a per-item "
+            "matrix gives its own n)"
+        )
+    n = check_int("n", n, low=1)
+    if isinstance(rho, Dependence):
+        rho, notes = _dependence_rho(rho, uses_rho)
+    return scores, n, rho, notes, details
+
+
 def _dependence_rho(rho: Dependence, uses_rho: bool) -> tuple[float, list[str]]:
     """``rho_0`` of a measured :class:`Dependence`, and a note saying where it came from."""
     if not uses_rho:
         return float(rho.rho0), []
     return float(rho.rho0), [
-        f"rho={rho.rho0:.4f} from the Dependence given (measured on {rho.n_items:,} items of {rho.n_models:,} "
-        "models)"
+        f"rho={rho.rho0:.4f} from the Dependence given (measured on {rho.n_items:,} items of {rho.n_models:,} models)"
     ]
-
 
 
 def _set_aside_perfect(scores: np.ndarray, metric: str, method: str, rho: float) -> tuple[np.ndarray, tuple]:
@@ -295,25 +335,47 @@ def estimate_sota(
     * ``"observed"`` -- ``Theta' = Theta_hat``: the expected maximum and its
       interval if the observed scores were the true ones (Table 2, row 2).
 
+    A board whose answers are published item by item is given as its
+    per-item matrix instead of its scores: the board is then each model's
+    accuracy on the items every model answered, ``n`` is their number, and
+    ``rho``, unless given, is measured from the same items by
+    :func:`estimate_dependence` (its point estimate; ``notes`` say so).
+
     Parameters
     ----------
-    scores : array_like of float or Leaderboard
+    scores : array_like of float, Leaderboard or per-item matrix
         One score per team (accuracy or AUC), each in ``[0, 1]``; teams at or
         below chance (``1/classes``, or 0.5 for the AUC) are left out and
         counted.  A :class:`Leaderboard` (what :func:`read_leaderboard`
         returns) gives its scores, and the result records what reading the
         file dropped and merged (``dropped``, ``duplicates``, ``notes``).
-    n : int
-        Test-set size (``>= 1``).
+        A per-item matrix of correctness (accuracy only): an items x models
+        array or DataFrame of 1 (correct) and 0 (wrong), NaN for a missing
+        answer, one column per model (a DataFrame's names are kept; item
+        labels in its index), or a :class:`~sotalib.judging.PerItemFile`
+        (what :func:`~sotalib.judging.read_per_item` returns, with
+        ``missing=True`` for blank cells).  Any 2-d input with at least two
+        rows and two columns holding only 0, 1 and NaN is read so;
+        ``details["best_model"]`` names the winner and
+        ``details["items_dropped"]`` counts the items some model left
+        unanswered.
+    n : int, optional
+        Test-set size (``>= 1``); required for a leaderboard of scores.  For
+        a per-item matrix it is the number of items every model answered:
+        leave it out, or give that number (another is refused).
     metric : {"accuracy", "auc"}
         The leaderboard's metric.
     classes : int
         Number of classes (``>= 2``; chance accuracy is ``1/classes``).
     prevalence : float, optional
         Share of positives in ``(0, 1)``; required for ``metric="auc"``.
-    rho : float
+    rho : float, Dependence or None
         Correlation ``rho_0`` with the reference classifier, in ``[0, 1]``
-        (``[0, 1)`` for ``"crop"``); default 0.6 as in the paper.
+        (``[0, 1)`` for ``"crop"``).  A :class:`Dependence` (what
+        :func:`estimate_dependence` returns) gives its measured ``rho0``, and
+        ``notes`` say so.  None (the default): 0.6 as in the paper for a
+        leaderboard of scores, measured from the matrix for a per-item matrix.
+        ``"naive"`` and ``"deconvolve"`` do not use it.
     method : {"shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed"}
         The estimator; only ``"shrink"`` for the AUC.
     target : {"expected", "upper"}
@@ -357,7 +419,10 @@ def estimate_sota(
     ValueError
         If an argument is out of range or the combination is not available
         (the message names the parameter), no team is above chance, or the
-        top score is a perfect 1 where the model cannot take one.
+        top score is a perfect 1 where the model cannot take one; for a
+        per-item matrix, if no item was answered by every model, ``n``
+        disagrees with their number, ``metric`` is not ``"accuracy"``, or
+        ``rho`` is to be measured and fewer than two models vary.
 
     References
     ----------
@@ -375,45 +440,22 @@ def estimate_sota(
     >>> naive = estimate_sota(board, 500, method="naive")
     >>> print(f"({naive.ci_low:.4f}, {naive.ci_high:.4f})")
     (0.8265, 0.8892)
+
+    A per-item board (items x models of 0/1): ``n`` and ``rho`` come from it.
+
+    >>> import numpy as np
+    >>> from sotalib.multiplicity import simulate_per_item
+    >>> theta = np.linspace(0.70, 0.74, 20)
+    >>> correct = simulate_per_item(1000, theta, rho=0.6, theta0=0.7, rng=1)
+    >>> est = estimate_sota(correct)
+    >>> print(est.n, f"{est.details['rho']:.4f}", f"{est.estimate:.4f}")
+    1000 0.5889 0.7299
     """
     metric = check_choice("metric", metric, ("accuracy", "auc"))
     method = check_choice("method", method, METHODS["accuracy"])
-    uses_rho = metric == "auc" or method not in _NO_RHO_METHODS
-    given_notes: list[str] = []
-    per_item_details: dict = {}
-    matrix = _matrix_form(scores)
-    if matrix is not None and _is_correctness(matrix):
-        if metric != "accuracy":
-            raise ParameterError(
-                f"metric must be 'accuracy' when scores is a per-item matrix of correctness, got {metric!r}",
-                "metric",
-                "scores",
-            )
-        if isinstance(rho, Dependence):
-            rho, given_notes = _dependence_rho(rho, uses_rho)
-        scores, n, rho, more, per_item_details = _per_item_board(scores, n, rho, uses_rho)
-        given_notes += more
-    elif matrix is not None:
-        if hasattr(scores, "candidates") and hasattr(scores, "X"):
-            _as_matrix(scores, "scores")  # a PerItemFile of losses: says what a per-item matrix holds
-        try:
-            as_vector(scores, "scores")
-        except ValueError as exc:
-            raise ValueError(
-                f"{exc} (a matrix of 0, 1 and NaN only would be read as per-item correctness, items x models)"
-            ) from None
-    if n is None:
-        raise ValueError(
-            "n must be given for a leaderboard of scores: the test-set size, an integer >= 1 (only a per-item "
-            "matrix gives its own n)"
-        )
-    n = check_int("n", n, low=1)
+    board_scores, n, rho, given_notes, per_item_details = _resolve_board(scores, n, rho, metric, method)
     classes = check_int("classes", classes, low=2)
-    if isinstance(rho, Dependence):
-        rho, given_notes = _dependence_rho(rho, uses_rho)
-    rho = check_probability(
-        "rho", RHO0 if rho is None else rho, open_high=method == "crop" and metric == "accuracy"
-    )
+    rho = check_probability("rho", RHO0 if rho is None else rho, open_high=method == "crop" and metric == "accuracy")
     target = check_choice("target", target, ("expected", "upper"))
     alpha = check_alpha("alpha", alpha)
     check_rng(rng)
@@ -434,8 +476,8 @@ def estimate_sota(
             "engine",
             "method",
         )
-    board = scores if isinstance(scores, Leaderboard) else None
-    values = _check_scores(scores.scores if isinstance(scores, Leaderboard) else scores)  # any form, as_vector
+    board = board_scores if isinstance(board_scores, Leaderboard) else None
+    values = _check_scores(board.scores if board is not None else board_scores)  # any form, as_vector
     values, notes = _set_aside_perfect(values, metric, method, rho)
     notes = tuple(given_notes) + notes
     _check_perfect_score(values, metric, method, rho)  # a board of perfect scores only
@@ -502,8 +544,10 @@ def estimate_sota(
 def _with_reading(
     est: SotaEstimate, board: Leaderboard | None, notes: tuple = (), details: dict | None = None
 ) -> SotaEstimate:
-    """``est`` with what reading the leaderboard file dropped and merged, ``notes`` on the scores set aside
-    and on ``rho``, and the ``details`` of a per-item board."""
+    """``est`` with what reading the leaderboard file dropped and merged, and the notes and details.
+
+    ``notes`` are on ``rho`` and the scores set aside; ``details`` are a per-item board's.
+    """
     if details:
         est = dataclasses.replace(est, details={**est.details, **details})
     if board is None:
