@@ -8,7 +8,7 @@ It checks every argument once, then calls the estimator's private worker
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -17,6 +17,7 @@ from .._deprecate import renamed_arguments
 from .._frame import _is_frame, _numeric_dtype, as_vector
 from .._rng import check_rng
 from .._validate import NoSolutionError, ParameterError, check_alpha, check_choice, check_int, check_probability
+from ..judging._readers import PerItemFile  # the per-item file a matrix may come as (annotations, at run time)
 from ._abc import ACCEPT, TOP, _abc
 from ._abc import N_RESAMPLES as ABC_PROPOSALS
 from ._crop import PAPER_GRID, _crop
@@ -31,9 +32,6 @@ from ._shrink_auc import N_RESAMPLES as AUC_RESAMPLES
 from ._shrink_auc import _pick_engine, _shrink_auc
 from ._sota_model import RHO0, _check_scores, _keep_above
 from ._sota_result import SotaEstimate
-
-if TYPE_CHECKING:
-    from ..judging import PerItemFile
 
 __all__ = ["estimate_sota"]
 
