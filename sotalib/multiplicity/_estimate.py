@@ -62,8 +62,8 @@ def _matrix_form(scores: Any) -> np.ndarray | None:
     """
     if isinstance(scores, (Leaderboard, str, bytes)) or isinstance(scores, dict):
         return None
-    if hasattr(scores, "candidates") and hasattr(scores, "X"):  # a PerItemFile
-        return np.asarray(scores.X, dtype=float)
+    if isinstance(scores, PerItemFile):  # a matrix whatever its shape: one model or one item is refused as such
+        return np.atleast_2d(np.asarray(scores.X, dtype=float))
     if _is_frame(scores):
         if scores.shape[1] < 2 or not all(_numeric_dtype(t) for t in scores.dtypes):
             return None
@@ -159,8 +159,8 @@ def _resolve_board(
         scores, n, rho, more, details = _per_item_board(scores, n, rho, uses_rho)
         notes += more
     elif matrix is not None:
-        if hasattr(scores, "candidates") and hasattr(scores, "X"):
-            _as_matrix(scores, "scores")  # a PerItemFile of losses: says what a per-item matrix holds
+        if isinstance(scores, PerItemFile):
+            _as_matrix(scores, "scores")  # a per-item file of losses: says what a per-item matrix holds
         try:
             as_vector(scores, "scores")
         except ValueError as exc:

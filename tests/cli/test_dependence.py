@@ -101,3 +101,11 @@ def test_sota_per_item_names_the_file_in_its_errors(tmp_path, capsys):
     assert main(["sota", "--per-item", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"--per-item {path}: no item was answered by every model" in err and len(err.strip().splitlines()) == 1
+
+
+def test_sota_per_item_refuses_a_file_of_one_model_in_one_line(tmp_path, capsys):
+    path = tmp_path / "one.csv"
+    path.write_text("item,a\nq1,1\nq2,0\nq3,1\n")
+    assert main(["sota", "--per-item", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--per-item {path}: must have at least 2 models" in err and len(err.strip().splitlines()) == 1

@@ -125,3 +125,10 @@ def test_a_per_item_file_of_losses_is_refused(tmp_path):
     path.write_text("item,a,b\nq1,0.3,0.5\nq2,0.2,0.9\nq3,1,0\n")
     with pytest.raises(ValueError, match="^scores must hold 0 or 1"):
         estimate_sota(read_per_item(path))
+
+
+def test_a_per_item_file_of_one_model_is_refused_as_such(tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("item,a\nq1,1\nq2,0\nq3,1\n")
+    with pytest.raises(ValueError, match=r"^scores must have at least 2 models \(columns\), got 1"):
+        estimate_sota(read_per_item(path))
