@@ -31,6 +31,16 @@ The state of the art behind a leaderboard
    SotaBatch
    Leaderboard
 
+The dependence between models, measured item by item
+----------------------------------------------------
+
+.. autosummary::
+
+   estimate_dependence
+   dependence_fit
+   Dependence
+   DependenceFit
+
 Can reported scores be right?
 -----------------------------
 
@@ -160,10 +170,14 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .judging import estimate_rank_uncertainty as estimate_rank_uncertainty
     from .judging import estimate_test_size as estimate_test_size
     from .judging import rank_candidates as rank_candidates
+    from .multiplicity import Dependence as Dependence
+    from .multiplicity import DependenceFit as DependenceFit
     from .multiplicity import Leaderboard as Leaderboard
     from .multiplicity import MaxSummary as MaxSummary
     from .multiplicity import SotaBatch as SotaBatch
     from .multiplicity import SotaEstimate as SotaEstimate
+    from .multiplicity import dependence_fit as dependence_fit
+    from .multiplicity import estimate_dependence as estimate_dependence
     from .multiplicity import estimate_sota as estimate_sota
     from .multiplicity import estimate_sota_batch as estimate_sota_batch
     from .multiplicity import read_leaderboard as read_leaderboard
@@ -184,6 +198,10 @@ __getattr__, __dir__, __all__ = attach(
             "SotaEstimate",
             "SotaBatch",
             "Leaderboard",
+            "estimate_dependence",
+            "dependence_fit",
+            "Dependence",
+            "DependenceFit",
         ],
         ".consistency": [
             "consistency",

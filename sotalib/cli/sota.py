@@ -205,10 +205,8 @@ def _run_batch(args: argparse.Namespace, given: dict) -> int:
 
 def _run_per_item(args: argparse.Namespace, given: dict) -> int:
     """``sota --per-item``: the board of per-item correctness, with the dependence measured from it."""
-    import numpy as np
-
+    from .._errors import NoSolutionError
     from ..judging import read_per_item
-    from ..multiplicity import estimate_dependence
     from ..multiplicity._estimate import estimate_sota
     from . import CliError, NoSolution, call, emit, refuse_unused
 
@@ -219,35 +217,38 @@ def _run_per_item(args: argparse.Namespace, given: dict) -> int:
         ("leaderboard", "n", "score_column", "scale", "metric", "prevalence"),
         "--per-item (the board, n and the metric, accuracy, come from the file)",
     )
-    table = call("sota", read_per_item, "a per-item file", path, missing=True)
-    X = np.asarray(table.X, dtype=float)  # models x items
-    complete = ~np.isnan(X).any(axis=0)
-    if complete.sum() == 0:
-        raise CliError(f"--per-item {path}: no item was answered by every model")
-    measured = "rho" not in given
-    if measured:
-        try:
-            dep = estimate_dependence(table, n_resamples=0)
-        except ValueError as exc:
-            raise CliError(str(exc).replace("correct ", f"--per-item {path}: ", 1)) from None
-        given["rho"] = round(float(dep.rho0), 4)
-    scores = X[:, complete].mean(axis=1)
     _refuse_unused(given)
-    est = call("sota", estimate_sota, "a per-item board", scores, int(complete.sum()), **given, progress=False)
+    table = call("sota", read_per_item, "a per-item file", path, missing=True)
+    try:
+        est = call("sota", estimate_sota, "a per-item board", table, **given, progress=False)
+    except NoSolutionError:
+        raise
+    except ValueError as exc:  # the matrix is the file: its messages name --per-item and the file
+        if not str(exc).startswith("scores"):
+            raise
+        raise CliError(f"--per-item {path}:{str(exc)[len('scores') :].lstrip(':')}") from None
     payload = est.to_dict()
-    payload["rho_source"] = "measured from --per-item" if measured else "given"
+    method = given.get("method", "shrink")
+    if method in NO_RHO_METHODS:
+        payload["rho_source"] = f"not used (--method {method} models no dependence)"
+    else:
+        payload["rho_source"] = "given" if "rho" in given else "measured from --per-item"
     if not est.solved:
         raise NoSolution(est.reason or "no solution", payload)
-    best = table.candidates[int(np.argmax(scores))]
-    text = (
-        f"shrink estimate of the state of the art ({_teams(est.m)} above chance, n={est.n:,} items answered by all)\n"
-        f"  rho_0            {given['rho']:.4f} ({payload['rho_source']})\n"
-        f"  best model       {best} at {est.sample_max:.4f}\n"
-        f"  estimate         {est.estimate:.4f}\n"
-        f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})\n"
-        f"  above estimate   {_teams(est.teams_above)}"
-    )
-    emit(args, payload, text)
+    rows = [
+        f"{method} estimate of the state of the art ({_teams(est.m)} above chance, n={est.n:,} items answered by all)"
+    ]
+    if "rho" in est.details:
+        rows.append(f"  rho_0            {est.details['rho']:.4f} ({payload['rho_source']})")
+    rows += [
+        f"  best model       {est.details['best_model']} at {est.sample_max:.4f}",
+        f"  estimate         {est.estimate:.4f}",
+    ]
+    if est.ci_low is not None and est.ci_high is not None:
+        rows.append(f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})")
+    if est.teams_above is not None:
+        rows.append(f"  above estimate   {_teams(est.teams_above)}")
+    emit(args, payload, "\n".join(rows))
     return 0
 
 

@@ -8,13 +8,16 @@ It checks every argument once, then calls the estimator's private worker
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments
+from .._frame import _is_frame, _numeric_dtype, as_vector
 from .._rng import check_rng
 from .._validate import NoSolutionError, ParameterError, check_alpha, check_choice, check_int, check_probability
+from ..judging._readers import PerItemFile  # the per-item file a matrix may come as (annotations, at run time)
 from ._abc import ACCEPT, TOP, _abc
 from ._abc import N_RESAMPLES as ABC_PROPOSALS
 from ._crop import PAPER_GRID, _crop
@@ -23,6 +26,7 @@ from ._deconvolve import N_RESAMPLES as BOOTSTRAP_RESAMPLES
 from ._dependent_normal import choose_engine
 from ._leaderboard import Leaderboard
 from ._observed import _naive, _observed
+from ._per_item_dependence import Dependence, _as_matrix, estimate_dependence
 from ._shrink import _cap, _shrink
 from ._shrink_auc import N_RESAMPLES as AUC_RESAMPLES
 from ._shrink_auc import _pick_engine, _shrink_auc
@@ -45,6 +49,142 @@ _TARGET_METHODS = ("shrink", "crop", "cap")
 
 #: Monte Carlo estimators: default and least number of resamples.
 _RESAMPLES = {"deconvolve": (BOOTSTRAP_RESAMPLES, 0), "abc": (ABC_PROPOSALS, 100), "auc": (AUC_RESAMPLES, 10)}
+
+#: Estimators that model no dependence on a reference classifier (``rho`` is not used).
+_NO_RHO_METHODS = ("naive", "deconvolve")
+
+
+def _matrix_form(scores: Any) -> np.ndarray | None:
+    """``scores`` as a float matrix when it is 2-d with two or more rows and columns, else None.
+
+    A :class:`~sotalib.judging.PerItemFile` is a matrix too (its own layout); a DataFrame counts when
+    every column is numeric (item labels in the index), as a board's frame has one score column.
+    """
+    if isinstance(scores, (Leaderboard, str, bytes)) or isinstance(scores, dict):
+        return None
+    if isinstance(scores, PerItemFile):  # a matrix whatever its shape: one model or one item is refused as such
+        return np.atleast_2d(np.asarray(scores.X, dtype=float))
+    if _is_frame(scores):
+        if scores.shape[1] < 2 or not all(_numeric_dtype(t) for t in scores.dtypes):
+            return None
+        try:
+            A = scores.to_numpy(dtype=float, na_value=np.nan)
+        except (TypeError, ValueError):
+            return None
+    else:
+        try:
+            A = np.asarray(scores, dtype=float)
+        except (TypeError, ValueError):
+            return None
+    return A if A.ndim == 2 and min(A.shape) >= 2 else None
+
+
+def _is_correctness(A: np.ndarray) -> bool:
+    """Whether every entry of ``A`` is 0, 1 or NaN (a per-item matrix)."""
+    finite = A[~np.isnan(A)]
+    return bool(np.all((finite == 0) | (finite == 1)))
+
+
+def _per_item_board(
+    correct: Any, n: int | None, rho: float | Dependence | None, uses_rho: bool
+) -> tuple[np.ndarray, int, float | Dependence | None, list[str], dict]:
+    """The board behind a per-item matrix: ``(scores, n, rho, notes, details)``.
+
+    The scores are the models' accuracies on the items every model answered, ``n`` is their number,
+    and ``rho``, when the method uses it and none is given, is measured from the same items
+    (:func:`estimate_dependence`, without a bootstrap).
+    """
+    Y, names = _as_matrix(correct, "scores")
+    complete = ~np.isnan(Y).any(axis=1)
+    n_items = int(complete.sum())
+    if n_items == 0:
+        raise ValueError(
+            "scores: no item was answered by every model; a per-item matrix needs items every model answered "
+            "(its board is the models' accuracies on them)"
+        )
+    if n is not None:
+        n = check_int("n", n, low=1)
+        if n != n_items:
+            raise ParameterError(
+                f"n must be the number of items every model answered, {n_items:,}, when scores is a per-item "
+                f"matrix; got {n:,} (leave n out: it is taken from the matrix)",
+                "n",
+                "scores",
+            )
+    values = Y[complete].mean(axis=0)
+    notes: list[str] = []
+    dropped = Y.shape[0] - n_items
+    if dropped:
+        notes.append(
+            f"{dropped:,} of the {Y.shape[0]:,} items left out (some model did not answer them): the board is "
+            f"the {Y.shape[1]:,} models' accuracies on the {n_items:,} items every model answered"
+        )
+    if rho is None and uses_rho:
+        try:
+            dep = estimate_dependence(Y, n_resamples=0)
+        except ValueError as exc:
+            message = str(exc)
+            if message.startswith("correct "):
+                message = "scores " + message[len("correct ") :]
+            raise ValueError(f"{message}; give rho to estimate without measuring it") from None
+        rho = dep.rho0
+        notes.append(
+            f"rho={dep.rho0:.4f} measured from the per-item matrix (mean pairwise phi {dep.mean_phi:.4f} of "
+            f"{dep.n_models:,} models on {dep.n_items:,} items; estimate_dependence)"
+        )
+    details = {"items_dropped": dropped, "best_model": names[int(np.argmax(values))]}
+    return values, n_items, rho, notes, details
+
+
+def _resolve_board(
+    scores: Any, n: int | None, rho: float | Dependence | None, metric: str, method: str
+) -> tuple[Any, int, float | None, list[str], dict]:
+    """The board, ``n`` and ``rho`` behind ``scores`` (a per-item matrix read as its board), with notes and details.
+
+    ``n`` is checked and given; ``rho`` is a float, or None for the paper's default.
+    """
+    uses_rho = metric == "auc" or method not in _NO_RHO_METHODS
+    notes: list[str] = []
+    details: dict = {}
+    matrix = _matrix_form(scores)
+    if matrix is not None and _is_correctness(matrix):
+        if metric != "accuracy":
+            raise ParameterError(
+                f"metric must be 'accuracy' when scores is a per-item matrix of correctness, got {metric!r}",
+                "metric",
+                "scores",
+            )
+        if isinstance(rho, Dependence):
+            rho, notes = _dependence_rho(rho, uses_rho)
+        scores, n, rho, more, details = _per_item_board(scores, n, rho, uses_rho)
+        notes += more
+    elif matrix is not None:
+        if isinstance(scores, PerItemFile):
+            _as_matrix(scores, "scores")  # a per-item file of losses: says what a per-item matrix holds
+        try:
+            as_vector(scores, "scores")
+        except ValueError as exc:
+            raise ValueError(
+                f"{exc} (a matrix of 0, 1 and NaN only would be read as per-item correctness, items x models)"
+            ) from None
+    if n is None:
+        raise ValueError(
+            "n must be given for a leaderboard of scores: the test-set size, an integer >= 1 (only a per-item "
+            "matrix gives its own n)"
+        )
+    n = check_int("n", n, low=1)
+    if isinstance(rho, Dependence):
+        rho, notes = _dependence_rho(rho, uses_rho)
+    return scores, n, rho, notes, details
+
+
+def _dependence_rho(rho: Dependence, uses_rho: bool) -> tuple[float, list[str]]:
+    """``rho_0`` of a measured :class:`Dependence`, and a note saying where it came from."""
+    if not uses_rho:
+        return float(rho.rho0), []
+    return float(rho.rho0), [
+        f"rho={rho.rho0:.4f} from the Dependence given (measured on {rho.n_items:,} items of {rho.n_models:,} models)"
+    ]
 
 
 def _set_aside_perfect(scores: np.ndarray, metric: str, method: str, rho: float) -> tuple[np.ndarray, tuple]:
@@ -150,13 +290,13 @@ def _resamples(kind: str, n_resamples: int | None) -> int:
 
 @renamed_arguments(show="progress")
 def estimate_sota(
-    scores: ArrayLike | Leaderboard,
-    n: int,
+    scores: ArrayLike | Leaderboard | PerItemFile,
+    n: int | None = None,
     *,
     metric: str = "accuracy",
     classes: int = 2,
     prevalence: float | None = None,
-    rho: float = RHO0,
+    rho: float | Dependence | None = None,
     method: str = "shrink",
     target: str = "expected",
     alpha: float = 0.05,
@@ -193,25 +333,47 @@ def estimate_sota(
     * ``"observed"`` -- ``Theta' = Theta_hat``: the expected maximum and its
       interval if the observed scores were the true ones (Table 2, row 2).
 
+    A board whose answers are published item by item is given as its
+    per-item matrix instead of its scores: the board is then each model's
+    accuracy on the items every model answered, ``n`` is their number, and
+    ``rho``, unless given, is measured from the same items by
+    :func:`estimate_dependence` (its point estimate; ``notes`` say so).
+
     Parameters
     ----------
-    scores : array_like of float or Leaderboard
+    scores : array_like of float, Leaderboard or per-item matrix
         One score per team (accuracy or AUC), each in ``[0, 1]``; teams at or
         below chance (``1/classes``, or 0.5 for the AUC) are left out and
         counted.  A :class:`Leaderboard` (what :func:`read_leaderboard`
         returns) gives its scores, and the result records what reading the
         file dropped and merged (``dropped``, ``duplicates``, ``notes``).
-    n : int
-        Test-set size (``>= 1``).
+        A per-item matrix of correctness (accuracy only): an items x models
+        array or DataFrame of 1 (correct) and 0 (wrong), NaN for a missing
+        answer, one column per model (a DataFrame's names are kept; item
+        labels in its index), or a :class:`~sotalib.judging.PerItemFile`
+        (what :func:`~sotalib.judging.read_per_item` returns, with
+        ``missing=True`` for blank cells).  Any 2-d input with at least two
+        rows and two columns holding only 0, 1 and NaN is read so;
+        ``details["best_model"]`` names the winner and
+        ``details["items_dropped"]`` counts the items some model left
+        unanswered.
+    n : int, optional
+        Test-set size (``>= 1``); required for a leaderboard of scores.  For
+        a per-item matrix it is the number of items every model answered:
+        leave it out, or give that number (another is refused).
     metric : {"accuracy", "auc"}
         The leaderboard's metric.
     classes : int
         Number of classes (``>= 2``; chance accuracy is ``1/classes``).
     prevalence : float, optional
         Share of positives in ``(0, 1)``; required for ``metric="auc"``.
-    rho : float
+    rho : float, Dependence or None
         Correlation ``rho_0`` with the reference classifier, in ``[0, 1]``
-        (``[0, 1)`` for ``"crop"``); default 0.6 as in the paper.
+        (``[0, 1)`` for ``"crop"``).  A :class:`Dependence` (what
+        :func:`estimate_dependence` returns) gives its measured ``rho0``, and
+        ``notes`` say so.  None (the default): 0.6 as in the paper for a
+        leaderboard of scores, measured from the matrix for a per-item matrix.
+        ``"naive"`` and ``"deconvolve"`` do not use it.
     method : {"shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed"}
         The estimator; only ``"shrink"`` for the AUC.
     target : {"expected", "upper"}
@@ -255,7 +417,10 @@ def estimate_sota(
     ValueError
         If an argument is out of range or the combination is not available
         (the message names the parameter), no team is above chance, or the
-        top score is a perfect 1 where the model cannot take one.
+        top score is a perfect 1 where the model cannot take one; for a
+        per-item matrix, if no item was answered by every model, ``n``
+        disagrees with their number, ``metric`` is not ``"accuracy"``, or
+        ``rho`` is to be measured and fewer than two models vary.
 
     References
     ----------
@@ -273,12 +438,22 @@ def estimate_sota(
     >>> naive = estimate_sota(board, 500, method="naive")
     >>> print(f"({naive.ci_low:.4f}, {naive.ci_high:.4f})")
     (0.8265, 0.8892)
+
+    A per-item board (items x models of 0/1): ``n`` and ``rho`` come from it.
+
+    >>> import numpy as np
+    >>> from sotalib.multiplicity import simulate_per_item
+    >>> theta = np.linspace(0.70, 0.74, 20)
+    >>> correct = simulate_per_item(1000, theta, rho=0.6, theta0=0.7, rng=1)
+    >>> est = estimate_sota(correct)
+    >>> print(est.n, f"{est.details['rho']:.4f}", f"{est.estimate:.4f}")
+    1000 0.5889 0.7299
     """
     metric = check_choice("metric", metric, ("accuracy", "auc"))
-    n = check_int("n", n, low=1)
-    classes = check_int("classes", classes, low=2)
     method = check_choice("method", method, METHODS["accuracy"])
-    rho = check_probability("rho", rho, open_high=method == "crop" and metric == "accuracy")
+    board_scores, n, rho, given_notes, per_item_details = _resolve_board(scores, n, rho, metric, method)
+    classes = check_int("classes", classes, low=2)
+    rho = check_probability("rho", RHO0 if rho is None else rho, open_high=method == "crop" and metric == "accuracy")
     target = check_choice("target", target, ("expected", "upper"))
     alpha = check_alpha("alpha", alpha)
     check_rng(rng)
@@ -299,9 +474,10 @@ def estimate_sota(
             "engine",
             "method",
         )
-    board = scores if isinstance(scores, Leaderboard) else None
-    values = _check_scores(scores.scores if isinstance(scores, Leaderboard) else scores)  # any form, as_vector
+    board = board_scores if isinstance(board_scores, Leaderboard) else None
+    values = _check_scores(board.scores if board is not None else board_scores)  # any form, as_vector
     values, notes = _set_aside_perfect(values, metric, method, rho)
+    notes = tuple(given_notes) + notes
     _check_perfect_score(values, metric, method, rho)  # a board of perfect scores only
     if metric == "auc":
         if prevalence is None:
@@ -325,7 +501,7 @@ def estimate_sota(
             progress=progress,
             engine=engine,
         )
-        return _with_reading(_degenerate(est, s), board, notes)
+        return _with_reading(_degenerate(est, s), board, notes, per_item_details)
     if method not in _TARGET_METHODS and target != "expected":
         raise ValueError(
             f"target {target!r} is not supported by method {method!r}, which solves no equation for a target; "
@@ -360,11 +536,18 @@ def estimate_sota(
             top=TOP,
             progress=progress,
         )
-    return _with_reading(_degenerate(est, s), board, notes)
+    return _with_reading(_degenerate(est, s), board, notes, per_item_details)
 
 
-def _with_reading(est: SotaEstimate, board: Leaderboard | None, notes: tuple = ()) -> SotaEstimate:
-    """``est`` with what reading the leaderboard file dropped and merged, and ``notes`` on the scores set aside."""
+def _with_reading(
+    est: SotaEstimate, board: Leaderboard | None, notes: tuple = (), details: dict | None = None
+) -> SotaEstimate:
+    """``est`` with what reading the leaderboard file dropped and merged, and the notes and details.
+
+    ``notes`` are on ``rho`` and the scores set aside; ``details`` are a per-item board's.
+    """
+    if details:
+        est = dataclasses.replace(est, details={**est.details, **details})
     if board is None:
         return dataclasses.replace(est, notes=tuple(notes) + tuple(est.notes)) if notes else est
     return dataclasses.replace(

@@ -67,9 +67,45 @@ def test_sota_on_a_per_item_board_uses_the_measured_dependence(per_item, capsys)
     assert main(["sota", "--per-item", str(path), "--classes", "2", "--json"]) in (0, 3)
     out = json.loads(capsys.readouterr().out)
     X = frame.drop(columns="item").to_numpy(dtype=float)
-    rho = round(float(estimate_dependence(X, n_resamples=0).rho0), 4)
+    rho = float(estimate_dependence(X, n_resamples=0).rho0)
     direct = estimate_sota(X.mean(axis=0), X.shape[0], classes=2, rho=rho)
     assert out["rho_source"] == "measured from --per-item"
-    assert out["estimate"] == pytest.approx(direct.estimate) if direct.solved else out.get("reason")
+    assert out["details"]["rho"] == rho
+    assert out["estimate"] == direct.estimate if direct.solved else out.get("reason")
     assert main(["sota", "--per-item", str(path), "--n", "10"]) == 2
     assert "--n" in capsys.readouterr().err
+
+
+def test_sota_per_item_prints_what_estimate_sota_returns(per_item, capsys):
+    from sotalib import estimate_sota
+    from sotalib.judging import read_per_item
+
+    path, _ = per_item
+    for argv, kwargs, source in [
+        ([], {}, "measured from --per-item"),
+        (["--rho", "0.3"], {"rho": 0.3}, "given"),
+        (["--method", "naive"], {"method": "naive"}, "not used (--method naive models no dependence)"),
+    ]:
+        code = main(["sota", "--per-item", str(path), "--json", *argv])
+        out = json.loads(capsys.readouterr().out)
+        expected = estimate_sota(read_per_item(path, missing=True), **kwargs).to_dict()
+        assert code == (0 if expected["solved"] else 3)
+        assert out.pop("rho_source") == source
+        out.pop("exit_code", None)
+        assert out == {**expected, **({"reason": out["reason"]} if not expected["solved"] else {})}
+
+
+def test_sota_per_item_names_the_file_in_its_errors(tmp_path, capsys):
+    path = tmp_path / "gappy.csv"
+    path.write_text("item,a,b\nq1,,0\nq2,1,\n")
+    assert main(["sota", "--per-item", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--per-item {path}: no item was answered by every model" in err and len(err.strip().splitlines()) == 1
+
+
+def test_sota_per_item_refuses_a_file_of_one_model_in_one_line(tmp_path, capsys):
+    path = tmp_path / "one.csv"
+    path.write_text("item,a\nq1,1\nq2,0\nq3,1\n")
+    assert main(["sota", "--per-item", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--per-item {path}: must have at least 2 models" in err and len(err.strip().splitlines()) == 1
