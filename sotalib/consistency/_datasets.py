@@ -198,7 +198,53 @@ def _mlscorecheck_datasets() -> tuple:
         for subset in ("train", "test")
         for label in _DIARETDB0_CLASSES
     ]
+    hrf_groups = (("", "the 45 images", ("h", "g", "dr")), ("healthy-", "the 15 healthy images", ("h",)),
+                  ("glaucoma-", "the 15 glaucoma images", ("g",)),
+                  ("dr-", "the 15 diabetic retinopathy images", ("dr",)))
+    for prefix, which, kinds in hrf_groups:
+        for region, counts, where in (
+            ("fov", _rc.HRF_FOV, "pixels inside the field-of-view mask"),
+            ("all", _rc.HRF_ALL, "all 3504 x 2336 = 8,185,344 pixels of each"),
+        ):
+            folds = tuple(c for ident, c in zip(HRF_IMAGES, counts) if ident.split("_")[1] in kinds)
+            out.append(
+                Dataset(
+                    f"hrf-{prefix}{region}",
+                    f"HRF retinal vessels, {which}, {where} (one fold per image)",
+                    _MLSCORECHECK_SOURCE,
+                    folds,
+                )
+            )
+    for subset, size in (("train", 50), ("test", 51)):
+        for target, part in (("od", "optic disc"), ("oc", "optic cup")):
+            for k, (low, high) in enumerate(_DRISHTI_CONFIDENCE, start=1):
+                out.append(
+                    Dataset(
+                        f"drishtigs-{subset}-{target}-{k}of4",
+                        f"DRISHTI-GS {part} segmentation, the {size} {subset} images, positives the pixels "
+                        f"marked by at least {k} of the 4 experts (mlscorecheck's confidence in "
+                        f"({low}, {high}]) (one fold per image)",
+                        _MLSCORECHECK_SOURCE,
+                        drishti_gs_folds(subset, target, k),
+                    )
+                )
     return tuple(out)
+
+
+#: HRF image identifiers in the order of ``_retina_counts.HRF_FOV`` / ``HRF_ALL``.
+HRF_IMAGES = tuple(sorted(f"{i:02d}_{g}" for g in ("h", "g", "dr") for i in range(1, 16)))
+
+#: DRISHTI-GS soft maps hold the grey levels 0, 64, 128, 191, 255 (marked by 0-4 of the 4 experts);
+#: mlscorecheck counts a pixel positive when its level is >= 255 * confidence, so "at least k of 4"
+#: is its labelling for the confidences in these ranges (0.75 -- its examples' value -- gives 4 of 4:
+#: 191 < 191.25).
+_DRISHTI_CONFIDENCE = (("0", "64/255"), ("64/255", "128/255"), ("128/255", "191/255"), ("191/255", "1"))
+
+
+def drishti_gs_folds(subset: str, target: str, k: int) -> tuple:
+    """``(p_i, n_i)`` of each DRISHTI-GS image: pixels marked by at least ``k`` of the 4 experts, the rest."""
+    maps = _rc.DRISHTI_GS[subset, target.upper()]
+    return tuple((sum(c[k:]), sum(c[:k])) for c in maps)
 
 
 class _Datasets(dict):

@@ -37,8 +37,11 @@ from ._scores import SCORES
 
 __all__ = ["MAX_COUNT", "SingleResult", "check_single", "check_som", "brute_force"]
 
-#: p + n must not exceed this (products of two counts stay exact in float64).
-MAX_COUNT = 2**26
+#: p + n must not exceed this: every product of two counts stays below 2**62 (exact in int64).
+#: Up to 2**26 the kernel's float64 arithmetic is exact on products; above, it takes the wide
+#: path of :mod:`sotalib.consistency._interval_kernel` (see ``WIDE`` there).  Either way every
+#: verdict is exact.
+MAX_COUNT = 2**31
 
 
 @dataclass(frozen=True, repr=False)
@@ -196,7 +199,7 @@ def check_intervals(
     ``p`` and ``n`` are checked here because Score of Means reaches it with totals over folds.
     """
     # numba loads on the first check, not when the package is imported (deliberately lazy: it takes a second)
-    from ._interval_kernel import _scan, _windows
+    from ._interval_kernel import BLOCK_COLUMNS, _columns, _scan, _windows
 
     p, n = _check_pn(p, n)
     # cheapest first (the order never changes the result): scores whose level sets are
@@ -210,15 +213,27 @@ def check_intervals(
     lo = np.array([float(iv.lo) for iv in kernel_ivs])
     hi = np.array([float(iv.hi) for iv in kernel_ivs])
     b2s = np.array([float(iv.spec.beta) ** 2 for iv in kernel_ivs])
-    A, B, M, nfall, t0 = _windows(
-        sids, lo, hi, b2s, _dirs(bases, axis), _dirs(bases, 1 - axis), axis, float(p), float(n), T, X
-    )
+    dirs = _dirs(bases, axis)
+    fp, fn = float(p), float(n)
+    t0, t1 = _columns(sids, lo, hi, b2s, dirs, _dirs(bases, 1 - axis), axis, fp, fn, T, X)
+    # the columns in blocks (memory bounded at any size), in order, so the stored pairs stay sorted
+    nsol, nfall, stored, ambiguous = 0, 0, [], []
     max_amb = 100_000
-    while True:
-        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M, t0, max_solutions, max_amb)
-        if namb <= max_amb:
-            break
-        max_amb = namb
+    for start in range(t0, t1 + 1, BLOCK_COLUMNS):
+        size = min(BLOCK_COLUMNS, t1 + 1 - start)
+        A, B, M, fell = _windows(sids, lo, hi, b2s, dirs, axis, fp, fn, X, start, size)
+        nfall += int(fell)
+        room = max(max_solutions - nsol, 0)
+        while True:
+            ns, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, fp, fn, A, B, M, start, room, max_amb)
+            if namb <= max_amb:
+                break
+            max_amb = namb
+        nsol += int(ns)
+        stored.append(sol)
+        ambiguous.append(amb)
+    sol = np.concatenate(stored) if stored else np.empty((0, 2), dtype=np.int64)
+    amb = np.concatenate(ambiguous) if ambiguous else np.empty((0, 2), dtype=np.int64)
     extra = [(int(a), int(b)) for a, b in amb if all(iv.contains_exact(int(a), int(b), p, n) for iv in intervals)]
     total = int(nsol) + len(extra)
     pairs = np.asarray(sol, dtype=np.int64).reshape(-1, 2)
@@ -250,7 +265,7 @@ def check_single(
     Parameters
     ----------
     p, n : int
-        Numbers of positives and negatives (>= 1, p + n <= 2**26).
+        Numbers of positives and negatives (>= 1, p + n <= 2**31).
     scores : mapping
         Score name (Table 2 abbreviation, synonym or complement) -> reported value; give
         values as strings ("0.9447") to have them read as the decimals written.
