@@ -208,9 +208,12 @@ def _mlscorecheck_datasets() -> tuple:
         for subset in ("train", "test")
         for label in _DIARETDB0_CLASSES
     ]
-    hrf_groups = (("", "the 45 images", ("h", "g", "dr")), ("healthy-", "the 15 healthy images", ("h",)),
-                  ("glaucoma-", "the 15 glaucoma images", ("g",)),
-                  ("dr-", "the 15 diabetic retinopathy images", ("dr",)))
+    hrf_groups = (
+        ("", "the 45 images", ("h", "g", "dr")),
+        ("healthy-", "the 15 healthy images", ("h",)),
+        ("glaucoma-", "the 15 glaucoma images", ("g",)),
+        ("dr-", "the 15 diabetic retinopathy images", ("dr",)),
+    )
     for prefix, which, kinds in hrf_groups:
         for region, counts, where in (
             ("fov", _rc.HRF_FOV, "pixels inside the field-of-view mask"),

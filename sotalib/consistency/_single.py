@@ -302,9 +302,7 @@ def check_intervals(
     # cheapest first (the order never changes the result): scores whose level sets are
     # linear in the free count narrow the windows, the costlier ones then mostly only
     # need the two-point endpoint test
-    kernel_ivs = sorted(
-        (iv for iv in intervals if iv.base != const), key=lambda iv: _order_key(iv, axis, p, n, T, X)
-    )
+    kernel_ivs = sorted((iv for iv in intervals if iv.base != const), key=lambda iv: _order_key(iv, axis, p, n, T, X))
     bases = [iv.base for iv in kernel_ivs]
     sids = np.array([SCORES.index(b) for b in bases], dtype=np.int64)
     lo = np.array([float(iv.lo) for iv in kernel_ivs], dtype=np.float64)
