@@ -18,7 +18,7 @@ Test sets of up to 2**31 items are taken (``MAX_COUNT``): up to 2**26 the
 float products of counts are exact; above, the kernel's wide path computes the
 differences of products that could cancel or tie in int64 (``WIDE`` in the
 kernel).  The columns run in blocks of 2**22, and a block whose screen leaves
-more than ``MAX_UNDECIDED`` points undecided is halved down to single columns,
+more than ``MAX_UNDECIDED`` points undecided is halved down to a few columns,
 decided exactly (:func:`_exact_column`): memory stays bounded at any size.
 
 The verdict and the solution set therefore equal those of the brute-force
@@ -200,11 +200,15 @@ def _too_many(p: int, n: int, repeats: int = 1) -> str:
 
 
 #: A block of columns whose float screen leaves more points than this undecided is split in two
-#: (down to single columns, which are then decided exactly by :func:`_exact_column`): the
+#: (down to a few columns, which are then decided exactly by :func:`_exact_column`): the
 #: undecided points are decided one by one in rational arithmetic, so their number bounds both
 #: the memory and the time of a check.  It takes reports with more decimals than the screen's
 #: margin resolves (11 and more) or tiny scores (a precision of 1e-9 on a set of 2**31 items).
 MAX_UNDECIDED = 100_000
+
+#: A block of at most this many columns with too many undecided points is decided column by column
+#: exactly (a few hundred exact evaluations per column) rather than halved again.
+EXACT_COLUMNS = 16
 
 
 def _constant_range(iv: ScoreInterval, axis: int, p: int, n: int) -> tuple[int, int]:
@@ -319,16 +323,17 @@ def check_intervals(
         nonlocal nsol, nfall
         room = max(max_solutions - nsol, 0)
         A, B, M, fell = _windows(sids, lo, hi, b2s, dirs, axis, fp, fn, X, start, size)
-        ns, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, fp, fn, A, B, M, start, room, MAX_UNDECIDED)
+        ns, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, fp, fn, A, B, M, start, room, max(MAX_UNDECIDED, 0))
         if namb > MAX_UNDECIDED:  # too many to decide one by one: halve the block, decide a column exactly
-            if size > 1:
+            if size > EXACT_COLUMNS:
                 run(start, size // 2)
                 run(start + size // 2, size - size // 2)
                 return
-            count, pairs = _exact_column(start, axis, p, n, intervals, room)
             nfall += int(fell)
-            nsol += count
-            stored.append(np.array(pairs, dtype=np.int64).reshape(-1, 2))
+            for t in range(start, start + size):
+                count, pairs = _exact_column(t, axis, p, n, intervals, max(max_solutions - nsol, 0))
+                nsol += count
+                stored.append(np.array(pairs, dtype=np.int64).reshape(-1, 2))
             return
         nfall += int(fell)
         nsol += int(ns)

@@ -19,9 +19,10 @@ from sotalib.consistency import SCORES, check_single
 # private: the kernel's two paths and its float evaluation are the subjects of these tests
 from sotalib.consistency import _interval_kernel as kernel
 from sotalib.consistency import _scores as scores_mod
+from sotalib.consistency import _single as single
 from sotalib.consistency._intervals import score_intervals
 from sotalib.consistency._scores import exact_sign, score_float, score_value
-from sotalib.consistency._single import MAX_COUNT, _dirs
+from sotalib.consistency._single import MAX_COUNT, _dirs, brute_force
 
 SMALL = st.integers(0, 2**26 - 1)
 
@@ -200,3 +201,36 @@ def test_at_the_limit(p, n):
     assert r.consistent and (tp, tn) in r.evidence
     with pytest.raises(ValueError, match=r"must be <= "):
         check_single(p, n + 1, report, decimals=9)
+
+
+# ---------------------------------------------------------------- columns decided exactly, against brute force
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    p=st.integers(1, 9),
+    n=st.integers(1, 30),
+    ft=st.floats(0.0, 1.0),
+    fu=st.floats(0.0, 1.0),
+    names=st.lists(st.sampled_from(SCORES), min_size=1, max_size=3, unique=True),
+    decimals=st.integers(1, 4),
+    shift=st.integers(-1, 1),
+)
+def test_exact_columns_equal_brute_force(p, n, ft, fu, names, decimals, shift):
+    # with no undecided point allowed, every column goes through the exact bisection of _exact_column
+    tp, tn = round(ft * p), round(fu * n)
+    report = {}
+    for base in names:
+        v = score_value(base, tp, tn, p, n)
+        if v is None or not math.isfinite(v):
+            return
+        report[base] = f"{round(v + shift * 10.0**-decimals, decimals):.{decimals}f}"
+    try:
+        intervals = score_intervals(report, decimals=decimals)
+    except ValueError:  # shifted out of the score's range
+        return
+    want = brute_force(p, n, intervals)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(single, "MAX_UNDECIDED", -1)
+        r = check_single(p, n, report, decimals=decimals)
+    assert r.n_solutions == len(want), (report, r.solutions.tolist(), want.tolist())
+    assert r.solutions.tolist() == want.tolist()
+    assert r.to_dict() == check_single(p, n, report, decimals=decimals).to_dict()
