@@ -317,7 +317,9 @@ def check_intervals(
     t0, t1 = _columns(sids, lo, hi, b2s, dirs, _dirs(bases, 1 - axis), axis, fp, fn, T, X)
     t0, t1 = max(t0, t_lo), min(t1, t_hi)
     # the columns in blocks (memory bounded at any size), in order, so the stored pairs stay sorted
-    nsol, nfall, stored, extra = 0, 0, [], []
+    nsol, nfall = 0, 0
+    stored: list[np.ndarray] = []  # the sure solutions kept, block by block
+    extra: list[tuple[int, int]] = []  # the undecided points that are solutions, decided exactly
 
     def run(start: int, size: int) -> None:
         nonlocal nsol, nfall
