@@ -21,6 +21,13 @@ of a score at the two ends of the current window often empty a column, or
 show that the score needs no narrowing, before any root is computed; and in
 the scan, once a point from each end of a window is surely inside every
 interval, every point between them is a solution without evaluation.
+
+Sizes.  Up to p + n = 2**26 every product of two counts is an exact float64
+integer.  Above (the wide path, up to 2**31, chosen by p + n inside the
+kernel) products are rounded once and the differences of products that could
+cancel or tie are taken in int64 (see ``WIDE``), so the float screen keeps its
+error bound and the caller's exact decisions stay the same.  The columns are
+windowed and scanned in blocks (:data:`BLOCK_COLUMNS`) by the caller.
 """
 
 from __future__ import annotations
@@ -499,8 +506,8 @@ def _columns(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
 
 
 #: At most this many columns are windowed and scanned at once: the five arrays of a block take
-#: 5 * 8 * 2**22 bytes = 168 MB, whatever the size of the test set (HRF's 30 million columns
-#: run in eight blocks; DRIVE's half million in one).
+#: 5 * 8 * 2**22 bytes = 168 MB, whatever the size of the test set (HRF's 28 million columns
+#: run in seven blocks; DRIVE's half million in one).
 BLOCK_COLUMNS = 2**22
 
 
