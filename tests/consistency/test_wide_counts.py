@@ -160,7 +160,7 @@ def _reference_count(p, n, intervals):
 WIDE_SCORES = ("acc", "sens", "spec", "bacc", "f1", "ji", "gm", "mcc", "kappa", "upm", "ppv", "npv", "fm", "pt")
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     p=st.integers(1, 24),
     n=st.integers(2**26, 2**31 - 24),
