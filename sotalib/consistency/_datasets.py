@@ -19,8 +19,8 @@ Sources
 * ISIC 2016 (Gutman et al. 2016), the test set of part 3 (lesion classification): 75 melanoma and 304 benign images.
 * ISIC 2017 (Codella et al. 2018), the test set of part 3, melanoma against the rest:
   117 melanoma and 483 other (nevus or seborrheic keratosis) images.
-* STARE (Hoover et al. 2000), CHASE_DB1 (Fraz et al. 2012) and DIARETDB0
-  (Kauppi et al. 2007): the counts bundled by the consistency checker
+* STARE (Hoover et al. 2000), CHASE_DB1 (Fraz et al. 2012), DIARETDB0
+  (Kauppi et al. 2007), HRF and DRISHTI-GS: the counts bundled by the consistency checker
   mlscorecheck (Fazekas & Kovács), repository ``FalseNegativeLab/mlscorecheck``,
   commit 40ab6c9bc0416490c2d6a3882faadbff9d54864f, MIT licence, "Copyright (c)
   2023 György Kovács" (``sotalib/consistency/_retina_counts.py``; the source
@@ -35,12 +35,22 @@ Sources
     image labelling, images with the lesion label (positives) against the rest,
     one fold per train/test split ("batch" 1-9) of the 130 images, as
     mlscorecheck's ``check_diaretdb0_class(subset, batch='all', class_name)``.
+  - ``hrf-fov``, ``hrf-all``: the 45 HRF images (Budai et al. 2013; 15 healthy,
+    15 glaucoma, 15 diabetic retinopathy), one vessel annotation, pixels inside
+    the field-of-view mask or all 3504 x 2336 of each; ``hrf-{healthy,glaucoma,dr}-{fov,all}``
+    the 15 images of one group (mlscorecheck takes any list of images); one fold per image.
+  - ``drishtigs-{train,test}-{od,oc}-{1,2,3,4}of4``: the 50 training or 51 test
+    images of DRISHTI-GS (Sivaswamy et al. 2014), optic disc or optic cup,
+    positives the pixels marked by at least k of the 4 experts -- mlscorecheck's
+    labelling at a confidence c in ((k-1) levels, k levels], a pixel being
+    positive when its grey level (0, 64, 128, 191, 255) is >= 255 c; its
+    examples' c = 0.75 is "4 of 4"; one fold per image.
 
-  mlscorecheck's HRF and DRISHTI-GS counts (in ``data/mlscorecheck/retina/``)
-  are not offered: the images of one set hold 311-368 (HRF) or 182-186
-  (DRISHTI-GS) million pixels in all, above the 2**26 items the checks take.  DIARETDB1 is left out: its all-pixels
-  counts in the source repeat the grey levels instead of counting pixels
-  (see the project's ``data/README.md``).
+  One set of HRF or DRISHTI-GS images holds 104-368 million pixels: the checks'
+  wide path (above 2**26 items, see :mod:`sotalib.consistency._interval_kernel`)
+  decides them exactly.  DIARETDB1 is left out: its all-pixels counts in the
+  source repeat the grey levels instead of counting pixels (see the project's
+  ``data/README.md``).
 """
 
 from __future__ import annotations
@@ -69,7 +79,7 @@ class Dataset(Result):
         Where the counts come from (and their licence).
     folds : tuple of (int, int)
         ``(p_i, n_i)`` of each evaluation set: one for a single test set, one per image for
-        DRIVE, STARE and CHASE_DB1, one per train/test split for DIARETDB0.
+        DRIVE, STARE, CHASE_DB1, HRF and DRISHTI-GS, one per train/test split for DIARETDB0.
     """
 
     name: str
@@ -198,7 +208,56 @@ def _mlscorecheck_datasets() -> tuple:
         for subset in ("train", "test")
         for label in _DIARETDB0_CLASSES
     ]
+    hrf_groups = (
+        ("", "the 45 images", ("h", "g", "dr")),
+        ("healthy-", "the 15 healthy images", ("h",)),
+        ("glaucoma-", "the 15 glaucoma images", ("g",)),
+        ("dr-", "the 15 diabetic retinopathy images", ("dr",)),
+    )
+    for prefix, which, kinds in hrf_groups:
+        for region, counts, where in (
+            ("fov", _rc.HRF_FOV, "pixels inside the field-of-view mask"),
+            ("all", _rc.HRF_ALL, "all 3504 x 2336 = 8,185,344 pixels of each"),
+        ):
+            folds = tuple(c for ident, c in zip(HRF_IMAGES, counts) if ident.split("_")[1] in kinds)
+            out.append(
+                Dataset(
+                    f"hrf-{prefix}{region}",
+                    f"HRF retinal vessels, {which}, {where} (one fold per image)",
+                    _MLSCORECHECK_SOURCE,
+                    folds,
+                )
+            )
+    for subset, size in (("train", 50), ("test", 51)):
+        for target, part in (("od", "optic disc"), ("oc", "optic cup")):
+            for k, (low, high) in enumerate(_DRISHTI_CONFIDENCE, start=1):
+                out.append(
+                    Dataset(
+                        f"drishtigs-{subset}-{target}-{k}of4",
+                        f"DRISHTI-GS {part} segmentation, the {size} {subset} images, positives the pixels "
+                        f"marked by at least {k} of the 4 experts (mlscorecheck's confidence in "
+                        f"({low}, {high}]) (one fold per image)",
+                        _MLSCORECHECK_SOURCE,
+                        drishti_gs_folds(subset, target, k),
+                    )
+                )
     return tuple(out)
+
+
+#: HRF image identifiers in the order of ``_retina_counts.HRF_FOV`` / ``HRF_ALL``.
+HRF_IMAGES = tuple(sorted(f"{i:02d}_{g}" for g in ("h", "g", "dr") for i in range(1, 16)))
+
+#: DRISHTI-GS soft maps hold the grey levels 0, 64, 128, 191, 255 (marked by 0-4 of the 4 experts);
+#: mlscorecheck counts a pixel positive when its level is >= 255 * confidence, so "at least k of 4"
+#: is its labelling for the confidences in these ranges (0.75 -- its examples' value -- gives 4 of 4:
+#: 191 < 191.25).
+_DRISHTI_CONFIDENCE = (("0", "64/255"), ("64/255", "128/255"), ("128/255", "191/255"), ("191/255", "1"))
+
+
+def drishti_gs_folds(subset: str, target: str, k: int) -> tuple:
+    """``(p_i, n_i)`` of each DRISHTI-GS image: pixels marked by at least ``k`` of the 4 experts, the rest."""
+    maps = _rc.DRISHTI_GS[subset, target.upper()]
+    return tuple((sum(c[k:]), sum(c[:k])) for c in maps)
 
 
 class _Datasets(dict):

@@ -21,6 +21,13 @@ of a score at the two ends of the current window often empty a column, or
 show that the score needs no narrowing, before any root is computed; and in
 the scan, once a point from each end of a window is surely inside every
 interval, every point between them is a solution without evaluation.
+
+Sizes.  Up to p + n = 2**26 every product of two counts is an exact float64
+integer.  Above (the wide path, up to 2**31, chosen by p + n inside the
+kernel) products are rounded once and the differences of products that could
+cancel or tie are taken in int64 (see ``WIDE``), so the float screen keeps its
+error bound and the caller's exact decisions stay the same.  The columns are
+windowed and scanned in blocks (:data:`BLOCK_COLUMNS`) by the caller.
 """
 
 from __future__ import annotations
@@ -41,12 +48,32 @@ ACC, SENS, SPEC, PPV, NPV, FBP, FBN, UPM, GM, FM, MK, BM, MCC, LRP, LRN, PT, DOR
 #: exact check few (about one per 10^4 columns at four decimals; 1e-9 sent ~100 per DRIVE check)
 MARGIN = 1e-11
 
+#: Above this p + n (the wide path) a product of two counts may exceed 2**53 and is rounded.
+#: Counts and their sums stay exact float64 integers (p + n <= 2**31), every product is rounded
+#: once (relative 2**-53), and the two places where rounded products could cancel or tie are
+#: computed in int64 instead (products of two counts are below 2**62): pt's tie tpr == fpr
+#: (``tp n == fp p``) and the numerator ``tp tn - fp fn`` of mcc and kappa.  Each score's
+#: float value is then within a few ulps of max(1, |value|) of the exact one -- far inside
+#: ``MARGIN`` -- so the screen stays sound and everything within the margin is decided exactly
+#: by the caller, as on the fast path.  Below this size both paths compute the same numbers
+#: (float products of counts below 2**26 are exact), and the fast one is used.
+WIDE = 2**26
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _cross(a, b, c, d, wide):
+    """``a b - c d`` of four counts: exact int64 arithmetic on the wide path, float64 below it."""
+    if wide:
+        return float(np.int64(a) * np.int64(b) - np.int64(c) * np.int64(d))
+    return a * b - c * d
+
 
 @njit(cache=True, error_model="numpy")
 def _fval(sid, tp, tn, p, n, b2, ext):
     """Float value of score ``sid`` (NaN if undefined); ``ext``: continuous extension of pt."""
     fp = n - tn
     fn = p - tp
+    wide = p + n > WIDE
     if sid == ACC:
         return (tp + tn) / (p + n)
     if sid == SENS:
@@ -83,14 +110,14 @@ def _fval(sid, tp, tn, p, n, b2, ext):
         d = (tp + fp) * (tn + fn)
         if d == 0:
             return np.nan
-        return (tp * tn - fp * fn) / (math.sqrt(p * n) * math.sqrt(d))
+        return _cross(tp, tn, fp, fn, wide) / (math.sqrt(p * n) * math.sqrt(d))
     if sid == LRP:
         return n * tp / (p * fp) if fp != 0 else np.nan
     if sid == LRN:
         return n * fn / (p * tn) if tn != 0 else np.nan
     if sid == PT:
-        # a == b  <=>  tp * n == fp * p (exact in float for counts < 2**26)
-        if tp * n == fp * p:
+        # a == b  <=>  tp * n == fp * p (exact in float for counts < 2**26, else in int64)
+        if _cross(tp, n, fp, p, wide) == 0:
             if ext and tp != 0:
                 return 0.5
             return np.nan
@@ -105,7 +132,7 @@ def _fval(sid, tp, tn, p, n, b2, ext):
     if sid == BACC:
         return 0.5 * (tp / p + tn / n)
     if sid == KAPPA:
-        return 2 * (tp * tn - fn * fp) / ((tp + fp) * n + p * (fn + tn))
+        return 2 * _cross(tp, tn, fn, fp, wide) / ((tp + fp) * n + p * (fn + tn))
     return np.nan
 
 
@@ -145,7 +172,7 @@ def _gval(sid, tp, tn, p, n, b2, c):
     if sid == BM:
         return tp * n + tn * p - (1 + c) * p * n
     if sid == MCC:
-        num = tp * tn - fp * fn
+        num = _cross(tp, tn, fp, fn, p + n > WIDE)
         return num * num - c * c * p * n * (tp + fp) * (tn + fn)
     if sid == LRP:
         return n * tp - c * p * fp
@@ -163,7 +190,7 @@ def _gval(sid, tp, tn, p, n, b2, c):
     if sid == BACC:
         return tp * n + tn * p - 2 * c * p * n
     if sid == KAPPA:
-        return 2 * (tp * tn - fn * fp) - c * ((tp + fp) * n + p * (fn + tn))
+        return 2 * _cross(tp, tn, fn, fp, p + n > WIDE) - c * ((tp + fp) * n + p * (fn + tn))
     return np.nan
 
 
@@ -468,23 +495,32 @@ def _window_columns_parallel(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0, 
 
 
 @njit(cache=True, error_model="numpy")
-def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
-    """Certified windows [A, B] of x for every column t0 + i (intersection over the scores).
-
-    Also a bit mask M per column of the scores proven surely inside on the whole window by the endpoint
-    test (by monotonicity they hold on any part of it, so the scan need not evaluate them);
-    returns (A, B, M, fallbacks, t0).  Columns outside [t0, t0 + len(A)) hold no solution.
-    """
-    k = sids.shape[0]
-    nfall = 0
-    slack = 2 + int(1e-9 * X)
+def _columns(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
+    """The columns [t0, t1] outside which no score can be reached (t1 < t0: none)."""
     t0, t1 = 0, T
-    for j in range(k):
+    for j in range(sids.shape[0]):
         ta, tb = _t_range(sids[j], axis, dirs[j], dirs_t[j], p, n, b2s[j], lo[j], hi[j], T, X)
         t0 = max(t0, ta)
         t1 = min(t1, tb)
-    # only the columns [t0, t1] can hold a solution: the arrays cover those (index i is t0 + i)
-    size = max(t1 - t0 + 1, 0)
+    return t0, t1
+
+
+#: At most this many columns are windowed and scanned at once: the five arrays of a block take
+#: 5 * 8 * 2**22 bytes = 168 MB, whatever the size of the test set (HRF's 28 million columns
+#: run in seven blocks; DRIVE's half million in one).
+BLOCK_COLUMNS = 2**22
+
+
+@njit(cache=True, error_model="numpy")
+def _windows(sids, lo, hi, b2s, dirs, axis, p, n, X, t0, size):
+    """Certified windows [A, B] of x for the columns t0, ..., t0 + size - 1 (intersection over the scores).
+
+    Also a bit mask M per column of the scores proven surely inside on the whole window by the endpoint
+    test (by monotonicity they hold on any part of it, so the scan need not evaluate them);
+    returns (A, B, M, fallbacks).  Column i of the arrays is t0 + i.
+    """
+    nfall = 0
+    slack = 2 + int(1e-9 * X)
     A = np.zeros(size, dtype=np.int64)
     B = np.full(size, X, dtype=np.int64)
     M = np.zeros(size, dtype=np.int64)  # bit j: score j proven inside on the whole window
@@ -493,7 +529,7 @@ def _windows(sids, lo, hi, b2s, dirs, dirs_t, axis, p, n, T, X):
     else:
         for i in range(size):
             nfall += _window_column(sids, lo, hi, b2s, dirs, axis, p, n, X, slack, t0 + i, A, B, M, i)
-    return A, B, M, nfall, t0
+    return A, B, M, nfall
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # array arguments: no call overhead

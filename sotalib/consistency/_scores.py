@@ -327,13 +327,36 @@ def all_scores(tp: int, tn: int, p: int, n: int, *, beta: float = 1.0) -> dict[s
 
 
 # --------------------------------------------------------------------------- float
+#: Above this p + n a product of two counts may exceed 2**53 (see :func:`score_float`).
+WIDE = 2**26
+
+
+def _wide(*counts: np.ndarray) -> bool:
+    """Whether products of these counts can leave float64's exact integers, the counts being integers."""
+    big = max((float(np.max(np.abs(c))) for c in counts if c.size), default=0.0)
+    if big * big < 2.0**53:
+        return False
+    return all(bool(np.all(c == np.floor(c))) for c in counts) and big < 2.0**31
+
+
+def _cross(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, wide: bool) -> np.ndarray:
+    """``a b - c d``: in exact int64 arithmetic for wide integer counts, else in float64."""
+    if not wide:
+        return a * b - c * d
+    ia, ib, ic, id_ = (np.asarray(x).astype(np.int64) for x in (a, b, c, d))
+    return (ia * ib - ic * id_).astype(np.float64)
+
+
 def score_float(base: str, tp, tn, p, n, beta: float = 1.0) -> tuple[np.ndarray, np.ndarray]:  # noqa: C901 (one branch per score formula, read against the paper)
     """Vectorised float64 evaluation: ``(values, defined)``; values are NaN where undefined.
 
-    Counts must be below 2**26 so that every product of two counts is an
-    exact float64 integer; the relative error of every formula is then a few
-    units in the last place, which :mod:`sotalib.consistency` covers with a
-    wide margin before deciding anything in floating point.
+    Below 2**26 every product of two counts is an exact float64 integer; above
+    (up to p + n = 2**31, the consistency checks' limit) products are rounded
+    once, and the differences of products that could cancel or tie -- pt's
+    ``tp n == fp p`` and the numerator ``tp tn - fp fn`` of mcc and kappa --
+    are computed exactly in int64.  The error of every formula is then a few
+    units in the last place of max(1, |value|), which :mod:`sotalib.consistency`
+    covers with a wide margin before deciding anything in floating point.
     """
     tp = np.asarray(tp, dtype=np.float64)
     tn = np.asarray(tn, dtype=np.float64)
@@ -341,18 +364,19 @@ def score_float(base: str, tp, tn, p, n, beta: float = 1.0) -> tuple[np.ndarray,
     n = np.asarray(n, dtype=np.float64)
     fp, fn = n - tn, p - tp
     b2 = float(beta) ** 2
+    wide = _wide(tp, tn, p, n)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if base == "gm":
             num, den = np.sqrt(tp * tn), np.sqrt(p * n)
         elif base == "fm":
             num, den = tp, np.sqrt(p * (tp + fp))
         elif base == "mcc":
-            num = tp * tn - fp * fn
+            num = _cross(tp, tn, fp, fn, wide)
             den = np.sqrt(p * n) * np.sqrt((tp + fp) * (tn + fn))
         elif base == "pt":
             a, b = tp / p, fp / n
             num, den = np.sqrt(b), np.sqrt(a) + np.sqrt(b)
-            den = np.where(a == b, 0.0, den)
+            den = np.where(_cross(tp, n, fp, p, wide) == 0, 0.0, den)  # a == b, exactly
         elif base == "mk":
             d1, d2 = tn + fn, tp + fp
             num = tn * d2 + tp * d1 - d1 * d2
@@ -386,7 +410,7 @@ def score_float(base: str, tp, tn, p, n, beta: float = 1.0) -> tuple[np.ndarray,
         elif base == "bacc":
             num, den = tp * n + tn * p, 2 * p * n
         elif base == "kappa":
-            num, den = 2 * (tp * tn - fn * fp), (tp + fp) * n + p * (fn + tn)
+            num, den = 2 * _cross(tp, tn, fn, fp, wide), (tp + fp) * n + p * (fn + tn)
         else:
             raise KeyError(base)
         defined = np.broadcast_to(den != 0, np.broadcast(num, den).shape)

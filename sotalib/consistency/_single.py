@@ -11,8 +11,15 @@ reproduces every reported score within its numerical uncertainty (Eq. 1).
   with windows that are widened and then certified, so that no compatible pair
   is ever missed;
 * every candidate is then decided: in float64 when it is farther than a safe
-  margin (1e-9 relative) from the ends of the intervals, otherwise exactly, in
-  rational arithmetic (:func:`sotalib.consistency._scores.exact_sign`).
+  margin (1e-11 of max(1, |value|)) from the ends of the intervals, otherwise
+  exactly, in rational arithmetic (:func:`sotalib.consistency._scores.exact_sign`).
+
+Test sets of up to 2**31 items are taken (``MAX_COUNT``): up to 2**26 the
+float products of counts are exact; above, the kernel's wide path computes the
+differences of products that could cancel or tie in int64 (``WIDE`` in the
+kernel).  The columns run in blocks of 2**22, and a block whose screen leaves
+more than ``MAX_UNDECIDED`` points undecided is halved down to a few columns,
+decided exactly (:func:`_exact_column`): memory stays bounded at any size.
 
 The verdict and the solution set therefore equal those of the brute-force
 search over all (p + 1)(n + 1) pairs (:func:`brute_force`), which the tests
@@ -25,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
@@ -33,12 +41,15 @@ from .._result import Result
 from .._validate import check_int
 from ._folds import check_folds as _check_folds
 from ._intervals import ScoreInterval, score_intervals
-from ._scores import SCORES
+from ._scores import SCORES, exact_sign
 
 __all__ = ["MAX_COUNT", "SingleResult", "check_single", "check_som", "brute_force"]
 
-#: p + n must not exceed this (products of two counts stay exact in float64).
-MAX_COUNT = 2**26
+#: p + n must not exceed this: every product of two counts stays below 2**62 (exact in int64).
+#: Up to 2**26 the kernel's float64 arithmetic is exact on products; above, it takes the wide
+#: path of :mod:`sotalib.consistency._interval_kernel` (see ``WIDE`` there).  Either way every
+#: verdict is exact.
+MAX_COUNT = 2**31
 
 
 @dataclass(frozen=True, repr=False)
@@ -188,6 +199,89 @@ def _too_many(p: int, n: int, repeats: int = 1) -> str:
     )
 
 
+#: A block of columns whose float screen leaves more points than this undecided is split in two
+#: (down to a few columns, which are then decided exactly by :func:`_exact_column`): the
+#: undecided points are decided one by one in rational arithmetic, so their number bounds both
+#: the memory and the time of a check.  It takes reports with more decimals than the screen's
+#: margin resolves (11 and more) or tiny scores (a precision of 1e-9 on a set of 2**31 items).
+MAX_UNDECIDED = 100_000
+
+#: A block of at most this many columns with too many undecided points is decided column by column
+#: exactly (a few hundred exact evaluations per column) rather than halved again.
+EXACT_COLUMNS = 16
+
+
+def _constant_range(iv: ScoreInterval, axis: int, p: int, n: int) -> tuple[int, int]:
+    """The columns whose (constant) value of sens (axis 0) or spec (axis 1) lies in the interval, exactly."""
+    size = p if axis == 0 else n  # sens = tp / p, spec = tn / n
+    return max(0, math.ceil(iv.lo * size)), min(size, math.floor(iv.hi * size))
+
+
+def _first(pred, a: int, b: int) -> int:
+    """The smallest x in [a, b] with ``pred(x)`` for a predicate False ... False True ... True; b + 1 if none."""
+    lo, hi = a, b + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if pred(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _exact_column(t: int, axis: int, p: int, n: int, intervals, room: int) -> tuple[int, list]:
+    """The solutions of column ``t`` in exact arithmetic: (their number, the first ``room`` of them).
+
+    The kernel's premise, every score monotone in the free count x on a column (proven in the
+    chapter), makes the x that satisfy one score's bound a prefix or a suffix of the column's
+    interior 1 <= x <= X - 1, where a score is either defined everywhere or nowhere (pt's one tie
+    aside, where its continuous extension 1/2 keeps it monotone and which is never a solution):
+    each end is found by bisection on exact signs; x = 0 and x = X are tested one by one.
+    """
+    X = n if axis == 0 else p
+
+    def pair(x):
+        return (t, x) if axis == 0 else (x, t)
+
+    def sign(iv, x, c):
+        tp, tn = pair(x)
+        s = exact_sign(iv.base, tp, tn, p, n, c, iv.spec.beta)
+        if s is None and iv.base == "pt" and tp * n == (n - tn) * p and tp > 0:
+            half = Fraction(1, 2)
+            return (half > c) - (half < c)
+        return s
+
+    a, b = 1, X - 1
+    for iv, d in zip(intervals, _dirs([iv.base for iv in intervals], axis)):
+        if a > b:
+            break
+        if sign(iv, a, iv.lo) is None or sign(iv, b, iv.lo) is None:  # undefined on the interior
+            a, b = 1, 0
+        elif d == 0:
+            if not (sign(iv, a, iv.lo) >= 0 and sign(iv, a, iv.hi) <= 0):
+                a, b = 1, 0
+        elif d > 0:
+            a, b = _first(lambda x: sign(iv, x, iv.lo) >= 0, a, b), _first(lambda x: sign(iv, x, iv.hi) > 0, a, b) - 1
+        else:
+            a, b = _first(lambda x: sign(iv, x, iv.hi) <= 0, a, b), _first(lambda x: sign(iv, x, iv.lo) < 0, a, b) - 1
+    tie = -1  # pt's tie tp n == fp p in this column: never a solution
+    if any(iv.base == "pt" for iv in intervals):
+        if axis == 0 and (t * n) % p == 0:
+            tie = n - t * n // p
+        elif axis == 1 and ((n - t) * p) % n == 0:
+            tie = (n - t) * p // n
+    ends = [x for x in sorted({0, X}) if all(iv.contains_exact(*pair(x), p, n) for iv in intervals)]
+    count = max(b - a + 1, 0) - (a <= tie <= b) + len(ends)
+    xs = [x for x in ends if x == 0]
+    x = a
+    while x <= b and len(xs) < room:
+        if x != tie:
+            xs.append(x)
+        x += 1
+    xs += [x for x in ends if x == X and X > 0]
+    return count, [pair(x) for x in xs[:room]]
+
+
 def check_intervals(
     p: int, n: int, intervals: tuple[ScoreInterval, ...], max_solutions: int = 1_000_000
 ) -> SingleResult:
@@ -196,30 +290,63 @@ def check_intervals(
     ``p`` and ``n`` are checked here because Score of Means reaches it with totals over folds.
     """
     # numba loads on the first check, not when the package is imported (deliberately lazy: it takes a second)
-    from ._interval_kernel import _scan, _windows
+    from ._interval_kernel import BLOCK_COLUMNS, _columns, _scan, _windows
 
     p, n = _check_pn(p, n)
+    axis = 0 if p <= n else 1
+    T, X = (p, n) if axis == 0 else (n, p)
+    # sens (spec) is constant on each column tp (tn): the columns it allows are found exactly here,
+    # and the kernel needs it no more (in float its whole column could be too close to call)
+    const = "sens" if axis == 0 else "spec"
+    t_lo, t_hi = 0, T
+    for iv in intervals:
+        if iv.base == const:
+            a, b = _constant_range(iv, axis, p, n)
+            t_lo, t_hi = max(t_lo, a), min(t_hi, b)
     # cheapest first (the order never changes the result): scores whose level sets are
     # linear in the free count narrow the windows, the costlier ones then mostly only
     # need the two-point endpoint test
-    axis = 0 if p <= n else 1
-    T, X = (p, n) if axis == 0 else (n, p)
-    kernel_ivs = sorted(intervals, key=lambda iv: _order_key(iv, axis, p, n, T, X))
+    kernel_ivs = sorted((iv for iv in intervals if iv.base != const), key=lambda iv: _order_key(iv, axis, p, n, T, X))
     bases = [iv.base for iv in kernel_ivs]
     sids = np.array([SCORES.index(b) for b in bases], dtype=np.int64)
-    lo = np.array([float(iv.lo) for iv in kernel_ivs])
-    hi = np.array([float(iv.hi) for iv in kernel_ivs])
-    b2s = np.array([float(iv.spec.beta) ** 2 for iv in kernel_ivs])
-    A, B, M, nfall, t0 = _windows(
-        sids, lo, hi, b2s, _dirs(bases, axis), _dirs(bases, 1 - axis), axis, float(p), float(n), T, X
-    )
-    max_amb = 100_000
-    while True:
-        nsol, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, float(p), float(n), A, B, M, t0, max_solutions, max_amb)
-        if namb <= max_amb:
-            break
-        max_amb = namb
-    extra = [(int(a), int(b)) for a, b in amb if all(iv.contains_exact(int(a), int(b), p, n) for iv in intervals)]
+    lo = np.array([float(iv.lo) for iv in kernel_ivs], dtype=np.float64)
+    hi = np.array([float(iv.hi) for iv in kernel_ivs], dtype=np.float64)
+    b2s = np.array([float(iv.spec.beta) ** 2 for iv in kernel_ivs], dtype=np.float64)
+    dirs = _dirs(bases, axis)
+    fp, fn = float(p), float(n)
+    t0, t1 = _columns(sids, lo, hi, b2s, dirs, _dirs(bases, 1 - axis), axis, fp, fn, T, X)
+    t0, t1 = max(t0, t_lo), min(t1, t_hi)
+    # the columns in blocks (memory bounded at any size), in order, so the stored pairs stay sorted
+    nsol, nfall = 0, 0
+    stored: list[np.ndarray] = []  # the sure solutions kept, block by block
+    extra: list[tuple[int, int]] = []  # the undecided points that are solutions, decided exactly
+
+    def run(start: int, size: int) -> None:
+        nonlocal nsol, nfall
+        room = max(max_solutions - nsol, 0)
+        A, B, M, fell = _windows(sids, lo, hi, b2s, dirs, axis, fp, fn, X, start, size)
+        ns, sol, namb, amb = _scan(sids, lo, hi, b2s, axis, fp, fn, A, B, M, start, room, max(MAX_UNDECIDED, 0))
+        if namb > MAX_UNDECIDED:  # too many to decide one by one: halve the block, decide a column exactly
+            if size > EXACT_COLUMNS:
+                run(start, size // 2)
+                run(start + size // 2, size - size // 2)
+                return
+            nfall += int(fell)
+            for t in range(start, start + size):
+                count, pairs = _exact_column(t, axis, p, n, intervals, max(max_solutions - nsol, 0))
+                nsol += count
+                stored.append(np.array(pairs, dtype=np.int64).reshape(-1, 2))
+            return
+        nfall += int(fell)
+        nsol += int(ns)
+        stored.append(sol)
+        extra.extend(
+            (int(a), int(b)) for a, b in amb if all(iv.contains_exact(int(a), int(b), p, n) for iv in intervals)
+        )
+
+    for start in range(t0, t1 + 1, BLOCK_COLUMNS):
+        run(start, min(BLOCK_COLUMNS, t1 + 1 - start))
+    sol = np.concatenate(stored) if stored else np.empty((0, 2), dtype=np.int64)
     total = int(nsol) + len(extra)
     pairs = np.asarray(sol, dtype=np.int64).reshape(-1, 2)
     if extra:
@@ -250,7 +377,7 @@ def check_single(
     Parameters
     ----------
     p, n : int
-        Numbers of positives and negatives (>= 1, p + n <= 2**26).
+        Numbers of positives and negatives (>= 1, p + n <= 2**31).
     scores : mapping
         Score name (Table 2 abbreviation, synonym or complement) -> reported value; give
         values as strings ("0.9447") to have them read as the decimals written.

@@ -18,8 +18,8 @@ from sotalib.cli import main
 from sotalib.consistency import check_report
 from sotalib.judging import bradley_terry, estimate_rank_uncertainty
 
-#: The largest test set the consistency tests take (documented: p + n <= 2**26); the refusals below name it.
-MAX_COUNT = 2**26
+#: The largest test set the consistency tests take (documented: p + n <= 2**31); the refusals below name it.
+MAX_COUNT = 2**31
 
 ITEMS = "item,A,B,C\n" + "".join(f"{i},{i % 2},{(i // 2) % 2},{int(i % 3 == 0)}\n" for i in range(12))
 

@@ -1,6 +1,9 @@
 """``sotalib datasets`` and ``sotalib check --dataset``."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 from sotalib.cli import main
 
@@ -89,3 +92,89 @@ def test_check_dataset_chasedb1_from_picked_counts(capsys):
     argv[argv.index(f"sens={scores['sens']:.4f}")] = f"sens={scores['sens'] + 0.01:.4f}"
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out)["consistent"] is False
+
+
+# ---------------------------------------------------------------------------
+# HRF and DRISHTI-GS: one set of images holds 104-368 million pixels (the checks' wide path)
+HRF_NAMES = [f"hrf-{g}{r}" for g in ("", "healthy-", "glaucoma-", "dr-") for r in ("fov", "all")]
+DRISHTI_NAMES = [f"drishtigs-{s}-{t}-{k}of4" for s in ("train", "test") for t in ("od", "oc") for k in range(1, 5)]
+
+
+def test_datasets_lists_hrf_and_drishti_gs(capsys):
+    assert main(["datasets", "--json"]) == 0
+    d = {x["name"]: x for x in json.loads(capsys.readouterr().out)["datasets"]}
+    assert set(HRF_NAMES + DRISHTI_NAMES) <= set(d)
+    # HRF: 45 images of 3504 x 2336 = 8,185,344 pixels (Budai et al. 2013)
+    assert d["hrf-all"]["p"] + d["hrf-all"]["n"] == 45 * 8_185_344 and len(d["hrf-all"]["folds"]) == 45
+    assert all(p + n == 8_185_344 for p, n in d["hrf-glaucoma-all"]["folds"])
+    # DRISHTI-GS: 50 training and 51 test images (Sivaswamy et al. 2014)
+    assert len(d["drishtigs-train-oc-4of4"]["folds"]) == 50 and len(d["drishtigs-test-od-1of4"]["folds"]) == 51
+    assert all("40ab6c9" in d[k]["source"] and "MIT" in d[k]["source"] for k in HRF_NAMES + DRISHTI_NAMES)
+    assert main(["datasets"]) == 0
+    assert "hrf-fov" in capsys.readouterr().out
+
+
+def _argv(name, scores, *extra):
+    argv = ["check", "--dataset", name, "--aggregation", "som", "--decimals", "4", *extra]
+    for k, v in scores.items():
+        argv += ["--score", f"{k}={v}"]
+    return argv
+
+
+def _pooled(p, n):
+    """A true pooled confusion matrix and its scores to 4 decimals, and its exact accuracy."""
+    tp, tn = p * 2 // 3, n - n // 37
+    fp, fn = n - tn, p - tp
+    acc = (tp + tn) / (p + n)
+    scores = {"acc": f"{acc:.4f}", "sens": f"{tp / p:.4f}", "spec": f"{tn / n:.4f}"}
+    scores["f1"] = f"{2 * tp / (2 * tp + fp + fn):.4f}"
+    return scores, acc
+
+
+def test_check_hrf_consistent_from_true_counts_and_not_when_perturbed(capsys):
+    assert main(["datasets", "--json"]) == 0
+    d = {x["name"]: x for x in json.loads(capsys.readouterr().out)["datasets"]}
+    p, n = d["hrf-fov"]["p"], d["hrf-fov"]["n"]
+    scores, acc = _pooled(p, n)
+    assert main(_argv("hrf-fov", scores, "--json")) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["consistent"] is True and out["details"]["som"]["note"] == f"totals p={p}, n={n}"
+    assert main(_argv("hrf-fov", scores)) == 0
+    assert "CONSISTENT" in capsys.readouterr().out
+    # one unit off in the 4th decimal of the accuracy: no pooled (tp, tn) gives it with sens, spec and f1
+    bad = dict(scores, acc=f"{acc + 1e-4:.4f}")
+    assert main(_argv("hrf-fov", bad, "--json")) == 0  # a verdict, not an error: exit 0
+    assert json.loads(capsys.readouterr().out)["consistent"] is False
+    assert main(_argv("hrf-fov", bad)) == 0
+    assert "INCONSISTENT" in capsys.readouterr().out
+
+
+def test_check_hrf_through_the_installed_command():
+    exe = Path(sys.executable).parent / "sotalib"
+    scores, acc = _pooled(28_395_044, 282_712_163)  # hrf-fov
+    for value, want in ((acc, True), (acc - 1e-4, False)):
+        argv = _argv("hrf-fov", dict(scores, acc=f"{value:.4f}"), "--json")
+        res = subprocess.run([str(exe), *argv], capture_output=True, text=True, check=False)
+        assert res.returncode == 0 and res.stderr == "", res.stderr
+        assert json.loads(res.stdout)["consistent"] is want
+    # a misspelt name is an input error: exit 2, one line naming --dataset
+    res = subprocess.run([str(exe), *_argv("hrf-fovv", scores)], capture_output=True, text=True, check=False)
+    assert res.returncode == 2 and res.stdout == "" and "--dataset must be one of" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_check_drishti_gs_mean_of_scores(capsys):
+    # every image's own confusion matrix: the mean of its scores is consistent with the 51 test images
+    assert main(["datasets", "--json"]) == 0
+    d = {x["name"]: x for x in json.loads(capsys.readouterr().out)["datasets"]}
+    folds = d["drishtigs-test-od-4of4"]["folds"]
+    picked = [(p * 4 // 5, n - n // 100) for p, n in folds]
+    mean = {
+        "sens": sum(t / p for (t, _), (p, _) in zip(picked, folds)) / len(folds),
+        "spec": sum(u / n for (_, u), (_, n) in zip(picked, folds)) / len(folds),
+    }
+    argv = ["check", "--dataset", "drishtigs-test-od-4of4", "--aggregation", "mos", "--decimals", "4", "--json"]
+    for k, v in mean.items():
+        argv += ["--score", f"{k}={v:.4f}"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["consistent"] is True

@@ -2,6 +2,8 @@
 
 import csv
 import json
+import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -157,13 +159,29 @@ def test_diaretdb0_as_published():
     assert sum("neovascularisation" in v for v in d["classes"].values()) == 19
 
 
-def test_hrf_and_drishti_gs_are_vendored_but_too_large_to_check():
+HRF_NAMES = [f"hrf-{g}{r}" for g in ("", "healthy-", "glaucoma-", "dr-") for r in ("fov", "all")]
+DRISHTI_NAMES = [f"drishtigs-{s}-{t}-{k}of4" for s in ("train", "test") for t in ("od", "oc") for k in range(1, 5)]
+
+
+def test_hrf_counts_are_the_vendored_files_and_the_paper():
     # HRF: Budai et al., Int J Biomed Imaging 2013 -- 45 images of 3504 x 2336 pixels,
-    # 15 healthy (_h), 15 glaucoma (_g), 15 diabetic retinopathy (_dr)
+    # 15 healthy (_h), 15 glaucoma (_g), 15 diabetic retinopathy (_dr), one manual vessel segmentation each
     fov, every = _images("hrf/with_fov.json"), _images("hrf/without_fov.json")
     assert sorted(fov) == sorted(every) == sorted(f"{i:02d}_{g}" for g in ("h", "g", "dr") for i in range(1, 16))
-    assert all(sum(every[i]) == 3504 * 2336 and sum(fov[i]) < 3504 * 2336 for i in every)
+    assert all(sum(every[i]) == 3504 * 2336 == 8_185_344 and sum(fov[i]) < 3504 * 2336 for i in every)
     assert all(fov[i][0] <= every[i][0] for i in every)  # vessels inside the field of view are a subset
+    for region, src in (("fov", fov), ("all", every)):
+        assert get_dataset(f"hrf-{region}").folds == tuple(src[k] for k in sorted(src))
+        for group, g in (("healthy", "h"), ("glaucoma", "g"), ("dr", "dr")):
+            want = tuple(src[k] for k in sorted(src) if k.endswith("_" + g))
+            assert len(want) == 15 and get_dataset(f"hrf-{group}-{region}").folds == want
+    # the totals: 45 and 15 images of 8,185,344 pixels; the field of view of all 45 holds 311,107,207
+    assert get_dataset("hrf-all").p + get_dataset("hrf-all").n == 45 * 8_185_344 == 368_340_480
+    assert get_dataset("hrf-dr-all").p + get_dataset("hrf-dr-all").n == 15 * 8_185_344
+    assert (get_dataset("hrf-fov").p, get_dataset("hrf-fov").n) == (28_395_044, 282_712_163)
+
+
+def test_drishti_gs_counts_are_the_vendored_files():
     # DRISHTI-GS: Sivaswamy et al., ISBI 2014 -- 101 images, 50 training and 51 test, soft maps of 4 experts.
     # DISAGREES with the paper's image size (2896 x 1944): the soft maps hold 3.58-4.35 million pixels,
     # fewer than the 5.63 million of a full image (the source does not say how they were cropped).
@@ -175,14 +193,79 @@ def test_hrf_and_drishti_gs_are_vendored_but_too_large_to_check():
             assert m["OD"]["values"] == m["OC"]["values"] == [0, 64, 128, 191, 255]
             assert sum(m["OD"]["counts"]) == sum(m["OC"]["counts"])
             sizes.append(sum(m["OD"]["counts"]))
+        for target in ("OD", "OC"):
+            for k in range(1, 5):
+                # mlscorecheck's labelling: a pixel is positive when its level is >= 255 * confidence;
+                # "at least k of 4" is that labelling for confidence in ((k - 1) levels, k levels]
+                conf = (0.2, 0.5, 0.7, 0.75)[k - 1]  # 0.75 (its examples' value) is 4 of 4: 191 < 191.25
+                want = []
+                for ident in sorted(maps):
+                    m = maps[ident][target]
+                    pos = sum(c for c, v in zip(m["counts"], m["values"]) if v >= 255 * conf)
+                    want.append((pos, sum(m["counts"]) - pos))
+                d = get_dataset(f"drishtigs-{subset}-{target.lower()}-{k}of4")
+                assert d.folds == tuple(want) and len(d.folds) == count
     assert 3_500_000 < min(sizes) and max(sizes) < 2896 * 1944
-    # Neither is offered by name: one set's images hold more than the 2**26 items the checks take
-    # (check_single's documented limit). If that limit grows, this fails: offer them then.
-    hrf_folds = [fov[i] for i in sorted(fov)]
-    with pytest.raises(ValueError, match=r"^folds must hold at most 67108864 items in all"):
-        check_report(scores={"acc": "0.9"}, eps=1e-4, folds=hrf_folds, aggregation="som")
-    assert sum(sizes[:50]) > 2**26
-    assert not any(name.startswith(("hrf", "drishti", "diaretdb1")) for name in DATASETS)
+    # every optic cup lies inside its optic disc: fewer cup than disc pixels at every agreement level
+    for subset in ("train", "test"):
+        for k in range(1, 5):
+            disc = get_dataset(f"drishtigs-{subset}-od-{k}of4").folds
+            cup = get_dataset(f"drishtigs-{subset}-oc-{k}of4").folds
+            assert all(c[0] < d[0] for c, d in zip(cup, disc))
+
+
+def test_hrf_and_drishti_gs_exceed_the_old_float_limit():
+    # one set's images hold 182-368 million pixels: beyond 2**26, the wide path of the checks
+    for name in HRF_NAMES + DRISHTI_NAMES:
+        d = get_dataset(name)
+        assert 2**26 < d.p + d.n <= 2**31 and "40ab6c9" in d.source and "MIT" in d.source
+    assert not any(name.startswith("diaretdb1") for name in DATASETS)
+
+
+def _som_report(d, picked):
+    """Scores of the pooled confusion matrix of per-image (tp, tn), as exact fractions."""
+    tp, tn = sum(c[0] for c in picked), sum(c[1] for c in picked)
+    fp, fn = d.n - tn, d.p - tp
+    out = {
+        "acc": Fraction(tp + tn, d.p + d.n),
+        "sens": Fraction(tp, d.p),
+        "spec": Fraction(tn, d.n),
+        "f1": Fraction(2 * tp, 2 * tp + fp + fn),
+    }
+    return out
+
+
+def _picked(d, seed):
+    rng = random.Random(seed)
+    return [(p * rng.randint(60, 85) // 100, n - n * rng.randint(1, 5) // 100) for p, n in d.folds]
+
+
+@pytest.mark.parametrize("name", ["hrf-fov", "hrf-dr-all", "drishtigs-test-oc-4of4"])
+def test_large_sets_consistent_from_true_counts_and_not_when_perturbed(name):
+    d = get_dataset(name)
+    exact = _som_report(d, _picked(d, 7))
+    scores = {k: f"{float(v):.4f}" for k, v in exact.items()}
+    r = check_report(scores=scores, decimals=4, dataset=name, aggregation="som")
+    assert r.consistent and r.n_solutions > 0
+    # accuracy one unit off in its 4th decimal: no pooled (tp, tn) gives it with the other three
+    for delta in (-1, 1):
+        bad = dict(scores, acc=f"{float(exact['acc']) + delta * 1e-4:.4f}")
+        assert not check_report(scores=bad, decimals=4, dataset=name, aggregation="som").consistent, (delta, bad)
+
+
+def test_hrf_mean_of_scores_from_true_counts():
+    d = get_dataset("hrf-glaucoma-fov")
+    picked = _picked(d, 3)
+    mean = {
+        "acc": sum(Fraction(t + u, p + n) for (t, u), (p, n) in zip(picked, d.folds)) / 15,
+        "sens": sum(Fraction(t, p) for (t, _), (p, _) in zip(picked, d.folds)) / 15,
+        "spec": sum(Fraction(u, n) for (_, u), (_, n) in zip(picked, d.folds)) / 15,
+    }
+    scores = {k: f"{float(v):.4f}" for k, v in mean.items()}
+    assert check_report(scores=scores, decimals=4, dataset="hrf-glaucoma-fov", aggregation="mos").consistent
+    # specificity 0.02 above what any image set's accuracy allows: each image is over 90% negatives
+    scores["spec"] = f"{float(mean['spec']) + 0.02:.4f}"
+    assert not check_report(scores=scores, decimals=4, dataset="hrf-glaucoma-fov", aggregation="mos").consistent
 
 
 @pytest.mark.parametrize("name", MLSCORECHECK_NAMES)
