@@ -80,13 +80,14 @@ from __future__ import annotations
 
 import codecs
 import csv
+import math
 import os
 import sys
 from typing import IO
 
 from ._table import _COMMA_NUMBER, _POINT_NUMBER, InputError, Table, _is_number, parse_number
 
-__all__ = ["InputError", "Table", "read_table", "parse_number"]
+__all__ = ["InputError", "Table", "read_table", "read_table_or_frame", "cell_text", "parse_number"]
 
 #: Delimiters sniffed, in the order they are tried (tab and semicolon win when every row has them).
 DELIMITERS = ("\t", ";", ",")
@@ -399,3 +400,46 @@ def read_table(
         decimal_comma=decimal_comma,
         header_line=header_line,
     )
+
+
+# ------------------------------------------------------------------ tables of many rows (batch files)
+def cell_text(v) -> str:
+    """A DataFrame cell as the text a CSV file would hold ('' for a missing value: None, NaN, NA, NaT)."""
+    if v is None:
+        return ""
+    if isinstance(v, float):  # also numpy's float64
+        return "" if math.isnan(v) else repr(float(v))
+    pd = sys.modules.get("pandas")  # the cell came from a DataFrame: pandas is loaded
+    if pd is not None and (v is pd.NA or v is pd.NaT):
+        return ""
+    if hasattr(v, "item") and callable(v.item):  # numpy scalars
+        return cell_text(v.item())
+    return str(v)
+
+
+def read_table_or_frame(table, *, file_word: str, frame_word: str, needs: str) -> tuple[Table, str, str]:
+    """Read a table with a header from a file or a DataFrame, as the batch readers take it.
+
+    Returns ``(t, base, where)``: the table (decimal commas written as points, since its cells are
+    passed on as text), the folder that relative paths in its cells start from (the file's folder;
+    the working directory for a DataFrame or an open file), and the table's name in messages
+    (``file_word`` and the file's name, or ``frame_word`` for a DataFrame).  A DataFrame's rows are
+    numbered as data rows (1 = the first), its missing values blank (:func:`cell_text`).  Shared by
+    ``sotalib check --batch`` (:mod:`sotalib.consistency._batch`) and ``sotalib sota --batch``
+    (:mod:`sotalib.multiplicity._sota_batch`).
+    """
+    pd = sys.modules.get("pandas")  # a DataFrame means pandas is loaded; a CSV file never loads it
+    if pd is not None and isinstance(table, pd.DataFrame):
+        if not len(table.columns):
+            raise ValueError(f"{frame_word} has no columns: it needs {needs}")
+        records = [[cell_text(v) for v in rec] for rec in table.itertuples(index=False)]
+        t = Table.from_records([str(c) for c in table.columns], records, source=frame_word)
+        return t, os.getcwd(), frame_word
+    if hasattr(table, "read"):
+        name, base = getattr(table, "name", None), os.getcwd()
+    else:
+        name = os.fspath(table)
+        base = os.path.dirname(os.path.abspath(name))
+    where = f"{file_word} {name}" if name else file_word
+    t = read_table(table, header=True, name=where, needs=needs).with_decimal_points()
+    return t, base, where

@@ -8,15 +8,12 @@ never costs another row its verdict.
 
 from __future__ import annotations
 
-import math
 import os
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .._io import InputError, read_table
-from .._io import Table as _Table  # the read table (this module calls its input a "Table")
+from .._io import InputError, read_table_or_frame
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
@@ -133,22 +130,6 @@ def _column_key(name: str) -> str:
     return str(name).strip().lower().replace("-", "_").replace(" ", "_")
 
 
-def _cell_text(v) -> str:
-    """A DataFrame cell as the text a CSV file would hold ('' for a missing value)."""
-    if v is None:
-        return ""
-    if isinstance(v, float):  # also numpy's float64
-        if math.isnan(v):
-            return ""
-        return repr(float(v))
-    pd = sys.modules.get("pandas")  # the cell came from a DataFrame: pandas is loaded
-    if pd is not None and (v is pd.NA or v is pd.NaT):
-        return ""
-    if hasattr(v, "item") and callable(v.item):  # numpy scalars
-        return _cell_text(v.item())
-    return str(v)
-
-
 def _int_cell(column: str, text: str, low: int, high: int | None = None) -> int:
     """An integer cell of ``column``: ``100``, ``100.0`` or ``1e3``.
 
@@ -182,22 +163,12 @@ def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str
     here since the cells are passed on as text); a DataFrame's rows go through the same table.  Rows are
     numbered as data rows (1 = the first report), as in a DataFrame.
     """
-    pd = sys.modules.get("pandas")  # a DataFrame means pandas is loaded; a CSV file never loads it
-    if pd is not None and isinstance(table, pd.DataFrame):
-        if not len(table.columns):
-            raise ValueError("table has no columns: it needs p, n, decimals or eps, and score names")
-        records = [[_cell_text(v) for v in rec] for rec in table.itertuples(index=False)]
-        t = _Table.from_records([str(c) for c in table.columns], records, source="table")
-        base, where = os.getcwd(), "table"
-    else:
-        if hasattr(table, "read"):
-            name, base = getattr(table, "name", None), os.getcwd()
-        else:
-            name = os.fspath(table)
-            base = os.path.dirname(os.path.abspath(name))
-        where = f"batch file {name}" if name else "batch file"
-        needs = "a header line (p, n, decimals or eps, score names) and one line per report"
-        t = read_table(table, header=True, name=where, needs=needs).with_decimal_points()
+    t, base, where = read_table_or_frame(
+        table,
+        file_word="batch file",
+        frame_word="table",
+        needs="a header line (p, n, decimals or eps, score names) and one line per report",
+    )
     assert t.header is not None  # read with header=True
     return list(t.header), [(j + 1, list(r)) for j, r in enumerate(t.rows)], base, where, t.header_line
 

@@ -8,15 +8,12 @@ column, and one bad row never costs another row its answer.
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .._errors import NoSolutionError
-from .._io import InputError, read_table
-from .._io import Table as _Table
+from .._io import InputError, read_table_or_frame
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
@@ -106,20 +103,12 @@ class SotaBatch(Result):
 
 
 def _read_manifest(table) -> tuple[list[str], list[list[str]], str, str, int | None]:
-    pd = sys.modules.get("pandas")
-    if pd is not None and isinstance(table, pd.DataFrame):
-        records = [["" if v is None or v != v else str(v) for v in rec] for rec in table.itertuples(index=False)]
-        t = _Table.from_records([str(c) for c in table.columns], records, source="manifest")
-        base, where = os.getcwd(), "manifest"
-    else:
-        if hasattr(table, "read"):
-            name, base = getattr(table, "name", None), os.getcwd()
-        else:
-            name = os.fspath(table)
-            base = os.path.dirname(os.path.abspath(name))
-        where = f"manifest {name}" if name else "manifest"
-        needs = "a header line (file, n, and metric, classes, prevalence, ... as needed) and one line per board"
-        t = read_table(table, header=True, name=where, needs=needs).with_decimal_points()
+    t, base, where = read_table_or_frame(
+        table,
+        file_word="manifest",
+        frame_word="manifest",
+        needs="a header line (file, n, and metric, classes, prevalence, ... as needed) and one line per board",
+    )
     assert t.header is not None
     return list(t.header), [list(r) for r in t.rows], base, where, t.header_line
 

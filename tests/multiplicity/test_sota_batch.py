@@ -57,6 +57,25 @@ def test_a_dataframe_manifest_and_the_same_answer_as_one_call(folder, monkeypatc
     assert row["estimate"] == single.estimate and row["ci_low"] == single.ci_low
 
 
+def test_a_dataframe_manifest_with_pandas_missing_values_reads_them_as_blank(folder, monkeypatch):
+    # nullable columns hold pd.NA, which has no truth value: the manifest used to fail on it
+    monkeypatch.chdir(folder)
+    manifest = pd.DataFrame(
+        {
+            "file": ["auc.csv", "cassava.csv"],
+            "n": [20000, 15000],
+            "metric": ["auc", "accuracy"],
+            "classes": pd.array([pd.NA, 5], dtype="Int64"),
+            "prevalence": pd.array([0.3, pd.NA], dtype="Float64"),
+            "method": ["shrink", "naive"],
+        }
+    )
+    rows = sl.estimate_sota_batch(manifest).boards
+    single = sl.estimate_sota(sl.read_leaderboard("cassava.csv"), 15000, classes=5, method="naive")
+    assert rows[1]["estimate"] == single.estimate
+    assert rows[0]["metric"] == "auc" and rows[0].get("error") is None
+
+
 @pytest.mark.parametrize(
     "text, match",
     [
