@@ -322,7 +322,7 @@ def _diaretdb1_datasets() -> list:
                     runs.append([k, k, pn])
             for low, high, (p, n) in runs:
                 levels = f"{low}of12" if low == high else f"{low}to{high}of12"
-                at = f"{low} of 12" if low == high else f"k of 12, k = {low}-{high} alike"
+                at = f"{low} of 12" if low == high else f"{low} of 12 (the same images up to >= {high})"
                 out.append(
                     Dataset(
                         f"diaretdb1-{subset}-{lesion}-{levels}",
