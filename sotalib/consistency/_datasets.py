@@ -20,7 +20,7 @@ Sources
 * ISIC 2017 (Codella et al. 2018), the test set of part 3, melanoma against the rest:
   117 melanoma and 483 other (nevus or seborrheic keratosis) images.
 * STARE (Hoover et al. 2000), CHASE_DB1 (Fraz et al. 2012), DIARETDB0
-  (Kauppi et al. 2007), HRF and DRISHTI-GS: the counts bundled by the consistency checker
+  (Kauppi et al. 2007), HRF, DRISHTI-GS and DIARETDB1: the counts bundled by the consistency checker
   mlscorecheck (Fazekas & Kovács), repository ``FalseNegativeLab/mlscorecheck``,
   commit 40ab6c9bc0416490c2d6a3882faadbff9d54864f, MIT licence, "Copyright (c)
   2023 György Kovács" (``sotalib/consistency/_retina_counts.py``; the source
@@ -46,11 +46,31 @@ Sources
     positive when its grey level (0, 64, 128, 191, 255) is >= 255 c; its
     examples' c = 0.75 is "4 of 4"; one fold per image.
 
+  - ``diaretdb1-{train,test}-{lesion}-...of12``, lesion one of hardexudates,
+    softexudates, hemorrhages, redsmalldots: the 28 training or 61 test images
+    of DIARETDB1 (Kauppi et al. 2007).  Its ground-truth maps hold the grey
+    levels 21 k, "level k of 12", k = 0..12; mlscorecheck counts a pixel
+    positive when its grey level is >= 255 c, so "level >= k" is its labelling
+    at a confidence c in (21 (k - 1)/255, 21 k/255] (k = ceil(255 c / 21);
+    its typical c = 0.75 is level 10).
+    ``-{K}of12`` or ``-{L}to{H}of12``: image labelling, as its
+    ``check_diaretdb1_class``: an image is positive when a field-of-view pixel
+    reaches the level; p and n count images (one test set); one name per run
+    of levels that label the images alike.  ``-fov-{k}of12``: segmentation,
+    the pixels at level >= k against the rest of the field of view, one fold
+    per image, only the images that hold such a pixel (its ``only_valid=True``:
+    an image without one has no sensitivity).  Only the field-of-view counts
+    are used.  **No all-pixels set**: in the source file every all-pixels
+    histogram repeats the grey levels as its counts (image 001, hard exudates:
+    values [0, 63, 126, 189, 252], counts [0, 63, 126, 189, 252], beside
+    field-of-view counts summing to 1,407,235); mlscorecheck's image labelling
+    reads those histograms, but only which levels occur, the same as in the
+    field of view, so it is reproduced exactly.  The 11 combinations of
+    lesions it also takes are not offered.
+
   One set of HRF or DRISHTI-GS images holds 104-368 million pixels: the checks'
   wide path (above 2**26 items, see :mod:`sotalib.consistency._interval_kernel`)
-  decides them exactly.  DIARETDB1 is left out: its all-pixels counts in the
-  source repeat the grey levels instead of counting pixels (see the project's
-  ``data/README.md``).
+  decides them exactly.
 """
 
 from __future__ import annotations
@@ -78,8 +98,9 @@ class Dataset(Result):
     source : str
         Where the counts come from (and their licence).
     folds : tuple of (int, int)
-        ``(p_i, n_i)`` of each evaluation set: one for a single test set, one per image for
-        DRIVE, STARE, CHASE_DB1, HRF and DRISHTI-GS, one per train/test split for DIARETDB0.
+        ``(p_i, n_i)`` of each evaluation set: one for a single test set (DIARETDB1's image
+        labelling too), one per image for DRIVE, STARE, CHASE_DB1, HRF, DRISHTI-GS and
+        DIARETDB1's segmentation, one per train/test split for DIARETDB0.
     """
 
     name: str
@@ -241,7 +262,93 @@ def _mlscorecheck_datasets() -> tuple:
                         drishti_gs_folds(subset, target, k),
                     )
                 )
+    out += _diaretdb1_datasets()
     return tuple(out)
+
+
+_DIARETDB1_CLASSES = ("hardexudates", "softexudates", "hemorrhages", "redsmalldots")
+
+#: DIARETDB1's ground-truth maps hold the grey levels 21 k, k = 0..12 (252 = 12 x 21): level k.
+#: mlscorecheck counts a pixel positive when its grey level is >= 255 * confidence, so "level >= k"
+#: is its labelling for the confidences in (21 (k - 1) / 255, 21 k / 255]; its typical 0.75
+#: (191.25) is level >= 10 (grey level 210).
+_DIARETDB1_STEP = 21
+
+
+def _diaretdb1_confidence(low: int, high: int) -> str:
+    """The confidences at which mlscorecheck labels "level >= k", for every k in ``low..high``."""
+    lo = "0" if low == 1 else f"{_DIARETDB1_STEP * (low - 1)}/255"
+    return f"({lo}, {_DIARETDB1_STEP * high}/255]"
+
+
+def diaretdb1_maps(subset: str, lesion: str) -> tuple:
+    """Per-image pixel counts in the field of view at the levels 0..12 of one lesion's DIARETDB1 map.
+
+    ``subset`` is ``"train"`` (28 images) or ``"test"`` (61 images); the rows follow the
+    identifiers' order.
+    """
+    images = _rc.DIARETDB1_TRAIN if subset == "train" else _rc.DIARETDB1_TEST
+    rows = dict(zip(sorted(_rc.DIARETDB1_TRAIN + _rc.DIARETDB1_TEST), _rc.DIARETDB1_FOV[lesion]))
+    return tuple(rows[i] for i in images)
+
+
+def diaretdb1_image_labels(subset: str, lesion: str, k: int) -> tuple:
+    """``(p, n)``: images with a field-of-view pixel at level >= ``k`` (mlscorecheck's ``check_diaretdb1_class``)."""
+    p = sum(1 for row in diaretdb1_maps(subset, lesion) if any(row[k:]))
+    return p, len(diaretdb1_maps(subset, lesion)) - p
+
+
+def diaretdb1_segmentation_folds(subset: str, lesion: str, k: int) -> tuple:
+    """``(p_i, n_i)`` of each image with a field-of-view pixel at level >= ``k``: those pixels, the rest.
+
+    Images without such a pixel are left out (mlscorecheck's ``only_valid=True``).
+    """
+    folds = ((sum(row[k:]), sum(row[:k])) for row in diaretdb1_maps(subset, lesion))
+    return tuple(f for f in folds if f[0] > 0 and f[1] > 0)
+
+
+def _diaretdb1_datasets() -> list:
+    out = []
+    for subset in ("train", "test"):
+        size = len(_rc.DIARETDB1_TRAIN if subset == "train" else _rc.DIARETDB1_TEST)
+        for lesion in _DIARETDB1_CLASSES:
+            # image labelling: one set per run of levels that label the images alike
+            runs: list = []
+            for k in range(1, 13):
+                pn = diaretdb1_image_labels(subset, lesion, k)
+                if runs and runs[-1][2] == pn:
+                    runs[-1][1] = k
+                else:
+                    runs.append([k, k, pn])
+            for low, high, (p, n) in runs:
+                levels = f"{low}of12" if low == high else f"{low}to{high}of12"
+                at = f"{low} of 12" if low == high else f"{low} of 12 (the same images up to >= {high})"
+                out.append(
+                    Dataset(
+                        f"diaretdb1-{subset}-{lesion}-{levels}",
+                        f"DIARETDB1 image labelling, {lesion} against the rest, the {size} {subset} images: "
+                        f"{p} positive, those with a field-of-view pixel at level >= {at} "
+                        f"(mlscorecheck's confidence in {_diaretdb1_confidence(low, high)})",
+                        _MLSCORECHECK_SOURCE,
+                        ((p, n),),
+                    )
+                )
+            # segmentation: one fold per image that holds the lesion at that level
+            for k in range(1, 13):
+                folds = diaretdb1_segmentation_folds(subset, lesion, k)
+                if folds:
+                    out.append(
+                        Dataset(
+                            f"diaretdb1-{subset}-{lesion}-fov-{k}of12",
+                            f"DIARETDB1 {lesion} segmentation, pixels inside the field of view, positives "
+                            f"those at level >= {k} of 12 (mlscorecheck's confidence in "
+                            f"{_diaretdb1_confidence(k, k)}), the {len(folds)} of the {size} {subset} images "
+                            "that hold one (one fold per image)",
+                            _MLSCORECHECK_SOURCE,
+                            folds,
+                        )
+                    )
+    return out
 
 
 #: HRF image identifiers in the order of ``_retina_counts.HRF_FOV`` / ``HRF_ALL``.

@@ -178,3 +178,61 @@ def test_check_drishti_gs_mean_of_scores(capsys):
         argv += ["--score", f"{k}={v:.4f}"]
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out)["consistent"] is True
+
+
+# ---------------------------------------------------------------------------
+# DIARETDB1: image labelling (a single test set of images) and field-of-view segmentation (one fold per image)
+def test_datasets_lists_diaretdb1(capsys):
+    assert main(["datasets", "--json"]) == 0
+    d = {x["name"]: x for x in json.loads(capsys.readouterr().out)["datasets"]}
+    # 28 training and 61 test images; every field of view holds 1,407,235 pixels
+    assert (d["diaretdb1-test-hardexudates-10to11of12"]["p"], d["diaretdb1-test-hardexudates-10to11of12"]["n"]) == (
+        16,
+        45,
+    )
+    assert sum(d["diaretdb1-train-softexudates-1of12"]["folds"][0]) == 28
+    seg = d["diaretdb1-test-hemorrhages-fov-10of12"]["folds"]
+    assert 0 < len(seg) <= 61 and all(p > 0 and p + n == 1_407_235 for p, n in seg)
+    assert not any(name.startswith("diaretdb1") and "-all" in name for name in d)  # the broken counts
+    assert main(["datasets"]) == 0
+    out = capsys.readouterr().out
+    assert "diaretdb1-test-redsmalldots-fov-12of12" in out and "mlscorecheck's confidence in (189/255, 210/255]" in out
+
+
+def test_check_diaretdb1_consistent_from_true_counts_and_not_when_perturbed(capsys):
+    name = "diaretdb1-test-hardexudates-fov-10of12"
+    assert main(["datasets", "--json"]) == 0
+    d = {x["name"]: x for x in json.loads(capsys.readouterr().out)["datasets"]}
+    p, n = d[name]["p"], d[name]["n"]
+    scores, acc = _pooled(p, n)
+    assert main(_argv(name, scores, "--json")) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["consistent"] is True and out["details"]["som"]["note"] == f"totals p={p}, n={n}"
+    bad = dict(scores, acc=f"{acc + 1e-4:.4f}")
+    assert main(_argv(name, bad, "--json")) == 0
+    assert json.loads(capsys.readouterr().out)["consistent"] is False
+    assert main(_argv(name, bad)) == 0
+    assert "INCONSISTENT" in capsys.readouterr().out
+
+
+def test_check_diaretdb1_through_the_installed_command():
+    exe = Path(sys.executable).parent / "sotalib"
+    # image labelling, the 61 test images, hard exudates at mlscorecheck's confidence 0.75: 16 positives, 45 not
+    tp, tn = 13, 41
+    for delta, want in ((0, True), (1e-4, False)):
+        scores = {"acc": f"{(tp + tn) / 61 + delta:.4f}", "sens": f"{tp / 16:.4f}", "spec": f"{tn / 45:.4f}"}
+        argv = ["check", "--dataset", "diaretdb1-test-hardexudates-10to11of12", "--decimals", "4", "--json"]
+        for k, v in scores.items():
+            argv += ["--score", f"{k}={v}"]
+        res = subprocess.run([str(exe), *argv], capture_output=True, text=True, check=False)
+        assert res.returncode == 0 and res.stderr == "", res.stderr
+        assert json.loads(res.stdout)["consistent"] is want
+    # the all-pixels counts are not offered: the name is an input error, exit 2, one line
+    res = subprocess.run(
+        [str(exe), "check", "--dataset", "diaretdb1-test-hardexudates-all", "--score", "acc=0.9", "--eps", "1e-4"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert res.returncode == 2 and res.stdout == "" and "--dataset must be one of" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1

@@ -219,7 +219,6 @@ def test_hrf_and_drishti_gs_exceed_the_old_float_limit():
     for name in HRF_NAMES + DRISHTI_NAMES:
         d = get_dataset(name)
         assert 2**26 < d.p + d.n <= 2**31 and "40ab6c9" in d.source and "MIT" in d.source
-    assert not any(name.startswith("diaretdb1") for name in DATASETS)
 
 
 def _som_report(d, picked):
@@ -293,3 +292,141 @@ def test_stare_mean_of_scores_from_picked_counts():
     assert check_report(scores=scores, decimals=4, dataset="stare-ah-all", aggregation="mos").consistent
     scores["acc"] = f"{mean['acc'] - 0.02:.4f}"
     assert not check_report(scores=scores, decimals=4, dataset="stare-ah-all", aggregation="mos").consistent
+
+
+# ---------------------------------------------------------------------------
+# DIARETDB1: the field-of-view histograms of mlscorecheck's file (its 'all' histograms are broken)
+DIARETDB1_LESIONS = {"hardexudates": "he", "softexudates": "se", "hemorrhages": "hr", "redsmalldots": "rsd"}
+
+
+def _diaretdb1():
+    return json.loads((RETINA / "diaretdb1" / "diaretdb1.json").read_text())
+
+
+def test_diaretdb1_vendored_file_as_the_code_expects():
+    d = _diaretdb1()
+    maps = d["distributions"]
+    # Kauppi et al. 2007 (BMVC): 89 images; the file's train/test lists, 28 + 61, cover them once
+    assert len(maps) == 89 and sorted(maps) == [f"{i:03d}" for i in range(1, 90)]
+    assert len(d["train"]) == 28 and len(d["test"]) == 61 and sorted(d["train"] + d["test"]) == sorted(maps)
+    for ident, m in maps.items():
+        # the 4 lesions and their 11 combinations, each with a field-of-view histogram of one total
+        assert len(m) == 15 and {"he", "se", "hr", "rsd", "he-hr-rsd-se"} <= set(m)
+        assert {sum(e["fov"]["counts"]) for e in m.values()} == {1_407_235}, ident
+        for e in m.values():
+            # grey levels 21 k, k = 0..12, each listed once with a pixel count > 0
+            assert all(v % 21 == 0 and 0 <= v <= 252 for v in e["fov"]["values"])
+            assert e["fov"]["values"] == sorted(set(e["fov"]["values"])) and min(e["fov"]["counts"]) > 0
+            # THE DEFECT: every 'all' histogram's counts repeat its grey levels (same levels as 'fov')
+            assert e["all"]["counts"] == e["all"]["values"] == e["fov"]["values"]
+    assert maps["001"]["he"]["all"] == {"values": [0, 63, 126, 189, 252], "counts": [0, 63, 126, 189, 252]}
+    assert maps["001"]["he"]["fov"]["counts"] == [1330043, 42319, 4907, 8823, 21143]
+
+
+def _levels(entry):
+    """Pixels at the levels 0..12 of one 'fov' histogram, computed here from the file."""
+    h = dict(zip(entry["values"], entry["counts"]))
+    return [h.get(21 * k, 0) for k in range(13)]
+
+
+def test_diaretdb1_counts_are_the_vendored_file():
+    d = _diaretdb1()
+    maps = d["distributions"]
+    names = {n for n in DATASETS if n.startswith("diaretdb1-")}
+    seen = set()
+    for subset in ("train", "test"):
+        for lesion, key in DIARETDB1_LESIONS.items():
+            rows = [_levels(maps[i][key]["fov"]) for i in sorted(d[subset])]
+            previous = None
+            for k in range(1, 13):
+                # segmentation: images with a pixel at level >= k, (pixels at >= k, the rest of the FoV)
+                want = tuple((sum(r[k:]), sum(r[:k])) for r in rows if sum(r[k:]))
+                name = f"diaretdb1-{subset}-{lesion}-fov-{k}of12"
+                assert get_dataset(name).folds == want and all(p + n == 1_407_235 for p, n in want)
+                seen.add(name)
+                # image labelling: images with a pixel at level >= k; one name per run of equal labellings
+                pos = sum(1 for r in rows if sum(r[k:]))
+                labelling = ((pos, len(rows) - pos),)
+                runs = [x for x in names if x.startswith(f"diaretdb1-{subset}-{lesion}-") and "-fov-" not in x]
+                hits = [x for x in runs if _covers(x, k)]
+                assert len(hits) == 1 and get_dataset(hits[0]).folds == labelling, (subset, lesion, k)
+                assert (hits[0] == previous) == (previous is not None and get_dataset(previous).folds == labelling)
+                previous = hits[0]
+                seen.add(hits[0])
+    assert seen == names  # nothing else is offered under DIARETDB1's name
+    # the 4 single lesions only: image labelling at the levels where it changes, segmentation at every level
+    assert len(names) == 2 * 4 * 12 + 63
+
+
+def _covers(name, k):
+    """Whether the image-labelling set ``name`` (``...-Kof12`` or ``...-LtoHof12``) is the one for level k."""
+    levels = name.rsplit("-", 1)[1].removesuffix("of12")
+    low, _, high = levels.partition("to")
+    return int(low) <= k <= int(high or low)
+
+
+def _mlscorecheck_diaretdb1(d, subset, class_name, pixel_level, assumption, confidence, only_valid=False):
+    """mlscorecheck's ``_prepare_configuration_diaretdb1`` (commit 40ab6c9), rewritten plainly."""
+    key = "-".join(sorted(DIARETDB1_LESIONS[c] for c in class_name))
+    testsets, testset = [], {"p": 0, "n": 0}
+    for ident in d[subset]:
+        entry = d["distributions"][ident][key][assumption]
+        p = sum(c for c, v in zip(entry["counts"], entry["values"]) if v >= confidence * 255)
+        n = sum(c for c, v in zip(entry["counts"], entry["values"]) if v < confidence * 255)
+        testsets.append({"identifier": ident, "p": p, "n": n})
+        testset["p"] += p > 0
+        testset["n"] += p == 0
+    if only_valid:
+        testsets = [t for t in testsets if t["p"] > 0 and t["n"] > 0]
+    return testsets if pixel_level else [testset]
+
+
+def test_diaretdb1_as_mlscorecheck_prepares_it():
+    d = _diaretdb1()
+    # its check_diaretdb1_class uses the broken 'all' histograms; a listed grey level counts as present
+    # there (count = level > 0), as in the field of view, so the image labelling comes out the same
+    for subset in ("train", "test"):
+        for lesion in DIARETDB1_LESIONS:
+            for conf, k in ((0.05, 1), (0.5, 7), (0.75, 10), (0.9, 11), (0.98, 12)):
+                (want,) = _mlscorecheck_diaretdb1(d, subset, [lesion], False, "all", conf)
+                got = [get_dataset(x) for x in DATASETS if x.startswith(f"diaretdb1-{subset}-{lesion}-")]
+                got = [x for x in got if "-fov-" not in x.name and _covers(x.name, k)]
+                assert len(got) == 1 and got[0].folds == ((want["p"], want["n"]),), (subset, lesion, conf)
+    # its own example: test images, hard or soft exudates, confidence 0.75 -> 17 positives of 61,
+    # and its scores acc 0.3115, sens 1.0, spec 0.0455, f1 0.4474 come from tp = 17, tn = 2
+    (ex,) = _mlscorecheck_diaretdb1(d, "test", ["hardexudates", "softexudates"], False, "all", 0.75)
+    assert (ex["p"], ex["n"]) == (17, 44)
+    assert (f"{19 / 61:.4f}", f"{2 / 44:.4f}", f"{34 / 76:.4f}") == ("0.3115", "0.0455", "0.4474")
+    # segmentation in the field of view, only_valid=True: its folds are this package's, image by image
+    for subset, lesion, conf, k in (("test", "hardexudates", 0.5, 7), ("train", "redsmalldots", 0.75, 10)):
+        sets = _mlscorecheck_diaretdb1(d, subset, [lesion], True, "fov", conf, only_valid=True)
+        want = tuple((t["p"], t["n"]) for t in sorted(sets, key=lambda t: t["identifier"]))
+        assert get_dataset(f"diaretdb1-{subset}-{lesion}-fov-{k}of12").folds == want
+
+
+@pytest.mark.parametrize("name", ["diaretdb1-test-hardexudates-fov-10of12", "diaretdb1-test-hardexudates-fov-7of12"])
+def test_diaretdb1_segmentation_consistent_from_true_counts_and_not_when_perturbed(name):
+    # hard exudates, mlscorecheck's confidences 0.75 (level 10) and 0.5 (level 7, its example's): 0.72 and 1.25
+    # million positives.  (Red small dots hold a few thousand positives among 28 million pixels: there acc and
+    # spec nearly coincide and a one-unit nudge of acc can be absorbed by spec's own rounding.)
+    d = get_dataset(name)
+    exact = _som_report(d, _picked(d, 5))
+    scores = {k: f"{float(v):.4f}" for k, v in exact.items()}
+    assert check_report(scores=scores, decimals=4, dataset=name, aggregation="som").consistent
+    for delta in (-1, 1):
+        bad = dict(scores, acc=f"{float(exact['acc']) + delta * 1e-4:.4f}")
+        assert not check_report(scores=bad, decimals=4, dataset=name, aggregation="som").consistent, (delta, bad)
+
+
+def test_diaretdb1_image_labelling_consistent_from_true_counts_and_not_when_perturbed():
+    # the 61 test images, hard exudates, mlscorecheck's typical confidence 0.75 (level >= 10)
+    (name,) = [
+        x for x in DATASETS if x.startswith("diaretdb1-test-hardexudates-") and "-fov-" not in x and _covers(x, 10)
+    ]
+    d = get_dataset(name)
+    assert d.single and (d.p, d.n) == (16, 45)
+    tp, tn = 13, 41
+    scores = {"acc": f"{(tp + tn) / 61:.4f}", "sens": f"{tp / 16:.4f}", "spec": f"{tn / 45:.4f}"}
+    assert check_report(scores=scores, decimals=4, dataset=name).consistent
+    bad = dict(scores, acc=f"{(tp + tn) / 61 + 1e-4:.4f}")
+    assert not check_report(scores=bad, decimals=4, dataset=name).consistent
