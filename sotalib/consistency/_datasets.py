@@ -431,7 +431,7 @@ def get_dataset(name: str) -> Dataset:
     Raises
     ------
     ValueError
-        An unknown name (the message lists the names there are).
+        An unknown name (the message names the closest names and where all are listed).
 
     References
     ----------
@@ -446,8 +446,21 @@ def get_dataset(name: str) -> Dataset:
     """
     key = str(name).strip().lower()
     if key not in DATASETS:
-        raise ValueError(f"dataset must be one of {', '.join(DATASETS)}, got {name!r}")
+        raise ValueError(f"dataset must be a named test set, got {name!r}; {_suggest(key)}")
     return DATASETS[key]
+
+
+def _suggest(key: str) -> str:
+    """The names closest to a name that is none (by spelling, else by its first word), and where the rest are."""
+    import difflib
+
+    close = difflib.get_close_matches(key, DATASETS, n=4, cutoff=0.75)
+    if not close:  # 'hrf' or 'diaretdb1-test': the sets whose name starts with its first word
+        head = key.split("-")[0]
+        family = [d for d in DATASETS if d.split("-")[0] == head]
+        close = [d for d in family if d.startswith(key)][:4] or family[:4]
+    shown = f"did you mean {', '.join(close)}? " if close else ""
+    return f"{shown}{len(DATASETS)} names: sotalib.consistency.DATASETS (sotalib datasets NAME lists those containing NAME)"
 
 
 def dataset_experiment(name: str, p=None, n=None, folds=None, k=None) -> tuple:

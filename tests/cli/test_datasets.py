@@ -32,7 +32,7 @@ def test_check_dataset_answers_as_the_authors_did_for_adapa2020(capsys):
 
 def test_check_dataset_errors(capsys):
     assert main(["check", "--dataset", "mnist", "--score", "acc=0.9", "--eps", "1e-4"]) == 2
-    assert "--dataset must be one of drive-test-fov" in capsys.readouterr().err
+    assert "--dataset must be a named test set" in capsys.readouterr().err
     assert main(["check", "--dataset", "tpehg", "--p", "3", "--score", "acc=0.9", "--eps", "1e-4"]) == 2
     assert "fixes the experiment" in capsys.readouterr().err
     # a single test set with k-fold cross-validation of it
@@ -159,7 +159,7 @@ def test_check_hrf_through_the_installed_command():
         assert json.loads(res.stdout)["consistent"] is want
     # a misspelt name is an input error: exit 2, one line naming --dataset
     res = subprocess.run([str(exe), *_argv("hrf-fovv", scores)], capture_output=True, text=True, check=False)
-    assert res.returncode == 2 and res.stdout == "" and "--dataset must be one of" in res.stderr
+    assert res.returncode == 2 and res.stdout == "" and "--dataset must be a named test set" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
 
 
@@ -234,5 +234,20 @@ def test_check_diaretdb1_through_the_installed_command():
         text=True,
         check=False,
     )
-    assert res.returncode == 2 and res.stdout == "" and "--dataset must be one of" in res.stderr
+    assert res.returncode == 2 and res.stdout == "" and "--dataset must be a named test set" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_datasets_lists_the_names_containing_a_word_and_refuses_a_word_none_contains(capsys):
+    assert main(["datasets", "hrf", "--json"]) == 0
+    names = [d["name"] for d in json.loads(capsys.readouterr().out)["datasets"]]
+    assert names and all("hrf" in name for name in names) and "hrf-fov" in names
+    assert main(["datasets", "xyz"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no named test set contains 'xyz'" in err[0]
+
+
+def test_a_misspelt_dataset_is_answered_with_the_closest_names_not_all_of_them(capsys):
+    assert main(["check", "--dataset", "hrf-fovv", "--score", "acc=0.9", "--eps", "1e-4"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean hrf-fov" in err and "drive-test-fov" not in err and len(err) < 400

@@ -60,7 +60,7 @@ def test_single_dataset_takes_k():
 @pytest.mark.parametrize(
     "kwargs,match",
     [
-        (dict(dataset="mnist"), r"^dataset must be one of drive-test-fov"),
+        (dict(dataset="mnist"), r"^dataset must be a named test set, got 'mnist'"),
         (dict(dataset="tpehg", p=38), r"dataset 'tpehg' fixes the experiment: drop p"),
         (dict(dataset="drive-test-fov", k=5), r"drop k"),
         (dict(dataset="drive-test-all", folds="1:2"), r"drop folds"),
@@ -81,7 +81,7 @@ def test_batch_dataset_column(tmp_path):
     )
     rows = check_batch(f).reports
     assert [r["verdict"] for r in rows] == ["consistent", "INCONSISTENT", "error"]
-    assert "dataset must be one of" in rows[2]["error"]
+    assert "dataset must be a named test set" in rows[2]["error"]
 
 
 # ---------------------------------------------------------------------------
