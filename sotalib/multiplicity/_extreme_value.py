@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["EULER_GAMMA", "expected_max_extreme_value"]
+__all__ = ["expected_max_extreme_value"]
 
 #: Euler's constant, gamma.
 EULER_GAMMA = 0.5772156649015329
@@ -33,7 +33,7 @@ def _standard_max(m: np.ndarray) -> np.ndarray:
     return np.where(m > 1, z, 0.0)
 
 
-def expected_max_extreme_value(n: ArrayLike, m: ArrayLike, theta: ArrayLike):
+def expected_max_extreme_value(n: ArrayLike, m: ArrayLike, theta: ArrayLike) -> float | np.ndarray:
     r"""The extreme-value approximation of ``E max`` of ``m`` iid proportions.
 
     ``theta + sigma (a - (ln ln m + ln 4 pi) / (2 a) + gamma / a)`` with

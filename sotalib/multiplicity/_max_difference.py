@@ -39,7 +39,7 @@ from ._dependence import conditional_probs, feasible
 from ._dependent import fixed_max_distribution
 from ._sota_model import RHO0
 
-__all__ = ["EXACT_WORK", "MaxDifference", "summarize_max_difference"]
+__all__ = ["MaxDifference", "summarize_max_difference"]
 
 #: Probability below which a count of either maximum is left out of the sums (far below any printed digit).
 _NEGLIGIBLE = 1e-300
