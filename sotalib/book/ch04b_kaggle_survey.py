@@ -6,6 +6,12 @@ in ``data/README.md``).  :func:`survey` estimates every board with the public AP
 the test-set size is not known it estimates at the ends of the plausible range, so the
 chapter can show how far the answer moves.  The result is cached
 (``make cache NAME=kaggle_survey``; :func:`load_survey` reads it).
+
+:func:`split_survey` tests each competition's public board against its private
+board where the split is known (:func:`board_split`), with
+:func:`sotalib.multiplicity.summarize_max_difference`; cached as
+``make cache NAME=kaggle_split`` (:func:`load_split`).  :func:`inflation_fit`
+sets the boards' inflation against the extreme-value curve.
 """
 
 from __future__ import annotations
