@@ -94,10 +94,10 @@ def expected_max_extreme_value(n: ArrayLike, m: ArrayLike, theta: ArrayLike) -> 
         np.asarray(theta, dtype=float),
     )
     if np.any(~np.isfinite(n_) | (n_ < 1)):
-        raise ValueError(f"n must be at least 1, got {n}")
+        raise ValueError(f"n must be at least 1, got {n!r}")
     if np.any(~np.isfinite(m_) | (m_ < 1)):
-        raise ValueError(f"m must be at least 1, got {m}")
+        raise ValueError(f"m must be at least 1, got {m!r}")
     if np.any(~np.isfinite(th) | (th < 0) | (th > 1)):
-        raise ValueError(f"theta must be in [0, 1], got {theta}")
+        raise ValueError(f"theta must be in [0, 1], got {theta!r}")
     out = th + np.sqrt(th * (1 - th) / n_) * _standard_max(m_)
     return float(out) if out.ndim == 0 else out

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -352,13 +353,15 @@ def summarize_max_difference(
     if engine == "auto":
         work = np.unique(v).size * (n1 + n2)
         engine = "exact" if work <= EXACT_WORK else "simulate"
-    common = dict(n_public=n1, n_private=n2, m=int(v.size), excluded=int((~ok).sum()), rho=rho, alpha=alpha)
+    common: dict[str, Any] = dict(
+        n_public=n1, n_private=n2, m=int(v.size), excluded=int((~ok).sum()), rho=rho, alpha=alpha
+    )
     if engine == "simulate":
         best = _simulate(n1, n2, v, rho, theta0, reps, as_generator(rng))
         draws = best[0] - best[1]
         sd = float(np.std(draws, ddof=1))
         lo, hi = np.quantile(draws, [alpha / 2, 1 - alpha / 2], method="inverted_cdf")
-        where = {}
+        where: dict[str, Any] = {}
         if observed is not None:
             tie = min(_TIE, 0.25 / (float(n1) * n2))
             below = float(np.mean(draws < observed - tie))
