@@ -81,11 +81,12 @@ def test_exact_difference_matches_brute_force(rho):
 
 
 def test_monte_carlo_agrees_with_the_exact_distribution_within_its_standard_error():
+    # 100 teams, 1,000 public and 4,000 private items, 20,000 replications (rng 11)
     rng = np.random.default_rng(7)
-    thetas = np.sort(0.78 + 0.06 * rng.random(300))
-    exact = summarize_max_difference(1_500, 6_000, thetas, observed=0.012)
+    thetas = np.sort(0.78 + 0.06 * rng.random(100))
+    exact = summarize_max_difference(1_000, 4_000, thetas, observed=0.012, engine="exact")
     reps = 20_000
-    mc = summarize_max_difference(1_500, 6_000, thetas, observed=0.012, engine="simulate", n_resamples=reps, rng=11)
+    mc = summarize_max_difference(1_000, 4_000, thetas, observed=0.012, engine="simulate", n_resamples=reps, rng=11)
     assert mc.method == "mc" and mc.n_resamples == reps and mc.seed == 11
     assert abs(mc.mean - exact.mean) < 4 * mc.se_mean
     assert abs(mc.sd - exact.sd) < 4 * exact.sd / math.sqrt(2 * reps)  # sd of a sample sd, near normal
@@ -97,13 +98,13 @@ def test_monte_carlo_agrees_with_the_exact_distribution_within_its_standard_erro
 
 
 def test_equal_boards_give_a_symmetric_difference_and_swapping_negates_it():
-    thetas = np.linspace(0.70, 0.74, 40)
-    same = summarize_max_difference(2_000, 2_000, thetas, observed=0.0)
+    thetas = np.linspace(0.70, 0.74, 20)
+    same = summarize_max_difference(1_000, 1_000, thetas, observed=0.0)
     assert same.mean == pytest.approx(0.0, abs=1e-14)
     assert same.position == pytest.approx(0.5, abs=1e-12)
     assert same.ci_low == pytest.approx(-same.ci_high, abs=1e-12)
-    a = summarize_max_difference(1_000, 4_000, thetas)
-    b = summarize_max_difference(4_000, 1_000, thetas)
+    a = summarize_max_difference(500, 2_000, thetas)
+    b = summarize_max_difference(2_000, 500, thetas)
     assert a.mean == pytest.approx(-b.mean, abs=1e-14) and a.sd == pytest.approx(b.sd, abs=1e-14)
 
 
