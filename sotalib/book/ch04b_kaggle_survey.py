@@ -6,6 +6,12 @@ in ``data/README.md``).  :func:`survey` estimates every board with the public AP
 the test-set size is not known it estimates at the ends of the plausible range, so the
 chapter can show how far the answer moves.  The result is cached
 (``make cache NAME=kaggle_survey``; :func:`load_survey` reads it).
+
+:func:`split_survey` tests each competition's public board against its private
+board where the split is known (:func:`board_split`), with
+:func:`sotalib.multiplicity.summarize_max_difference`; cached as
+``make cache NAME=kaggle_split`` (:func:`load_split`).  :func:`inflation_fit`
+sets the boards' inflation against the extreme-value curve.
 """
 
 from __future__ import annotations
@@ -30,37 +36,28 @@ __all__ = [
     "survey_table",
     "DATA_DIR",
     "CACHE",
-    "EULER_GAMMA",
-    "evt_expected_max",
     "load_manifest",
     "read_board",
     "estimate_board",
     "survey",
     "load_survey",
     "lattice_n",
+    "SPLIT_CACHE",
+    "board_split",
+    "split_test",
+    "split_survey",
+    "load_split",
+    "split_table",
+    "split_counts",
+    "split_phrases",
+    "left_out_table",
+    "plot_split",
+    "inflation_fit",
 ]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "kaggle"
 CACHE = "kaggle_survey.json"
-EULER_GAMMA = 0.5772156649015329
-
-
-def evt_expected_max(theta: float, n: float, m: int) -> float:
-    """The extreme-value approximation of the expected best of ``m`` proportions.
-
-    ``E max ~ theta + sigma (sqrt(2 ln m) - (ln ln m + ln 4 pi) / (2 sqrt(2 ln m)) + gamma / sqrt(2 ln m))``
-    with ``sigma = sqrt(theta (1 - theta) / n)`` and Euler's ``gamma``: the maximum of ``m``
-    independent normal variables (Cramér), for independent, equally good teams.
-    """
-    if m < 2:
-        return theta
-    sigma = math.sqrt(theta * (1 - theta) / n)
-    a = math.sqrt(2 * math.log(m))
-    return theta + sigma * (
-        a
-        - (math.log(math.log(m)) + math.log(4 * math.pi)) / (2 * a)
-        + EULER_GAMMA / a
-    )
+SPLIT_CACHE = "kaggle_split.json"
 
 
 def load_manifest(path: Path | None = None) -> pd.DataFrame:
@@ -143,7 +140,7 @@ def estimate_board(
         row.update(
             inflation=float(s.max() - est.estimate),
             inflation_sd=float((s.max() - est.estimate) / sd),
-            evt_max=evt_expected_max(theta, n, int(above.size)),
+            evt_max=sota.expected_max_extreme_value(n, int(above.size), theta),
         )
     return row
 
@@ -348,23 +345,370 @@ def size_table(survey: pd.DataFrame) -> pd.DataFrame:
     return wide.reset_index(drop=True)
 
 
-def plot_inflation(central: pd.DataFrame, ax=None):
-    """Inflation of the winning score (binomial sd) against m, beside the extreme-value curve."""
+def _cached(name: str, out: Path | None) -> Path:
+    if out:
+        return Path(out) / name
+    return Path(str(resources.files("sotalib.book").joinpath("data", name)))
+
+
+# ------------------------------------------------- the public against the private board
+#: A split found by the lattice for one board only is accepted when the two
+#: sizes add up to the stated test set or to a round total (a multiple of
+#: this), or give the public board a whole percentage of it (to 0.01 points).
+ROUND_TOTAL = 1_000
+
+
+def _pinned(
+    record: dict, which: str, how: dict
+) -> tuple[np.ndarray, int | None]:
+    """A board's scores (as accuracies) and the size its lattice pins, if any."""
+    scores = sota.read_leaderboard(
+        DATA_DIR / f"{record['slug']}__{which}.csv", scale=how["scale"]
+    ).scores
+    if how["flip"]:
+        scores = 1 - scores
+    decimals = _number(record.get(f"decimals_{which}"))
+    n = lattice_n(scores, int(decimals), how["classes"]) if decimals else None
+    return scores, n
+
+
+def _first_fit(scores, decimals: int, classes: int, top: int) -> int | None:
+    """The smallest size from 100 to ``top`` that fits every score above chance."""
+    s = np.asarray(scores, dtype=float)
+    s = s[s > 1 / classes]
+    if s.size == 0:
+        return None
+    fit = sota.possible_n(s, decimals, range(100, top + 1))
+    return int(fit[0]) if fit.size else None
+
+
+def _accepted(n_pub: int, n_priv: int, n_test: float | None) -> str | None:
+    """Why a split found from one board's lattice is believed, or None."""
+    total = n_pub + n_priv
+    if n_test and total == int(n_test):
+        return "adds up to the stated test set"
+    if total % ROUND_TOTAL == 0:
+        return f"adds up to a round {total:,}"
+    share = 100 * n_pub / total
+    if abs(share - round(share)) < 0.01:
+        return f"gives the public board {round(share)}% of the items"
+    return None
+
+
+def board_split(record: dict) -> dict:
+    """The public and private sizes of one competition (see :func:`_board_split`)."""
+    return _board_split(record)[0]
+
+
+def _board_split(
+    record: dict,
+) -> tuple[dict, np.ndarray | None, np.ndarray | None]:
+    """The public and private sizes of one competition, with their source, or the reason there are none.
+
+    In order: boards not scored by accuracy and boards whose files are the
+    same are left out; where the lattice pins both boards' sizes they are
+    used, unless together they exceed the stated test set (then the boards
+    are not disjoint parts of it); where it pins one, the other board's
+    smallest fitting size is used if the pair adds up to the stated test
+    set or a round total, or splits it at a whole percentage.  Returns the
+    row and the two boards' scores (None where they were not read).
+    """
+    how = board_settings(record)
+    slug = record["slug"]
+    if how["metric"] != "accuracy":
+        if str(record.get("split", "")).strip():
+            return (
+                dict(
+                    slug=slug,
+                    reason="AUC; the public share is stated, the test-set "
+                    "size is not, and an AUC's scores do not pin it",
+                ),
+                None,
+                None,
+            )
+        return (
+            dict(slug=slug, reason="AUC: its scores do not pin n"),
+            None,
+            None,
+        )
+    if str(record.get("identical", "")).lower() == "yes":
+        return (
+            dict(slug=slug, reason="the two files hold the same board"),
+            None,
+            None,
+        )
+    n_test = _number(record.get("n_test"))
+    pub, n_pub = _pinned(record, "public", how)
+    priv, n_priv = _pinned(record, "private", how)
+    if n_pub and n_priv:
+        if n_test and n_pub + n_priv > n_test * 1.01:
+            reason = (
+                f"both boards fit {n_pub:,} and {n_priv:,} items, more than "
+                f"the stated {int(n_test):,} together: not disjoint parts"
+            )
+            return dict(slug=slug, reason=reason), pub, priv
+        source = "lattice, both boards"
+        if n_test and n_pub + n_priv == int(n_test):
+            source += " (= the stated test set)"
+        row = dict(slug=slug, n_public=n_pub, n_private=n_priv, source=source)
+        return row, pub, priv
+    if n_pub or n_priv:
+        which, known = ("private", n_pub) if n_pub else ("public", n_priv)
+        other = priv if n_pub else pub
+        decimals = int(_number(record.get(f"decimals_{which}")) or 0)
+        n_other = _first_fit(other, decimals, how["classes"], 10 * known)
+        if n_other:
+            n1, n2 = (known, n_other) if n_pub else (n_other, known)
+            why = _accepted(n1, n2, n_test)
+            if why:
+                row = dict(
+                    slug=slug,
+                    n_public=n1,
+                    n_private=n2,
+                    source=f"lattice of the {'public' if n_pub else 'private'}"
+                    f" board; the other's first fit, which {why}",
+                )
+                return row, pub, priv
+        reason = (
+            f"the lattice pins the {'public' if n_pub else 'private'} board "
+            "only, and the other board's sizes stay open"
+        )
+        return dict(slug=slug, reason=reason), pub, priv
+    return dict(slug=slug, reason="the lattice pins neither board"), pub, priv
+
+
+def split_test(record: dict) -> dict:
+    """The public-against-private test of one competition (a flat dict; a reason where there is none).
+
+    The private board is fitted at its own size (the shrinkage estimate);
+    its fitted true accuracies, ``w * score + (1 - w) / classes`` for the
+    scores above chance (perfect scores set aside), are the null model of
+    both boards, and :func:`sotalib.multiplicity.summarize_max_difference`
+    places the observed difference of the two maxima in its distribution.
+    """
+    row, pub, priv = _board_split(record)
+    if "reason" in row:
+        return row
+    how = board_settings(record)
+    chance = 1 / how["classes"]
+    fit = estimate_board(
+        priv, row["n_private"], metric="accuracy", classes=how["classes"]
+    )
+    observed = float(pub.max() - priv.max())
+    row.update(
+        public_max=float(pub.max()),
+        private_max=float(priv.max()),
+        observed=observed,
+        estimate=fit.get("estimate"),
+    )
+    if fit.get("estimate") is None:
+        row["reason"] = "no fit of the private board: " + fit["reason"]
+        return row
+    s = priv[(priv > chance) & (priv < 1)]
+    thetas = fit["weight"] * s + (1 - fit["weight"]) * chance
+    t0 = time.perf_counter()
+    d = sota.summarize_max_difference(
+        row["n_public"], row["n_private"], thetas, observed=observed, rng=0
+    )
+    row.update(
+        {k: v for k, v in d.to_dict().items() if k not in row},
+        seconds=time.perf_counter() - t0,
+        reason="",
+    )
+    return row
+
+
+def split_survey(manifest: pd.DataFrame | None = None, *, log=None) -> list:
+    """:func:`split_test` for every handled competition of the manifest."""
+    manifest = load_manifest() if manifest is None else manifest
+    rows = []
+    for record in manifest.to_dict("records"):
+        if str(record.get("handled", "")).lower() != "yes":
+            continue
+        rows.append(split_test(record))
+        if log:
+            r = rows[-1]
+            log(f"{r['slug']}: {r.get('position')} {r.get('reason', '')}")
+    return rows
+
+
+def load_split(
+    out: Path | None = None, *, recompute: bool = False
+) -> pd.DataFrame:
+    """The cached split test (``make cache NAME=kaggle_split`` regenerates it)."""
+    path = _cached(SPLIT_CACHE, out)
+    if recompute or not path.exists():
+        rows = split_survey(log=print if recompute else None)
+        path.write_text(json.dumps(rows, indent=0, default=float))
+    return pd.DataFrame(json.loads(path.read_text()))
+
+
+def _tested(split: pd.DataFrame) -> pd.DataFrame:
+    if "position" not in split:
+        return split.iloc[:0]
+    return split[split["position"].notna()]
+
+
+def split_counts(split: pd.DataFrame) -> dict:
+    """How many competitions were tested, left out, and depart above or below the interval."""
+    t = _tested(split)
+    above = int((t["observed"] > t["ci_high"]).sum())
+    below = int((t["observed"] < t["ci_low"]).sum())
+    return dict(
+        tested=len(t),
+        left_out=len(split) - len(t),
+        above=above,
+        below=below,
+        inside=len(t) - above - below,
+    )
+
+
+def split_phrases(counts: dict) -> dict:
+    """The split test's counts as phrases for the prose (never "1 competitions")."""
+    from .ch06_consistency import count_phrase
+
+    def verb(k: int) -> str:
+        return "lies" if k <= 1 else "lie"
+
+    above, below = counts["above"], counts["below"]
+    return dict(
+        tested=count_phrase(counts["tested"], "competition"),
+        above=f"{count_phrase(above, 'competition')} {verb(above)} above "
+        f"{'its' if above <= 1 else 'their'} interval, the public maximum "
+        "too high",
+        below=f"{count_phrase(below, 'competition')} {verb(below)} below",
+    )
+
+
+def split_table(split: pd.DataFrame) -> pd.DataFrame:
+    """One row per tested competition: the sizes, the observed and predicted difference."""
+    t = _tested(split).sort_values("position", ascending=False)
+    return pd.DataFrame(
+        {
+            "competition": [_short(s, 20) for s in t["slug"]],
+            "public n": [f"{int(v):,}" for v in t["n_public"]],
+            "private n": [f"{int(v):,}" for v in t["n_private"]],
+            "observed": t["observed"].to_numpy(),
+            "mean": t["mean"].to_numpy(),
+            "95% interval": [
+                f"[{lo:+.4f}, {hi:+.4f}]"
+                for lo, hi in zip(t["ci_low"], t["ci_high"], strict=True)
+            ],
+            "position": t["position"].to_numpy(),
+        }
+    )
+
+
+def left_out_table(split: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy competitions left out of the split test, with the reason."""
+    out = split[split["position"].isna()] if "position" in split else split
+    out = out[~out["reason"].str.startswith("AUC")]
+    return pd.DataFrame(
+        {
+            "competition": [_short(s, 20) for s in out["slug"]],
+            "reason": out["reason"].to_numpy(),
+        }
+    )
+
+
+def plot_split(split: pd.DataFrame, ax=None):
+    """Observed difference of the two maxima against its predicted interval, one row per competition."""
     import matplotlib.pyplot as plt
 
     from .style import COLORS
 
+    t = _tested(split).sort_values("mean").reset_index(drop=True)
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.4, 3.8))
-    solved = central[central["estimate"].notna()]
+        _, ax = plt.subplots(figsize=(6.4, 0.45 * len(t) + 1.2))
+    y = np.arange(len(t))
+    ax.hlines(
+        y,
+        t["ci_low"],
+        t["ci_high"],
+        color=COLORS["sota"],
+        lw=3,
+        alpha=0.6,
+        label="95% interval, same accuracies",
+    )
+    ax.plot(t["mean"], y, "|", color=COLORS["sota"], ms=12)
+    ax.plot(
+        t["observed"],
+        y,
+        "o",
+        color=COLORS["maximum"],
+        label="observed, public max $-$ private max",
+    )
+    ax.axvline(0, color=COLORS["reference"], lw=0.8)
+    ax.set_yticks(y, [_short(s, 24) for s in t["slug"]])
+    ax.set_xlabel("best public score $-$ best private score")
+    ax.legend(loc="lower right", fontsize="small")
+    return ax
+
+
+# ------------------------------------------------- inflation against m and n
+def _solved(central: pd.DataFrame) -> pd.DataFrame:
+    out = central[central["estimate"].notna() & (central["m"] > 1)].copy()
+    out["predicted_sd"] = [
+        float(sota.expected_max_extreme_value(1, m, 0.5) - 0.5) / 0.5
+        for m in out["m"]
+    ]  # the curve in binomial sd: (E max - theta) / sigma
+    out["ratio"] = out["inflation_sd"] / out["predicted_sd"]
+    return out
+
+
+def inflation_fit(central: pd.DataFrame) -> dict:
+    """The inflation in binomial sd against the extreme-value curve, summarised.
+
+    ``ratio``: observed over predicted, its median and quartiles over the
+    boards with an answer, and how many lie below the curve;
+    ``spearman_m``: the rank correlation of the inflation (sd) with ``m``;
+    ``spearman_n``: of the ratio with ``n``, for the boards whose ``n`` is
+    known (stated or pinned).  Rank correlations, because many AUC boards
+    have an inflation of nearly zero, whose logarithm no line fits.
+    """
+    from scipy.stats import spearmanr
+
+    s = _solved(central)
+    q1, med, q3 = np.quantile(s["ratio"], [0.25, 0.5, 0.75])
+    known = s[s["n_source"] != "unknown"]
+    return dict(
+        boards=len(s),
+        ratio_median=float(med),
+        ratio_q1=float(q1),
+        ratio_q3=float(q3),
+        below_curve=int((s["ratio"] < 1).sum()),
+        spearman_m=float(spearmanr(s["m"], s["inflation_sd"])[0]),
+        known_n=len(known),
+        spearman_n=float(spearmanr(known["n"], known["ratio"])[0]),
+    )
+
+
+def plot_inflation(central: pd.DataFrame, axes=None):
+    """Inflation (binomial sd) against m beside the extreme-value curve; observed over predicted against n."""
+    import matplotlib.pyplot as plt
+
+    from .style import COLORS
+
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6), sharey=False)
+    solved = _solved(central)
     for metric, marker, color in (
         ("accuracy", "o", COLORS["single"]),
         ("auc", "s", COLORS["better"]),
     ):
         g = solved[solved["metric"] == metric]
-        ax.scatter(
+        axes[0].scatter(
             g["m"],
             g["inflation_sd"],
+            marker=marker,
+            color=color,
+            s=22,
+            label=metric,
+        )
+        known = g[g["n_source"] != "unknown"]
+        axes[1].scatter(
+            known["n"],
+            known["ratio"],
             marker=marker,
             color=color,
             s=22,
@@ -373,15 +717,20 @@ def plot_inflation(central: pd.DataFrame, ax=None):
     m = np.logspace(
         np.log10(max(2, solved["m"].min())), np.log10(solved["m"].max()), 100
     )
-    a = np.sqrt(2 * np.log(m))
-    evt = (
-        a - (np.log(np.log(m)) + np.log(4 * np.pi)) / (2 * a) + EULER_GAMMA / a
+    curve = (sota.expected_max_extreme_value(1, m, 0.5) - 0.5) / 0.5
+    axes[0].plot(
+        m,
+        curve,
+        color=COLORS["reference"],
+        ls="--",
+        label="extreme value, iid",
     )
-    ax.plot(
-        m, evt, color=COLORS["reference"], ls="--", label="extreme value, iid"
-    )
-    ax.set_xscale("log")
-    ax.set_xlabel("teams above chance, $m$")
-    ax.set_ylabel("inflation (binomial sd)")
-    ax.legend(loc="upper left")
-    return ax
+    axes[0].set_xscale("log")
+    axes[0].set_xlabel("teams above chance, $m$")
+    axes[0].set_ylabel("inflation (binomial sd)")
+    axes[0].legend(loc="upper left", fontsize="small")
+    axes[1].axhline(1, color=COLORS["reference"], ls="--")
+    axes[1].set_xscale("log")
+    axes[1].set_xlabel("test-set size $n$ (stated or pinned)")
+    axes[1].set_ylabel("observed / predicted")
+    return axes

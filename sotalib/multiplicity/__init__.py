@@ -32,6 +32,7 @@ The best of m classifiers
    iid_max_distribution
    iid_bias_sd
    prob_any_at_least
+   expected_max_extreme_value
    max_distribution
    fixed_max_distribution
    MaxDistribution
@@ -104,6 +105,14 @@ The state of the art from a leaderboard
    SotaBatch
    simulate_leaderboard
 
+The public board against the private board
+------------------------------------------
+
+.. autosummary::
+
+   summarize_max_difference
+   MaxDifference
+
 Leaderboard files
 -----------------
 
@@ -145,10 +154,13 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._dependent import fixed_max_distribution as fixed_max_distribution
     from ._dependent import max_distribution as max_distribution
     from ._estimate import estimate_sota as estimate_sota
+    from ._extreme_value import expected_max_extreme_value as expected_max_extreme_value
     from ._leaderboard import Leaderboard as Leaderboard
     from ._leaderboard import read_kaggle_leaderboard as read_kaggle_leaderboard
     from ._leaderboard import read_leaderboard as read_leaderboard
     from ._leaderboard import read_meta_kaggle as read_meta_kaggle
+    from ._max_difference import MaxDifference as MaxDifference
+    from ._max_difference import summarize_max_difference as summarize_max_difference
     from ._max_summary import MaxSummary as MaxSummary
     from ._max_summary import summarize_max as summarize_max
     from ._max_summary import summarize_max_auc as summarize_max_auc
@@ -195,6 +207,8 @@ __getattr__, __dir__, __all__ = attach(
         "._binomial": ["clopper_pearson", "prob_at_least"],
         "._leaderboard": ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
         "._max_summary": ["MaxSummary", "summarize_max", "summarize_max_auc"],
+        "._max_difference": ["MaxDifference", "summarize_max_difference"],
+        "._extreme_value": ["expected_max_extreme_value"],
         "._maxdist": ["MaxDistribution", "iid_bias_sd", "iid_max_distribution", "prob_any_at_least"],
         "._dependence": ["conditional_probs", "feasible", "feasible_interval", "rho_from_similarity", "similarity"],
         "._dependent": ["fixed_max_distribution", "max_distribution"],
