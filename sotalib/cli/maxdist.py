@@ -16,6 +16,7 @@ without ``--method mc``, ``--theta0`` and ``--y0`` without a ``--rho``.
 from __future__ import annotations
 
 import argparse
+import functools
 
 from ._types import integer, real, seed
 
@@ -102,7 +103,16 @@ def run(args: argparse.Namespace) -> int:
             "maxdist", given, ("theta0", "y0"), "independent classifiers (no --rho): there is no reference classifier"
         )
     kind = "the best accuracy of m classifiers"
-    s = call("maxdist", summarize_max, kind, given.pop("n"), given.pop("m"), given.pop("theta"), **given)
+    given["progress"] = False if args.json else None
+
+    @functools.wraps(summarize_max)
+    def summarize(*a, **k):  # the library's engine='simulate' is --method mc here
+        try:
+            return summarize_max(*a, **k)
+        except ValueError as exc:
+            raise ValueError(str(exc).replace("engine='simulate'", "engine='mc'")) from None
+
+    s = call("maxdist", summarize, kind, given.pop("n"), given.pop("m"), given.pop("theta"), **given)
     theta, theta0, y0, spread = (s.details[k] for k in ("theta", "theta0", "y0", "spread"))
     level = f"{100 * (1 - s.alpha):g}%"
     model = f"theta={theta:g}" if spread == 0 else f"theta_SOTA={theta:g}, theta_j ~ U(a, b) with d={spread:g}"
