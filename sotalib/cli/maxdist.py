@@ -106,11 +106,12 @@ def run(args: argparse.Namespace) -> int:
     given["progress"] = False if args.json else None
 
     @functools.wraps(summarize_max)
-    def summarize(*a, **k):  # the library's engine='simulate' is --method mc here
+    def summarize(*a, **k):  # the library's engine='simulate' is --method mc here, its n --n
         try:
             return summarize_max(*a, **k)
         except ValueError as exc:
-            raise ValueError(str(exc).replace("engine='simulate'", "engine='mc'")) from None
+            message = str(exc).replace("engine='simulate'", "--method mc").replace("a smaller n,", "a smaller --n,")
+            raise ValueError(message) from None
 
     s = call("maxdist", summarize, kind, given.pop("n"), given.pop("m"), given.pop("theta"), **given)
     theta, theta0, y0, spread = (s.details[k] for k in ("theta", "theta0", "y0", "spread"))
