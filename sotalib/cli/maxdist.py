@@ -120,12 +120,13 @@ def run(args: argparse.Namespace) -> int:
     if s.rho != 0.0:
         model += f", rho0={s.rho:g} to a {y0} reference classifier with theta0={theta0:g}"
     simulated = s.engine == "simulate"
+    d = max(6, len(str(s.n)) - 1)  # 6 decimals up to n = 10^6, 12 at n = 10^12: a count's digits show
     lines = [
         f"best accuracy of m={s.m} classifiers, {model}, n={s.n} ({'mc' if simulated else s.engine})",
-        f"  mean  {s.mean:.6f}"
+        f"  mean  {s.mean:.{d}f}"
         + (f"  (se {s.se_mean:.2g}, {s.n_resamples} replications, seed {s.seed})" if simulated else ""),
-        f"  sd    {s.sd:.6f}",
-        f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})",
+        f"  sd    {s.sd:.{d}f}",
+        f"  {level} interval ({s.ci_low:.{d}f}, {s.ci_high:.{d}f})",
     ]
     emit(args, s.to_dict(), "\n".join(lines))
     return 0
