@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 
 from ._types import integer, real, seed
 
@@ -86,6 +87,35 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+#: An exact run expected to take longer than this says so on stderr before it starts.
+ANNOUNCE_SECONDS = 10.0
+
+
+def cost_note(given: dict) -> str:
+    """One line stating the cost of a long exact run (a spread or a reference classifier), or ""."""
+    from .._validate import check_alpha, check_probability, check_real, format_seconds, time_limit
+    from ..multiplicity._max_summary import _exact_seconds
+
+    rho, spread = given.get("rho", 0.0), given.get("spread", 0.0)
+    if given.get("engine", "exact") != "exact" or (rho == 0.0 and spread == 0.0):
+        return ""
+    try:  # every option in range (else the library's one line, and no note before it)
+        check_alpha("alpha", given.get("alpha", 0.05))
+        check_probability("theta", given["theta"])
+        check_probability("theta0", given.get("theta0", 0.5), open_low=True, open_high=True)
+        check_real("rho", rho, low=-1.0, high=1.0)
+        check_real("spread", spread, low=0.0, high=1.0)
+        seconds = _exact_seconds(given["n"], given["m"], given["theta"], spread, rho, given.get("y0", "random"))
+    except (ValueError, TypeError, ZeroDivisionError, OverflowError):  # the library names what is wrong
+        return ""
+    if not ANNOUNCE_SECONDS <= seconds <= time_limit():  # quick, or refused by the library up front
+        return ""
+    return (
+        f"sotalib maxdist: note: the exact distribution at n={given['n']:,} is expected to take "
+        f"{format_seconds(seconds)} on a 2-core machine (--method mc answers in seconds)"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib maxdist`` with the parsed ``args``; return the exit status."""
     from ..multiplicity._max_summary import summarize_max
@@ -104,6 +134,9 @@ def run(args: argparse.Namespace) -> int:
         )
     kind = "the best accuracy of m classifiers"
     given["progress"] = False if args.json else None
+    note = cost_note(given)
+    if note:
+        print(note, file=sys.stderr, flush=True)
 
     @functools.wraps(summarize_max)
     def summarize(*a, **k):  # the library's engine='simulate' is --method mc here, its n --n

@@ -446,3 +446,17 @@ def test_rank_kemeny_beyond_its_local_search_is_refused_naming_the_method(tmp_pa
         "at most 20",
         "--method copeland",
     )
+
+
+def test_maxdist_states_the_cost_of_a_long_exact_run_before_it_starts():
+    from sotalib.cli.maxdist import cost_note
+
+    given = dict(n=10**6, m=1000, theta=0.9, rho=0.6, theta0=0.85)
+    assert cost_note(given) == (
+        "sotalib maxdist: note: the exact distribution at n=1,000,000 is expected to take about 20 seconds "
+        "on a 2-core machine (--method mc answers in seconds)"
+    )
+    assert cost_note({**given, "n": 10**4}) == ""  # quick
+    assert cost_note({**given, "n": 10**9}) == ""  # refused by the library, with its estimate
+    assert cost_note({**given, "engine": "simulate"}) == "" and cost_note({**given, "alpha": 3.0}) == ""
+    assert cost_note(dict(n=10**12, m=1000, theta=0.9)) == ""  # identical classifiers: quick at any n
