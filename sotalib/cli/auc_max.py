@@ -119,17 +119,17 @@ def run(args: argparse.Namespace) -> int:
             given["engine"] = "simulate"
         else:  # the default answers within the limit: the normal approximation (seconds at any m)
             given["engine"] = "normal"
-    if given["engine"] == "simulate" and seconds > _time_limit():
-        from . import CliError
 
-        raise CliError(
-            f"--m {given['m']} with --reps {given['n_resamples']} simulates "
-            f"{_scores(given):.2e} scores, expected to take {_format_seconds(seconds)} on a 2-core machine, "
-            "more than the limit sotalib allows itself (SOTALIB_TIME_LIMIT, a minute); give fewer --reps or a "
-            "smaller --m, leave out --reps and --seed for the normal approximation, or raise SOTALIB_TIME_LIMIT"
-        )
+    def announce() -> None:  # after the library has checked every option and the memory, so an error stays one line
+        if seconds > _time_limit():  # a simulation asked for that would take longer: refused before it starts
+            from . import CliError
 
-    def announce() -> None:  # after the library has checked every option, so an error stays one line
+            raise CliError(
+                f"--m {given['m']} with --reps {given['n_resamples']} simulates "
+                f"{_scores(given):.2e} scores, expected to take {_format_seconds(seconds)} on a 2-core machine, "
+                "more than the limit sotalib allows itself (SOTALIB_TIME_LIMIT, a minute); give fewer --reps or a "
+                "smaller --m, leave out --reps and --seed for the normal approximation, or raise SOTALIB_TIME_LIMIT"
+            )
         note = cost_note(given["n"], given["prevalence"], given["m"], given["n_resamples"])
         if note:
             print(note, file=sys.stderr, flush=True)

@@ -359,7 +359,7 @@ def test_sota_takes_a_test_set_beyond_the_old_limit(tmp_path, capsys):
             "--m 10000000000 classifiers would need 149 GiB",
         ),
         (
-            ["maxdist", "--n", "9223372036854775807", "--m", "10", "--theta", "0.8"],
+            ["maxdist", "--n", "9223372036854775807", "--m", "10", "--theta", "0.8", "--rho", "0.3"],
             "--n 9223372036854775807 items would need",
         ),
         (
