@@ -202,7 +202,7 @@ def test_dependent_or_spread_exact_at_a_billion_is_refused_naming_n(kwargs, name
 
 def test_time_limit_is_the_users_to_raise(monkeypatch):
     monkeypatch.setenv("SOTALIB_TIME_LIMIT", "2h")
-    from sotalib._validate import time_limit
+    from sotalib._validate import time_limit  # private: the limit's reader is the subject
 
     assert time_limit() == 7200.0
     monkeypatch.setenv("SOTALIB_TIME_LIMIT", "soon")
@@ -238,7 +238,7 @@ def test_normal_engine_locates_a_wide_window_on_few_points(monkeypatch):
     """A board whose values span many sd: the window found on few coarse points, the same distribution."""
     from scipy.stats import norm
 
-    from sotalib.multiplicity import _dependent_normal
+    from sotalib.multiplicity import _dependent_normal  # private: the locator's size is patched
 
     values = np.round(0.8 + 0.03 * norm.ppf((np.arange(300) + 0.5) / 300), 5)
     one = _dependent_normal.normal_max_distribution(10**6, 300, values, rho=0.6)

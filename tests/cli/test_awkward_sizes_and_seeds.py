@@ -431,7 +431,7 @@ def test_auc_max_ten_million_teams_takes_the_normal_approximation(capsys):
 
 
 def test_rank_kemeny_beyond_its_local_search_is_refused_naming_the_method(tmp_path, capsys, monkeypatch):
-    from sotalib.judging import _kemeny
+    from sotalib.judging import _kemeny  # private: the bound is patched to a small file's size
 
     monkeypatch.setattr(_kemeny, "KEMENY_LOCAL_MAX", 20)  # the bound is 2,000; the same rule on a small file
     scores = np.random.default_rng(0).random((40, 3))
