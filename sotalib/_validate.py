@@ -179,6 +179,56 @@ def memory_limit() -> int:
     return total // 2 if total else 4 * 2**30
 
 
+#: Seconds of estimated work one computation may take unless ``SOTALIB_TIME_LIMIT`` says otherwise:
+#: every command answers within about a minute or refuses up front (the README's *Limits and long runs*).
+DEFAULT_TIME_LIMIT = 60.0
+
+
+def time_limit() -> float:
+    """Seconds one computation is expected to take at most: ``SOTALIB_TIME_LIMIT``, else a minute.
+
+    ``SOTALIB_TIME_LIMIT`` takes a number of seconds with an optional suffix
+    ``s``, ``m`` or ``h`` (e.g. ``90``, ``10m``, ``2h``).
+    """
+    import os
+
+    text = os.environ.get("SOTALIB_TIME_LIMIT", "").strip().lower()
+    if not text:
+        return DEFAULT_TIME_LIMIT
+    scale = {"s": 1.0, "m": 60.0, "h": 3600.0}.get(text[-1], 0.0)
+    try:
+        value = float(text[:-1] if scale else text) * (scale or 1.0)
+    except ValueError:
+        value = math.nan
+    if math.isfinite(value) and value > 0:
+        return value
+    raise ValueError(f"SOTALIB_TIME_LIMIT must be a positive number of seconds such as 600 or 10m, got {text!r}")
+
+
+def format_seconds(seconds: float) -> str:
+    """``about 40 seconds``, ``about 7 minutes``, ``about 16.7 hours``: durations as the messages print them."""
+    if seconds < 90:
+        return f"about {seconds:,.0f} seconds"
+    minutes = seconds / 60
+    return f"about {minutes:,.0f} minutes" if minutes < 120 else f"about {minutes / 60:,.1f} hours"
+
+
+def check_time(seconds: float, what: str, advice: str = "") -> None:
+    """Refuse up front a computation expected to take longer than :func:`time_limit`.
+
+    ``what`` names the request (starting with the parameter that makes it
+    long, e.g. ``"engine='exact' at n=10000000 items"``), ``seconds`` is the
+    estimate on a 2-core machine; ``advice`` says how to make it fast.
+    """
+    limit = time_limit()
+    if seconds > limit:
+        raise ValueError(
+            f"{what} is expected to take {format_seconds(seconds)} on a 2-core machine, more than the "
+            f"{format_seconds(limit).removeprefix('about ')} sotalib allows itself (SOTALIB_TIME_LIMIT)"
+            + (f"; {advice}" if advice else "")
+        )
+
+
 def format_bytes(nbytes: float) -> str:
     """``1.5 GiB``, ``820 MiB``, ``74.5 GiB``: sizes as the messages print them."""
     for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):

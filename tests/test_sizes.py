@@ -112,3 +112,141 @@ def test_sota_beyond_memory_is_refused_up_front_naming_n(n):
     with pytest.raises(ValueError, match=rf"n={n} items would need .* give a smaller n"):
         s.estimate_sota(BOARD, n)
     assert time.perf_counter() - t0 < 2
+
+
+# ------------------------------------------------------------------ the iid maximum at any n (issue 25)
+
+# private: the quadrature's threshold (patched to run it where the tabulated window is cheap), the
+# estimates behind the time limit, and the progress flag the engines read
+from sotalib._progress import showing  # noqa: E402
+from sotalib.multiplicity import _dependent, _maxdist  # noqa: E402
+from sotalib.multiplicity._dependent_normal import EXACT_SECONDS_PER_ITEM, FITS_PER_SOLVE  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "n,m,theta",
+    [(10**8, 1, 0.5), (10**8, 1000, 0.9), (10**8, 2**63 - 1, 0.3), (10**9, 7, 0.99), (10**7, 10**12, 0.5)],
+)
+def test_iid_quadrature_equals_the_tabulated_window(n, m, theta, monkeypatch):
+    """The quadrature of the incomplete beta gives the tabulated window's summary, to its digits."""
+    table = _maxdist.iid_max_distribution(n, m, theta).summary()
+    monkeypatch.setattr(_maxdist, "_QUADRATURE_VAR", 0.0)
+    quad = _maxdist.iid_max_summary(n, m, theta)
+    assert quad.mean == pytest.approx(table.mean, abs=1e-10 * table.sd)
+    assert quad.sd == pytest.approx(table.sd, rel=1e-12)
+    assert (quad.ci_low, quad.ci_high) == (table.ci_low, table.ci_high)  # the same integer counts
+
+
+@pytest.mark.parametrize("n", [10**12, 10**15, 2**53])
+def test_iid_maximum_of_one_classifier_at_huge_n_is_the_binomial(n):
+    """m = 1: the maximum is one count, X ~ B(n, theta): mean theta, sd sqrt(theta (1 - theta) / n)."""
+    theta = 0.9
+    r = s.summarize_max(n, 1, theta)
+    sd = math.sqrt(theta * (1 - theta) / n)
+    assert r.mean == pytest.approx(theta, abs=1e-6 * sd) and r.sd == pytest.approx(sd, rel=1e-9)
+    # the 2.5% quantile: the normal one, within a count and the skewness (1 - 2 theta) / (6 sd n) z^2
+    z = 1.959963984540054
+    assert abs(r.ci_low - (theta - z * sd)) < 2 / n + abs(1 - 2 * theta) / 6 * z**2 / n
+
+
+def test_iid_maximum_at_a_billion_items_against_mpmath():
+    """n = 10^9, theta = 1/2 (summed by quadrature), m = 1000: F at the upper quantile from a 30-digit sum."""
+    mpmath = pytest.importorskip("mpmath")
+    n, m, theta = 10**9, 1000, 0.5
+    r = s.summarize_max(n, m, theta)
+    k = round(r.ci_high * n)  # the 97.5% quantile: F(k) >= 0.975 > F(k - 1)
+    mpmath.mp.dps = 30
+
+    def sf(x):  # P(X > x), the pmf from x + 1 on by its ratio recurrence
+        j = mpmath.mpf(x + 1)
+        f = mpmath.exp(
+            mpmath.loggamma(n + 1)
+            - mpmath.loggamma(j + 1)
+            - mpmath.loggamma(n - j + 1)
+            + j * mpmath.log(theta)
+            + (n - j) * mpmath.log(1 - mpmath.mpf(theta))
+        )
+        total, ratio = f, mpmath.mpf(theta) / (1 - mpmath.mpf(theta))
+        while f > total * mpmath.mpf(10) ** -18:
+            f *= (n - j) / (j + 1) * ratio
+            j += 1
+            total += f
+        return total
+
+    assert (1 - sf(k)) ** m >= 0.975 > (1 - sf(k - 1)) ** m
+
+
+def test_iid_exact_beyond_two_to_the_53_is_refused_naming_n():
+    with pytest.raises(ValueError, match=r"^n=\d+ items is more than .* n <= 2\*\*53 .* give a smaller n$"):
+        s.summarize_max(2**53 + 1, 10, 0.8)
+
+
+# ------------------------------------------------------------------ exact runs beyond the time limit
+
+
+@pytest.mark.parametrize(
+    "kwargs,named",
+    [
+        (dict(rho=0.6, theta0=0.85), "rho=0.6 (random reference classifier)"),
+        (dict(rho=0.6, theta0=0.85, y0="fixed"), "rho=0.6 (fixed reference classifier)"),
+        (dict(spread=0.01), "spread=0.01"),
+    ],
+)
+def test_dependent_or_spread_exact_at_a_billion_is_refused_naming_n(kwargs, named):
+    with pytest.raises(ValueError, match=r"SOTALIB_TIME_LIMIT") as info:
+        s.summarize_max(10**12 if kwargs.get("y0") == "fixed" else 10**9, 1000, 0.9, **kwargs)
+    message = str(info.value)
+    assert message.startswith("the exact distribution at n=") and named in message
+    assert "engine='simulate'" in message and "give a smaller n" in message
+
+
+def test_time_limit_is_the_users_to_raise(monkeypatch):
+    monkeypatch.setenv("SOTALIB_TIME_LIMIT", "2h")
+    from sotalib._validate import time_limit  # private: the limit's reader is the subject
+
+    assert time_limit() == 7200.0
+    monkeypatch.setenv("SOTALIB_TIME_LIMIT", "soon")
+    with pytest.raises(ValueError, match="SOTALIB_TIME_LIMIT must be a positive number of seconds"):
+        time_limit()
+
+
+def test_sota_exact_at_ten_million_is_refused_and_auto_takes_the_normal_engine():
+    n = 10**7
+    assert EXACT_SECONDS_PER_ITEM * n * FITS_PER_SOLVE > 60  # the estimate: about ten minutes
+    with pytest.raises(ValueError, match=rf"^engine='exact' at n={n} items is expected to take about 10 minutes"):
+        s.estimate_sota(BOARD, n, engine="exact")
+    with pytest.raises(ValueError, match="engine='auto' or engine='normal'"):
+        s.estimate_sota(BOARD, n, engine="exact", method="crop")
+
+
+def test_chunks_of_k0_with_a_bar_equal_one_pass(monkeypatch):
+    """A long exact run on a terminal goes in chunks of K_0 (a bar over them): the same distribution."""
+    monkeypatch.setattr(_dependent, "_CHUNK_K0", 20)
+    for engine in ("numba", "swap"):
+        monkeypatch.setattr(_dependent, "_ENGINE", engine)
+        one = _dependent.max_distribution(5000, 1000, 0.9, rho=0.6, theta0=0.85)
+        with showing(False):  # the chunks are drawn only with a bar: forced on, to stderr
+            assert not _dependent.wants_progress()
+        with showing(True):
+            chunked = _dependent.max_distribution(5000, 1000, 0.9, rho=0.6, theta0=0.85)
+        assert chunked.lo == one.lo and chunked.cdf.size == one.cdf.size
+        np.testing.assert_allclose(chunked.cdf, one.cdf, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(chunked.sf, one.sf, rtol=1e-11, atol=1e-300)
+
+
+def test_normal_engine_locates_a_wide_window_on_few_points(monkeypatch):
+    """A board whose values span many sd: the window found on few coarse points, the same distribution."""
+    from scipy.stats import norm
+
+    from sotalib.multiplicity import _dependent_normal  # private: the locator's size is patched
+
+    values = np.round(0.8 + 0.03 * norm.ppf((np.arange(300) + 0.5) / 300), 5)
+    one = _dependent_normal.normal_max_distribution(10**6, 300, values, rho=0.6)
+    monkeypatch.setattr(_dependent_normal, "_LOCATOR_POINTS", 16)
+    few = _dependent_normal.normal_max_distribution(10**6, 300, values, rho=0.6)
+    assert (few.lo, few.cdf.size) == (one.lo, one.cdf.size)
+    # the fine grid starts elsewhere: the interpolated probabilities agree to 1e-8 of themselves
+    np.testing.assert_allclose(few.cdf, one.cdf, rtol=1e-8, atol=1e-300)
+    np.testing.assert_allclose(few.sf, one.sf, rtol=1e-8, atol=1e-300)
+    a, b = one.summary(), few.summary()
+    assert b.mean == pytest.approx(a.mean, abs=1e-9 * a.sd) and (b.ci_low, b.ci_high) == (a.ci_low, a.ci_high)

@@ -8,7 +8,9 @@ from ._types import integer, real, seed
 
 S = argparse.SUPPRESS  # an option not typed is not passed: the library's default applies
 
-#: The command line's own defaults: it simulates (exact in distribution), with a fixed seed (reproducible).
+#: The command line's own defaults: it simulates (exact in distribution), with a fixed seed (reproducible),
+#: unless the simulation would take longer than SOTALIB_TIME_LIMIT (a minute): then, without --reps or
+#: --seed, the normal approximation answers (seconds at any m); with them, the run is refused up front.
 ENGINE = "simulate"
 DEFAULT_SEED = 0
 
@@ -22,7 +24,9 @@ def register(sub) -> None:
             "Distribution of the maximum empirical AUC of m classifiers with true AUC A on one test set of "
             "N items with prevalence P (round(N*P) positives), binormal scores with equal variances (Eq. 10); "
             "simulated, exact in distribution. --rho > 0 correlates every classifier's scores with a hidden "
-            "reference classifier's within each class."
+            "reference classifier's within each class. A simulation expected to take longer than "
+            "SOTALIB_TIME_LIMIT (a minute) gives way to the normal approximation of the empirical AUCs "
+            "(seconds at any m), or is refused if --reps or --seed asks for it."
         ),
         argument_default=S,
     )
@@ -65,6 +69,31 @@ def cost_note(n: int, prevalence: float, m: int, reps: int) -> str:
     )
 
 
+def _scores(given: dict) -> float:
+    """Scores one simulation draws: one per classifier, positive (every item with --rho) and challenge."""
+    n, m, prevalence, reps = given["n"], given["m"], given["prevalence"], given["n_resamples"]
+    if not (n >= 2 and m >= 1 and reps >= 2 and 0 < prevalence < 1):  # the library names what is wrong
+        return 0.0
+    items = n if given.get("rho", 0.0) > 0 else min(max(round(n * prevalence), 1), n - 1)
+    return float(m) * items * reps
+
+
+def _seconds(given: dict) -> float:
+    return _scores(given) * SECONDS_PER_SCORE
+
+
+def _time_limit() -> float:
+    from .._validate import time_limit
+
+    return time_limit()
+
+
+def _format_seconds(seconds: float) -> str:
+    from .._validate import format_seconds
+
+    return format_seconds(seconds)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib auc-max`` with the parsed ``args``; return the exit status."""
     import inspect
@@ -81,10 +110,26 @@ def run(args: argparse.Namespace) -> int:
         for name, param in inspect.signature(summarize_max_auc).parameters.items()
         if param.default is not param.empty
     }
-    given = {**defaults, "engine": ENGINE, "rng": DEFAULT_SEED, **typed(args)}
+    typed_args = typed(args)
+    given = {**defaults, "engine": ENGINE, "rng": DEFAULT_SEED, **typed_args}
     given["progress"] = False if args.json else None
+    seconds = _seconds(given)
+    if seconds > _time_limit():
+        if {"n_resamples", "rng"} & typed_args.keys():  # a simulation asked for: refused up front
+            given["engine"] = "simulate"
+        else:  # the default answers within the limit: the normal approximation (seconds at any m)
+            given["engine"] = "normal"
 
-    def announce() -> None:  # after the library has checked every option, so an error stays one line
+    def announce() -> None:  # after the library has checked every option and the memory, so an error stays one line
+        if seconds > _time_limit():  # a simulation asked for that would take longer: refused before it starts
+            from . import CliError
+
+            raise CliError(
+                f"--m {given['m']} with --reps {given['n_resamples']} simulates "
+                f"{_scores(given):.2e} scores, expected to take {_format_seconds(seconds)} on a 2-core machine, "
+                "more than the limit sotalib allows itself (SOTALIB_TIME_LIMIT, a minute); give fewer --reps or a "
+                "smaller --m, leave out --reps and --seed for the normal approximation, or raise SOTALIB_TIME_LIMIT"
+            )
         note = cost_note(given["n"], given["prevalence"], given["m"], given["n_resamples"])
         if note:
             print(note, file=sys.stderr, flush=True)
@@ -93,13 +138,22 @@ def run(args: argparse.Namespace) -> int:
     kind = "the best AUC of m classifiers"
     s = call("auc-max", _summarize_max_auc, kind, **given, on_start=announce)
     level = f"{100 * (1 - s.alpha):g}%"
+    if s.engine == "normal":
+        how = (
+            f"  normal approximation (a simulation would take {_format_seconds(seconds)}; "
+            f"{s.details['teams']:,} teams can reach the maximum)\n"
+            f"  mean  {s.mean:.6f}\n"
+        )
+    else:
+        how = (
+            f"  simulated: {s.n_resamples} challenges, seed {s.seed}\n"
+            f"  mean  {s.mean:.6f}  (Monte Carlo standard error {s.se_mean:.6f})\n"
+        )
     text = (
         f"best AUC of m={s.m} classifiers, AUC={given['auc']:g}, n={s.n} ({s.details['n_pos']} positives, "
         f"{s.details['n_neg']} negatives), rho={s.rho:g}\n"
-        f"  simulated: {s.n_resamples} challenges, seed {s.seed}\n"
-        f"  mean  {s.mean:.6f}  (Monte Carlo standard error {s.se_mean:.6f})\n"
-        f"  sd    {s.sd:.6f}\n"
-        f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})"
+        + how
+        + f"  sd    {s.sd:.6f}\n  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})"
     )
     emit(args, s.to_dict(), text)
     return 0

@@ -16,6 +16,8 @@ without ``--method mc``, ``--theta0`` and ``--y0`` without a ``--rho``.
 from __future__ import annotations
 
 import argparse
+import functools
+import sys
 
 from ._types import integer, real, seed
 
@@ -85,6 +87,35 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+#: An exact run expected to take longer than this says so on stderr before it starts.
+ANNOUNCE_SECONDS = 10.0
+
+
+def cost_note(given: dict) -> str:
+    """One line stating the cost of a long exact run (a spread or a reference classifier), or ""."""
+    from .._validate import check_alpha, check_probability, check_real, format_seconds, time_limit
+    from ..multiplicity._max_summary import _exact_seconds
+
+    rho, spread = given.get("rho", 0.0), given.get("spread", 0.0)
+    if given.get("engine", "exact") != "exact" or (rho == 0.0 and spread == 0.0):
+        return ""
+    try:  # every option in range (else the library's one line, and no note before it)
+        check_alpha("alpha", given.get("alpha", 0.05))
+        check_probability("theta", given["theta"])
+        check_probability("theta0", given.get("theta0", 0.5), open_low=True, open_high=True)
+        check_real("rho", rho, low=-1.0, high=1.0)
+        check_real("spread", spread, low=0.0, high=1.0)
+        seconds = _exact_seconds(given["n"], given["m"], given["theta"], spread, rho, given.get("y0", "random"))
+    except (ValueError, TypeError, ZeroDivisionError, OverflowError):  # the library names what is wrong
+        return ""
+    if not ANNOUNCE_SECONDS <= seconds <= time_limit():  # quick, or refused by the library up front
+        return ""
+    return (
+        f"sotalib maxdist: note: the exact distribution at n={given['n']:,} is expected to take "
+        f"{format_seconds(seconds)} on a 2-core machine (--method mc answers in seconds)"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib maxdist`` with the parsed ``args``; return the exit status."""
     from ..multiplicity._max_summary import summarize_max
@@ -102,19 +133,33 @@ def run(args: argparse.Namespace) -> int:
             "maxdist", given, ("theta0", "y0"), "independent classifiers (no --rho): there is no reference classifier"
         )
     kind = "the best accuracy of m classifiers"
-    s = call("maxdist", summarize_max, kind, given.pop("n"), given.pop("m"), given.pop("theta"), **given)
+    given["progress"] = False if args.json else None
+    note = cost_note(given)
+    if note:
+        print(note, file=sys.stderr, flush=True)
+
+    @functools.wraps(summarize_max)
+    def summarize(*a, **k):  # the library's engine='simulate' is --method mc here, its n --n
+        try:
+            return summarize_max(*a, **k)
+        except ValueError as exc:
+            message = str(exc).replace("engine='simulate'", "--method mc").replace("a smaller n,", "a smaller --n,")
+            raise ValueError(message) from None
+
+    s = call("maxdist", summarize, kind, given.pop("n"), given.pop("m"), given.pop("theta"), **given)
     theta, theta0, y0, spread = (s.details[k] for k in ("theta", "theta0", "y0", "spread"))
     level = f"{100 * (1 - s.alpha):g}%"
     model = f"theta={theta:g}" if spread == 0 else f"theta_SOTA={theta:g}, theta_j ~ U(a, b) with d={spread:g}"
     if s.rho != 0.0:
         model += f", rho0={s.rho:g} to a {y0} reference classifier with theta0={theta0:g}"
     simulated = s.engine == "simulate"
+    d = max(6, len(str(s.n)) - 1)  # 6 decimals up to n = 10^6, 12 at n = 10^12: a count's digits show
     lines = [
         f"best accuracy of m={s.m} classifiers, {model}, n={s.n} ({'mc' if simulated else s.engine})",
-        f"  mean  {s.mean:.6f}"
+        f"  mean  {s.mean:.{d}f}"
         + (f"  (se {s.se_mean:.2g}, {s.n_resamples} replications, seed {s.seed})" if simulated else ""),
-        f"  sd    {s.sd:.6f}",
-        f"  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})",
+        f"  sd    {s.sd:.{d}f}",
+        f"  {level} interval ({s.ci_low:.{d}f}, {s.ci_high:.{d}f})",
     ]
     emit(args, s.to_dict(), "\n".join(lines))
     return 0

@@ -103,9 +103,9 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-#: Seconds per test item of one fit of the exact dependent model (rho > 0), measured on a 2-core machine
-#: (40 teams, rho 0.6: 0.5 s at n = 10^5, 6 s at n = 10^6), and the fits a solve for a weight or a crop
-#: point takes (about ten).
+#: Seconds per test item of one fit of the exact dependent model (rho > 0), and the fits a solve takes:
+#: the library's estimate (``_dependent_normal.EXACT_SECONDS_PER_ITEM``, ``FITS_PER_SOLVE``; a test holds
+#: them equal), by which it refuses an exact run expected to exceed SOTALIB_TIME_LIMIT (a minute).
 SECONDS_PER_ITEM = 6e-6
 FITS_PER_SOLVE = 10
 #: Work expected to take longer than this is announced on stderr before it starts.
@@ -120,6 +120,7 @@ def cost_note(scores, n: int, given: dict) -> str:
     """
     import numpy as np
 
+    from .._validate import time_limit
     from ..multiplicity._dependent_normal import choose_engine
     from ..multiplicity._sota_model import RHO0
 
@@ -136,7 +137,7 @@ def cost_note(scores, n: int, given: dict) -> str:
         return ""
     fits = 1 if method == "observed" else FITS_PER_SOLVE
     seconds = SECONDS_PER_ITEM * n * fits
-    if seconds < ANNOUNCE_SECONDS:
+    if seconds < ANNOUNCE_SECONDS or seconds > time_limit():  # quick, or refused by the library up front
         return ""
     minutes = seconds / 60
     if minutes < 1.5:

@@ -81,6 +81,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._progress import progress, wants_progress
 from .._validate import check_choice, check_int, check_memory, check_probability, check_real
 from ._binomial import _table as _binomial_table
 from ._dependence import check_feasible, conditional_probs
@@ -163,14 +164,24 @@ def _exact_max(
     *,
     engine: str | None = None,
     thetas: np.ndarray | None = None,
+    chunked: bool = True,
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """``(xlo, F, S)`` from one of the engines (``engine``: "numpy", "numba", "swap" or None: choose).
 
-    ``thetas`` (the values behind ``p1, p0``) are needed by the swap engine only.
+    ``thetas`` (the values behind ``p1, p0``) are needed by the swap engine only.  With ``chunked``, a
+    long run whose progress is shown (:func:`sotalib._progress.wants_progress`) goes in chunks of ``K_0``.
     """
     if thetas is None:
         thetas = p1
     engine = _choose_engine(n, m_or_zero, k0s, p1, p0) if engine is None else engine
+    if chunked and engine != "numpy" and k0s.size >= 2 * _CHUNK_K0 and wants_progress():
+        # a long run on a terminal: the values of K_0 in chunks, a bar over them (F and S are sums over K_0)
+        chunks = np.array_split(np.arange(k0s.size), min(_CHUNKS, k0s.size // _CHUNK_K0))
+        parts = [
+            _exact_max(n, m_or_zero, k0s[i], pk0[i], p1, p0, w, engine=engine, thetas=thetas, chunked=False)
+            for i in progress(chunks, total=len(chunks), desc="exact distribution")
+        ]
+        return _merge(parts)
     args = (
         int(n),
         int(m_or_zero),
@@ -197,6 +208,29 @@ def _exact_max(
     maxlen = int(min(n + 1, 2 * math.ceil(16 * math.sqrt(n * pq)) + 400))
     nblocks = max(1, min(k0s.size, 4 * numba.get_num_threads()))
     return _max_kernel(*args, _PMF_EPS, _FACTOR_EPS, maxlen, nblocks)
+
+
+#: A long exact run on a terminal computes the values of ``K_0`` in at most this many chunks, each of
+#: at least ``_CHUNK_K0`` values, and draws a bar over them.
+_CHUNKS, _CHUNK_K0 = 50, 200
+
+
+def _merge(parts: list[tuple[int, np.ndarray, np.ndarray]]) -> tuple[int, np.ndarray, np.ndarray]:
+    """``(xlo, F, S)`` of the whole sum over ``K_0`` from those of its chunks (each on its own window).
+
+    Below a chunk's window its ``F`` is 0 and its ``S`` its first value (its
+    mass); above, ``F`` is its last value and ``S`` is 0.
+    """
+    lo = min(xlo for xlo, _, _ in parts)
+    hi = max(xlo + F.size for xlo, F, _ in parts)
+    F_all, S_all = np.zeros(hi - lo), np.zeros(hi - lo)
+    for xlo, F, S in parts:
+        a, b = xlo - lo, xlo - lo + F.size
+        F_all[a:b] += F
+        F_all[b:] += F[-1]
+        S_all[a:b] += S
+        S_all[:a] += S[0]
+    return lo, F_all, S_all
 
 
 def _run(

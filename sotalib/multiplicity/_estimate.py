@@ -15,15 +15,25 @@ from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments
 from .._frame import _is_frame, _numeric_dtype, as_vector
+from .._progress import showing
 from .._rng import check_rng
-from .._validate import NoSolutionError, ParameterError, check_alpha, check_choice, check_int, check_probability
+from .._validate import (
+    NoSolutionError,
+    ParameterError,
+    check_alpha,
+    check_choice,
+    check_int,
+    check_probability,
+    check_time,
+    time_limit,
+)
 from ..judging._readers import PerItemFile  # the per-item file a matrix may come as (annotations, at run time)
 from ._abc import ACCEPT, TOP, _abc
 from ._abc import N_RESAMPLES as ABC_PROPOSALS
 from ._crop import PAPER_GRID, _crop
 from ._deconvolve import GRID_SIZE, _deconvolve
 from ._deconvolve import N_RESAMPLES as BOOTSTRAP_RESAMPLES
-from ._dependent_normal import choose_engine
+from ._dependent_normal import FITS_PER_SOLVE, choose_engine, exact_seconds
 from ._leaderboard import Leaderboard
 from ._observed import _naive, _observed
 from ._per_item_dependence import Dependence, _as_matrix, estimate_dependence
@@ -282,6 +292,28 @@ def _check_perfect_score(scores: np.ndarray, metric: str, method: str, rho: floa
         )
 
 
+def _engine_within_time(engine: str, method: str, n: int, values: np.ndarray, rho: float) -> str:
+    """The accuracy's engine: ``"auto"`` resolved, and ``"exact"`` refused if expected to exceed the time limit.
+
+    ``"auto"`` takes the normal approximation where the exact engine would
+    take longer than ``SOTALIB_TIME_LIMIT``; ``"exact"`` asked for there is
+    refused up front, naming the engine, ``n`` and the estimate.
+    """
+    chosen = choose_engine(engine, n, values, rho)
+    if chosen != "exact":
+        return chosen
+    seconds = exact_seconds(n, rho, 1 if method == "observed" else FITS_PER_SOLVE)
+    if engine == "auto" and seconds > time_limit():
+        return "normal"  # the default answers within the limit
+    check_time(
+        seconds,
+        f"engine='exact' at n={n} items",
+        "use engine='auto' or engine='normal' (the normal approximation, seconds at any n up to 10^9), "
+        "or raise SOTALIB_TIME_LIMIT",
+    )
+    return chosen
+
+
 def _resamples(kind: str, n_resamples: int | None) -> int:
     """The checked number of Monte Carlo resamples of ``kind``, its default for None."""
     default, low = _RESAMPLES[kind]
@@ -389,7 +421,12 @@ def estimate_sota(
         minutes, at ``n >= 10^4``).  AUC: ``"simulate"`` (Monte Carlo, exact
         in distribution), ``"normal"`` or ``"auto"``.  The result's
         ``details`` name the engine used and, for an approximation, its
-        accuracy.  Deconvolution and ABC have no engine.
+        accuracy.  Deconvolution and ABC have no engine.  An exact fit of
+        the dependent model (``rho > 0``) takes about ``6e-6 n`` seconds
+        and a solve about ten fits: ``"exact"`` expected to take longer
+        than ``SOTALIB_TIME_LIMIT`` (a minute; ``n`` above ``10^6``) is
+        refused up front, and ``"auto"`` then takes the normal
+        approximation.  Long exact runs draw a progress bar (``progress``).
     n_resamples : int, optional
         Monte Carlo replications: bootstrap resamples of ``"deconvolve"``
         (default 200, ``>= 0``; fewer than 2 gives no interval), proposals of
@@ -509,16 +546,17 @@ def estimate_sota(
         )
     chance = 1.0 / classes
     s, below = _keep_above(values, chance)
-    if method in _ENGINE_METHODS and engine == "auto":
-        engine = choose_engine(engine, n, s, rho)
-    if method == "shrink":
-        est = _shrink(s, below, n, chance, rho, target, alpha, engine)
-    elif method == "crop":
-        est = _crop(s, below, n, rho, target, alpha, PAPER_GRID, engine)
-    elif method == "cap":
-        est = _cap(s, below, n, rho, target, alpha, engine)
-    elif method == "observed":
-        est = _observed(s, below, n, rho, alpha, engine)
+    if method in _ENGINE_METHODS:
+        engine = _engine_within_time(engine, method, n, s, rho)
+        with showing(progress):  # a bar over the exact engine's long runs (none for the quick ones)
+            if method == "shrink":
+                est = _shrink(s, below, n, chance, rho, target, alpha, engine)
+            elif method == "crop":
+                est = _crop(s, below, n, rho, target, alpha, PAPER_GRID, engine)
+            elif method == "cap":
+                est = _cap(s, below, n, rho, target, alpha, engine)
+            else:
+                est = _observed(s, below, n, rho, alpha, engine)
     elif method == "naive":
         est = _naive(s, below, n, alpha)
     elif method == "deconvolve":

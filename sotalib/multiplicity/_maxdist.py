@@ -18,6 +18,7 @@ object, so every chapter summarises maxima the same way.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -301,6 +302,107 @@ def iid_max_distribution(n: int, m: int, theta: float, *, tail: float = TAIL) ->
     hi = _first_true(lambda x: float(-np.expm1(log_f(x))) <= tail, lo, n)
     x = np.arange(lo, hi + 1)
     return MaxDistribution.from_log_cdf(n, lo, log_f(x))
+
+
+#: ``n theta (1 - theta)`` (the variance of one classifier's count) above which :func:`iid_max_summary`
+#: sums the distribution of the maximum by quadrature instead of tabulating its window: a standard
+#: deviation above 10^4 counts, a window of more than about 2 * 10^5 counts.
+_QUADRATURE_VAR = 1e8
+#: Gauss--Legendre panels and nodes per panel of that quadrature (the window is a few standard
+#: deviations of the maximum wide; each panel is a small fraction of one).
+_PANELS, _NODES = 256, 16
+
+
+def iid_max_summary(n: int, m: int, theta: float, alpha: float = 0.05, *, tail: float = TAIL) -> Summary:
+    """Mean, sd and ``1 - alpha`` interval of ``theta_hat_max`` for ``m`` iid classifiers, at any ``n``.
+
+    Equal to ``iid_max_distribution(n, m, theta).summary(alpha)``.  When one
+    classifier's count has a standard deviation above ``10^4``
+    (``n theta (1 - theta) > 10^8``) the window of counts is too long to
+    tabulate (``10^7`` counts at ``n = 10^12``), and the sums over it are
+    computed instead from ``F(x) = P(X <= x)^m`` evaluated at a few thousand
+    points: ``P(X <= x) = I_{1 - theta}(n - x, x + 1)`` (the regularized
+    incomplete beta function, SciPy's ``betainc``), a smooth function of
+    ``x``; ``E X = lo + sum_x (1 - F(x))`` and
+    ``E (X - lo)^2 = sum_x (2 (x - lo) + 1) (1 - F(x))`` are summed by the
+    Euler--Maclaurin formula (the integral by composite Gauss--Legendre,
+    with the end corrections; the remainder is exponentially small in the
+    width of the distribution, thousands of counts), and the quantiles are
+    found by bisection over the integer counts, exactly as on the
+    tabulated window.  The cost does not depend on ``n`` or ``m``.
+
+    Parameters
+    ----------
+    n, m : int
+        Test-set size and number of classifiers, each ``>= 1``.
+    theta : float
+        Probability of success of every classifier, in ``[0, 1]``.
+    alpha : float
+        The interval's level is ``1 - alpha``.
+    tail : float
+        Probability left out at each end, in ``(0, 1e-6]``.
+
+    Returns
+    -------
+    Summary
+        As accuracies (counts over ``n``).
+    """
+    n, m, theta = _check_nm_theta(n, m, theta)
+    alpha = check_alpha("alpha", alpha)
+    tail = check_real("tail", tail, low=0.0, high=1e-6, low_open=True)
+    if n * theta * (1.0 - theta) <= _QUADRATURE_VAR:
+        return iid_max_distribution(n, m, theta, tail=tail).summary(alpha)
+    from scipy import special  # lazily: SciPy only for the largest n
+
+    def log_f(x):
+        """``log F(x) = m log P(X <= x)`` at real ``x``, from the accurate side."""
+        x = np.asarray(x, dtype=float)
+        cdf = special.betainc(n - x, x + 1.0, 1.0 - theta)
+        sf = special.betainc(x + 1.0, n - x, theta)
+        with np.errstate(divide="ignore"):
+            return float(m) * np.where(cdf < 0.5, np.log(cdf), np.log1p(-sf))
+
+    def first(pred, a: int, b: int) -> int:  # smallest integer count in [a, b] with pred; pred(b) true
+        return _first_true(lambda x: bool(pred(float(log_f(float(x))))), a, b)
+
+    log_tail = math.log(tail)
+    sd = math.sqrt(n * theta * (1.0 - theta))
+    # every maximum of up to 2^63 counts lies within 12 sd above the mean (and the lowest within 10 sd below)
+    a, b = max(0, math.floor(n * theta - 15 * sd)), min(n - 1, math.ceil(n * theta + 15 * sd))
+    lo = first(lambda lf: lf > log_tail, a, b)
+    hi = first(lambda lf: -math.expm1(lf) <= tail, lo, b)
+    # Gauss--Legendre on [lo, hi]: sum over x = lo, ..., hi - 1 of g(x) = integral + (g(lo) - g(hi)) / 2
+    # + (g'(hi) - g'(lo)) / 12 + ... (Euler--Maclaurin)
+    t, w = np.polynomial.legendre.leggauss(_NODES)
+    edges = np.linspace(0.0, float(hi - lo), _PANELS + 1)
+    half = np.diff(edges) / 2
+    u = ((edges[:-1] + half)[:, None] + half[:, None] * t[None, :]).ravel()  # x - lo
+    wu = (half[:, None] * w[None, :]).ravel()
+    g0 = -np.expm1(log_f(lo + u))  # 1 - F(x)
+    g0_lo, g0_hi = (float(-np.expm1(v)) for v in log_f([float(lo), float(hi)]))
+    width = float(hi - lo)
+    first_moment = float(np.dot(wu, g0)) + (g0_lo - g0_hi) / 2
+    # g1 = (2 u + 1) g0: g1(lo) = g0(lo), g1'(lo) = 2 g0(lo) (F is flat there), g1(hi) = (2 W + 1) g0(hi)
+    second_moment = float(np.dot(wu, (2 * u + 1) * g0)) + (g0_lo - (2 * width + 1) * g0_hi) / 2 - 2 * g0_lo / 12
+    mass = 1.0 - g0_hi  # the window's share, F(hi) (a tail's worth short of one)
+    mean_u = first_moment / mass
+    var = max(second_moment / mass - mean_u**2, 0.0)
+
+    def quantile(q: float) -> float:
+        if q <= 0.5:
+            x = first(lambda lf: math.exp(lf) >= q, lo, hi)
+        else:
+            x = first(lambda lf: -math.expm1(lf) <= 1.0 - q, lo, hi)
+        return x / n
+
+    return Summary(
+        mean=(lo + mean_u) / n,
+        sd=math.sqrt(var) / n,
+        ci_low=quantile(alpha / 2),
+        ci_high=quantile(1 - alpha / 2),
+        method="exact",
+        alpha=alpha,
+    )
 
 
 def iid_bias_sd(n: ArrayLike, m: ArrayLike, theta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:

@@ -359,7 +359,7 @@ def test_sota_takes_a_test_set_beyond_the_old_limit(tmp_path, capsys):
             "--m 10000000000 classifiers would need 149 GiB",
         ),
         (
-            ["maxdist", "--n", "9223372036854775807", "--m", "10", "--theta", "0.8"],
+            ["maxdist", "--n", "9223372036854775807", "--m", "10", "--theta", "0.8", "--rho", "0.3"],
             "--n 9223372036854775807 items would need",
         ),
         (
@@ -376,3 +376,87 @@ def test_sizes_that_cannot_fit_are_refused_by_the_library_with_the_memory_they_n
     argv = [a.format(items=tmp_path / "items.csv") for a in argv]
     err = _one_line_error(capsys, argv, needle, "more than the 4 GiB sotalib allows itself")
     assert err.startswith(f"sotalib {argv[0]}: error: --"), err
+
+
+# ------------------------------------------------------------------ sizes that scale (issue 25)
+
+
+def test_maxdist_at_a_trillion_items_answers_exactly(capsys):
+    code, out, err = _run(capsys, ["maxdist", "--n", "1e12", "--m", "1000", "--theta", "0.9", "--json"])
+    assert code == 0 and err == "", err
+    d = json.loads(out)
+    assert d["method"] == "exact" and 0.9 < d["ci_low"] < d["mean"] < d["ci_high"] < 0.9000013
+
+
+@pytest.mark.parametrize(
+    "extra,named",
+    [
+        (["--rho", "0.6", "--theta0", "0.85"], "--rho 0.6"),
+        (["--rho", "0.6", "--theta0", "0.85", "--y0", "fixed"], "--rho 0.6"),
+        (["--spread", "0.01"], "--spread 0.01"),
+    ],
+)
+def test_maxdist_dependent_or_spread_at_a_trillion_is_refused_naming_n_and_method_mc(capsys, extra, named):
+    argv = ["maxdist", "--n", "1e12", "--m", "1000", "--theta", "0.9", *extra]
+    err = _one_line_error(capsys, argv, "--n 1000000000000", named, "SOTALIB_TIME_LIMIT", "--method mc")
+    assert "engine" not in err
+
+
+def test_maxdist_beyond_two_to_the_53_is_refused_naming_n(capsys):
+    _one_line_error(
+        capsys, ["maxdist", "--n", "1e17", "--m", "10", "--theta", "0.9"], "--n 100000000000000000", "2**53"
+    )
+
+
+def test_sota_exact_at_ten_million_is_refused_up_front_without_a_cost_note(tmp_path, capsys):
+    lb = tmp_path / "lb.csv"
+    lb.write_text("team,score\n" + "".join(f"t{i},{0.80 + 0.002 * i:.4f}\n" for i in range(40)))
+    argv = ["sota", "--leaderboard", str(lb), "--n", "1e7", "--engine", "exact"]
+    _one_line_error(capsys, argv, "--engine exact at --n 10000000", "about 10 minutes", "--engine normal")
+
+
+def test_auc_max_ten_million_teams_takes_the_normal_approximation(capsys):
+    argv = ["auc-max", "--auc", "0.8", "--n", "1000", "--m", "1e7", "--prevalence", "0.5"]
+    code, out, err = _run(capsys, [*argv, "--json"])
+    assert code == 0 and err == "", err
+    d = json.loads(out)
+    assert d["method"] == "normal" and d["m"] == 10**7 and 0.8 < d["ci_low"] < d["mean"] < d["ci_high"] < 1
+    code, out, err = _run(capsys, argv)
+    assert code == 0 and "normal approximation (a simulation would take about 138.9 hours" in out
+    # a simulation asked for is refused up front, naming the options that bound it
+    _one_line_error(capsys, [*argv, "--reps", "100"], "--m 10000000 with --reps 100", "SOTALIB_TIME_LIMIT")
+    # a small one still simulates, as before
+    code, out, err = _run(capsys, ["auc-max", "--auc", "0.9", "--n", "300", "--m", "10", "--prevalence", "0.3"])
+    assert code == 0 and "simulated: 1000 challenges, seed 0" in out
+
+
+def test_rank_kemeny_beyond_its_local_search_is_refused_naming_the_method(tmp_path, capsys, monkeypatch):
+    from sotalib.judging import _kemeny  # private: the bound is patched to a small file's size
+
+    monkeypatch.setattr(_kemeny, "KEMENY_LOCAL_MAX", 20)  # the bound is 2,000; the same rule on a small file
+    scores = np.random.default_rng(0).random((40, 3))
+    path = tmp_path / "scores.csv"
+    path.write_text(
+        "name,a,b,c\n" + "".join(f"c{i}," + ",".join(f"{v:.4f}" for v in row) + "\n" for i, row in enumerate(scores))
+    )
+    _one_line_error(
+        capsys,
+        ["rank", "--scores", str(path), "--method", "kemeny"],
+        "--method kemeny on",
+        "at most 20",
+        "--method copeland",
+    )
+
+
+def test_maxdist_states_the_cost_of_a_long_exact_run_before_it_starts():
+    from sotalib.cli.maxdist import cost_note
+
+    given = dict(n=10**6, m=1000, theta=0.9, rho=0.6, theta0=0.85)
+    assert cost_note(given) == (
+        "sotalib maxdist: note: the exact distribution at n=1,000,000 is expected to take about 20 seconds "
+        "on a 2-core machine (--method mc answers in seconds)"
+    )
+    assert cost_note({**given, "n": 10**4}) == ""  # quick
+    assert cost_note({**given, "n": 10**9}) == ""  # refused by the library, with its estimate
+    assert cost_note({**given, "engine": "simulate"}) == "" and cost_note({**given, "alpha": 3.0}) == ""
+    assert cost_note(dict(n=10**12, m=1000, theta=0.9)) == ""  # identical classifiers: quick at any n

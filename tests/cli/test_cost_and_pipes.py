@@ -15,7 +15,10 @@ from sotalib.cli.sota import cost_note
 SCORES = [0.80 + 0.002 * i for i in range(40)]
 
 
-def test_the_exact_engine_at_large_n_states_its_cost():
+def test_the_exact_engine_at_large_n_states_its_cost(monkeypatch):
+    # beyond SOTALIB_TIME_LIMIT (a minute) the library refuses up front, and nothing is announced
+    assert cost_note(SCORES, 10**7, {"engine": "exact"}) == ""
+    monkeypatch.setenv("SOTALIB_TIME_LIMIT", "1h")
     note = cost_note(SCORES, 10**7, {"engine": "exact"})
     assert note.startswith("sotalib sota: note: the exact engine at n=10,000,000 fits the dependent model 10 times")
     assert "about 10 minutes" in note and "--engine normal" in note and "\n" not in note
