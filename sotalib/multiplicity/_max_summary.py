@@ -273,13 +273,14 @@ def summarize_max(
         ``details``); ``to_dict()`` is the JSON of ``sotalib maxdist --json``.
 
     Sizes: identical independent classifiers are exact at any ``n`` up to
-    ``2^53`` and any ``m`` in well under a second (beyond ``n theta (1 -
-    theta) = 10^8`` the sums over the window are done by quadrature of
-    the regularized incomplete beta function, to the same digits).  The exact engine of a
-    spread or a reference classifier grows with ``n`` (about 20 s at ``n =
-    10^6`` with a random reference classifier); a run expected to take
-    longer than ``SOTALIB_TIME_LIMIT`` (a minute) is refused up front, and
-    ``engine="simulate"`` answers in seconds at any ``n``.
+    ``2^53`` and any ``m`` in well under a second (beyond
+    ``n theta (1 - theta) = 10^8`` the sums over the window are done by
+    quadrature of the regularized incomplete beta function, to the same
+    digits).  The exact engine of a spread or a reference classifier grows
+    with ``n`` (about 20 s at ``n = 10^6`` with a random reference
+    classifier); a run expected to take longer than ``SOTALIB_TIME_LIMIT``
+    (a minute) is refused up front, and ``engine="simulate"`` answers in
+    seconds at any ``n``.
 
     Raises
     ------
