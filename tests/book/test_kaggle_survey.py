@@ -141,7 +141,11 @@ def test_an_auc_boards_fit_reproduces_its_best_score_by_plain_monte_carlo():
 
 
 def test_the_split_rule_recovers_a_stated_split_and_leaves_out_what_it_cannot_tell():
-    from sotalib.book.ch04b_kaggle_survey import _accepted, board_split, load_manifest
+    from sotalib.book.ch04b_kaggle_survey import (  # private: the split rule is the subject
+        _accepted,
+        board_split,
+        load_manifest,
+    )
 
     manifest = load_manifest().set_index("slug", drop=False)
 

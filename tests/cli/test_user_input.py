@@ -137,7 +137,8 @@ def test_prob_at_least_nan_says_what_is_wrong():
         (["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--method", "mc", "--reps", "10000000000"], "--reps"),
         (["auc-max", "--auc", "0.9", "--n", "300", "--m", "10", "--prevalence", "0.1", "--reps", "1e10"], "--reps"),
         (["auc-max", "--auc", "0.9", "--n", "300", "--m", "1e10", "--prevalence", "0.1"], "--m"),
-        (["maxdist", "--n", "1e18", "--m", "10", "--theta", "0.9"], "--n"),
+        # a reference classifier: the identical independent case is refused beyond 2**53 before memory
+        (["maxdist", "--n", "1e18", "--m", "10", "--theta", "0.9", "--rho", "0.3"], "--n"),
     ],
 )
 def test_absurd_sizes_are_refused_before_any_work(capsys, monkeypatch, argv, needle):
@@ -373,6 +374,7 @@ def test_auc_max_states_the_cost_of_a_long_simulation_and_takes_m_ten_million(ca
         raise KeyboardInterrupt  # stop before the hours of work
 
     monkeypatch.setattr(_auc, "_simulate_max_u", fake_simulation)
+    monkeypatch.setenv("SOTALIB_TIME_LIMIT", "1000h")  # under the default minute it is refused up front
     code = main(["auc-max", "--auc", "0.8", "--n", "200", "--m", "10000000", "--prevalence", "0.3", "--reps", "1000"])
     assert code == 130 and capsys.readouterr().err == "sotalib auc-max: interrupted\n"  # Ctrl-C: one line
     (err,) = started
