@@ -40,7 +40,7 @@ book: $(VENV)/.book-installed
 
 # pytest runs on every core (pytest-xdist); --dist loadscope keeps a module's tests on one worker, so
 # the book is built once (tests/book/test_book.py builds it in a module-scoped fixture).
-PYTEST := $(PY) -m pytest -n auto --dist loadscope
+PYTEST := $(PY) -m pytest -n auto --dist loadscope --durations=15
 
 test: $(VENV)/.test-installed lint typecheck core-smoke chromium
 	$(PYTEST)
