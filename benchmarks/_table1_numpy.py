@@ -4,7 +4,7 @@
 deviation and 95% interval of the best accuracy ``max_j X_j / n`` of
 ``m = 1000`` classifiers on ``n = 3000`` items with ``theta_SOTA = 0.9`` for the
 five rows of Table 1.  It does not import sotalib: the model is written out
-again from the equations (``sotalib/multiplicity/_dependent.py``, Eqs. 6-8), the
+again from the equations (``sotalib/multiplicity/_max_dependent.py``, Eqs. 6-8), the
 way a competent user would compute it with NumPy and ``scipy.stats.binom``.
 With ``--check`` it also runs ``sotalib maxdist ... --json`` for each row and
 asserts that mean and sd agree to 1e-6 (and the interval exactly).

@@ -3,7 +3,7 @@
 import numpy as np
 
 from sotalib.multiplicity import estimate_dependence, simulate_per_item
-from sotalib.multiplicity._per_item_dependence import _parameters
+from sotalib.multiplicity._dependence_measure import _parameters
 
 from ._harness import Case
 

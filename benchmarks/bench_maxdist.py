@@ -90,11 +90,11 @@ def _engine(n: int, engine: str) -> Callable[[], object]:
     """The exact F and 1 - F of Table 1's dependent model (m = 1,000, theta = theta0 = 0.9, rho = 0.6) at ``n``."""
 
     def run():
-        from sotalib.multiplicity import _dependent
+        from sotalib.multiplicity import _max_dependent
 
         theta = np.array([0.9])
-        k0s, pk0, p1, p0 = _dependent._kernel_inputs(n, theta, 0.6, 0.9, "random", 1e-20)
-        return _dependent._exact_max(n, 1000, k0s, pk0, p1, p0, np.ones(1), engine=engine, thetas=theta)
+        k0s, pk0, p1, p0 = _max_dependent._kernel_inputs(n, theta, 0.6, 0.9, "random", 1e-20)
+        return _max_dependent._exact_max(n, 1000, k0s, pk0, p1, p0, np.ones(1), engine=engine, thetas=theta)
 
     return run
 

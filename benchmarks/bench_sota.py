@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sotalib.multiplicity import Empirical, _dependent, estimate_sota, feasible, max_distribution
+from sotalib.multiplicity import Empirical, _max_dependent, estimate_sota, feasible, max_distribution
 from sotalib.multiplicity._sota_model import _fit_dist, prepare
 
 from ._harness import Case
@@ -47,12 +47,12 @@ def _observed_fit(engine: str):
         return _fit_dist(s, N_OBESITY, 0.6)[0].mean()
 
     def numpy_engine():
-        old = _dependent._ENGINE
-        _dependent._ENGINE = "numpy"
+        old = _max_dependent._ENGINE
+        _max_dependent._ENGINE = "numpy"
         try:
             return max_distribution(N_OBESITY, v.size, Empirical(v), rho=0.6, theta0=theta0).mean()
         finally:
-            _dependent._ENGINE = old
+            _max_dependent._ENGINE = old
 
     return swap if engine == "swap" else numpy_engine
 
@@ -61,7 +61,7 @@ def _normal_fit(engine: str):
     """One fit of the normal engine on a 3,000-team board at n = 10^7, by Numba or by plain NumPy."""
     from scipy.special import erfc
 
-    from sotalib.multiplicity import _dependent_normal as dn
+    from sotalib.multiplicity import _max_dependent_normal as dn
     from sotalib.multiplicity import conditional_probs
 
     n, rho = 10**7, 0.6
@@ -105,8 +105,8 @@ def _normal_fit(engine: str):
 def _board_code(n: int, teams: int, fused: int = 4, engine: str = "exact") -> str:
     """``estimate_sota`` on a board of ``teams`` teams (true accuracies 0.9 - |N(0, 0.002)|, scores drawn at n)."""
     return (
-        "import numpy as np\nfrom sotalib.multiplicity import estimate_sota, _dependent_swap\n"
-        f"_dependent_swap._FUSED = {fused}\n"
+        "import numpy as np\nfrom sotalib.multiplicity import estimate_sota, _max_dependent_swap\n"
+        f"_max_dependent_swap._FUSED = {fused}\n"
         "rng = np.random.default_rng(0)\n"
         f"scores = rng.binomial({n}, 0.9 - np.abs(rng.normal(0, 0.002, {teams}))) / {n}\n"
         f"estimate_sota(scores, {n}, engine={engine!r})"
@@ -197,8 +197,8 @@ _LLM_BOARD = ROOT / "data" / "llm" / "open_llm_v1.csv"
 def _llm_board_code(fused: int = 4) -> str:
     """``estimate_sota`` with the default engine on the Open LLM v1 MMLU board, as the chapter calls it."""
     return (
-        "import pandas as pd\nfrom sotalib.multiplicity import estimate_sota, _dependent_swap\n"
-        f"_dependent_swap._FUSED = {fused}\n"
+        "import pandas as pd\nfrom sotalib.multiplicity import estimate_sota, _max_dependent_swap\n"
+        f"_max_dependent_swap._FUSED = {fused}\n"
         f"v1 = pd.read_csv({str(_LLM_BOARD)!r}).drop_duplicates('model')\n"
         "est = estimate_sota(v1['mmlu'] / 100, 14_042, classes=4, rho=0.60)\n"
         "assert est.solved and est.m > 1_500, est\n"

@@ -28,7 +28,7 @@ def attach(
     package : str
         The package's ``__name__``.
     names : mapping
-        Relative module name (``"._maxdist"`` or ``".multiplicity"``) to the
+        Relative module name (``"._max_iid"`` or ``".multiplicity"``) to the
         public names it defines.  A module name without names stands for
         itself (a subpackage exposed as an attribute).
     deprecated : mapping, optional

@@ -90,7 +90,7 @@ def test_every_private_import_in_the_tests_says_why():
 @pytest.mark.parametrize(
     "source, flagged",
     [
-        ("from sotalib.multiplicity._shrink import shrink\n", [1]),
+        ("from sotalib.multiplicity._sota_shrink import shrink\n", [1]),
         ("import sotalib._io\n", [1]),
         ("from sotalib.consistency import _mos\n", [1]),
         ("def f():\n    from sotalib._validate import format_count\n", [2]),

@@ -119,8 +119,8 @@ def test_sota_beyond_memory_is_refused_up_front_naming_n(n):
 # private: the quadrature's threshold (patched to run it where the tabulated window is cheap), the
 # estimates behind the time limit, and the progress flag the engines read
 from sotalib._progress import showing  # noqa: E402
-from sotalib.multiplicity import _dependent, _maxdist  # noqa: E402
-from sotalib.multiplicity._dependent_normal import EXACT_SECONDS_PER_ITEM, FITS_PER_SOLVE  # noqa: E402
+from sotalib.multiplicity import _max_dependent, _max_iid  # noqa: E402
+from sotalib.multiplicity._max_dependent_normal import EXACT_SECONDS_PER_ITEM, FITS_PER_SOLVE  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -129,9 +129,9 @@ from sotalib.multiplicity._dependent_normal import EXACT_SECONDS_PER_ITEM, FITS_
 )
 def test_iid_quadrature_equals_the_tabulated_window(n, m, theta, monkeypatch):
     """The quadrature of the incomplete beta gives the tabulated window's summary, to its digits."""
-    table = _maxdist.iid_max_distribution(n, m, theta).summary()
-    monkeypatch.setattr(_maxdist, "_QUADRATURE_VAR", 0.0)
-    quad = _maxdist.iid_max_summary(n, m, theta)
+    table = _max_iid.iid_max_distribution(n, m, theta).summary()
+    monkeypatch.setattr(_max_iid, "_QUADRATURE_VAR", 0.0)
+    quad = _max_iid.iid_max_summary(n, m, theta)
     assert quad.mean == pytest.approx(table.mean, abs=1e-10 * table.sd)
     assert quad.sd == pytest.approx(table.sd, rel=1e-12)
     assert (quad.ci_low, quad.ci_high) == (table.ci_low, table.ci_high)  # the same integer counts
@@ -221,14 +221,14 @@ def test_sota_exact_at_ten_million_is_refused_and_auto_takes_the_normal_engine()
 
 def test_chunks_of_k0_with_a_bar_equal_one_pass(monkeypatch):
     """A long exact run on a terminal goes in chunks of K_0 (a bar over them): the same distribution."""
-    monkeypatch.setattr(_dependent, "_CHUNK_K0", 20)
+    monkeypatch.setattr(_max_dependent, "_CHUNK_K0", 20)
     for engine in ("numba", "swap"):
-        monkeypatch.setattr(_dependent, "_ENGINE", engine)
-        one = _dependent.max_distribution(5000, 1000, 0.9, rho=0.6, theta0=0.85)
+        monkeypatch.setattr(_max_dependent, "_ENGINE", engine)
+        one = _max_dependent.max_distribution(5000, 1000, 0.9, rho=0.6, theta0=0.85)
         with showing(False):  # the chunks are drawn only with a bar: forced on, to stderr
-            assert not _dependent.wants_progress()
+            assert not _max_dependent.wants_progress()
         with showing(True):
-            chunked = _dependent.max_distribution(5000, 1000, 0.9, rho=0.6, theta0=0.85)
+            chunked = _max_dependent.max_distribution(5000, 1000, 0.9, rho=0.6, theta0=0.85)
         assert chunked.lo == one.lo and chunked.cdf.size == one.cdf.size
         np.testing.assert_allclose(chunked.cdf, one.cdf, rtol=1e-12, atol=1e-15)
         np.testing.assert_allclose(chunked.sf, one.sf, rtol=1e-11, atol=1e-300)
@@ -238,12 +238,12 @@ def test_normal_engine_locates_a_wide_window_on_few_points(monkeypatch):
     """A board whose values span many sd: the window found on few coarse points, the same distribution."""
     from scipy.stats import norm
 
-    from sotalib.multiplicity import _dependent_normal  # private: the locator's size is patched
+    from sotalib.multiplicity import _max_dependent_normal  # private: the locator's size is patched
 
     values = np.round(0.8 + 0.03 * norm.ppf((np.arange(300) + 0.5) / 300), 5)
-    one = _dependent_normal.normal_max_distribution(10**6, 300, values, rho=0.6)
-    monkeypatch.setattr(_dependent_normal, "_LOCATOR_POINTS", 16)
-    few = _dependent_normal.normal_max_distribution(10**6, 300, values, rho=0.6)
+    one = _max_dependent_normal.normal_max_distribution(10**6, 300, values, rho=0.6)
+    monkeypatch.setattr(_max_dependent_normal, "_LOCATOR_POINTS", 16)
+    few = _max_dependent_normal.normal_max_distribution(10**6, 300, values, rho=0.6)
     assert (few.lo, few.cdf.size) == (one.lo, one.cdf.size)
     # the fine grid starts elsewhere: the interpolated probabilities agree to 1e-8 of themselves
     np.testing.assert_allclose(few.cdf, one.cdf, rtol=1e-8, atol=1e-300)

@@ -37,8 +37,8 @@ from ..judging import (
 from ..judging._errorbars import cv_bootstrap_schema
 from ..judging._properties import format_counterexample
 from ..judging._property_checks import FUNCTIONS, PROPERTIES
-from ..judging._rankfunctions import condorcet_winner, pairwise_wins
 from ..judging._ranking import METHODS
+from ..judging._ranking_functions import condorcet_winner, pairwise_wins
 from ..multiplicity import clopper_pearson
 from .style import COLORS
 

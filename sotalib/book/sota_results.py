@@ -14,12 +14,12 @@ from pathlib import Path
 import numpy as np
 
 from ..multiplicity import estimate_sota
-from ..multiplicity._abc import (
-    abc,
-)  # its acceptance rate is not an option of estimate_sota
 from ..multiplicity._auc_simulate import (
     expected_max_auc,
 )  # the simulation behind summarize_max_auc
+from ..multiplicity._sota_abc import (
+    abc,
+)  # its acceptance rate is not an option of estimate_sota
 from .groundtruth import load_groundtruth
 from .reconstructions import FACTS, load_challenge
 

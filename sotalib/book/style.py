@@ -410,7 +410,7 @@ def vline(
 def plot_cdf_pmf(
     dist, axes=None, color: str | None = None, label: str | None = None
 ):
-    """Cdf (left) and pmf (right) of a :class:`~sotalib.multiplicity._maxdist.MaxDistribution` (Figures 2 and 6).
+    """Cdf (left) and pmf (right) of a :class:`~sotalib.multiplicity._max_iid.MaxDistribution` (Figures 2 and 6).
 
     The bottom axis counts successes ``x``; the top axis shows the accuracy ``x / n``.
     """

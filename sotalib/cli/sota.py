@@ -121,7 +121,7 @@ def cost_note(scores, n: int, given: dict) -> str:
     import numpy as np
 
     from .._validate import time_limit
-    from ..multiplicity._dependent_normal import choose_engine
+    from ..multiplicity._max_dependent_normal import choose_engine
     from ..multiplicity._sota_model import RHO0
 
     method = given.get("method", "shrink")
@@ -208,7 +208,7 @@ def _run_per_item(args: argparse.Namespace, given: dict) -> int:
     """``sota --per-item``: the board of per-item correctness, with the dependence measured from it."""
     from .._errors import NoSolutionError
     from ..judging import read_per_item
-    from ..multiplicity._estimate import estimate_sota
+    from ..multiplicity._sota_estimate import estimate_sota
     from . import CliError, NoSolution, call, emit, refuse_unused
 
     path = given.pop("per_item")
@@ -260,8 +260,8 @@ def _teams(k: int) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib sota`` with the parsed ``args``; return the exit status."""
     # the library loads only when the command runs, so that `sotalib --help` and the other commands stay fast
-    from ..multiplicity._estimate import estimate_sota
     from ..multiplicity._leaderboard import read_leaderboard
+    from ..multiplicity._sota_estimate import estimate_sota
     from ..multiplicity._sota_model import RHO0
     from . import NoSolution, call, emit, refuse_unused, typed
 

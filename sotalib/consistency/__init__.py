@@ -119,6 +119,8 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._multiclass import diagnose_multiclass as diagnose_multiclass
     from ._multiclass import stratified_class_folds as stratified_class_folds
     from ._multiclass_scores import multiclass_scores as multiclass_scores
+    from ._n_datasets import TwoLevelResult as TwoLevelResult
+    from ._n_datasets import check_n_datasets as check_n_datasets
     from ._power import PowerPoint as PowerPoint
     from ._power import power_oversampling as power_oversampling
     from ._power import power_typo as power_typo
@@ -133,8 +135,6 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._single import SingleResult as SingleResult
     from ._single import check_single as check_single
     from ._single import check_som as check_som
-    from ._twolevel import TwoLevelResult as TwoLevelResult
-    from ._twolevel import check_n_datasets as check_n_datasets
     from ._typos import Suggestion as Suggestion
     from ._typos import diagnose as diagnose
     from ._typos import diagnose_mos as diagnose_mos
@@ -154,7 +154,7 @@ __getattr__, __dir__, __all__ = attach(
         "._report": ["ReportVerdict", "check_report"],
         "._scores": ["SCORES", "aggregate_scores", "all_scores"],
         "._single": ["SingleResult", "check_single", "check_som"],
-        "._twolevel": ["TwoLevelResult", "check_n_datasets"],
+        "._n_datasets": ["TwoLevelResult", "check_n_datasets"],
         "._typos": ["Suggestion", "diagnose", "diagnose_mos"],
     },
     deprecated={

@@ -69,7 +69,7 @@ Sources
     lesions it also takes are not offered.
 
   One set of HRF or DRISHTI-GS images holds 104-368 million pixels: the checks'
-  wide path (above 2**26 items, see :mod:`sotalib.consistency._interval_kernel`)
+  wide path (above 2**26 items, see :mod:`sotalib.consistency._single_kernel`)
   decides them exactly.
 """
 

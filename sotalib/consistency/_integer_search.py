@@ -1,6 +1,6 @@
 """Exact search of small integer programs: integer ``x`` in a box with ``lbs <= A x <= ubs``.
 
-The linear programs of the two-level test (:mod:`sotalib.consistency._twolevel`)
+The linear programs of the two-level test (:mod:`sotalib.consistency._n_datasets`)
 and of a fixed fold configuration (:mod:`sotalib.consistency._mos_kfold`) are
 tiny: a few variables, a few rows with integer coefficients.  A MILP solver
 spends most of its time on setting itself up for them (HiGHS via SciPy takes

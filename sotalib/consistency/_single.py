@@ -7,7 +7,7 @@ reproduces every reported score within its numerical uncertainty (Eq. 1).
 
 * candidate pairs are found in O(min(p, n) |S|) time in the spirit of
   Algorithm 1 (for each value of the smaller count, the window of the other
-  count that each score allows; see :mod:`sotalib.consistency._interval_kernel`),
+  count that each score allows; see :mod:`sotalib.consistency._single_kernel`),
   with windows that are widened and then certified, so that no compatible pair
   is ever missed;
 * every candidate is then decided: in float64 when it is farther than a safe
@@ -47,7 +47,7 @@ __all__ = ["MAX_COUNT", "SingleResult", "check_single", "check_som", "brute_forc
 
 #: p + n must not exceed this: every product of two counts stays below 2**62 (exact in int64).
 #: Up to 2**26 the kernel's float64 arithmetic is exact on products; above, it takes the wide
-#: path of :mod:`sotalib.consistency._interval_kernel` (see ``WIDE`` there).  Either way every
+#: path of :mod:`sotalib.consistency._single_kernel` (see ``WIDE`` there).  Either way every
 #: verdict is exact.
 MAX_COUNT = 2**31
 
@@ -158,7 +158,7 @@ def _order_key(iv, axis, p, n, T, X):
     of the formula decides: the first score computes its roots on every column, the later ones
     mostly only the endpoint test.
     """
-    from ._interval_kernel import _root  # numba: loaded on the first check (see check_intervals)
+    from ._single_kernel import _root  # numba: loaded on the first check (see check_intervals)
 
     base = iv.base
     d = _dirs([base], axis)[0]
@@ -290,7 +290,7 @@ def check_intervals(
     ``p`` and ``n`` are checked here because Score of Means reaches it with totals over folds.
     """
     # numba loads on the first check, not when the package is imported (deliberately lazy: it takes a second)
-    from ._interval_kernel import BLOCK_COLUMNS, _columns, _scan, _windows
+    from ._single_kernel import BLOCK_COLUMNS, _columns, _scan, _windows
 
     p, n = _check_pn(p, n)
     axis = 0 if p <= n else 1

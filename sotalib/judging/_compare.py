@@ -42,7 +42,7 @@ from .._frame import as_matrix
 from .._json import json_safe
 from .._result import Result
 from .._validate import check_alpha, check_int, check_memory
-from ._rankfunctions import _close, _labels, _matrix
+from ._ranking_functions import _close, _labels, _matrix
 from ._wilcoxon import Pairwise, _pairwise_wilcoxon, _run_lengths
 
 __all__ = ["Comparison", "FriedmanTest", "compare_candidates", "nemenyi_cd"]

@@ -20,7 +20,7 @@ from .._numba import njit
 from .._progress import progress
 from .._result import Result
 from .._validate import check_choice, check_int
-from ._rankfunctions import _by_rows, _check_pairs, _close, _matrix, _preference_rows, _row_blocks, average_rank
+from ._ranking_functions import _by_rows, _check_pairs, _close, _matrix, _preference_rows, _row_blocks, average_rank
 
 __all__ = ["KemenyResult", "kemeny_young"]
 

@@ -16,8 +16,8 @@ import numpy as np
 
 from .._result import Result
 from ._kemeny import _kemeny_brute, _preference
-from ._rankfunctions import condorcet_winner, rank
 from ._ranking import rank_candidates
+from ._ranking_functions import condorcet_winner, rank
 
 __all__ = ["Counterexample"]
 

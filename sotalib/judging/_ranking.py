@@ -22,7 +22,7 @@ from .._result import Result
 from .._rng import check_rng
 from .._validate import check_choice
 from ._kemeny import _kemeny
-from ._rankfunctions import (
+from ._ranking_functions import (
     _labels,
     average_rank,
     copeland,

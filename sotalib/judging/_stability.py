@@ -22,7 +22,7 @@ from scipy import stats
 from .._result import Result
 from .._rng import as_generator
 from .._validate import check_int
-from ._rankfunctions import rank
+from ._ranking_functions import rank
 
 __all__ = [
     "GranularityRanks",

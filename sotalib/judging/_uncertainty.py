@@ -28,7 +28,7 @@ from .._progress import progress as _bar
 from .._result import Result
 from .._rng import as_generator, check_rng, seed_record
 from .._validate import check_int, check_memory, check_probability
-from ._rankfunctions import TIE_RTOL, _labels
+from ._ranking_functions import TIE_RTOL, _labels
 
 __all__ = ["RankUncertainty", "estimate_rank_uncertainty"]
 

@@ -15,7 +15,7 @@ from scipy.special import ndtr
 
 from .._result import Result
 from .._validate import check_probability
-from ._rankfunctions import _matrix
+from ._ranking_functions import _matrix
 
 __all__ = ["Pairwise"]
 

@@ -146,33 +146,33 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._auc_simulate import simulate_max_auc as simulate_max_auc
     from ._binomial import clopper_pearson as clopper_pearson
     from ._binomial import prob_at_least as prob_at_least
-    from ._dependence import conditional_probs as conditional_probs
-    from ._dependence import feasible as feasible
-    from ._dependence import feasible_interval as feasible_interval
-    from ._dependence import rho_from_similarity as rho_from_similarity
-    from ._dependence import similarity as similarity
-    from ._dependent import fixed_max_distribution as fixed_max_distribution
-    from ._dependent import max_distribution as max_distribution
-    from ._estimate import estimate_sota as estimate_sota
+    from ._dependence_measure import Dependence as Dependence
+    from ._dependence_measure import DependenceFit as DependenceFit
+    from ._dependence_measure import dependence_fit as dependence_fit
+    from ._dependence_measure import estimate_dependence as estimate_dependence
+    from ._dependence_measure import simulate_per_item as simulate_per_item
+    from ._dependence_model import conditional_probs as conditional_probs
+    from ._dependence_model import feasible as feasible
+    from ._dependence_model import feasible_interval as feasible_interval
+    from ._dependence_model import rho_from_similarity as rho_from_similarity
+    from ._dependence_model import similarity as similarity
     from ._extreme_value import expected_max_extreme_value as expected_max_extreme_value
     from ._leaderboard import Leaderboard as Leaderboard
     from ._leaderboard import read_kaggle_leaderboard as read_kaggle_leaderboard
     from ._leaderboard import read_leaderboard as read_leaderboard
     from ._leaderboard import read_meta_kaggle as read_meta_kaggle
+    from ._max_dependent import fixed_max_distribution as fixed_max_distribution
+    from ._max_dependent import max_distribution as max_distribution
     from ._max_difference import MaxDifference as MaxDifference
     from ._max_difference import summarize_max_difference as summarize_max_difference
+    from ._max_distribution import Summary as Summary
+    from ._max_iid import MaxDistribution as MaxDistribution
+    from ._max_iid import iid_bias_sd as iid_bias_sd
+    from ._max_iid import iid_max_distribution as iid_max_distribution
+    from ._max_iid import prob_any_at_least as prob_any_at_least
     from ._max_summary import MaxSummary as MaxSummary
     from ._max_summary import summarize_max as summarize_max
     from ._max_summary import summarize_max_auc as summarize_max_auc
-    from ._maxdist import MaxDistribution as MaxDistribution
-    from ._maxdist import iid_bias_sd as iid_bias_sd
-    from ._maxdist import iid_max_distribution as iid_max_distribution
-    from ._maxdist import prob_any_at_least as prob_any_at_least
-    from ._per_item_dependence import Dependence as Dependence
-    from ._per_item_dependence import DependenceFit as DependenceFit
-    from ._per_item_dependence import dependence_fit as dependence_fit
-    from ._per_item_dependence import estimate_dependence as estimate_dependence
-    from ._per_item_dependence import simulate_per_item as simulate_per_item
     from ._possible_n import possible_n as possible_n
     from ._simulate import simulate_coin_flip_leaderboard as simulate_coin_flip_leaderboard
     from ._simulate import simulate_iid_max as simulate_iid_max
@@ -180,9 +180,9 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._simulate import simulate_max as simulate_max
     from ._sota_batch import SotaBatch as SotaBatch
     from ._sota_batch import estimate_sota_batch as estimate_sota_batch
+    from ._sota_estimate import estimate_sota as estimate_sota
     from ._sota_model import simulate_leaderboard as simulate_leaderboard
     from ._sota_result import SotaEstimate as SotaEstimate
-    from ._summary import Summary as Summary
     from ._theta_dist import Empirical as Empirical
     from ._theta_dist import PointMass as PointMass
     from ._theta_dist import Uniform as Uniform
@@ -209,21 +209,27 @@ __getattr__, __dir__, __all__ = attach(
         "._max_summary": ["MaxSummary", "summarize_max", "summarize_max_auc"],
         "._max_difference": ["MaxDifference", "summarize_max_difference"],
         "._extreme_value": ["expected_max_extreme_value"],
-        "._maxdist": ["MaxDistribution", "iid_bias_sd", "iid_max_distribution", "prob_any_at_least"],
-        "._dependence": ["conditional_probs", "feasible", "feasible_interval", "rho_from_similarity", "similarity"],
-        "._dependent": ["fixed_max_distribution", "max_distribution"],
+        "._max_iid": ["MaxDistribution", "iid_bias_sd", "iid_max_distribution", "prob_any_at_least"],
+        "._dependence_model": [
+            "conditional_probs",
+            "feasible",
+            "feasible_interval",
+            "rho_from_similarity",
+            "similarity",
+        ],
+        "._max_dependent": ["fixed_max_distribution", "max_distribution"],
         "._theta_dist": ["Empirical", "PointMass", "Uniform", "uniform_for_sota"],
         "._simulate": ["simulate_coin_flip_leaderboard", "simulate_iid_max", "simulate_iid_max_counts", "simulate_max"],
-        "._summary": ["Summary"],
+        "._max_distribution": ["Summary"],
         "._possible_n": ["possible_n"],
-        "._per_item_dependence": [
+        "._dependence_measure": [
             "Dependence",
             "DependenceFit",
             "dependence_fit",
             "estimate_dependence",
             "simulate_per_item",
         ],
-        "._estimate": ["estimate_sota"],
+        "._sota_estimate": ["estimate_sota"],
         "._sota_result": ["SotaEstimate"],
         "._sota_batch": ["SotaBatch", "estimate_sota_batch"],
         "._sota_model": ["simulate_leaderboard"],
@@ -245,32 +251,36 @@ __getattr__, __dir__, __all__ = attach(
         "count_at_least": ("._binomial", "count_at_least"),
         "log_cdf": ("._binomial", "log_cdf"),
         "log_sf": ("._binomial", "log_sf"),
-        "TAIL": ("._maxdist", "TAIL"),
-        "max_cdf": ("._maxdist", "max_cdf"),
-        "max_log_cdf": ("._maxdist", "max_log_cdf"),
-        "max_pmf": ("._maxdist", "max_pmf"),
-        "max_sf": ("._maxdist", "max_sf"),
+        "TAIL": ("._max_iid", "TAIL"),
+        "max_cdf": ("._max_iid", "max_cdf"),
+        "max_log_cdf": ("._max_iid", "max_log_cdf"),
+        "max_pmf": ("._max_iid", "max_pmf"),
+        "max_sf": ("._max_iid", "max_sf"),
         "DEFAULT_NODES": ("._theta_dist", "DEFAULT_NODES"),
-        "check_feasible": ("._dependence", "check_feasible"),
+        "check_feasible": ("._dependence_model", "check_feasible"),
         "default_theta0": ("._theta_dist", "default_theta0"),
         "expected_max_theta": ("._theta_dist", "expected_max_theta"),
         # the state-of-the-art estimators: one door, estimate_sota(method=...)
-        "shrink": ("._shrink", "shrink", "sotalib.multiplicity.estimate_sota(..., method='shrink')"),
-        "cap": ("._shrink", "cap", "sotalib.multiplicity.estimate_sota(..., method='cap')"),
-        "crop": ("._crop", "crop", "sotalib.multiplicity.estimate_sota(..., method='crop')"),
-        "crop_distribution": ("._crop", "crop_distribution"),
-        "PAPER_GRID": ("._crop", "PAPER_GRID"),
-        "naive": ("._observed", "naive", "sotalib.multiplicity.estimate_sota(..., method='naive')"),
-        "observed": ("._observed", "observed", "sotalib.multiplicity.estimate_sota(..., method='observed')"),
-        "observed_distribution": ("._observed", "observed_distribution"),
-        "deconvolve": ("._deconvolve", "deconvolve", "sotalib.multiplicity.estimate_sota(..., method='deconvolve')"),
-        "npmle": ("._deconvolve", "npmle"),
-        "npmle_bin_width": ("._deconvolve", "npmle_bin_width"),
-        "abc": ("._abc", "abc", "sotalib.multiplicity.estimate_sota(..., method='abc')"),
-        "shrink_auc": ("._shrink_auc", "shrink_auc", "sotalib.multiplicity.estimate_sota(..., metric='auc')"),
-        "auc_simulation_cost": ("._shrink_auc", "auc_simulation_cost"),
-        "AUC_SIMULATION_LIMIT": ("._shrink_auc", "AUC_SIMULATION_LIMIT"),
-        "AUC_ENGINES": ("._shrink_auc", "AUC_ENGINES"),
+        "shrink": ("._sota_shrink", "shrink", "sotalib.multiplicity.estimate_sota(..., method='shrink')"),
+        "cap": ("._sota_shrink", "cap", "sotalib.multiplicity.estimate_sota(..., method='cap')"),
+        "crop": ("._sota_crop", "crop", "sotalib.multiplicity.estimate_sota(..., method='crop')"),
+        "crop_distribution": ("._sota_crop", "crop_distribution"),
+        "PAPER_GRID": ("._sota_crop", "PAPER_GRID"),
+        "naive": ("._sota_observed", "naive", "sotalib.multiplicity.estimate_sota(..., method='naive')"),
+        "observed": ("._sota_observed", "observed", "sotalib.multiplicity.estimate_sota(..., method='observed')"),
+        "observed_distribution": ("._sota_observed", "observed_distribution"),
+        "deconvolve": (
+            "._sota_deconvolve",
+            "deconvolve",
+            "sotalib.multiplicity.estimate_sota(..., method='deconvolve')",
+        ),
+        "npmle": ("._sota_deconvolve", "npmle"),
+        "npmle_bin_width": ("._sota_deconvolve", "npmle_bin_width"),
+        "abc": ("._sota_abc", "abc", "sotalib.multiplicity.estimate_sota(..., method='abc')"),
+        "shrink_auc": ("._sota_shrink_auc", "shrink_auc", "sotalib.multiplicity.estimate_sota(..., metric='auc')"),
+        "auc_simulation_cost": ("._sota_shrink_auc", "auc_simulation_cost"),
+        "AUC_SIMULATION_LIMIT": ("._sota_shrink_auc", "AUC_SIMULATION_LIMIT"),
+        "AUC_ENGINES": ("._sota_shrink_auc", "AUC_ENGINES"),
         "prepare": ("._sota_model", "prepare"),
         "RHO0": ("._sota_model", "RHO0"),
     },

@@ -27,8 +27,8 @@ from .._result import Result
 from .._rng import as_generator, seed_record
 from .._validate import check_int, check_probability, check_real
 from ._auc_model import _standardized, auc_variance, n_positives
-from ._maxdist import TAIL, MaxDistribution
-from ._summary import Summary
+from ._max_distribution import Summary
+from ._max_iid import TAIL, MaxDistribution
 
 __all__ = ["AUCDistribution", "auc_distribution"]
 
@@ -110,7 +110,7 @@ class AUCDistribution(Result):
     def max_distribution(self, m: int, *, pmf: np.ndarray | None = None) -> MaxDistribution:
         """Distribution of the maximum of ``m`` independent copies: cdf ``F^m``.
 
-        Returned as a :class:`~sotalib.multiplicity._maxdist.MaxDistribution` of counts
+        Returned as a :class:`~sotalib.multiplicity._max_iid.MaxDistribution` of counts
         ``U`` with ``n = n_pos n_neg`` (so ``theta_hat`` is the AUC), on the
         window that holds all but ``TAIL`` of the probability at each end.
         """

@@ -106,7 +106,7 @@ from .._json import json_safe
 from .._numba import njit
 from .._validate import check_alpha, check_int, check_memory, check_probability, check_real
 from ._auc_model import n_positives
-from ._summary import Summary
+from ._max_distribution import Summary
 
 __all__ = [
     "NORMAL_AUC_ACCURACY",

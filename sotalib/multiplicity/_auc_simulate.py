@@ -35,7 +35,7 @@ from .._rng import as_generator, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_memory, check_probability, check_real
 from ._auc_kernels import _max_u_batch, _max_u_correlated, _u_batch
 from ._auc_model import _standardized, n_positives
-from ._summary import Summary
+from ._max_distribution import Summary
 
 __all__ = ["simulate_auc", "simulate_max_auc", "simulate_auc_leaderboard"]
 

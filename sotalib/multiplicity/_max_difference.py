@@ -36,8 +36,8 @@ from numpy.typing import ArrayLike
 from .._result import Result
 from .._rng import as_generator, check_rng, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
-from ._dependence import conditional_probs, feasible
-from ._dependent import fixed_max_distribution
+from ._dependence_model import conditional_probs, feasible
+from ._max_dependent import fixed_max_distribution
 from ._sota_model import RHO0
 
 __all__ = ["MaxDifference", "summarize_max_difference"]

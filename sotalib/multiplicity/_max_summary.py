@@ -44,9 +44,9 @@ from .._validate import (
     check_real,
     check_time,
 )
-from ._dependence import check_feasible
-from ._dependent import check_window_memory, max_distribution
-from ._maxdist import iid_max_summary
+from ._dependence_model import check_feasible
+from ._max_dependent import check_window_memory, max_distribution
+from ._max_iid import iid_max_summary
 from ._simulate import simulate_max
 from ._theta_dist import PointMass, uniform_for_sota
 

@@ -18,8 +18,8 @@ from numpy.typing import ArrayLike
 from .._deprecate import renamed_arguments
 from .._rng import as_generator, spawn
 from .._validate import check_choice, check_int, check_probability, check_real
-from ._dependence import check_feasible
-from ._summary import Summary
+from ._dependence_model import check_feasible
+from ._max_distribution import Summary
 from ._theta_dist import Empirical, PointMass, Uniform, _as_dist, default_theta0
 
 __all__ = ["simulate_iid_max_counts", "simulate_iid_max", "simulate_coin_flip_leaderboard", "simulate_max"]
@@ -259,7 +259,7 @@ def simulate_max_counts(
     fixed_k0 = int(math.floor(n * theta0 + 0.5)) if y0 == "fixed" else -1
     import numba  # lazily: importing this module does not import Numba
 
-    from ._dependent_kernels import _simulate_kernel
+    from ._max_dependent_kernels import _simulate_kernel
 
     values = np.ascontiguousarray(values, dtype=float)
     cumw = np.ascontiguousarray(cumw, dtype=float)

@@ -143,8 +143,8 @@ def _number(key: str, text: str):
 
 
 def _one_board(cells: dict[str, str], base: str, progress: bool | None) -> dict:
-    from ._estimate import estimate_sota
     from ._leaderboard import read_leaderboard
+    from ._sota_estimate import estimate_sota
 
     kwargs: dict[str, Any] = {}
     for key, text in cells.items():

@@ -1,8 +1,8 @@
 """The model every state-of-the-art estimator fits: the leaderboard above chance, the dependent model, a simulated board.
 
-Shared by the estimators (:mod:`._shrink`, :mod:`._crop`, :mod:`._observed`,
-:mod:`._deconvolve`, :mod:`._abc`, :mod:`._shrink_auc`) and the front door
-:mod:`._estimate`:
+Shared by the estimators (:mod:`._sota_shrink`, :mod:`._sota_crop`, :mod:`._sota_observed`,
+:mod:`._sota_deconvolve`, :mod:`._sota_abc`, :mod:`._sota_shrink_auc`) and the front door
+:mod:`._sota_estimate`:
 
 * :func:`prepare` -- the scores above chance, and how many were not;
 * :func:`_fit_dist` -- the exact (or normal) distribution of the maximum when
@@ -21,9 +21,9 @@ from numpy.typing import ArrayLike
 from .._frame import as_vector
 from .._rng import as_generator
 from .._validate import check_int, check_probability
-from ._dependence import conditional_probs, feasible
-from ._dependent_normal import ACCURACY, normal_max_distribution
-from ._dependent_swap import dependent_max_distribution
+from ._dependence_model import conditional_probs, feasible
+from ._max_dependent_normal import ACCURACY, normal_max_distribution
+from ._max_dependent_swap import dependent_max_distribution
 
 __all__ = ["RHO0", "prepare", "simulate_leaderboard"]
 
@@ -72,9 +72,9 @@ def _fit_dist(
 ):
     """Max distribution with P(theta) = empirical distribution of ``values``; Eq. 8 exclusions.
 
-    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._dependent_swap.dependent_max_distribution`;
+    ``engine``: ``"exact"`` (:func:`sotalib.multiplicity._max_dependent_swap.dependent_max_distribution`;
     ``start`` is a guess of the window's first count, checked by the engine) or
-    ``"normal"`` (:func:`sotalib.multiplicity._dependent_normal.normal_max_distribution`).
+    ``"normal"`` (:func:`sotalib.multiplicity._max_dependent_normal.normal_max_distribution`).
     """
     theta0 = float(values.max())
     ok = feasible(values, theta0, rho)

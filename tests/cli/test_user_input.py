@@ -286,7 +286,7 @@ def test_one_team_board_is_its_own_estimate(tmp_path, capsys):
 
 
 def test_outlier_reason_prints_digits_that_differ():
-    from sotalib.multiplicity._shrink import _two  # private: the helper that prints the differing digits
+    from sotalib.multiplicity._sota_shrink import _two  # private: the helper that prints the differing digits
 
     assert _two(0.90999, 0.91) == ("0.90999", "0.91000")
     assert _two(0.8, 0.9) == ("0.8000", "0.9000")

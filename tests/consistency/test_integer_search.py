@@ -8,7 +8,7 @@ import numpy as np
 # private: the exact search of small integer programs and the fast paths built on it (patched out to compare) are the subject
 from sotalib.consistency import (
     _mos_kfold,
-    _twolevel,
+    _n_datasets,
     check_mos_kfold,
     check_multiclass,
     check_n_datasets,
@@ -89,7 +89,7 @@ def _two_level_reports(count, seed):
 def test_two_level_search_agrees_with_the_integer_program(monkeypatch):
     reports = _two_level_reports(40, seed=7)
     fast = [check_n_datasets(ds, sc, within=w, decimals=3) for ds, w, sc in reports]
-    monkeypatch.setattr(_twolevel, "search_box", lambda *_a, **_k: ("unknown", None))
+    monkeypatch.setattr(_n_datasets, "search_box", lambda *_a, **_k: ("unknown", None))
     slow = [check_n_datasets(ds, sc, within=w, decimals=3) for ds, w, sc in reports]
     assert [r.status for r in fast] == [r.status for r in slow]
     assert sum(r.details["method"] == "enumeration" for r in fast) >= 15  # the fast path decided most

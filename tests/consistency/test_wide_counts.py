@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from sotalib.consistency import SCORES, check_single
 
 # private: the kernel's two paths and its float evaluation are the subjects of these tests
-from sotalib.consistency import _interval_kernel as kernel
 from sotalib.consistency import _scores as scores_mod
 from sotalib.consistency import _single as single
+from sotalib.consistency import _single_kernel as kernel
 from sotalib.consistency._intervals import score_intervals
 from sotalib.consistency._scores import exact_sign, score_float, score_value
 from sotalib.consistency._single import MAX_COUNT, _dirs, brute_force

@@ -218,11 +218,11 @@ def test_deprecated_front_door_names_warn_and_agree():
 )
 def test_internals_leaving_the_api_still_work_with_a_warning(old, args):
     # private: the deprecated public name must be the very function of the private module it left for
-    from sotalib.judging import _compare, _kemeny, _rankfunctions, _staged, _wilcoxon
+    from sotalib.judging import _compare, _kemeny, _ranking_functions, _staged, _wilcoxon
 
     with pytest.warns(DeprecationWarning, match=f"sotalib.judging.{old} is deprecated"):
         f = getattr(sotalib.judging, old)
-    home = next(m for m in (_rankfunctions, _compare, _staged, _kemeny, _wilcoxon) if hasattr(m, old))
+    home = next(m for m in (_ranking_functions, _compare, _staged, _kemeny, _wilcoxon) if hasattr(m, old))
     assert f is getattr(home, old)
     assert f(*args) is not None
 

@@ -15,7 +15,7 @@ from sotalib.judging import kemeny_young, rank_candidates
 # private: the rank definition, the Condorcet winner and Kemeny's objective are the references the public
 # rankings are checked against
 from sotalib.judging._kemeny import kemeny_objective, kendall_tau_distance
-from sotalib.judging._rankfunctions import condorcet_winner, rank
+from sotalib.judging._ranking_functions import condorcet_winner, rank
 
 #: The ranking functions of rank_candidates (its documented method names).
 METHODS = (

@@ -15,7 +15,7 @@ from sotalib.judging import kemeny_young, rank_candidates
 # private: the O(n log n) rank (against its definition, with its tie tolerance), the pairwise preference
 # table and Kemeny's objective are the kernels under test
 from sotalib.judging._kemeny import _preference, kemeny_objective
-from sotalib.judging._rankfunctions import TIE_RTOL, rank
+from sotalib.judging._ranking_functions import TIE_RTOL, rank
 
 
 def _rank_by_definition(a: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from sotalib.multiplicity import _auc_normal as an
 from sotalib.multiplicity import auc_variance, simulate_auc, summarize_max_auc
 from sotalib.multiplicity._auc_model import n_positives
 from sotalib.multiplicity._auc_normal import auc_normal_components, auc_skewness, normal_max_auc, normal_max_auc_cdf
-from sotalib.multiplicity._shrink_auc import shrink_auc
+from sotalib.multiplicity._sota_shrink_auc import shrink_auc
 
 
 # ------------------------------------------------- (a) the shared factor, against a direct simulation

@@ -6,7 +6,7 @@ import pytest
 from sotalib.multiplicity import estimate_sota, simulate_leaderboard
 
 # private: the cropping procedure itself (its grid, the fit without the grid, the distribution it resamples)
-from sotalib.multiplicity._crop import PAPER_GRID, crop, crop_distribution
+from sotalib.multiplicity._sota_crop import PAPER_GRID, crop, crop_distribution
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,9 @@ from scipy.stats import binom
 
 # private: the normal engine (its grids patched finer), its choice of engine and the exact swap engine it is
 # held to are the subject
-from sotalib.multiplicity import _dependent_normal, estimate_sota, feasible, simulate_leaderboard
-from sotalib.multiplicity._dependent_normal import choose_engine, exact_work, normal_max_distribution
-from sotalib.multiplicity._dependent_swap import dependent_max_distribution
+from sotalib.multiplicity import _max_dependent_normal, estimate_sota, feasible, simulate_leaderboard
+from sotalib.multiplicity._max_dependent_normal import choose_engine, exact_work, normal_max_distribution
+from sotalib.multiplicity._max_dependent_swap import dependent_max_distribution
 
 
 def _board(n, teams, spread, seed=0, rho=0.6):
@@ -88,10 +88,10 @@ def test_its_grids_are_not_where_the_error_comes_from(monkeypatch):
     n = 10_000_000
     v, theta0 = _board(n, 400, 0.0002, seed=2)
     d = normal_max_distribution(n, v.size, v, rho=0.6, theta0=theta0)
-    assert _dependent_normal._binned(np.unique(v)[::-1], np.ones(np.unique(v).size), n, 0.6)[0].size < 0.8 * v.size
-    monkeypatch.setattr(_dependent_normal, "_K_NODES_PER_SCALE", 3 * _dependent_normal._K_NODES_PER_SCALE)
-    monkeypatch.setattr(_dependent_normal, "_X_POINTS_PER_SD", 3 * _dependent_normal._X_POINTS_PER_SD)
-    monkeypatch.setattr(_dependent_normal, "_BIN_SD", 0.0)
+    assert _max_dependent_normal._binned(np.unique(v)[::-1], np.ones(np.unique(v).size), n, 0.6)[0].size < 0.8 * v.size
+    monkeypatch.setattr(_max_dependent_normal, "_K_NODES_PER_SCALE", 3 * _max_dependent_normal._K_NODES_PER_SCALE)
+    monkeypatch.setattr(_max_dependent_normal, "_X_POINTS_PER_SD", 3 * _max_dependent_normal._X_POINTS_PER_SD)
+    monkeypatch.setattr(_max_dependent_normal, "_BIN_SD", 0.0)
     fine = normal_max_distribution(n, v.size, v, rho=0.6, theta0=theta0)
     assert abs(d.mean() - fine.mean()) * n < 0.05
     assert d.interval() == fine.interval()

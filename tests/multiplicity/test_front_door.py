@@ -30,11 +30,11 @@ from sotalib.multiplicity import (
 )
 
 # private: the estimators estimate_sota replaced, which it must equal to the digit
-from sotalib.multiplicity._abc import abc
-from sotalib.multiplicity._crop import crop
-from sotalib.multiplicity._deconvolve import deconvolve
-from sotalib.multiplicity._shrink import cap, shrink
-from sotalib.multiplicity._shrink_auc import shrink_auc
+from sotalib.multiplicity._sota_abc import abc
+from sotalib.multiplicity._sota_crop import crop
+from sotalib.multiplicity._sota_deconvolve import deconvolve
+from sotalib.multiplicity._sota_shrink import cap, shrink
+from sotalib.multiplicity._sota_shrink_auc import shrink_auc
 
 
 def _json_safe(d: dict) -> dict:

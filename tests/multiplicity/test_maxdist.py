@@ -24,7 +24,7 @@ from sotalib.multiplicity import (
 )
 
 # private: Eq. 3's cdf, sf and pmf as formulas, held to mpmath at counts outside the distribution's window
-from sotalib.multiplicity._maxdist import max_cdf, max_pmf, max_sf
+from sotalib.multiplicity._max_iid import max_cdf, max_pmf, max_sf
 
 from .. import mpref
 

@@ -288,10 +288,10 @@ def test_uniform_for_sota():
 def test_docstring_examples():
     import doctest
 
-    from sotalib.multiplicity import _dependence, _dependent, _theta_dist  # private: their docstring examples
+    from sotalib.multiplicity import _dependence_model, _max_dependent, _theta_dist  # private: their docstring examples
 
     attempted = 0
-    for mod in (_dependence, _dependent, _theta_dist):
+    for mod in (_dependence_model, _max_dependent, _theta_dist):
         result = doctest.testmod(mod)
         assert result.failed == 0
         attempted += result.attempted

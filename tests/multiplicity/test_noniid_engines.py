@@ -16,7 +16,7 @@ from sotalib.multiplicity import (
     Empirical,
     PointMass,
     Uniform,
-    _dependent,
+    _max_dependent,
     feasible_interval,
     fixed_max_distribution,
     max_distribution,
@@ -42,10 +42,10 @@ def _aligned(a, b):
 
 
 def _kernels_agree(n, m_or_zero, thetas, w, rho, theta0, y0, tol=1e-20):
-    k0s, pk0, p1, p0 = _dependent._kernel_inputs(n, np.asarray(thetas, float), rho, theta0, y0, tol)
+    k0s, pk0, p1, p0 = _max_dependent._kernel_inputs(n, np.asarray(thetas, float), rho, theta0, y0, tol)
     args = (n, m_or_zero, k0s, pk0, p1, p0, np.asarray(w, float))
-    a = _dependent._exact_max(*args, engine="numba")
-    b = _dependent._exact_max(*args, engine="numpy")
+    a = _max_dependent._exact_max(*args, engine="numba")
+    b = _max_dependent._exact_max(*args, engine="numpy")
     (Fa, Sa), (Fb, Sb) = _aligned(a, b)
     assert np.all(np.diff(b[1]) >= 0) and np.all(np.diff(b[2]) <= 0)  # monotone, as the kernel's
     assert np.max(np.abs(Fa - Fb)) <= TOL
@@ -58,7 +58,7 @@ def _kernels_agree(n, m_or_zero, thetas, w, rho, theta0, y0, tol=1e-20):
 def _summaries_agree(monkeypatch, compute, alpha=0.05):
     out = []
     for engine in ("numba", "numpy"):
-        monkeypatch.setattr(_dependent, "_ENGINE", engine)
+        monkeypatch.setattr(_max_dependent, "_ENGINE", engine)
         out.append(compute().summary(alpha))
     a, b = out
     assert a.mean == pytest.approx(b.mean, abs=TOL)
@@ -100,7 +100,7 @@ def test_random_cases_kernels_agree(seed):
         u, counts = np.unique(dist, return_counts=True)
         _kernels_agree(n, 0, u, counts, rho, theta0, y0)
     else:
-        thetas, w = _dependent._quadrature(dist, n, None)
+        thetas, w = _max_dependent._quadrature(dist, n, None)
         _kernels_agree(n, m, thetas, w, rho, theta0, y0)
 
 
@@ -138,23 +138,23 @@ def test_poisson_like_windows():
 def test_table1_rows_engines_agree(row, monkeypatch):
     _summaries_agree(monkeypatch, lambda: max_distribution(3000, 1000, **row.kwargs()))
     kw = row.kwargs()
-    dist = _dependent._as_dist(kw["theta_dist"])
-    thetas, w = _dependent._quadrature(dist, 3000, None)
+    dist = _max_dependent._as_dist(kw["theta_dist"])
+    thetas, w = _max_dependent._quadrature(dist, 3000, None)
     _kernels_agree(3000, 1000, thetas, w, kw["rho"], kw["theta0"], kw["y0"])
 
 
 def test_table1_rows_use_numpy():
     for row in TABLE1:
         kw = row.kwargs()
-        dist = _dependent._as_dist(kw["theta_dist"])
-        thetas, _ = _dependent._quadrature(dist, 3000, None)
-        k0s, _, p1, p0 = _dependent._kernel_inputs(3000, thetas, kw["rho"], kw["theta0"], kw["y0"], 1e-20)
-        assert _dependent._choose_engine(3000, 1000, k0s, p1, p0) == "numpy"
+        dist = _max_dependent._as_dist(kw["theta_dist"])
+        thetas, _ = _max_dependent._quadrature(dist, 3000, None)
+        k0s, _, p1, p0 = _max_dependent._kernel_inputs(3000, thetas, kw["rho"], kw["theta0"], kw["y0"], 1e-20)
+        assert _max_dependent._choose_engine(3000, 1000, k0s, p1, p0) == "numpy"
 
 
 def test_bad_engine():
     with pytest.raises(ValueError, match="engine"):
-        _dependent._exact_max(
+        _max_dependent._exact_max(
             10, 1, np.array([10]), np.array([1.0]), np.array([0.5]), np.array([0.5]), np.ones(1), engine="x"
         )
 
@@ -166,7 +166,7 @@ def _modules_after(code: str) -> list[str]:
 
 def test_import_noniid_imports_neither_numba_nor_scipy():
     mods = _modules_after(
-        "import sys; import sotalib.multiplicity._dependent; "
+        "import sys; import sotalib.multiplicity._max_dependent; "
         "print(' '.join(m for m in sys.modules if m.split('.')[0] in ('numba', 'scipy')))"
     )
     assert mods == []

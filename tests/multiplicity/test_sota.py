@@ -19,8 +19,8 @@ from sotalib.multiplicity import (
 
 # private: ABC with its acceptance rate (an option only the private door has), and the leaderboard's fast
 # exact engine, held to Monte Carlo and to the general engine
-from sotalib.multiplicity._abc import abc
-from sotalib.multiplicity._dependent_swap import dependent_max_distribution
+from sotalib.multiplicity._max_dependent_swap import dependent_max_distribution
+from sotalib.multiplicity._sota_abc import abc
 
 
 @pytest.fixture(scope="module")

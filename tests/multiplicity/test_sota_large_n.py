@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 # private: the swap engine's fused steps (against single steps) and the deconvolution's pooled NPMLE fit
-from sotalib.multiplicity import Empirical, _dependent_swap, estimate_sota, max_distribution
-from sotalib.multiplicity._deconvolve import _expected_max_of_draws, npmle, npmle_bin_width
+from sotalib.multiplicity import Empirical, _max_dependent_swap, estimate_sota, max_distribution
+from sotalib.multiplicity._sota_deconvolve import _expected_max_of_draws, npmle, npmle_bin_width
 
 
 def _state(rng, size):
@@ -38,13 +38,13 @@ def test_fused_closed_steps_are_bitwise_single_steps(steps, c, x0, xe):
     single = f.copy()
     rows1 = np.zeros((steps, nx))
     for j in range(steps):
-        _dependent_swap._closed_step_sf(single, p1, p0, c, x0, xe, wi, rows1[j])
+        _max_dependent_swap._closed_step_sf(single, p1, p0, c, x0, xe, wi, rows1[j])
     fused = f.copy()
     rows2 = np.zeros((steps, nx))
     if steps == 2:
-        _dependent_swap._closed_step2_sf(fused, p1, p0, c, x0, xe, wi, rows2[0], rows2[1])
+        _max_dependent_swap._closed_step2_sf(fused, p1, p0, c, x0, xe, wi, rows2[0], rows2[1])
     else:
-        _dependent_swap._closed_step4_sf(fused, p1, p0, c, x0, xe, wi, *rows2)
+        _max_dependent_swap._closed_step4_sf(fused, p1, p0, c, x0, xe, wi, *rows2)
     assert np.array_equal(single, fused)
     assert np.array_equal(rows1, rows2)
     assert np.all(rows1[:, 0] > 0.0)  # the case is not vacuous
@@ -54,12 +54,12 @@ def test_fused_closed_steps_are_bitwise_single_steps(steps, c, x0, xe):
 def test_leaderboard_fit_with_fused_steps_agrees_with_numpy_engine(monkeypatch, block):
     """Fits whose blocks of K hold 5, 6 or 7 values (fused 4-, 2- and single steps all run) against NumPy's engine."""
     if block is not None:
-        monkeypatch.setattr(_dependent_swap, "_block", lambda _nk, _nx: block)
+        monkeypatch.setattr(_max_dependent_swap, "_block", lambda _nk, _nx: block)
     rng = np.random.default_rng(11)
     n = 6000
     v = np.round(rng.binomial(n, 0.9 - np.abs(rng.normal(0, 0.01, 80))) / n, 6)
     theta0 = float(v.max())
-    d = _dependent_swap.dependent_max_distribution(n, v.size, v, rho=0.6, theta0=theta0, tail=1e-12)
+    d = _max_dependent_swap.dependent_max_distribution(n, v.size, v, rho=0.6, theta0=theta0, tail=1e-12)
     ref = max_distribution(n, v.size, Empirical(v), rho=0.6, theta0=theta0)
     a, b = d.summary(), ref.summary()
     assert a.mean == pytest.approx(b.mean, abs=1e-11)
@@ -74,8 +74,8 @@ def test_fused_and_single_step_fits_are_bitwise_equal(monkeypatch):
     v = rng.binomial(n, 0.9 - np.abs(rng.normal(0, 0.003, 120))) / n
     out = []
     for fused in (4, 1):
-        monkeypatch.setattr(_dependent_swap, "_FUSED", fused)
-        d = _dependent_swap.dependent_max_distribution(n, v.size, v, rho=0.6, theta0=float(v.max()), tail=1e-12)
+        monkeypatch.setattr(_max_dependent_swap, "_FUSED", fused)
+        d = _max_dependent_swap.dependent_max_distribution(n, v.size, v, rho=0.6, theta0=float(v.max()), tail=1e-12)
         out.append(d)
     assert out[0].lo == out[1].lo
     assert np.array_equal(out[0].cdf, out[1].cdf) and np.array_equal(out[0].sf, out[1].sf)

@@ -475,7 +475,7 @@ def simulate_per_item(
     >>> simulate_per_item(4, [0.5, 0.9], rho=0.6, theta0=0.7, rng=0).shape
     (4, 2)
     """
-    from ._dependence import conditional_probs
+    from ._dependence_model import conditional_probs
 
     n = check_int("n", n, low=1)
     th = np.atleast_1d(np.asarray(theta, dtype=float))
@@ -548,7 +548,7 @@ _PREDICT_DRAWS = 100_000
 
 def _predicted_best_of_k(n: int, k: int, theta: np.ndarray, rho0: float, theta0: float):
     """The model's distribution of the best count of k models with accuracies drawn from ``theta`` (exact)."""
-    from ._dependent import max_distribution
+    from ._max_dependent import max_distribution
     from ._theta_dist import Empirical
 
     return max_distribution(n, k, Empirical(theta), rho=rho0, theta0=theta0)
@@ -558,7 +558,7 @@ def _simulated_best_of_k(
     n: int, k: int, theta: np.ndarray, rho0: float, theta0: float, draws: int, gen: np.random.Generator
 ) -> np.ndarray:
     """Best counts of ``draws`` simulated boards of the model: ``K_0 ~ B(n, theta0)``, ``theta_j`` from ``theta``."""
-    from ._dependence import conditional_probs
+    from ._dependence_model import conditional_probs
 
     p1, p0 = conditional_probs(theta, theta0, rho0)
     p1, p0 = np.clip(p1, 0.0, 1.0), np.clip(p0, 0.0, 1.0)
@@ -651,7 +651,7 @@ def dependence_fit(
     when ``p = (1 + #{D* >= D}) / (1 + n_null) <= 0.05``.  Against a
     latent item difficulty with the same mean pairwise correlation
     (``simulate_per_item(..., model="difficulty")``) its power at 30 models x
-    6,000 items is measured in the tests (``tests/multiplicity/test_per_item_dependence.py``).
+    6,000 items is measured in the tests (``tests/multiplicity/test_dependence_measure.py``).
 
     Beside the test: the model's pairwise agreement
     (:func:`similarity` with ``rho_jk = rho_0^2``) against the observed, and
@@ -702,7 +702,7 @@ def dependence_fit(
     >>> fit.level, fit.best_of_k[0]["k"]
     (0.05, 3)
     """
-    from ._dependence import feasible, similarity
+    from ._dependence_model import feasible, similarity
 
     n_null = check_int("n_null", n_null, low=1)
     n_subsets = check_int("n_subsets", n_subsets, low=1)

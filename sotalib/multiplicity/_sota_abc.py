@@ -18,7 +18,7 @@ from .. import _progress
 from .._deprecate import renamed_arguments
 from .._rng import as_generator, seed_record
 from .._validate import check_alpha, check_int, check_memory, check_probability, check_real
-from ._dependence import conditional_probs
+from ._dependence_model import conditional_probs
 from ._sota_model import _chance, prepare
 from ._sota_result import SotaEstimate
 

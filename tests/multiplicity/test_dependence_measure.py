@@ -17,7 +17,7 @@ from sotalib.multiplicity import (
 )
 
 # private: the power sums behind the bootstrap and the two sides of best-of-k are the subject (checked by brute force)
-from sotalib.multiplicity._per_item_dependence import (
+from sotalib.multiplicity._dependence_measure import (
     _moments,
     _observed_best_of_k,
     _predicted_best_of_k,

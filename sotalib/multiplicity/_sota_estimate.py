@@ -1,8 +1,8 @@
 """The front door of the state-of-the-art estimators: :func:`estimate_sota` (Section 5; the ``sota`` command).
 
 It checks every argument once, then calls the estimator's private worker
-(:mod:`._observed`, :mod:`._shrink`, :mod:`._crop`, :mod:`._deconvolve`,
-:mod:`._abc`, :mod:`._shrink_auc`), which trusts its input.
+(:mod:`._sota_observed`, :mod:`._sota_shrink`, :mod:`._sota_crop`, :mod:`._sota_deconvolve`,
+:mod:`._sota_abc`, :mod:`._sota_shrink_auc`), which trusts its input.
 """
 
 from __future__ import annotations
@@ -28,20 +28,20 @@ from .._validate import (
     time_limit,
 )
 from ..judging._readers import PerItemFile  # the per-item file a matrix may come as (annotations, at run time)
-from ._abc import ACCEPT, TOP, _abc
-from ._abc import N_RESAMPLES as ABC_PROPOSALS
-from ._crop import PAPER_GRID, _crop
-from ._deconvolve import GRID_SIZE, _deconvolve
-from ._deconvolve import N_RESAMPLES as BOOTSTRAP_RESAMPLES
-from ._dependent_normal import FITS_PER_SOLVE, choose_engine, exact_seconds
+from ._dependence_measure import Dependence, _as_matrix, estimate_dependence
 from ._leaderboard import Leaderboard
-from ._observed import _naive, _observed
-from ._per_item_dependence import Dependence, _as_matrix, estimate_dependence
-from ._shrink import _cap, _shrink
-from ._shrink_auc import N_RESAMPLES as AUC_RESAMPLES
-from ._shrink_auc import _pick_engine, _shrink_auc
+from ._max_dependent_normal import FITS_PER_SOLVE, choose_engine, exact_seconds
+from ._sota_abc import ACCEPT, TOP, _abc
+from ._sota_abc import N_RESAMPLES as ABC_PROPOSALS
+from ._sota_crop import PAPER_GRID, _crop
+from ._sota_deconvolve import GRID_SIZE, _deconvolve
+from ._sota_deconvolve import N_RESAMPLES as BOOTSTRAP_RESAMPLES
 from ._sota_model import RHO0, _check_scores, _keep_above
+from ._sota_observed import _naive, _observed
 from ._sota_result import SotaEstimate
+from ._sota_shrink import _cap, _shrink
+from ._sota_shrink_auc import N_RESAMPLES as AUC_RESAMPLES
+from ._sota_shrink_auc import _pick_engine, _shrink_auc
 
 __all__ = ["estimate_sota"]
 

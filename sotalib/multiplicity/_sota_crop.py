@@ -25,7 +25,7 @@ Carlo (10,000 replications, two bootstrap boards).  Here ``c`` is solved
 numerically and "drawn with replacement from the scores" is the exact
 mixture: each of the ``m`` classifiers has its ``theta`` drawn iid from the
 empirical distribution of the kept scores, which is what
-:func:`sotalib.multiplicity._dependent_swap.dependent_max_distribution` computes exactly.
+:func:`sotalib.multiplicity._max_dependent_swap.dependent_max_distribution` computes exactly.
 The public door is ``estimate_sota(method="crop")``; :func:`crop` is the
 validated door of its former name.
 """
@@ -39,9 +39,9 @@ from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
 from .._validate import check_alpha, check_choice, check_probability
-from ._dependence import feasible_interval
-from ._dependent_normal import choose_engine, normal_max_distribution
-from ._dependent_swap import dependent_max_distribution
+from ._dependence_model import feasible_interval
+from ._max_dependent_normal import choose_engine, normal_max_distribution
+from ._max_dependent_swap import dependent_max_distribution
 from ._sota_model import RHO0, _chance, _model_details, prepare
 from ._sota_result import SotaEstimate, _unsolved
 
@@ -60,10 +60,10 @@ def _pool(s: np.ndarray, c: float, rho: float) -> tuple[np.ndarray, int, float]:
 
 
 def crop_distribution(scores: ArrayLike, n: int, c: float, *, rho: float = RHO0, engine: str = "exact"):
-    """The distribution of the simulated maximum at crop point ``c`` (steps 1-3 of :mod:`._crop`).
+    """The distribution of the simulated maximum at crop point ``c`` (steps 1-3 of :mod:`._sota_crop`).
 
     ``scores`` are the teams above chance; ``engine`` is ``"exact"`` or
-    ``"normal"`` (:func:`sotalib.multiplicity._dependent_normal.normal_max_distribution`).
+    ``"normal"`` (:func:`sotalib.multiplicity._max_dependent_normal.normal_max_distribution`).
     Returns ``(MaxDistribution, m, lower_cutoff, pool_size)``.
     """
     engine = check_choice("engine", engine, ("exact", "normal"))
@@ -126,7 +126,7 @@ def crop(
         paper's ``0.04/175``); None reports the solved crop point itself.
     engine : {"auto", "exact", "normal"}
         The exact model, its large-``n`` normal approximation
-        (:mod:`sotalib.multiplicity._dependent_normal`), or the first unless its work is large.
+        (:mod:`sotalib.multiplicity._max_dependent_normal`), or the first unless its work is large.
 
     Returns
     -------

@@ -1,6 +1,6 @@
 r"""The distribution of the sample maximum at large ``n``: a normal (Edgeworth) approximation.
 
-The model is the one of :mod:`sotalib.multiplicity._dependent_swap` (Section 4.3,
+The model is the one of :mod:`sotalib.multiplicity._max_dependent_swap` (Section 4.3,
 Eqs. 6-8): ``m`` classifiers drawn iid from a leaderboard-shaped ``P(theta)``
 (values ``v_i`` with weights ``w_i``), a reference classifier that gets ``K``
 items right, ``K ~ B(n, theta0)``, and given ``K`` independent counts
@@ -51,8 +51,8 @@ from scipy.stats import binom
 
 from .._numba import njit
 from .._validate import check_choice, check_memory, format_count
-from ._dependence import conditional_probs
-from ._maxdist import TAIL, MaxDistribution
+from ._dependence_model import conditional_probs
+from ._max_iid import TAIL, MaxDistribution
 
 #: What the results of this engine say about their accuracy (checked by the tests against the exact engine).
 ACCURACY = (
@@ -246,7 +246,7 @@ def normal_max_distribution(
     theta0: float | None = None,
     tail: float = TAIL,
 ) -> MaxDistribution:
-    """The distribution of ``max_j X_j`` of :func:`~sotalib.multiplicity._dependent_swap.dependent_max_distribution`, approximated.
+    """The distribution of ``max_j X_j`` of :func:`~sotalib.multiplicity._max_dependent_swap.dependent_max_distribution`, approximated.
 
     Same model and arguments (values violating Eq. 8 removed by the caller;
     ``theta0`` defaults to ``max(values)``; the reference classifier's ``K`` is

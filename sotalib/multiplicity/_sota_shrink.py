@@ -4,7 +4,7 @@
   so that ``E max(Theta_hat') = max(Theta_hat)`` (Table 2, row 3) or, with
   ``target="upper"``, so that the upper ``1 - alpha/2`` bound equals it (row 4);
 * :func:`cap` -- ``theta'_j = min(theta_hat_j, c)``, a cap at ``c`` (the paper's
-  cropping, Appendix, Table 4, is :mod:`._crop`: the teams above ``c`` are
+  cropping, Appendix, Table 4, is :mod:`._sota_crop`: the teams above ``c`` are
   dropped and the rest resampled).
 
 When no parameter solves the equation the result says so (``solved=False``
@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
 from .._validate import check_alpha, check_choice, check_probability
-from ._dependent_normal import choose_engine
+from ._max_dependent_normal import choose_engine
 from ._sota_model import RHO0, _chance, _fit_dist, _model_details, _start_hint, prepare
 from ._sota_result import SotaEstimate, _unsolved
 
@@ -220,7 +220,7 @@ def shrink(
     the upper ``1 - alpha/2`` quantile there (row 4).  The estimate is
     ``max(Theta') = w max(Theta_hat) + (1 - w)/classes``.  ``engine``:
     ``"exact"``, ``"normal"`` (the large-``n`` approximation of
-    :mod:`sotalib.multiplicity._dependent_normal`) or ``"auto"`` (exact unless
+    :mod:`sotalib.multiplicity._max_dependent_normal`) or ``"auto"`` (exact unless
     its work is large).  Deprecated as a public name: use
     :func:`sotalib.multiplicity.estimate_sota`.
     """
@@ -245,7 +245,7 @@ def cap(
 ) -> SotaEstimate:
     """A cap at ``c``: ``theta'_j = min(theta_hat_j, c)``, ``c`` solved numerically (``estimate_sota(method="cap")``).
 
-    Not the paper's cropping (:mod:`._crop`): capped teams stay on the
+    Not the paper's cropping (:mod:`._sota_crop`): capped teams stay on the
     simulated board at ``c``, where cropping drops them and resamples.
     ``engine`` as in :func:`shrink`.  Deprecated as a public name: use
     :func:`sotalib.multiplicity.estimate_sota`.

@@ -1,8 +1,8 @@
 r"""The exact distribution of the maximum in plain NumPy: the engine for small and moderate problems.
 
-It computes what the Numba kernel :func:`sotalib.multiplicity._dependent_kernels._max_kernel`
+It computes what the Numba kernel :func:`sotalib.multiplicity._max_dependent_kernels._max_kernel`
 computes, with the same model, windows and truncations (see the docstring of
-:mod:`sotalib.multiplicity._dependent`), but needs neither Numba nor SciPy, so a
+:mod:`sotalib.multiplicity._max_dependent`), but needs neither Numba nor SciPy, so a
 command-line process that uses it starts in a fraction of the time it takes
 to load Numba and its compiled kernels.
 

@@ -1,8 +1,8 @@
-"""Numba kernels of :mod:`sotalib.multiplicity._dependent` (imported lazily: importing ``_dependent`` does not import Numba).
+"""Numba kernels of :mod:`sotalib.multiplicity._max_dependent` (imported lazily: importing ``_dependent`` does not import Numba).
 
 * :func:`_max_kernel` and its helpers: the exact distribution of the maximum
   (see the docstring of ``_dependent`` for the model and the numerics); the
-  pure-NumPy engine :mod:`sotalib.multiplicity._dependent_numpy` computes the
+  pure-NumPy engine :mod:`sotalib.multiplicity._max_dependent_numpy` computes the
   same thing for small and moderate problems;
 * :func:`_simulate_kernel`: the hierarchical Monte Carlo model.
 """

@@ -28,8 +28,8 @@ import numpy as np
 
 from .._interrupt import interruptible
 from .._numba import njit
-from ._dependence import conditional_probs
-from ._maxdist import TAIL, MaxDistribution
+from ._dependence_model import conditional_probs
+from ._max_iid import TAIL, MaxDistribution
 
 #: Standard deviations kept on each side of a binomial's mean (tail < 1e-15).
 _WIDTH = 8.0

@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike
 from .._result import Result
 from .._validate import check_alpha, check_int, check_probability, check_real
 from ._binomial import count_at_least, log_cdf
-from ._summary import Summary
+from ._max_distribution import Summary
 
 __all__ = [
     "TAIL",

@@ -53,11 +53,11 @@ and ``rho = 0.6`` about ten seconds, and a uniform ``P(theta)`` multiplies
 the time by its number of nodes (which grows like ``d sqrt(n)``).  Without dependence, or with a fixed reference, it is a single
 ``k_0`` and fast for any ``n`` (``m = n = 10^7`` in about a second).
 
-Three engines compute this: a Numba kernel (:mod:`._dependent_kernels`, parallel
-over ``k_0``) and a plain-NumPy one (:mod:`._dependent_numpy`), which agree to
+Three engines compute this: a Numba kernel (:mod:`._max_dependent_kernels`, parallel
+over ``k_0``) and a plain-NumPy one (:mod:`._max_dependent_numpy`), which agree to
 ``1e-12``, and for large problems with a random reference classifier and at
 least :data:`_SWAP_MIN_M` classifiers the swap engine
-(:func:`sotalib.multiplicity._dependent_swap.swap_max`): the pmf of ``X | k_0`` is
+(:func:`sotalib.multiplicity._max_dependent_swap.swap_max`): the pmf of ``X | k_0`` is
 built once, at the largest ``k_0``, and carried to ``k_0 - 1`` by removing one
 ``Bernoulli(p_1)`` and adding one ``Bernoulli(p_0)`` (exact up to rounding,
 stable in the direction whose removed Bernoulli has the smaller ``p q``), so the
@@ -70,7 +70,7 @@ computation, and saves loading Numba and the compiled kernel (about half a
 second per process, seconds of compilation on a fresh machine).  Importing
 this module imports neither Numba nor SciPy.
 
-The result is the same :class:`~sotalib.multiplicity._maxdist.MaxDistribution` the iid code
+The result is the same :class:`~sotalib.multiplicity._max_iid.MaxDistribution` the iid code
 returns, so summaries, intervals and the quantile convention are shared.
 """
 
@@ -84,9 +84,9 @@ from numpy.typing import ArrayLike
 from .._progress import progress, wants_progress
 from .._validate import check_choice, check_int, check_memory, check_probability, check_real
 from ._binomial import _table as _binomial_table
-from ._dependence import check_feasible, conditional_probs
-from ._dependent_numpy import max_kernel, work_estimate
-from ._maxdist import TAIL, MaxDistribution
+from ._dependence_model import check_feasible, conditional_probs
+from ._max_dependent_numpy import max_kernel, work_estimate
+from ._max_iid import TAIL, MaxDistribution
 from ._theta_dist import Empirical, PointMass, Uniform, _as_dist, _quadrature, default_theta0
 
 __all__ = ["max_distribution", "fixed_max_distribution"]
@@ -100,7 +100,7 @@ _FACTOR_EPS = 1e-25
 _ENGINE = "auto"
 #: Work (``_dependent_numpy.work_estimate``) up to which the NumPy engine is used.
 _NUMPY_WORK = 1.5e9
-#: The swap engine (:func:`sotalib.multiplicity._dependent_swap.swap_max`) computes the large problems of a
+#: The swap engine (:func:`sotalib.multiplicity._max_dependent_swap.swap_max`) computes the large problems of a
 #: random reference classifier with at least this many classifiers (its ``F`` is summed from the upper
 #: tail's side, which keeps its digits when ``G^m`` is small only if ``m`` is not).
 _SWAP_MIN_M = 64
@@ -194,14 +194,14 @@ def _exact_max(
     if engine == "numpy":
         return max_kernel(*args, _PMF_EPS, _FACTOR_EPS)
     if engine == "swap" and m_or_zero > 0:
-        from ._dependent_swap import swap_max  # lazily, as below: the swap engine is a Numba kernel
+        from ._max_dependent_swap import swap_max  # lazily, as below: the swap engine is a Numba kernel
 
         return swap_max(*args[:3], args[3], thetas, *args[4:], _SWAP_TAIL, _SWAP_WIDTH)
     if engine not in ("numba", "swap"):
         raise ValueError(f"engine must be 'numpy', 'numba' or 'swap', got {engine!r}")
     import numba  # lazily: importing this module does not import Numba
 
-    from ._dependent_kernels import _max_kernel
+    from ._max_dependent_kernels import _max_kernel
 
     # window length bound: mode +- ~13.6 sd for eps = 1e-40, plus slack for skewed (Poisson-like) cases
     pq = float(max(np.max(p1 * (1 - p1)), np.max(p0 * (1 - p0))))

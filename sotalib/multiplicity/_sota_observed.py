@@ -19,8 +19,8 @@ from numpy.typing import ArrayLike
 
 from .._validate import check_alpha, check_probability
 from ._binomial import clopper_pearson
-from ._dependent_normal import choose_engine
-from ._maxdist import MaxDistribution
+from ._max_dependent_normal import choose_engine
+from ._max_iid import MaxDistribution
 from ._sota_model import RHO0, _chance, _fit_dist, _model_details, prepare
 from ._sota_result import SotaEstimate
 
