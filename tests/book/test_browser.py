@@ -13,6 +13,13 @@ equation or image may be wider than the column or scroll inside its box.  At 390
 code blocks and displayed equations may scroll sideways, but only inside their own box,
 which itself fits the column; nothing else may be wider than the column.
 
+GitHub Pages serves the book under a path prefix (``https://OWNER.github.io/REPO/``,
+``.github/workflows/book.yml``), so the pages are also opened from a sub-path of the local
+server (``http://127.0.0.1:PORT/REPO/``): every request of every page (stylesheets, scripts,
+images, fonts) succeeds and stays under the prefix, and every link of the pages (to another
+page, an anchor, a download such as a chapter's ``.ipynb``) leads to a file under the prefix
+that exists, at an anchor that exists.
+
 The tests marked ``book`` read the built book; the checks of the figures' font sizes in the
 style and the plotting code run without it.
 """
@@ -24,8 +31,11 @@ import http.server
 import re
 import shutil
 import threading
+import urllib.error
+import urllib.request
+from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
 import yaml
@@ -190,6 +200,25 @@ def site(built):
     thread.join()
 
 
+#: The sub-path the site is served from, as GitHub Pages serves a project's site (/REPO/).
+PREFIX = "/sotalib-book/"
+
+
+@pytest.fixture(scope="module")
+def prefixed_site(built, tmp_path_factory):
+    """``_build/html`` served at ``http://127.0.0.1:PORT/sotalib-book/``: the server's root is a
+    directory that holds the book under that name, as Pages serves a repository's site."""
+    served = tmp_path_factory.mktemp("pages")
+    (served / PREFIX.strip("/")).symlink_to(built, target_is_directory=True)
+    handler = functools.partial(_Quiet, directory=str(served))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}{PREFIX}"
+    server.shutdown()
+    thread.join()
+
+
 def chromium_path() -> str | None:
     for name in ("chromium", "chromium-browser"):
         found = shutil.which(name)
@@ -264,6 +293,177 @@ def _open_contents(page) -> int | None:
 
 def _report(rows: list[str]) -> str:
     return f"{len(rows)} found:\n  " + "\n  ".join(rows)
+
+
+#: Every address a page refers to: links, stylesheets, scripts, images, sources, downloads.
+REFERENCES = r"""
+() => {
+  const out = [];
+  for (const [sel, attr] of [['a[href]', 'href'], ['link[href]', 'href'], ['script[src]', 'src'],
+                             ['img[src]', 'src'], ['source[src]', 'src'], ['iframe[src]', 'src']]) {
+    for (const el of document.querySelectorAll(sel)) {
+      const raw = el.getAttribute(attr);
+      if (!raw || raw.startsWith('javascript:') || raw.startsWith('mailto:')) continue;
+      const rel = (el.getAttribute('rel') || '').toLowerCase();
+      if (rel.includes('canonical') || rel.includes('preconnect') || rel.includes('dns-prefetch')) continue;
+      out.push({tag: el.tagName.toLowerCase(), raw, url: el[attr]});
+    }
+  }
+  return out;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def crawled(root, browser, prefixed_site):
+    """Every page of the table of contents opened from the sub-path at 1280 px: the requests it
+    made with their status (or failure), and the addresses it refers to."""
+    out = {}
+    width, height = VIEWPORTS["laptop"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    for path in toc_pages(root):
+        page = context.new_page()
+        statuses: dict[str, int | str] = {}
+        page.on("response", lambda r, s=statuses: s.__setitem__(r.url, r.status))
+        page.on("requestfailed", lambda r, s=statuses: s.__setitem__(r.url, f"failed: {r.failure}"))
+        response = page.goto(prefixed_site + path, wait_until="load")
+        assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
+        page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        page.evaluate("() => document.fonts.ready")
+        page.wait_for_timeout(50)
+        out[path] = {"statuses": statuses, "references": page.evaluate(REFERENCES)}
+        page.close()
+    context.close()
+    return out
+
+
+class _Anchors(HTMLParser):
+    """The ids and names an HTML page defines (the targets of ``#fragment`` links)."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):  # noqa: ARG002 - any element may carry an id
+        self.found |= {value for key, value in attrs if key in ("id", "name") and value}
+
+
+def _fetch(url: str) -> tuple[int, bytes, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:  # noqa: S310 - the local test server only
+            return r.status, r.read(), r.headers.get_content_type()
+    except urllib.error.HTTPError as exc:
+        return exc.code, b"", ""
+
+
+def broken_references(crawled: dict, site: str, fetch=_fetch) -> list[str]:
+    """Each reference of the crawled pages that is broken under ``site`` (a URL ending in the
+    prefix): a request that failed or answered an error, a request or a link to this host outside
+    the prefix, a link to a file that does not exist or to an anchor its page does not define."""
+    host = urlparse(site).netloc
+    rows, targets = [], {}
+    for path, data in crawled.items():
+        for url, status in data["statuses"].items():
+            parts = urlparse(url)
+            if parts.scheme in ("data", "blob", "about"):
+                continue
+            if parts.netloc == host and not parts.path.startswith(PREFIX):
+                rows.append(f"{path}: requests {url}, outside {PREFIX}")
+            elif status != 200 and not (isinstance(status, int) and status in (204, 206, 304)):
+                rows.append(f"{path}: {url} -> {status}")
+        for ref in data["references"]:
+            parts = urlparse(ref["url"])
+            if parts.netloc != host:
+                continue  # another site: never fetched (no request leaves the machine)
+            if not parts.path.startswith(PREFIX):
+                rows.append(f"{path}: <{ref['tag']}> {ref['raw']!r} leads to {parts.path}, outside {PREFIX}")
+                continue
+            targets.setdefault(ref["url"], []).append(f"{path}: <{ref['tag']}> {ref['raw']!r}")
+    pages: dict[str, tuple[int, set[str] | None]] = {}
+    for url, where in sorted(targets.items()):
+        address, fragment = urldefrag(url)
+        if address not in pages:
+            status, body, kind = fetch(address)
+            anchors = None
+            if status == 200 and kind == "text/html":
+                parser = _Anchors()
+                parser.feed(body.decode("utf-8", "replace"))
+                anchors = parser.found
+            pages[address] = (status, anchors)
+        status, anchors = pages[address]
+        if status != 200:
+            rows.append(f"{where[0]} -> HTTP {status} ({len(where)} such links)")
+        elif fragment and anchors is not None and unquote(fragment) not in anchors:
+            rows.append(f"{where[0]} -> no anchor #{fragment} in {urlparse(address).path}")
+    return rows
+
+
+@pytest.mark.book
+def test_the_site_works_from_a_sub_path(crawled, prefixed_site):
+    """Served as Pages serves it: every request of every page succeeds and stays under the prefix,
+    and every link (pages, anchors, downloads) leads to what exists under the prefix."""
+    kinds = {ref["tag"] for data in crawled.values() for ref in data["references"]}
+    assert {"a", "link", "script", "img"} <= kinds, f"the pages refer to {kinds}"
+    downloads = {ref["url"] for data in crawled.values() for ref in data["references"] if ref["url"].endswith(".ipynb")}
+    assert downloads, "no chapter offers its notebook"
+    rows = broken_references(crawled, prefixed_site)
+    assert not rows, f"broken under {PREFIX}: " + _report(rows)
+
+
+@pytest.mark.book
+def test_search_finds_pages_from_a_sub_path(browser, prefixed_site):
+    """The search page (its index is loaded by a script, its results are links it builds) works
+    under the prefix: a word of every chapter finds pages, and each result opens."""
+    page = browser.new_page()
+    try:
+        page.goto(prefixed_site + "search.html?q=leaderboard", wait_until="load")
+        page.wait_for_selector("#search-results ul.search li a", timeout=30_000)
+        links = page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(a => a.href)")
+    finally:
+        page.close()
+    assert len(links) >= 3, links
+    rows = []
+    for url in sorted(set(links)):
+        if not urlparse(url).path.startswith(PREFIX) or _fetch(urldefrag(url)[0])[0] != 200:
+            rows.append(url)
+    assert not rows, "search results that do not open under the prefix: " + _report(rows)
+
+
+def test_broken_references_are_found(tmp_path):
+    """The check finds what it should: a missing file, an anchor that is not there, a request or a
+    link outside the prefix, and a request that failed (a server answering two pages)."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.html").write_text('<h1 id="top">A</h1><a name="old"></a>')
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(tmp_path / "sub"))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    refs = [
+        {"tag": "a", "raw": "a.html#top", "url": f"{base}{PREFIX}a.html#top"},
+        {"tag": "a", "raw": "a.html#old", "url": f"{base}{PREFIX}a.html#old"},
+        {"tag": "a", "raw": "https://example.org/", "url": "https://example.org/"},
+        {"tag": "a", "raw": "a.html#gone", "url": f"{base}{PREFIX}a.html#gone"},
+        {"tag": "img", "raw": "missing.png", "url": f"{base}{PREFIX}missing.png"},
+        {"tag": "a", "raw": "/a.html", "url": f"{base}/a.html"},
+    ]
+    statuses = {f"{base}{PREFIX}a.html": 200, f"{base}/_static/x.js": 200, f"{base}{PREFIX}y.css": 404}
+    try:
+        # this server's root stands for the prefix
+        rows = broken_references(
+            {"p.html": {"statuses": statuses, "references": refs}},
+            base + PREFIX,
+            fetch=lambda url: _fetch(url.replace(PREFIX, "/", 1)),
+        )
+    finally:
+        server.shutdown()
+        thread.join()
+    text = "\n".join(rows)
+    assert "#gone" in text and "missing.png" in text and "'/a.html' leads to /a.html" in text, text
+    assert "_static/x.js, outside" in text and "y.css -> 404" in text, text
+    assert "#top" not in text and "#old" not in text and "example.org" not in text, text
+    assert len(rows) == 5, text
 
 
 # ---------------------------------------------------------------------------------------------
