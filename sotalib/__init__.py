@@ -83,6 +83,10 @@ The papers
     Pavão, *How to judge a competition*: error bars, test-set size, staged
     evaluation, rankings and comparisons of many candidates.
 
+``results``
+    Every result class the library returns, listed on one page (the
+    results of the three papers' functions included).
+
 Subpackages and their functions load on first use, so ``import sotalib`` is
 instant.  ``sotalib.book`` holds what only the book needs; it is not public API.
 
@@ -153,6 +157,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from . import consistency as consistency
     from . import judging as judging
     from . import multiplicity as multiplicity
+    from . import results as results
     from ._version import __version__ as __version__
     from .consistency import BatchVerdict as BatchVerdict
     from .consistency import MulticlassResult as MulticlassResult
@@ -225,6 +230,7 @@ __getattr__, __dir__, __all__ = attach(
             "Comparison",
             "RankUncertainty",
         ],
+        ".results": ["results"],
         "._version": ["__version__"],
     },
     deprecated={
