@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
 from ._types import integer, real, seed
@@ -236,25 +235,8 @@ def _run_per_item(args: argparse.Namespace, given: dict) -> int:
         payload["rho_source"] = "given" if "rho" in given else "measured from --per-item"
     if not est.solved:
         raise NoSolution(est.reason or "no solution", payload)
-    rows = [
-        f"{method} estimate of the state of the art ({_teams(est.m)} above chance, n={est.n:,} items answered by all)"
-    ]
-    if "rho" in est.details:
-        rows.append(f"  rho_0            {est.details['rho']:.4f} ({payload['rho_source']})")
-    rows += [
-        f"  best model       {est.details['best_model']} at {est.sample_max:.4f}",
-        f"  estimate         {est.estimate:.4f}",
-    ]
-    if est.ci_low is not None and est.ci_high is not None:
-        rows.append(f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})")
-    if est.teams_above is not None:
-        rows.append(f"  above estimate   {_teams(est.teams_above)}")
-    emit(args, payload, "\n".join(rows))
+    emit(args, payload, est.to_text())
     return 0
-
-
-def _teams(k: int) -> str:
-    return f"{k:,} team{'s' if k != 1 else ''}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -262,7 +244,6 @@ def run(args: argparse.Namespace) -> int:
     # the library loads only when the command runs, so that `sotalib --help` and the other commands stay fast
     from ..multiplicity._estimate import estimate_sota
     from ..multiplicity._leaderboard import read_leaderboard
-    from ..multiplicity._sota_model import RHO0
     from . import NoSolution, call, emit, refuse_unused, typed
 
     # every option typed reaches read_leaderboard or estimate_sota as the parameter of the same name; the
@@ -287,40 +268,9 @@ def run(args: argparse.Namespace) -> int:
     if note:
         print(note, file=sys.stderr, flush=True)
     est = call("sota", estimate_sota, "a leaderboard", lb, **given, progress=False if args.json else None)
-    n = est.n
-    method = given.get("method", "shrink")
     payload = est.to_dict()
     if not est.solved:
         assert est.reason is not None, "an unsolved estimate says why"
         raise NoSolution(est.reason, payload)
-    notes = list(est.notes)
-    if est.below_chance:
-        notes.append(f"{_teams(est.below_chance)} at or below chance left out")
-    if est.excluded:
-        notes.append(
-            f"{est.excluded:,} of the {_teams(est.m)} above chance excluded from the fitted model by Eq. 8 "
-            f"(with --rho {given.get('rho', RHO0):g} their probabilities given the reference classifier would leave [0, 1])"
-        )
-    # four decimals as the paper prints them; more where a count is finer than the fourth (n >= 10^6)
-    d = max(4, min(8, round(math.log10(n)) - 1))
-    rows = [
-        f"{method} estimate of the state of the art ({_teams(est.m)} above chance, n={n:,})",
-        f"  sample maximum   {est.sample_max:.{d}f}",
-        f"  estimate         {est.estimate:.{d}f}",
-    ]
-    crop = method in ("crop", "cap")
-    if est.weight is not None:
-        # for crop and cap the fitted parameter is the crop point c, not a shrinkage weight
-        rows.append(f"  {'crop point c   ' if crop else 'weight         '}  {est.weight:.6f}")
-    if est.expected_max is not None:
-        rows.append(f"  E max            {est.expected_max:.{d}f}")
-    if est.ci_low is not None:
-        rows.append(f"  95% interval     ({est.ci_low:.{d}f}, {est.ci_high:.{d}f})")
-    if est.teams_above is not None:
-        # the paper counts the teams above the crop point for cropping, above the estimate otherwise
-        rows.append(f"  {'above c        ' if crop else 'above estimate '}  {_teams(est.teams_above)}")
-    if est.details.get("engine") == "normal":
-        notes.append(f"engine: {est.details['accuracy']}")
-    text = "\n".join(rows + [f"  note: {line}" for line in notes])
-    emit(args, payload, text)
+    emit(args, payload, est.to_text())
     return 0

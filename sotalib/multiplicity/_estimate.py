@@ -129,7 +129,8 @@ def _per_item_board(
             f"{dropped:,} of the {Y.shape[0]:,} items left out (some model did not answer them): the board is "
             f"the {Y.shape[1]:,} models' accuracies on the {n_items:,} items every model answered"
         )
-    if rho is None and uses_rho:
+    measured = rho is None and uses_rho
+    if measured:
         try:
             dep = estimate_dependence(Y, n_resamples=0)
         except ValueError as exc:
@@ -142,7 +143,7 @@ def _per_item_board(
             f"rho={dep.rho0:.4f} measured from the per-item matrix (mean pairwise phi {dep.mean_phi:.4f} of "
             f"{dep.n_models:,} models on {dep.n_items:,} items; estimate_dependence)"
         )
-    details = {"items_dropped": dropped, "best_model": names[int(np.argmax(values))]}
+    details = {"items_dropped": dropped, "best_model": names[int(np.argmax(values))], "rho_measured": measured}
     return values, n_items, rho, notes, details
 
 
@@ -585,7 +586,9 @@ def _with_reading(
     ``notes`` are on ``rho`` and the scores set aside; ``details`` are a per-item board's.
     """
     if details:
-        est = dataclasses.replace(est, details={**est.details, **details})
+        details = dict(details)
+        measured = bool(details.pop("rho_measured", False))  # a field of its own, not a detail
+        est = dataclasses.replace(est, details={**est.details, **details}, rho_measured=measured)
     if board is None:
         return dataclasses.replace(est, notes=tuple(notes) + tuple(est.notes)) if notes else est
     return dataclasses.replace(
