@@ -40,28 +40,26 @@ from ._per_item_dependence import Dependence, _as_matrix, estimate_dependence
 from ._shrink import _cap, _shrink
 from ._shrink_auc import N_RESAMPLES as AUC_RESAMPLES
 from ._shrink_auc import _pick_engine, _shrink_auc
+from ._sota_methods import SOTA_METHOD_OPTIONS, SOTA_METHODS
 from ._sota_model import RHO0, _check_scores, _keep_above
 from ._sota_result import SotaEstimate
 
 __all__ = ["estimate_sota"]
 
 #: Estimators :func:`estimate_sota` offers for each metric.
-METHODS = {
-    "accuracy": ("shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed"),
-    "auc": ("shrink",),
-}
+METHODS = SOTA_METHODS
 
 #: Estimators that compute the distribution of the maximum with an engine ("exact" or "normal").
-_ENGINE_METHODS = ("shrink", "crop", "cap", "observed")
+_ENGINE_METHODS = tuple(m for m, uses in SOTA_METHOD_OPTIONS.items() if "engine" in uses)
 
 #: Estimators that solve an equation for a target (the others take only target="expected").
-_TARGET_METHODS = ("shrink", "crop", "cap")
+_TARGET_METHODS = tuple(m for m, uses in SOTA_METHOD_OPTIONS.items() if "target" in uses)
 
 #: Monte Carlo estimators: default and least number of resamples.
 _RESAMPLES = {"deconvolve": (BOOTSTRAP_RESAMPLES, 0), "abc": (ABC_PROPOSALS, 100), "auc": (AUC_RESAMPLES, 10)}
 
 #: Estimators that model no dependence on a reference classifier (``rho`` is not used).
-_NO_RHO_METHODS = ("naive", "deconvolve")
+_NO_RHO_METHODS = tuple(m for m, uses in SOTA_METHOD_OPTIONS.items() if "rho" not in uses)
 
 
 def _matrix_form(scores: Any) -> np.ndarray | None:
@@ -303,7 +301,8 @@ def _engine_within_time(engine: str, method: str, n: int, values: np.ndarray, rh
     chosen = choose_engine(engine, n, values, rho)
     if chosen != "exact":
         return chosen
-    seconds = exact_seconds(n, rho, 1 if method == "observed" else FITS_PER_SOLVE)
+    fits = 1 if method == "observed" else FITS_PER_SOLVE
+    seconds = exact_seconds(n, rho, fits)
     if engine == "auto" and seconds > time_limit():
         return "normal"  # the default answers within the limit
     check_time(
@@ -311,6 +310,9 @@ def _engine_within_time(engine: str, method: str, n: int, values: np.ndarray, rh
         f"engine='exact' at n={n} items",
         "use engine='auto' or engine='normal' (the normal approximation, seconds at any n up to 10^9), "
         "or raise SOTALIB_TIME_LIMIT",
+        work="exact fits",
+        n=n,
+        fits=fits,
     )
     return chosen
 
