@@ -8,7 +8,8 @@ The front door
 ==============
 Each command of the ``sotalib`` command line is one function here, with the
 command's options as its arguments.  Each returns a small frozen result whose
-``to_dict()`` is exactly what ``sotalib COMMAND --json`` prints.
+``to_dict()`` is exactly what ``sotalib COMMAND --json`` prints, and whose
+``to_text()`` is what it prints without ``--json``.
 
 The best score of many
 ----------------------
@@ -142,7 +143,8 @@ Order of arguments
     scores, positional; every option after them is keyword-only.
 Results
     Frozen dataclasses inheriting one base: ``to_dict()`` (JSON-safe: no NaN,
-    no infinity), a readable repr, and a small table in notebooks.
+    no infinity), ``to_text()``, a readable repr, and a small table in
+    notebooks; :mod:`sotalib.results` lists them all.
 Errors
     Bad input raises :class:`ValueError` naming the argument and its allowed
     range.  Former names keep working for one minor version with a
