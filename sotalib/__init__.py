@@ -8,7 +8,8 @@ The front door
 ==============
 Each command of the ``sotalib`` command line is one function here, with the
 command's options as its arguments.  Each returns a small frozen result whose
-``to_dict()`` is exactly what ``sotalib COMMAND --json`` prints.
+``to_dict()`` is exactly what ``sotalib COMMAND --json`` prints, and whose
+``to_text()`` is what it prints without ``--json``.
 
 The best score of many
 ----------------------
@@ -83,6 +84,10 @@ The papers
     Pavão, *How to judge a competition*: error bars, test-set size, staged
     evaluation, rankings and comparisons of many candidates.
 
+``results``
+    Every result class the library returns, listed on one page (the
+    results of the three papers' functions included).
+
 Subpackages and their functions load on first use, so ``import sotalib`` is
 instant.  ``sotalib.book`` holds what only the book needs; it is not public API.
 
@@ -138,7 +143,8 @@ Order of arguments
     scores, positional; every option after them is keyword-only.
 Results
     Frozen dataclasses inheriting one base: ``to_dict()`` (JSON-safe: no NaN,
-    no infinity), a readable repr, and a small table in notebooks.
+    no infinity), ``to_text()``, a readable repr, and a small table in
+    notebooks; :mod:`sotalib.results` lists them all.
 Errors
     Bad input raises :class:`ValueError` naming the argument and its allowed
     range.  Former names keep working for one minor version with a
@@ -153,6 +159,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from . import consistency as consistency
     from . import judging as judging
     from . import multiplicity as multiplicity
+    from . import results as results
     from ._version import __version__ as __version__
     from .consistency import BatchVerdict as BatchVerdict
     from .consistency import MulticlassResult as MulticlassResult
@@ -225,6 +232,7 @@ __getattr__, __dir__, __all__ = attach(
             "Comparison",
             "RankUncertainty",
         ],
+        ".results": ["results"],
         "._version": ["__version__"],
     },
     deprecated={

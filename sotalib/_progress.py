@@ -8,17 +8,19 @@ test suite and ``--json`` output stay clean.  The command line passes
 ``show=False`` with ``--json``.  No global state: each call decides for itself,
 or, deep inside an engine that has no ``progress`` argument of its own, asks the
 front door's choice, which :func:`showing` holds for the duration of a call.
+Long work announces its expected duration the same way (:func:`announce`), to
+whoever listens (:func:`announcing`): the command line, which prints it.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
 
-__all__ = ["progress", "showing", "wants_progress"]
+__all__ = ["announce", "announcing", "progress", "showing", "wants_progress"]
 
 T = TypeVar("T")
 
@@ -34,6 +36,37 @@ def showing(show: bool | None) -> Iterator[None]:
         yield
     finally:
         _SHOW.reset(token)
+
+
+#: Who hears of long work before it starts (the command line, which states its cost on stderr), or None.
+_LISTENER: ContextVar[Callable[..., None] | None] = ContextVar("sotalib_listener", default=None)
+
+
+@contextmanager
+def announcing(listener: Callable[..., None]) -> Iterator[None]:
+    """Within the block, :func:`announce` calls ``listener(seconds, **facts)``.
+
+    The command line states the cost of a long run this way: the library
+    knows how long its chosen engine takes, and announces it once every
+    argument has been checked, so that an error comes first.  The listener
+    may raise to stop the work before it starts.
+    """
+    token = _LISTENER.set(listener)
+    try:
+        yield
+    finally:
+        _LISTENER.reset(token)
+
+
+def announce(seconds: float, **facts: object) -> None:
+    """Tell the listener (:func:`announcing`), if any, that work expected to take ``seconds`` starts now.
+
+    ``facts`` say what the work is (``work=``, a short name, and the numbers
+    a statement of its cost needs).
+    """
+    listener = _LISTENER.get()
+    if listener is not None:
+        listener(seconds, **facts)
 
 
 def wants_progress(show: bool | None = None) -> bool:

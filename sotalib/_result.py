@@ -6,6 +6,9 @@ dataclass that inherits :class:`Result`.  The base gives it
 * ``to_dict()``: the fields as JSON-safe Python values (no NaN, no infinity,
   no NumPy types), which is what ``sotalib COMMAND --json`` prints for the
   front-door results (a result may override it to keep the command line's keys);
+* ``to_text()``: the result in words, which is what ``sotalib COMMAND`` prints
+  without ``--json`` for the front-door results (they override it); the base
+  gives one line per scalar entry of ``to_dict()``;
 * a ``repr`` that fits on a screen: scalars in full, arrays and long lists
   by their shape;
 * ``_repr_html_``: a two-column table of the scalar entries of ``to_dict()``,
@@ -67,6 +70,25 @@ class Result:
         """
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(cast(Any, self)) if f.repr}
         return json_safe(out)
+
+    def to_text(self) -> str:
+        """The result as human-readable lines: what ``sotalib COMMAND`` prints without ``--json``.
+
+        The results of the command line's commands override it with the
+        command's text; this default gives the class name, then one line per
+        scalar entry of ``to_dict()`` (lists and mappings by their length).
+        """
+        rows = []
+        for key, value in self.to_dict().items():
+            if isinstance(value, (list, dict)):
+                text = f"{type(value).__name__} of {len(value)}"
+            elif isinstance(value, float):
+                text = f"{value:.6g}"
+            else:
+                text = str(value)
+            rows.append((str(key), text))
+        width = max((len(k) for k, _ in rows), default=0)
+        return "\n".join([type(self).__name__, *(f"  {k.ljust(width)}  {v}" for k, v in rows)])
 
     def __repr__(self) -> str:
         parts = [f"{f.name}={_short(getattr(self, f.name))}" for f in dataclasses.fields(cast(Any, self)) if f.repr]

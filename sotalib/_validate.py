@@ -213,12 +213,14 @@ def format_seconds(seconds: float) -> str:
     return f"about {minutes:,.0f} minutes" if minutes < 120 else f"about {minutes / 60:,.1f} hours"
 
 
-def check_time(seconds: float, what: str, advice: str = "") -> None:
-    """Refuse up front a computation expected to take longer than :func:`time_limit`.
+def check_time(seconds: float, what: str, advice: str = "", **facts: object) -> None:
+    """Refuse up front a computation expected to take longer than :func:`time_limit`, else announce it.
 
     ``what`` names the request (starting with the parameter that makes it
     long, e.g. ``"engine='exact' at n=10000000 items"``), ``seconds`` is the
-    estimate on a 2-core machine; ``advice`` says how to make it fast.
+    estimate on a 2-core machine; ``advice`` says how to make it fast.  A
+    computation within the limit is announced (:func:`sotalib._progress.announce`,
+    with ``facts``), so that the command line can state its cost.
     """
     limit = time_limit()
     if seconds > limit:
@@ -227,6 +229,9 @@ def check_time(seconds: float, what: str, advice: str = "") -> None:
             f"{format_seconds(limit).removeprefix('about ')} sotalib allows itself (SOTALIB_TIME_LIMIT)"
             + (f"; {advice}" if advice else "")
         )
+    from ._progress import announce
+
+    announce(seconds, **facts)
 
 
 def format_bytes(nbytes: float) -> str:

@@ -110,3 +110,76 @@ def test_the_check_flags_exactly_the_unjustified_private_imports(tmp_path, sourc
     path = tmp_path / "test_x.py"
     path.write_text(source)
     assert [int(s.split(":")[1]) for s in unjustified_private_imports(path, "test_x.py")] == flagged
+
+
+# ------------------------------------------------------------------ the command line uses the public API
+
+CLI = TESTS.parent / "sotalib" / "cli"
+#: The subpackages whose private modules the command line must not import (the shared layer sotalib/_*.py,
+#: the command line's own sotalib/cli/_*.py and the standard library are fine).
+SUBPACKAGES = ("multiplicity", "consistency", "judging")
+
+
+def private_subpackage_imports(source: str, module: str) -> list[str]:
+    """``line: name`` for each import in ``source`` (the module ``module``) of a subpackage's private piece.
+
+    Relative imports are resolved against ``module``; ``from ..judging import _readers`` counts as well
+    as ``from ..judging._readers import read_per_item``.
+    """
+    package = module.rsplit(".", 1)[0]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                where = ".".join(base + ([node.module] if node.module else []))
+            else:
+                where = node.module or ""
+            names = [f"{where}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if (
+                len(parts) >= 3
+                and parts[0] == "sotalib"
+                and parts[1] in SUBPACKAGES
+                and _is_private(".".join(parts[2:]))
+            ):
+                found.append(f"{node.lineno}: {name}")
+    return found
+
+
+def test_the_command_line_imports_no_private_module_of_the_subpackages():
+    """Each command is parse, one public call, print: it reaches the library through its public names."""
+    found = []
+    for path in sorted(CLI.glob("*.py")):
+        module = f"sotalib.cli.{path.stem}"  # __init__ too: its package is sotalib.cli
+        found += [f"sotalib/cli/{path.name}:{hit}" for hit in private_subpackage_imports(path.read_text(), module)]
+    assert not found, "the command line imports private modules of the subpackages:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "source, flagged",
+    [
+        (
+            "from ..multiplicity._sota_estimate import estimate_sota\n",
+            ["sotalib.multiplicity._sota_estimate.estimate_sota"],
+        ),
+        ("def run():\n    from ..judging import _readers\n", ["sotalib.judging._readers"]),
+        ("import sotalib.consistency._report\n", ["sotalib.consistency._report"]),
+        (
+            "from sotalib.multiplicity._max_summary import _summarize_max_auc\n",
+            ["sotalib.multiplicity._max_summary._summarize_max_auc"],
+        ),
+        ("from ..multiplicity import estimate_sota, _sota_model\n", ["sotalib.multiplicity._sota_model"]),
+        # the public names, the shared layer and the command line's own modules are fine
+        ("from ..multiplicity import estimate_sota\nfrom .. import consistency\n", []),
+        ("from .._progress import announcing\nfrom .._validate import time_limit\n", []),
+        ("from ._types import integer\nfrom . import call\nimport argparse\n", []),
+    ],
+)
+def test_the_cli_check_flags_exactly_the_private_subpackage_imports(source, flagged):
+    assert [hit.split(": ", 1)[1] for hit in private_subpackage_imports(source, "sotalib.cli.sota")] == flagged

@@ -44,9 +44,6 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-#: Seconds per simulated score (one classifier's score of one positive in one challenge), as measured
-#: on a 2-core machine (m = 10^6 classifiers, 60 positives, 20 challenges: about 120 s).
-SECONDS_PER_SCORE = 1e-7
 #: Simulations expected to take longer than this state their cost on stderr before they start.
 ANNOUNCE_SECONDS = 30.0
 
@@ -56,9 +53,11 @@ def cost_note(n: int, prevalence: float, m: int, reps: int) -> str:
 
     The work is one simulated score per classifier, positive and challenge: ``m * round(n * prevalence) * reps``.
     """
+    from ..multiplicity import AUC_SECONDS_PER_SCORE
+
     positives = min(max(round(n * prevalence), 1), n - 1)
     scores = m * positives * reps
-    seconds = scores * SECONDS_PER_SCORE
+    seconds = scores * AUC_SECONDS_PER_SCORE
     if seconds < ANNOUNCE_SECONDS:
         return ""
     minutes = seconds / 60
@@ -79,7 +78,10 @@ def _scores(given: dict) -> float:
 
 
 def _seconds(given: dict) -> float:
-    return _scores(given) * SECONDS_PER_SCORE
+    """The library's estimate of the simulation's time (:data:`sotalib.multiplicity.AUC_SECONDS_PER_SCORE`)."""
+    from ..multiplicity import AUC_SECONDS_PER_SCORE
+
+    return _scores(given) * AUC_SECONDS_PER_SCORE
 
 
 def _time_limit() -> float:
@@ -99,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     import inspect
     import sys
 
-    from ..multiplicity._max_summary import _summarize_max_auc, summarize_max_auc
+    from .._progress import announcing
+    from ..multiplicity import summarize_max_auc
     from . import call, emit, typed
 
     # every option typed is passed as the parameter of the same name; the library checks every range
@@ -134,26 +137,11 @@ def run(args: argparse.Namespace) -> int:
         if note:
             print(note, file=sys.stderr, flush=True)
 
-    # the private entry point takes the announcement
-    kind = "the best AUC of m classifiers"
-    s = call("auc-max", _summarize_max_auc, kind, **given, on_start=announce)
-    level = f"{100 * (1 - s.alpha):g}%"
-    if s.engine == "normal":
-        how = (
-            f"  normal approximation (a simulation would take {_format_seconds(seconds)}; "
-            f"{s.details['teams']:,} teams can reach the maximum)\n"
-            f"  mean  {s.mean:.6f}\n"
-        )
-    else:
-        how = (
-            f"  simulated: {s.n_resamples} challenges, seed {s.seed}\n"
-            f"  mean  {s.mean:.6f}  (Monte Carlo standard error {s.se_mean:.6f})\n"
-        )
-    text = (
-        f"best AUC of m={s.m} classifiers, AUC={given['auc']:g}, n={s.n} ({s.details['n_pos']} positives, "
-        f"{s.details['n_neg']} negatives), rho={s.rho:g}\n"
-        + how
-        + f"  sd    {s.sd:.6f}\n  {level} interval ({s.ci_low:.6f}, {s.ci_high:.6f})"
-    )
-    emit(args, s.to_dict(), text)
+    def hear(_seconds: float, work: str = "", **_facts) -> None:  # the library starts simulating
+        if work == "auc simulation":
+            announce()
+
+    with announcing(hear):
+        s = call("auc-max", summarize_max_auc, "the best AUC of m classifiers", **given)
+    emit(args, s.to_dict(), s.to_text())
     return 0

@@ -228,49 +228,11 @@ def _answer(args: argparse.Namespace, kind: str, given: dict, quiet: dict) -> in
     from . import emit
 
     if kind == "binary":
-        v = call("check", consistency.check_report, KINDS[kind], **given, **quiet)
-        emit(args, v.to_dict(), _text_report(given["scores"], v))
-        return 0
-    from . import _check_multiclass
-
-    if kind == "regression":
-        r = call("check", consistency.check_regression, KINDS[kind], **given)
-        emit(args, r.to_dict(), _check_multiclass.regression_text(given["scores"], r))
-        return 0
-    given.setdefault("classes", None)
-    v = call("check", consistency.check_multiclass, KINDS[kind], **given)
-    emit(args, v.to_dict(), _check_multiclass.multiclass_text(given["scores"], given["classes"], v))
+        result = call("check", consistency.check_report, KINDS[kind], **given, **quiet)
+    elif kind == "regression":
+        result = call("check", consistency.check_regression, KINDS[kind], **given)
+    else:
+        given.setdefault("classes", None)
+        result = call("check", consistency.check_multiclass, KINDS[kind], **given)
+    emit(args, result.to_dict(), result.to_text())
     return 0
-
-
-def _text_report(scores: dict, v) -> str:
-    verdict = "CONSISTENT" if v.consistent else "INCONSISTENT"
-    from .._validate import format_count
-
-    lines = [f"{verdict}: " + ", ".join(f"{k}={val}" for k, val in scores.items())]
-    for agg, d in v.details.items():
-        state = {True: "consistent", False: "inconsistent", None: "not tested"}[d["consistent"]]
-        tested = d["configurations_tested"]
-        lines.append(
-            f"  {agg}: {state}; {d['note']}; solutions {d['n_solutions']}"
-            + ("" if d.get("n_solutions_counted", True) else " (at least)")
-            + f", configurations tested {'too many to count' if tested is None else format_count(tested)}"
-        )
-    if v.solutions:
-        agg = v.evidence_aggregation
-        shown = v.solutions[:5]
-        what = "per-fold (tp, tn)" if agg == "mos" else "(tp, tn)"
-        lines.append(f"  evidence under {agg}, {what}: {shown}{' ...' if len(v.solutions) > 5 else ''}")
-        folds = v.details.get(agg, {}).get("solution_folds")
-        if folds:
-            lines.append(f"  on folds (p_i, n_i): {folds[0]}")
-    for s in v.suggestions[:3]:
-        what = "(tp, tn)" if s.aggregation == "single" else "per-fold (tp, tn)"
-        lines.append(
-            f"  typo? {s.score} {s.reported:.{s.decimals}f} -> {s.suggested:.{s.decimals}f} "
-            f"({s.typo}, change {s.change:+.{s.decimals}f}) makes it consistent"
-            f"{' under mos' if s.aggregation == 'mos' else ''}, e.g. {what} = {s.example}"
-        )
-    if not v.consistent and not v.suggestions:
-        lines.append(f"  diagnosis: {v.diagnosis}")
-    return "\n".join(lines)

@@ -68,29 +68,11 @@ def run(args: argparse.Namespace) -> int:
     if diagram is not None and Path(diagram).suffix.lower() not in DIAGRAM_SUFFIXES:
         raise CliError(f"--cd-diagram must name a .png, .svg or .pdf file, got {diagram!r}")
     table = read_scores(given.pop("scores"))
-    k, N = table.scores.shape
     res = call("compare", compare_candidates, "a comparison", table.scores, **given, candidates=table.candidates)
     if diagram is not None:
         _draw(res, diagram)
-    d = res.to_dict()
-    fr = res.friedman
-    w = max(len(c) for c in table.candidates)
-    lines = [
-        f"{k} candidates on {N} judges; score: {'lower' if res.lower_is_better else 'higher'} is better",
-        "average ranks (1 is best):",
-    ]
-    lines += [f"  {r:7.3f}  {name}" for name, r in d["average_ranks"].items()]
-    lines.append(
-        f"Friedman chi-square = {fr.statistic:.4g}, p = {fr.p_value:.3g}; "
-        f"Iman-Davenport F = {fr.iman_davenport_F:.4g}, p = {fr.iman_davenport_p:.3g}"
-    )
-    lines.append(f"Nemenyi critical difference (alpha = {res.alpha:g}): {res.critical_difference:.4f}")
-    lines.append("groups not significantly different:")
-    lines += ["  " + ", ".join(g) for g in d["groups"]]
-    sig = [p for p in d["pairwise"] if p["significant"]]
-    lines.append(f"Wilcoxon signed-rank, Holm-corrected: {len(sig)} of {len(d['pairwise'])} pairs differ")
-    lines += [f"  {p['a'].ljust(w)}  {p['b'].ljust(w)}  p = {p['p_value']:.3g}, Holm {p['p_holm']:.3g}" for p in sig]
+    text = res.to_text()
     if diagram is not None:
-        lines.append(f"critical-difference diagram: {diagram}")
-    emit(args, d, "\n".join(lines))
+        text += f"\ncritical-difference diagram: {diagram}"
+    emit(args, res.to_dict(), text)
     return 0

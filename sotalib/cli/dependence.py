@@ -52,30 +52,9 @@ def run(args: argparse.Namespace) -> int:
         dep = call("dependence", estimate_dependence, "per-item results", table, **given)
     except ValueError as exc:  # the library names its argument, correct: here it is the file
         raise CliError(str(exc).replace("correct ", f"--per-item {path}: ", 1)) from None
-    payload = dep.to_dict()
-    lo, hi = dep.rho0_low, dep.rho0_high
-    rows = [
-        f"dependence of {dep.n_models} models on {dep.n_items:,} items (answered by all)",
-        f"  rho_0            {dep.rho0:.4f}" + (f"  ({lo:.4f}, {hi:.4f})" if lo is not None else ""),
-    ]
-    if dep.theta0 is not None:
-        rows.append(
-            f"  theta_0          {dep.theta0:.4f}"
-            + (f"  ({dep.theta0_low:.4f}, {dep.theta0_high:.4f})" if dep.theta0_low is not None else "")
-        )
-    rows.append(f"  mean phi         {dep.mean_phi:.4f}")
-    if dep.items_dropped:
-        rows.append(f"  note: {dep.items_dropped:,} items left out: some model did not answer them")
-    if dep.constant:
-        rows.append(f"  note: left out, right or wrong on every item: {', '.join(dep.constant)}")
+    payload, text = dep.to_dict(), dep.to_text()
     if fit:
         f = call("dependence", dependence_fit, "per-item results", table, dependence=dep, rng=given["rng"])
-        payload["fit"] = f.to_dict()
-        verdict = "rejected" if f.rejected else "not rejected"
-        rows.append(f"  fit: D = {f.statistic:,.1f}, p = {f.p_value:.3f}: the model is {verdict} at {f.level}")
-        for b in f.best_of_k:
-            rows.append(
-                f"  best of {b['k']:>3}: observed {b['observed_mean']:.4f}, predicted {b['predicted_mean']:.4f}"
-            )
-    emit(args, payload, "\n".join(rows))
+        payload["fit"], text = f.to_dict(), text + "\n" + f.to_text()
+    emit(args, payload, text)
     return 0

@@ -91,34 +91,34 @@ def register(sub) -> None:
 ANNOUNCE_SECONDS = 10.0
 
 
-def cost_note(given: dict) -> str:
-    """One line stating the cost of a long exact run (a spread or a reference classifier), or ""."""
-    from .._validate import check_alpha, check_probability, check_real, format_seconds, time_limit
-    from ..multiplicity._max_summary import _exact_seconds
+def cost_note(seconds: float, n: int) -> str:
+    """One line stating the cost of a long exact run (a spread or a reference classifier), or "".
 
-    rho, spread = given.get("rho", 0.0), given.get("spread", 0.0)
-    if given.get("engine", "exact") != "exact" or (rho == 0.0 and spread == 0.0):
-        return ""
-    try:  # every option in range (else the library's one line, and no note before it)
-        check_alpha("alpha", given.get("alpha", 0.05))
-        check_probability("theta", given["theta"])
-        check_probability("theta0", given.get("theta0", 0.5), open_low=True, open_high=True)
-        check_real("rho", rho, low=-1.0, high=1.0)
-        check_real("spread", spread, low=0.0, high=1.0)
-        seconds = _exact_seconds(given["n"], given["m"], given["theta"], spread, rho, given.get("y0", "random"))
-    except (ValueError, TypeError, ZeroDivisionError, OverflowError):  # the library names what is wrong
-        return ""
-    if not ANNOUNCE_SECONDS <= seconds <= time_limit():  # quick, or refused by the library up front
+    ``seconds`` is the library's estimate, announced once every option has been
+    checked and the run found within the time limit (:func:`sotalib._progress.announce`).
+    """
+    from .._validate import format_seconds
+
+    if seconds < ANNOUNCE_SECONDS:  # quick
         return ""
     return (
-        f"sotalib maxdist: note: the exact distribution at n={given['n']:,} is expected to take "
+        f"sotalib maxdist: note: the exact distribution at n={n:,} is expected to take "
         f"{format_seconds(seconds)} on a 2-core machine (--method mc answers in seconds)"
     )
 
 
+def _hear(seconds: float, work: str = "", **facts) -> None:
+    """The library's announcement of long work: the exact distribution's cost, on stderr."""
+    if work == "exact distribution":
+        note = cost_note(seconds, int(facts["n"]))
+        if note:
+            print(note, file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib maxdist`` with the parsed ``args``; return the exit status."""
-    from ..multiplicity._max_summary import summarize_max
+    from .._progress import announcing
+    from ..multiplicity import summarize_max
     from . import call, emit, refuse_unused, typed
 
     given = typed(args)
@@ -134,9 +134,6 @@ def run(args: argparse.Namespace) -> int:
         )
     kind = "the best accuracy of m classifiers"
     given["progress"] = False if args.json else None
-    note = cost_note(given)
-    if note:
-        print(note, file=sys.stderr, flush=True)
 
     @functools.wraps(summarize_max)
     def summarize(*a, **k):  # the library's engine='simulate' is --method mc here, its n --n
@@ -146,20 +143,7 @@ def run(args: argparse.Namespace) -> int:
             message = str(exc).replace("engine='simulate'", "--method mc").replace("a smaller n,", "a smaller --n,")
             raise ValueError(message) from None
 
-    s = call("maxdist", summarize, kind, given.pop("n"), given.pop("m"), given.pop("theta"), **given)
-    theta, theta0, y0, spread = (s.details[k] for k in ("theta", "theta0", "y0", "spread"))
-    level = f"{100 * (1 - s.alpha):g}%"
-    model = f"theta={theta:g}" if spread == 0 else f"theta_SOTA={theta:g}, theta_j ~ U(a, b) with d={spread:g}"
-    if s.rho != 0.0:
-        model += f", rho0={s.rho:g} to a {y0} reference classifier with theta0={theta0:g}"
-    simulated = s.engine == "simulate"
-    d = max(6, len(str(s.n)) - 1)  # 6 decimals up to n = 10^6, 12 at n = 10^12: a count's digits show
-    lines = [
-        f"best accuracy of m={s.m} classifiers, {model}, n={s.n} ({'mc' if simulated else s.engine})",
-        f"  mean  {s.mean:.{d}f}"
-        + (f"  (se {s.se_mean:.2g}, {s.n_resamples} replications, seed {s.seed})" if simulated else ""),
-        f"  sd    {s.sd:.{d}f}",
-        f"  {level} interval ({s.ci_low:.{d}f}, {s.ci_high:.{d}f})",
-    ]
-    emit(args, s.to_dict(), "\n".join(lines))
+    with announcing(_hear):  # a long exact run states its cost before it starts
+        s = call("maxdist", summarize, kind, given.pop("n"), given.pop("m"), given.pop("theta"), **given)
+    emit(args, s.to_dict(), s.to_text())
     return 0

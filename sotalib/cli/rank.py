@@ -60,16 +60,5 @@ def run(args: argparse.Namespace) -> int:
         judges=table.judges,
         progress=None if not args.json else False,
     )
-    payload = res.to_dict()
-    note = payload["note"]
-    lines = [
-        f"{method} ranking of {len(table.candidates):,} candidates by {len(table.judges):,} "
-        + ("judge" if len(table.judges) == 1 else "judges")
-        + (f" ({note})" if note else "")
-        + f"; score: {'higher' if res.higher_is_better else 'lower'} is better"
-    ]
-    w = max(len(n) for n in table.candidates)
-    for i in res.order:
-        lines.append(f"  {res.ranks[i]:>4g}  {table.candidates[i].ljust(w)}  {res.scores[i]:.6g}")
-    emit(args, payload, "\n".join(lines))
+    emit(args, res.to_dict(), res.to_text())
     return 0

@@ -96,35 +96,16 @@ def run(args: argparse.Namespace) -> int:
         battles = read_battles(args.battles)
         kind = "battles (--battles: each battle has a winner)"
         res = call("rank-uncertainty", bradley_terry, kind, battles.a, battles.b, battles.winner, **given)
-        what = f"Bradley-Terry ratings (Elo scale) from {res.n_items:,} battles"
     else:
         per_item = read_per_item(args.per_item)
         kind = "per-item results (--per-item)"
         res = call(
             "rank-uncertainty", estimate_rank_uncertainty, kind, per_item.X, candidates=per_item.candidates, **given
         )
-        what = (
-            f"mean per-item result on {res.n_items:,} items ({'lower' if args.lower_is_better else 'higher'} is better)"
-        )
     if args.plot is not None:
         _draw(res, args.plot)
-    d = res.to_dict()
-    w = max([len("candidate")] + [len(c["name"]) for c in d["candidates"]])
-    level = f"{100 * (1 - res.alpha):g}%"
-    lines = [
-        f"{len(d['candidates'])} candidates: {what}; {res.n_resamples:,} bootstrap resamples"
-        + (f", seed {res.seed}" if res.seed is not None else ""),
-        f"  {'candidate'.ljust(w)}  {'score':>10}  {level + ' interval':^24}  {'rank ' + level:>11}  P(first)",
-    ]
-    for c in d["candidates"]:
-        ranks = f"{c['rank_low']}-{c['rank_high']}" if c["rank_low"] != c["rank_high"] else f"{c['rank_low']}"
-        lines.append(
-            f"  {c['name'].ljust(w)}  {c['score']:10.4f}  [{c['ci_low']:10.4f}, {c['ci_high']:10.4f}]"
-            f"  {ranks:>11}  {c['p_first']:8.3f}"
-        )
-    if res.note:
-        lines.append(f"note: {res.note}")
+    text = res.to_text()
     if args.plot is not None:
-        lines.append(f"rank intervals: {args.plot}")
-    emit(args, d, "\n".join(lines))
+        text += f"\nrank intervals: {args.plot}"
+    emit(args, res.to_dict(), text)
     return 0

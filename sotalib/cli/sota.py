@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
 from ._types import integer, real, seed
@@ -12,20 +11,19 @@ S = argparse.SUPPRESS  # an option not typed is not passed: the library's defaul
 
 #: The seed of the Monte Carlo methods when --seed is not given (the command line's answers are reproducible).
 DEFAULT_SEED = 0
-#: The estimators of an accuracy board (the choices of --method).
-METHODS_ACCURACY = ("shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed")
 
 
-#: Estimators that compute a distribution of the maximum (take --engine) and that solve for a --target.
-ENGINE_METHODS = ("shrink", "crop", "cap", "observed")
-TARGET_METHODS = ("shrink", "crop", "cap")
-#: Estimators that model no dependence on a reference classifier (take no --rho) and that draw nothing.
-NO_RHO_METHODS = ("deconvolve", "naive")
-MONTE_CARLO_METHODS = ("deconvolve", "abc")
+def _uses(option: str) -> tuple[str, ...]:
+    """The estimators of an accuracy board that use ``option`` (the library's table, SOTA_METHOD_OPTIONS)."""
+    from ..multiplicity import SOTA_METHOD_OPTIONS  # the standard library only: --help stays fast
+
+    return tuple(method for method, options in SOTA_METHOD_OPTIONS.items() if option in options)
 
 
 def register(sub) -> None:
     """Add the ``sotalib sota`` subcommand and its options to the subparsers ``sub``."""
+    from ..multiplicity import SOTA_METHODS  # the standard library only: --help stays fast
+
     p = sub.add_parser(
         "sota",
         help="estimate the state of the art from a leaderboard",
@@ -78,7 +76,7 @@ def register(sub) -> None:
     )
     a(
         "--method",
-        choices=METHODS_ACCURACY,
+        choices=SOTA_METHODS["accuracy"],
         help="estimator (default: shrink, as in the paper; crop: the paper's cropping, Table 4; cap: min(score, c); "
         "naive: the sample maximum; observed: the scores taken as true)",
     )
@@ -103,41 +101,18 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-#: Seconds per test item of one fit of the exact dependent model (rho > 0), and the fits a solve takes:
-#: the library's estimate (``_dependent_normal.EXACT_SECONDS_PER_ITEM``, ``FITS_PER_SOLVE``; a test holds
-#: them equal), by which it refuses an exact run expected to exceed SOTALIB_TIME_LIMIT (a minute).
-SECONDS_PER_ITEM = 6e-6
-FITS_PER_SOLVE = 10
 #: Work expected to take longer than this is announced on stderr before it starts.
 ANNOUNCE_SECONDS = 20.0
 
 
-def cost_note(scores, n: int, given: dict) -> str:
+def cost_note(seconds: float, n: int, fits: int) -> str:
     """One line stating the cost of a long exact computation, or "" when it should take under 20 seconds.
 
-    Only the exact engine of the dependent model (``--rho`` > 0) grows with ``n`` this way; where
-    ``--engine auto`` would choose the normal approximation nothing is said.
+    ``seconds`` is the library's estimate for ``fits`` fits of the exact engine of the dependent model at
+    ``n`` items, announced once every option has been checked, when the engine chosen is the exact one and
+    the run is within the time limit (:func:`sotalib._progress.announce`).
     """
-    import numpy as np
-
-    from .._validate import time_limit
-    from ..multiplicity._max_dependent_normal import choose_engine
-    from ..multiplicity._sota_model import RHO0
-
-    method = given.get("method", "shrink")
-    rho = given.get("rho", RHO0)
-    if given.get("metric", "accuracy") != "accuracy" or method not in ENGINE_METHODS or not 0 < rho <= 1:
-        return ""
-    try:
-        s = np.asarray(scores, dtype=float)
-        s = s[s > 1.0 / given.get("classes", 2)]
-        if s.size == 0 or choose_engine(given.get("engine", "auto"), n, s, rho) != "exact":
-            return ""
-    except (ValueError, TypeError, ZeroDivisionError):  # estimate_sota names what is wrong
-        return ""
-    fits = 1 if method == "observed" else FITS_PER_SOLVE
-    seconds = SECONDS_PER_ITEM * n * fits
-    if seconds < ANNOUNCE_SECONDS or seconds > time_limit():  # quick, or refused by the library up front
+    if seconds < ANNOUNCE_SECONDS:  # quick
         return ""
     minutes = seconds / 60
     if minutes < 1.5:
@@ -146,13 +121,22 @@ def cost_note(scores, n: int, given: dict) -> str:
         when = f"about {minutes:,.0f} minutes" if minutes < 120 else f"about {minutes / 60:,.1f} hours"
     return (
         f"sotalib sota: note: the exact engine at n={n:,} fits the dependent model {fits} time"
-        f"{'s' if fits != 1 else ''} at about {SECONDS_PER_ITEM * n:,.0f} s each; expect {when} on a 2-core "
+        f"{'s' if fits != 1 else ''} at about {seconds / fits:,.0f} s each; expect {when} on a 2-core "
         "machine (--engine normal answers in seconds)"
     )
 
 
+def _hear(seconds: float, work: str = "", **facts) -> None:
+    """The library's announcement of long work: the exact engine's cost, on stderr."""
+    if work == "exact fits":
+        note = cost_note(seconds, int(facts["n"]), int(facts["fits"]))
+        if note:
+            print(note, file=sys.stderr, flush=True)
+
+
 def _refuse_unused(given: dict) -> None:
     """Refuse the options that the chosen metric and method do not use; seed the Monte Carlo ones."""
+    from ..multiplicity import SOTA_METHOD_OPTIONS
     from . import refuse_unused
 
     metric = given.get("metric", "accuracy")
@@ -166,9 +150,9 @@ def _refuse_unused(given: dict) -> None:
             given.setdefault("rng", DEFAULT_SEED)
         return  # the AUC has one method, shrink; estimate_sota refuses the others
     refuse_unused("sota", given, ("prevalence",), "--metric accuracy" + ("" if "metric" in given else " (the default)"))
-    if method not in METHODS_ACCURACY:
+    if method not in SOTA_METHOD_OPTIONS:
         return  # estimate_sota names the method it does not know
-    if method not in ENGINE_METHODS:
+    if method not in _uses("engine"):
         refuse_unused(
             "sota",
             given,
@@ -176,7 +160,7 @@ def _refuse_unused(given: dict) -> None:
             f"{shown}, which computes no distribution of the maximum (--engine applies to --method "
             "shrink, crop, cap and observed)",
         )
-    if method not in TARGET_METHODS:
+    if method not in _uses("target"):
         refuse_unused(
             "sota",
             given,
@@ -184,9 +168,9 @@ def _refuse_unused(given: dict) -> None:
             f"{shown}, which solves no equation for a target (use --method shrink, --method crop or --method cap "
             "to match the upper bound)",
         )
-    if method in NO_RHO_METHODS:
+    if method not in _uses("rho"):
         refuse_unused("sota", given, ("rho",), f"{shown}, which models no dependence on a reference classifier")
-    if method in MONTE_CARLO_METHODS:
+    if method in _uses("rng"):
         given.setdefault("rng", DEFAULT_SEED)
     else:
         refuse_unused("sota", given, ("rng",), f"{shown} with --metric accuracy, which draws nothing")
@@ -194,7 +178,7 @@ def _refuse_unused(given: dict) -> None:
 
 def _run_batch(args: argparse.Namespace, given: dict) -> int:
     """``sota --batch``: every board of a manifest; each row carries its own options."""
-    from ..multiplicity._sota_batch import estimate_sota_batch
+    from ..multiplicity import estimate_sota_batch
     from . import call, emit, refuse_unused
 
     path = given.pop("batch")
@@ -207,8 +191,9 @@ def _run_batch(args: argparse.Namespace, given: dict) -> int:
 def _run_per_item(args: argparse.Namespace, given: dict) -> int:
     """``sota --per-item``: the board of per-item correctness, with the dependence measured from it."""
     from .._errors import NoSolutionError
+    from .._progress import announcing
     from ..judging import read_per_item
-    from ..multiplicity._sota_estimate import estimate_sota
+    from ..multiplicity import estimate_sota
     from . import CliError, NoSolution, call, emit, refuse_unused
 
     path = given.pop("per_item")
@@ -221,7 +206,8 @@ def _run_per_item(args: argparse.Namespace, given: dict) -> int:
     _refuse_unused(given)
     table = call("sota", read_per_item, "a per-item file", path, missing=True)
     try:
-        est = call("sota", estimate_sota, "a per-item board", table, **given, progress=False)
+        with announcing(_hear):
+            est = call("sota", estimate_sota, "a per-item board", table, **given, progress=False)
     except NoSolutionError:
         raise
     except ValueError as exc:  # the matrix is the file: its messages name --per-item and the file
@@ -230,39 +216,21 @@ def _run_per_item(args: argparse.Namespace, given: dict) -> int:
         raise CliError(f"--per-item {path}:{str(exc)[len('scores') :].lstrip(':')}") from None
     payload = est.to_dict()
     method = given.get("method", "shrink")
-    if method in NO_RHO_METHODS:
+    if method not in _uses("rho"):
         payload["rho_source"] = f"not used (--method {method} models no dependence)"
     else:
         payload["rho_source"] = "given" if "rho" in given else "measured from --per-item"
     if not est.solved:
         raise NoSolution(est.reason or "no solution", payload)
-    rows = [
-        f"{method} estimate of the state of the art ({_teams(est.m)} above chance, n={est.n:,} items answered by all)"
-    ]
-    if "rho" in est.details:
-        rows.append(f"  rho_0            {est.details['rho']:.4f} ({payload['rho_source']})")
-    rows += [
-        f"  best model       {est.details['best_model']} at {est.sample_max:.4f}",
-        f"  estimate         {est.estimate:.4f}",
-    ]
-    if est.ci_low is not None and est.ci_high is not None:
-        rows.append(f"  95% interval     ({est.ci_low:.4f}, {est.ci_high:.4f})")
-    if est.teams_above is not None:
-        rows.append(f"  above estimate   {_teams(est.teams_above)}")
-    emit(args, payload, "\n".join(rows))
+    emit(args, payload, est.to_text())
     return 0
-
-
-def _teams(k: int) -> str:
-    return f"{k:,} team{'s' if k != 1 else ''}"
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib sota`` with the parsed ``args``; return the exit status."""
     # the library loads only when the command runs, so that `sotalib --help` and the other commands stay fast
-    from ..multiplicity._leaderboard import read_leaderboard
-    from ..multiplicity._sota_estimate import estimate_sota
-    from ..multiplicity._sota_model import RHO0
+    from .._progress import announcing
+    from ..multiplicity import estimate_sota, read_leaderboard
     from . import NoSolution, call, emit, refuse_unused, typed
 
     # every option typed reaches read_leaderboard or estimate_sota as the parameter of the same name; the
@@ -283,44 +251,11 @@ def run(args: argparse.Namespace) -> int:
         given["metric"], reading["scale"] = "auc", "gini"
     _refuse_unused(given)
     lb = call("sota", read_leaderboard, "a leaderboard file", given.pop("leaderboard"), **reading)
-    note = cost_note(lb.scores, given["n"], given)
-    if note:
-        print(note, file=sys.stderr, flush=True)
-    est = call("sota", estimate_sota, "a leaderboard", lb, **given, progress=False if args.json else None)
-    n = est.n
-    method = given.get("method", "shrink")
+    with announcing(_hear):  # a long exact run states its cost before it starts
+        est = call("sota", estimate_sota, "a leaderboard", lb, **given, progress=False if args.json else None)
     payload = est.to_dict()
     if not est.solved:
         assert est.reason is not None, "an unsolved estimate says why"
         raise NoSolution(est.reason, payload)
-    notes = list(est.notes)
-    if est.below_chance:
-        notes.append(f"{_teams(est.below_chance)} at or below chance left out")
-    if est.excluded:
-        notes.append(
-            f"{est.excluded:,} of the {_teams(est.m)} above chance excluded from the fitted model by Eq. 8 "
-            f"(with --rho {given.get('rho', RHO0):g} their probabilities given the reference classifier would leave [0, 1])"
-        )
-    # four decimals as the paper prints them; more where a count is finer than the fourth (n >= 10^6)
-    d = max(4, min(8, round(math.log10(n)) - 1))
-    rows = [
-        f"{method} estimate of the state of the art ({_teams(est.m)} above chance, n={n:,})",
-        f"  sample maximum   {est.sample_max:.{d}f}",
-        f"  estimate         {est.estimate:.{d}f}",
-    ]
-    crop = method in ("crop", "cap")
-    if est.weight is not None:
-        # for crop and cap the fitted parameter is the crop point c, not a shrinkage weight
-        rows.append(f"  {'crop point c   ' if crop else 'weight         '}  {est.weight:.6f}")
-    if est.expected_max is not None:
-        rows.append(f"  E max            {est.expected_max:.{d}f}")
-    if est.ci_low is not None:
-        rows.append(f"  95% interval     ({est.ci_low:.{d}f}, {est.ci_high:.{d}f})")
-    if est.teams_above is not None:
-        # the paper counts the teams above the crop point for cropping, above the estimate otherwise
-        rows.append(f"  {'above c        ' if crop else 'above estimate '}  {_teams(est.teams_above)}")
-    if est.details.get("engine") == "normal":
-        notes.append(f"engine: {est.details['accuracy']}")
-    text = "\n".join(rows + [f"  note: {line}" for line in notes])
-    emit(args, payload, text)
+    emit(args, payload, est.to_text())
     return 0

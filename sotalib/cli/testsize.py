@@ -81,12 +81,5 @@ def run(args: argparse.Namespace) -> int:
         # 1 - 0.95 is 0.050000000000000044 in binary: print 0.05
         given["alpha"] = float(f"{1.0 - given.pop('confidence'):.15g}")
     r = call("testsize", estimate_test_size, "a test-set size", given.pop("error"), **given)
-    text = (
-        f"test-set size for error {r.error:g} (sd {r.sd:.6g}), confidence {1 - r.alpha:.6g} (k={r.z:.6g}), "
-        f"precision nu={r.precision:g}\n"
-        f"  rule of thumb n = 100/p:                "
-        f"{'-' if r.rule_of_thumb is None else format(r.rule_of_thumb, ',')}\n"
-        f"  Guyon n = (sd/E)^2 k^2 10^(2 nu):       {r.guyon:,}"
-    )
-    emit(args, r.to_dict(), text)
+    emit(args, r.to_dict(), r.to_text())
     return 0

@@ -113,6 +113,10 @@ class MulticlassResult(Result):
         The same matrices as ``evidence`` (at most ``max_solutions``).
     suggestions : list of Suggestion
         The typo finder's proposals for an inconsistent report (:func:`diagnose_multiclass`).
+    reported : dict
+        The reported scores as given (name to value), which ``to_text()`` repeats.
+    class_sizes : tuple of int or None
+        The class sizes as given (of the test set, or of the data set the folds split).
     """
 
     consistent: bool
@@ -125,6 +129,8 @@ class MulticlassResult(Result):
     intervals: tuple = field(repr=False, default=())
     note: str = ""
     suggestions: list = field(default_factory=list)
+    reported: dict = field(default_factory=dict, repr=False, compare=False)
+    class_sizes: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def evidence(self) -> list:
@@ -165,6 +171,42 @@ class MulticlassResult(Result):
                 "suggestions": [x.to_dict() for x in self.suggestions],
             }
         )
+
+    def to_text(self) -> str:
+        """The verdict, how the scores were read, the evidence and the typos found: what ``sotalib check`` prints."""
+        state = {
+            "feasible": "CONSISTENT",
+            "infeasible": "INCONSISTENT",
+            "undecided": "UNDECIDED (counted as consistent)",
+        }
+        details = self.details
+        classes = None if self.class_sizes is None else list(self.class_sizes)
+        lines = [f"{state[self.status]}: " + ", ".join(f"{k}={x}" for k, x in self.reported.items())]
+        lines.append(
+            f"  classes {classes}; {self.aggregation}"
+            + (f" over {len(self.classes)} folds" if self.aggregation == "mos" else "")
+            + f"; read as {', '.join(f'{k} = {x}' for k, x in details['scores'].items())}"
+        )
+        lines.append(f"  {details['note']}")
+        if self.solutions:
+            first = self.solutions[0]
+            lines.append(
+                "  evidence (confusion matrix, rows = true class):"
+                if self.aggregation != "mos"
+                else "  evidence (per-fold confusion matrices):"
+            )
+            for m in first if self.aggregation == "mos" else [first]:
+                for row in m:
+                    lines.append("    " + " ".join(f"{x:>5}" for x in row))
+                if self.aggregation == "mos":
+                    lines.append("")
+        for sug in self.suggestions[:3]:
+            lines.append(
+                f"  typo? {sug.score} {sug.reported:.{sug.decimals}f} -> {sug.suggested:.{sug.decimals}f} "
+                f"({sug.typo}, change {sug.change:+.{sug.decimals}f}) makes it consistent, e.g. confusion matrix "
+                f"{sug.example}"
+            )
+        return "\n".join(lines).rstrip()
 
 
 def stratified_class_folds(classes: Sequence[int], k: int) -> tuple[tuple[int, ...], ...]:
@@ -473,7 +515,8 @@ def check_multiclass(
             kw: MulticlassOptions = dict(average=average, eps=eps, decimals=decimals, rounding=rounding, beta=beta)
             sug = _typos(c, intervals, list(scores), list(scores.values()), kw, zero_division, 200_000)
             result = dataclasses.replace(result, suggestions=sug)
-    return result
+    sizes = None if classes is None else tuple(int(c) for c in classes)
+    return dataclasses.replace(result, reported=dict(scores), class_sizes=sizes)
 
 
 def diagnose_multiclass(

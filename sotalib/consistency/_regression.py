@@ -67,6 +67,8 @@ class RegressionResult(Result):
         ``violated`` (the relations that fail) and ``note``.
     violated : list of str
         E.g. ``'RMSE <= sqrt(n) MAE'``, ``'MSE = RMSE^2'``, ``'R^2 = 1 - MSE / var'``.
+    reported : dict
+        The reported scores as given (name to value), which ``to_text()`` repeats.
     """
 
     consistent: bool
@@ -74,6 +76,7 @@ class RegressionResult(Result):
     violated: list = field(default_factory=list)
     mse_interval: tuple | None = None
     mae_interval: tuple | None = None
+    reported: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def evidence(self) -> list:
@@ -106,6 +109,17 @@ class RegressionResult(Result):
                 "violated": list(self.violated),
             }
         )
+
+    def to_text(self) -> str:
+        """The verdict, the reported scores, a witness or the relations violated: what ``sotalib check`` prints."""
+        scores = ", ".join(f"{k}={x}" for k, x in self.reported.items())
+        lines = [("CONSISTENT" if self.consistent else "INCONSISTENT") + ": " + scores]
+        if self.consistent:
+            w = self.evidence[0]
+            lines.append(f"  e.g. MSE {w['mse']:.6g}" + (f", MAE {w['mae']:.6g}" if "mae" in w else ""))
+        for msg in self.violated:
+            lines.append(f"  violated: {msg}")
+        return "\n".join(lines)
 
 
 def regression_scores(y_true: ArrayLike, y_pred: ArrayLike) -> dict[str, float]:
@@ -234,7 +248,12 @@ def check_regression(
         var_f = None if var_given is None else (_as_float(var_given, "") - fb, _as_float(var_given, "") + fa)
         mlo, mhi, alo, ahi, _ = _relations(n, ivs_f, var_f, float)
         return RegressionResult(
-            True, n, [], (mlo, mhi) if mhi is not None else None, (alo, ahi) if alo is not None else None
+            True,
+            n,
+            [],
+            (mlo, mhi) if mhi is not None else None,
+            (alo, ahi) if alo is not None else None,
+            reported=dict(scores),
         )
     ivs = {}
     for key, value in given.items():
@@ -247,7 +266,12 @@ def check_regression(
         var_iv = (max(var - below - FLOAT_SLACK * var, Fraction(0)), var + above + FLOAT_SLACK * var)
     mlo, mhi, alo, ahi, violated = _relations(n, ivs, var_iv, Fraction)
     return RegressionResult(
-        not violated, n, violated, (mlo, mhi) if mhi is not None else None, (alo, ahi) if alo is not None else None
+        not violated,
+        n,
+        violated,
+        (mlo, mhi) if mhi is not None else None,
+        (alo, ahi) if alo is not None else None,
+        reported=dict(scores),
     )
 
 

@@ -11,6 +11,7 @@ finder work on the intervals.  Tables of reports are in
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -94,6 +95,8 @@ class ReportVerdict(Result):
         typo explains the report (or no single change fixes it), 'not run' when it was skipped.
     evidence_aggregation : str or None
         The aggregation the evidence belongs to ('single', 'som' or 'mos'; None when inconsistent).
+    reported : dict
+        The reported scores as given (name to value), which ``to_text()`` repeats.
     """
 
     consistent: bool
@@ -106,6 +109,7 @@ class ReportVerdict(Result):
     suggestions: list[Suggestion] = field(default_factory=list)
     diagnosis: str = ""
     evidence_aggregation: str | None = None
+    reported: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def evidence(self) -> list:
@@ -135,6 +139,37 @@ class ReportVerdict(Result):
                 "evidence_aggregation": self.evidence_aggregation,
             }
         )
+
+    def to_text(self) -> str:
+        """The verdict, each aggregation tested, the evidence and the typos found: what ``sotalib check`` prints."""
+        verdict = "CONSISTENT" if self.consistent else "INCONSISTENT"
+        lines = [f"{verdict}: " + ", ".join(f"{k}={val}" for k, val in self.reported.items())]
+        for agg, d in self.details.items():
+            state = {True: "consistent", False: "inconsistent", None: "not tested"}[d["consistent"]]
+            tested = d["configurations_tested"]
+            lines.append(
+                f"  {agg}: {state}; {d['note']}; solutions {d['n_solutions']}"
+                + ("" if d.get("n_solutions_counted", True) else " (at least)")
+                + f", configurations tested {'too many to count' if tested is None else format_count(tested)}"
+            )
+        if self.solutions:
+            agg = self.evidence_aggregation
+            shown = self.solutions[:5]
+            what = "per-fold (tp, tn)" if agg == "mos" else "(tp, tn)"
+            lines.append(f"  evidence under {agg}, {what}: {shown}{' ...' if len(self.solutions) > 5 else ''}")
+            folds = self.details.get(agg, {}).get("solution_folds")
+            if folds:
+                lines.append(f"  on folds (p_i, n_i): {folds[0]}")
+        for s in self.suggestions[:3]:
+            what = "(tp, tn)" if s.aggregation == "single" else "per-fold (tp, tn)"
+            lines.append(
+                f"  typo? {s.score} {s.reported:.{s.decimals}f} -> {s.suggested:.{s.decimals}f} "
+                f"({s.typo}, change {s.change:+.{s.decimals}f}) makes it consistent"
+                f"{' under mos' if s.aggregation == 'mos' else ''}, e.g. {what} = {s.example}"
+            )
+        if not self.consistent and not self.suggestions:
+            lines.append(f"  diagnosis: {self.diagnosis}")
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -389,7 +424,8 @@ def _check_report(
         folds, k, stratified=stratified, repeats=repeats, aggregation=aggregation, bounds=bounds
     )
     if folds is None and k is None:
-        return _single_report(p, n, report, diagnosis, bounds=bounds, aggregation=aggregation, repeats=repeats)
+        verdict = _single_report(p, n, report, diagnosis, bounds=bounds, aggregation=aggregation, repeats=repeats)
+        return dataclasses.replace(verdict, reported=dict(scores))
     configs, joint, P, N = _configurations(
         p, n, folds, k, intervals, stratified=stratified, repeats=repeats, max_configurations=max_configurations
     )
@@ -447,6 +483,7 @@ def _check_report(
         sug,
         text,
         fits[0] if fits else None,
+        reported=dict(scores),
     )
 
 

@@ -369,6 +369,34 @@ class Comparison(Result):
             }
         )
 
+    def to_text(self) -> str:
+        """Average ranks, the Friedman test, the critical difference, the groups, the pairs that differ.
+
+        What ``sotalib compare`` prints.
+        """
+        d = self.to_dict()
+        fr = self.friedman
+        k, N = self.ranks.shape
+        w = max(len(c) for c in self.candidates)
+        lines = [
+            f"{k} candidates on {N} judges; score: {'lower' if self.lower_is_better else 'higher'} is better",
+            "average ranks (1 is best):",
+        ]
+        lines += [f"  {r:7.3f}  {name}" for name, r in d["average_ranks"].items()]
+        lines.append(
+            f"Friedman chi-square = {fr.statistic:.4g}, p = {fr.p_value:.3g}; "
+            f"Iman-Davenport F = {fr.iman_davenport_F:.4g}, p = {fr.iman_davenport_p:.3g}"
+        )
+        lines.append(f"Nemenyi critical difference (alpha = {self.alpha:g}): {self.critical_difference:.4f}")
+        lines.append("groups not significantly different:")
+        lines += ["  " + ", ".join(g) for g in d["groups"]]
+        sig = [p for p in d["pairwise"] if p["significant"]]
+        lines.append(f"Wilcoxon signed-rank, Holm-corrected: {len(sig)} of {len(d['pairwise'])} pairs differ")
+        lines += [
+            f"  {p['a'].ljust(w)}  {p['b'].ljust(w)}  p = {p['p_value']:.3g}, Holm {p['p_holm']:.3g}" for p in sig
+        ]
+        return "\n".join(lines)
+
 
 @renamed_arguments(M="scores")
 def compare_candidates(

@@ -113,6 +113,22 @@ class Aggregation(Result):
             }
         )
 
+    def to_text(self) -> str:
+        """The ranking, best first, with each candidate's rank and score: what ``sotalib rank`` prints."""
+        n = len(self.scores)
+        head = f"{self.method} ranking of {n:,} candidates"
+        if self.judges is not None:
+            head += f" by {len(self.judges):,} " + ("judge" if len(self.judges) == 1 else "judges")
+        lines = [
+            head
+            + (f" ({self.note})" if self.note else "")
+            + f"; score: {'higher' if self.higher_is_better else 'lower'} is better"
+        ]
+        w = max(len(self._name(i)) for i in range(n))
+        for i in self.order:
+            lines.append(f"  {self.ranks[i]:>4g}  {self._name(i).ljust(w)}  {self.scores[i]:.6g}")
+        return "\n".join(lines)
+
 
 @renamed_arguments(show="progress", M="scores")
 def rank_candidates(

@@ -66,6 +66,16 @@ class TestSize(Result):
             }
         )
 
+    def to_text(self) -> str:
+        """Both sizes with what they assume: what ``sotalib testsize`` prints."""
+        rule = "-" if self.rule_of_thumb is None else format(self.rule_of_thumb, ",")
+        return (
+            f"test-set size for error {self.error:g} (sd {self.sd:.6g}), confidence {1 - self.alpha:.6g} "
+            f"(k={self.z:.6g}), precision nu={self.precision:g}\n"
+            f"  rule of thumb n = 100/p:                {rule}\n"
+            f"  Guyon n = (sd/E)^2 k^2 10^(2 nu):       {self.guyon:,}"
+        )
+
 
 def _items(n: float) -> int:
     """Whole items, at least one: ``ceil(n)``, forgiving a relative rounding error of 1e-12 (100/0.01 is 10,000)."""

@@ -187,6 +187,34 @@ class RankUncertainty(Result):
             }
         )
 
+    def to_text(self) -> str:
+        """One line per candidate, best first: score, interval, rank interval, P(first).
+
+        What ``sotalib rank-uncertainty`` prints.
+        """
+        d = self.to_dict()
+        if self.statistic == "bradley-terry":
+            what = f"Bradley-Terry ratings (Elo scale) from {self.n_items:,} battles"
+        else:
+            better = "lower" if self.lower_is_better else "higher"
+            what = f"{self.statistic} per-item result on {self.n_items:,} items ({better} is better)"
+        w = max([len("candidate")] + [len(c["name"]) for c in d["candidates"]])
+        level = f"{100 * (1 - self.alpha):g}%"
+        lines = [
+            f"{len(d['candidates'])} candidates: {what}; {self.n_resamples:,} bootstrap resamples"
+            + (f", seed {self.seed}" if self.seed is not None else ""),
+            f"  {'candidate'.ljust(w)}  {'score':>10}  {level + ' interval':^24}  {'rank ' + level:>11}  P(first)",
+        ]
+        for c in d["candidates"]:
+            ranks = f"{c['rank_low']}-{c['rank_high']}" if c["rank_low"] != c["rank_high"] else f"{c['rank_low']}"
+            lines.append(
+                f"  {c['name'].ljust(w)}  {c['score']:10.4f}  [{c['ci_low']:10.4f}, {c['ci_high']:10.4f}]"
+                f"  {ranks:>11}  {c['p_first']:8.3f}"
+            )
+        if self.note:
+            lines.append(f"note: {self.note}")
+        return "\n".join(lines)
+
 
 @renamed_arguments(show="progress", reps="n_resamples", X="scores")
 def estimate_rank_uncertainty(

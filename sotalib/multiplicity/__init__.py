@@ -15,6 +15,7 @@ The best score in one call
    summarize_max
    summarize_max_auc
    MaxSummary
+   AUC_SECONDS_PER_SCORE
 
 One classifier
 --------------
@@ -103,6 +104,8 @@ The state of the art from a leaderboard
    estimate_sota_batch
    SotaEstimate
    SotaBatch
+   SOTA_METHODS
+   SOTA_METHOD_OPTIONS
    simulate_leaderboard
 
 The public board against the private board
@@ -170,6 +173,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._max_iid import iid_bias_sd as iid_bias_sd
     from ._max_iid import iid_max_distribution as iid_max_distribution
     from ._max_iid import prob_any_at_least as prob_any_at_least
+    from ._max_summary import AUC_SECONDS_PER_SCORE as AUC_SECONDS_PER_SCORE
     from ._max_summary import MaxSummary as MaxSummary
     from ._max_summary import summarize_max as summarize_max
     from ._max_summary import summarize_max_auc as summarize_max_auc
@@ -181,6 +185,8 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._sota_batch import SotaBatch as SotaBatch
     from ._sota_batch import estimate_sota_batch as estimate_sota_batch
     from ._sota_estimate import estimate_sota as estimate_sota
+    from ._sota_methods import SOTA_METHOD_OPTIONS as SOTA_METHOD_OPTIONS
+    from ._sota_methods import SOTA_METHODS as SOTA_METHODS
     from ._sota_model import simulate_leaderboard as simulate_leaderboard
     from ._sota_result import SotaEstimate as SotaEstimate
     from ._theta_dist import Empirical as Empirical
@@ -206,7 +212,7 @@ __getattr__, __dir__, __all__ = attach(
         "._auc_simulate": ["simulate_auc", "simulate_auc_leaderboard", "simulate_max_auc"],
         "._binomial": ["clopper_pearson", "prob_at_least"],
         "._leaderboard": ["Leaderboard", "read_leaderboard", "read_kaggle_leaderboard", "read_meta_kaggle"],
-        "._max_summary": ["MaxSummary", "summarize_max", "summarize_max_auc"],
+        "._max_summary": ["AUC_SECONDS_PER_SCORE", "MaxSummary", "summarize_max", "summarize_max_auc"],
         "._max_difference": ["MaxDifference", "summarize_max_difference"],
         "._extreme_value": ["expected_max_extreme_value"],
         "._max_iid": ["MaxDistribution", "iid_bias_sd", "iid_max_distribution", "prob_any_at_least"],
@@ -233,6 +239,7 @@ __getattr__, __dir__, __all__ = attach(
         "._sota_result": ["SotaEstimate"],
         "._sota_batch": ["SotaBatch", "estimate_sota_batch"],
         "._sota_model": ["simulate_leaderboard"],
+        "._sota_methods": ["SOTA_METHODS", "SOTA_METHOD_OPTIONS"],
     },
     deprecated={
         # renamed front doors (the third entry names the replacement of a wrapper with the old signature)

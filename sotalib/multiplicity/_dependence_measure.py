@@ -246,6 +246,25 @@ class Dependence(Result):
     method: str = "moments"
     _Y: np.ndarray | None = field(default=None, repr=False, compare=False)
 
+    def to_text(self) -> str:
+        """``rho_0``, ``theta_0`` and the mean phi with their intervals: what ``sotalib dependence`` prints."""
+        lo, hi = self.rho0_low, self.rho0_high
+        rows = [
+            f"dependence of {self.n_models} models on {self.n_items:,} items (answered by all)",
+            f"  rho_0            {self.rho0:.4f}" + (f"  ({lo:.4f}, {hi:.4f})" if lo is not None else ""),
+        ]
+        if self.theta0 is not None:
+            rows.append(
+                f"  theta_0          {self.theta0:.4f}"
+                + (f"  ({self.theta0_low:.4f}, {self.theta0_high:.4f})" if self.theta0_low is not None else "")
+            )
+        rows.append(f"  mean phi         {self.mean_phi:.4f}")
+        if self.items_dropped:
+            rows.append(f"  note: {self.items_dropped:,} items left out: some model did not answer them")
+        if self.constant:
+            rows.append(f"  note: left out, right or wrong on every item: {', '.join(self.constant)}")
+        return "\n".join(rows)
+
 
 def _prepare(Y: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[str], dict, int, list[str]]:
     """Complete items and non-constant models: ``(Y, names, missing, dropped, constant)``."""
@@ -629,6 +648,16 @@ class DependenceFit(Result):
         out = {k: v for k, v in super().to_dict().items() if k != "dependence"}
         out["dependence"] = self.dependence.to_dict()
         return json_safe(out)
+
+    def to_text(self) -> str:
+        """The test of the model and the best of k models: the lines ``sotalib dependence --fit`` adds."""
+        verdict = "rejected" if self.rejected else "not rejected"
+        rows = [f"  fit: D = {self.statistic:,.1f}, p = {self.p_value:.3f}: the model is {verdict} at {self.level}"]
+        for b in self.best_of_k:
+            rows.append(
+                f"  best of {b['k']:>3}: observed {b['observed_mean']:.4f}, predicted {b['predicted_mean']:.4f}"
+            )
+        return "\n".join(rows)
 
 
 def dependence_fit(

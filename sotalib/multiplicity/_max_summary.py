@@ -32,7 +32,7 @@ from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments, warn_deprecated
 from .._json import json_safe
-from .._progress import showing
+from .._progress import announce, showing
 from .._result import Result
 from .._rng import check_rng, seed_record
 from .._validate import (
@@ -50,11 +50,15 @@ from ._max_iid import iid_max_summary
 from ._simulate import simulate_max
 from ._theta_dist import PointMass, uniform_for_sota
 
-__all__ = ["MaxSummary", "summarize_max", "summarize_max_auc"]
+__all__ = ["AUC_SECONDS_PER_SCORE", "MaxSummary", "summarize_max", "summarize_max_auc"]
 
 #: ``engine="auto"`` of :func:`summarize_max_auc` simulates when one run draws at most this many scores
 #: (the rule of :func:`sotalib.multiplicity.shrink_auc`), else it takes the normal approximation.
 _AUC_SIMULATION_LIMIT = 1e8
+#: Seconds per simulated score of :func:`summarize_max_auc` on a 2-core machine: one classifier's score of
+#: one positive (of every item, with ``rho > 0``) in one challenge (m = 10^6 classifiers, 60 positives, 20
+#: challenges: about 120 s).  A normal approximation records what the simulation it replaces would take.
+AUC_SECONDS_PER_SCORE = 1e-7
 #: The largest test set of the exact distribution of the iid maximum: counts up to 2**53 are exact in
 #: double precision (beyond, neighbouring counts are one number).
 _IID_MAX_N = 2**53
@@ -127,8 +131,10 @@ class MaxSummary(Result):
     details : dict
         The rest of the model: ``theta, theta0, y0, spread`` for the
         accuracy; ``prevalence, n_pos, n_neg`` for the AUC, with ``teams``
-        (classifiers that can reach the maximum) and ``accuracy`` (the
-        approximation's measured error) for the normal engine.
+        (classifiers that can reach the maximum), ``accuracy`` (the
+        approximation's measured error) and ``simulation_seconds`` (what a
+        simulation would take, :data:`AUC_SECONDS_PER_SCORE`) for the normal
+        engine, and ``auc`` (the classifiers' common AUC; None when they differ).
     """
 
     mean: float
@@ -179,6 +185,46 @@ class MaxSummary(Result):
                 method=self.engine,
             )
         return json_safe(d)
+
+    def to_text(self) -> str:
+        """The model, the mean, sd and interval: what ``sotalib maxdist`` or ``sotalib auc-max`` prints."""
+        from .._validate import format_seconds
+
+        level = f"{100 * (1 - self.alpha):g}%"
+        if self.metric == "auc":
+            auc = self.details.get("auc")
+            if self.engine == "normal":
+                how = (
+                    f"  normal approximation (a simulation would take "
+                    f"{format_seconds(self.details['simulation_seconds'])}; "
+                    f"{self.details['teams']:,} teams can reach the maximum)\n"
+                    f"  mean  {self.mean:.6f}\n"
+                )
+            else:
+                how = (
+                    f"  simulated: {self.n_resamples} challenges, seed {self.seed}\n"
+                    f"  mean  {self.mean:.6f}  (Monte Carlo standard error {self.se_mean:.6f})\n"
+                )
+            return (
+                f"best AUC of m={self.m} classifiers, AUC={'various' if auc is None else format(auc, 'g')}, "
+                f"n={self.n} ({self.details['n_pos']} positives, {self.details['n_neg']} negatives), rho={self.rho:g}\n"
+                + how
+                + f"  sd    {self.sd:.6f}\n  {level} interval ({self.ci_low:.6f}, {self.ci_high:.6f})"
+            )
+        theta, theta0, y0, spread = (self.details[k] for k in ("theta", "theta0", "y0", "spread"))
+        model = f"theta={theta:g}" if spread == 0 else f"theta_SOTA={theta:g}, theta_j ~ U(a, b) with d={spread:g}"
+        if self.rho != 0.0:
+            model += f", rho0={self.rho:g} to a {y0} reference classifier with theta0={theta0:g}"
+        simulated = self.engine == "simulate"
+        d = max(6, len(str(self.n)) - 1)  # 6 decimals up to n = 10^6, 12 at n = 10^12: a count's digits show
+        lines = [
+            f"best accuracy of m={self.m} classifiers, {model}, n={self.n} ({'mc' if simulated else self.engine})",
+            f"  mean  {self.mean:.{d}f}"
+            + (f"  (se {self.se_mean:.2g}, {self.n_resamples} replications, seed {self.seed})" if simulated else ""),
+            f"  sd    {self.sd:.{d}f}",
+            f"  {level} interval ({self.ci_low:.{d}f}, {self.ci_high:.{d}f})",
+        ]
+        return "\n".join(lines)
 
 
 def _method_is_engine(func: Callable[..., MaxSummary]) -> Callable[..., MaxSummary]:
@@ -358,6 +404,8 @@ def summarize_max(
             + (f" and rho={rho:g} ({y0} reference classifier)" if rho != 0 else ""),
             "give a smaller n, or engine='simulate' (a Monte Carlo check of the same model, seconds at any n), "
             "or raise SOTALIB_TIME_LIMIT",
+            work="exact distribution",
+            n=n,
         )
     model = _Model(n=n, m=m, alpha=alpha, rho=rho, metric="accuracy")
     details = dict(theta=theta, theta0=theta0, y0=y0, spread=spread)
@@ -552,14 +600,25 @@ def _summarize_max_auc(
         cost = float(a.size) * n_resamples * (n_pos if rho == 0.0 else n)
         engine = "simulate" if cost <= _AUC_SIMULATION_LIMIT else "normal"
     model = _Model(n=n, m=int(a.size), alpha=alpha, rho=rho, metric="auc")
-    details: dict[str, Any] = dict(prevalence=prevalence, n_pos=n_pos, n_neg=n_neg)
+    common = float(a[0]) if a.size and bool(np.all(a == a[0])) else None
+    details: dict[str, Any] = dict(prevalence=prevalence, n_pos=n_pos, n_neg=n_neg, auc=common)
     if engine == "normal":
         r = _normal_max_auc(a, n, prevalence, rho, alpha, True)
-        details.update(teams=r.teams, accuracy=NORMAL_AUC_ACCURACY)
+        simulated = float(a.size) * n_resamples * (n_pos if rho == 0.0 else n)
+        details.update(
+            teams=r.teams, accuracy=NORMAL_AUC_ACCURACY, simulation_seconds=simulated * AUC_SECONDS_PER_SCORE
+        )
         return MaxSummary(r.mean, r.sd, r.ci_low, r.ci_high, "normal", **model, details=details)
     _check_auc_memory(a.size, n, n_pos, n_resamples, rho, name="n_resamples")
+    scores = float(a.size) * n_resamples * (n_pos if rho == 0.0 else n)
+
+    def started() -> None:  # every argument checked, the memory too: the simulation starts
+        if on_start is not None:
+            on_start()
+        announce(scores * AUC_SECONDS_PER_SCORE, work="auc simulation", scores=scores)
+
     sim = _simulated_max_auc(
-        a, n, prevalence, rho, reps=n_resamples, rng=rng, alpha=alpha, show=progress, on_start=on_start
+        a, n, prevalence, rho, reps=n_resamples, rng=rng, alpha=alpha, show=progress, on_start=started
     )
     return MaxSummary(
         sim.mean,

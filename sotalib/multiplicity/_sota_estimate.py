@@ -36,6 +36,7 @@ from ._sota_abc import N_RESAMPLES as ABC_PROPOSALS
 from ._sota_crop import PAPER_GRID, _crop
 from ._sota_deconvolve import GRID_SIZE, _deconvolve
 from ._sota_deconvolve import N_RESAMPLES as BOOTSTRAP_RESAMPLES
+from ._sota_methods import SOTA_METHOD_OPTIONS, SOTA_METHODS
 from ._sota_model import RHO0, _check_scores, _keep_above
 from ._sota_observed import _naive, _observed
 from ._sota_result import SotaEstimate
@@ -46,22 +47,19 @@ from ._sota_shrink_auc import _pick_engine, _shrink_auc
 __all__ = ["estimate_sota"]
 
 #: Estimators :func:`estimate_sota` offers for each metric.
-METHODS = {
-    "accuracy": ("shrink", "crop", "cap", "deconvolve", "abc", "naive", "observed"),
-    "auc": ("shrink",),
-}
+METHODS = SOTA_METHODS
 
 #: Estimators that compute the distribution of the maximum with an engine ("exact" or "normal").
-_ENGINE_METHODS = ("shrink", "crop", "cap", "observed")
+_ENGINE_METHODS = tuple(m for m, uses in SOTA_METHOD_OPTIONS.items() if "engine" in uses)
 
 #: Estimators that solve an equation for a target (the others take only target="expected").
-_TARGET_METHODS = ("shrink", "crop", "cap")
+_TARGET_METHODS = tuple(m for m, uses in SOTA_METHOD_OPTIONS.items() if "target" in uses)
 
 #: Monte Carlo estimators: default and least number of resamples.
 _RESAMPLES = {"deconvolve": (BOOTSTRAP_RESAMPLES, 0), "abc": (ABC_PROPOSALS, 100), "auc": (AUC_RESAMPLES, 10)}
 
 #: Estimators that model no dependence on a reference classifier (``rho`` is not used).
-_NO_RHO_METHODS = ("naive", "deconvolve")
+_NO_RHO_METHODS = tuple(m for m, uses in SOTA_METHOD_OPTIONS.items() if "rho" not in uses)
 
 
 def _matrix_form(scores: Any) -> np.ndarray | None:
@@ -129,7 +127,8 @@ def _per_item_board(
             f"{dropped:,} of the {Y.shape[0]:,} items left out (some model did not answer them): the board is "
             f"the {Y.shape[1]:,} models' accuracies on the {n_items:,} items every model answered"
         )
-    if rho is None and uses_rho:
+    measured = rho is None and uses_rho
+    if measured:
         try:
             dep = estimate_dependence(Y, n_resamples=0)
         except ValueError as exc:
@@ -142,7 +141,7 @@ def _per_item_board(
             f"rho={dep.rho0:.4f} measured from the per-item matrix (mean pairwise phi {dep.mean_phi:.4f} of "
             f"{dep.n_models:,} models on {dep.n_items:,} items; estimate_dependence)"
         )
-    details = {"items_dropped": dropped, "best_model": names[int(np.argmax(values))]}
+    details = {"items_dropped": dropped, "best_model": names[int(np.argmax(values))], "rho_measured": measured}
     return values, n_items, rho, notes, details
 
 
@@ -302,7 +301,8 @@ def _engine_within_time(engine: str, method: str, n: int, values: np.ndarray, rh
     chosen = choose_engine(engine, n, values, rho)
     if chosen != "exact":
         return chosen
-    seconds = exact_seconds(n, rho, 1 if method == "observed" else FITS_PER_SOLVE)
+    fits = 1 if method == "observed" else FITS_PER_SOLVE
+    seconds = exact_seconds(n, rho, fits)
     if engine == "auto" and seconds > time_limit():
         return "normal"  # the default answers within the limit
     check_time(
@@ -310,6 +310,9 @@ def _engine_within_time(engine: str, method: str, n: int, values: np.ndarray, rh
         f"engine='exact' at n={n} items",
         "use engine='auto' or engine='normal' (the normal approximation, seconds at any n up to 10^9), "
         "or raise SOTALIB_TIME_LIMIT",
+        work="exact fits",
+        n=n,
+        fits=fits,
     )
     return chosen
 
@@ -585,7 +588,9 @@ def _with_reading(
     ``notes`` are on ``rho`` and the scores set aside; ``details`` are a per-item board's.
     """
     if details:
-        est = dataclasses.replace(est, details={**est.details, **details})
+        details = dict(details)
+        measured = bool(details.pop("rho_measured", False))  # a field of its own, not a detail
+        est = dataclasses.replace(est, details={**est.details, **details}, rho_measured=measured)
     if board is None:
         return dataclasses.replace(est, notes=tuple(notes) + tuple(est.notes)) if notes else est
     return dataclasses.replace(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -55,6 +56,9 @@ class SotaEstimate(Result):
         How the leaderboard file was read and what was set aside (perfect
         scores the model cannot take, an interval that does not contain its
         estimate), one sentence each.
+    rho_measured : bool
+        ``rho`` was measured from the per-item matrix given as ``scores``
+        (not given), which ``to_text()`` says.
     """
 
     method: str
@@ -75,6 +79,71 @@ class SotaEstimate(Result):
     dropped: int = 0
     duplicates: int = 0
     notes: tuple = ()
+    rho_measured: bool = field(default=False, repr=False, compare=False)
+
+    def to_text(self) -> str:
+        """The estimate with its interval and notes: what ``sotalib sota`` prints.
+
+        Four decimals as the paper prints them, more where a count is finer
+        than the fourth (``n >= 10^6``); a per-item board names its best model.
+        """
+        if not self.solved or self.estimate is None:
+            return f"{self.method} estimate of the state of the art: no solution: {self.reason}"
+        if "best_model" in self.details:
+            return self._per_item_text()
+        notes = list(self.notes)
+        if self.below_chance:
+            notes.append(f"{_teams(self.below_chance)} at or below chance left out")
+        if self.excluded:
+            notes.append(
+                f"{self.excluded:,} of the {_teams(self.m)} above chance excluded from the fitted model by Eq. 8 "
+                f"(with --rho {self.details['rho']:g} their probabilities given the reference classifier would "
+                "leave [0, 1])"
+            )
+        n = self.n
+        d = max(4, min(8, round(math.log10(n)) - 1))
+        rows = [
+            f"{self.method} estimate of the state of the art ({_teams(self.m)} above chance, n={n:,})",
+            f"  sample maximum   {self.sample_max:.{d}f}",
+            f"  estimate         {self.estimate:.{d}f}",
+        ]
+        crop = self.method in ("crop", "cap")
+        if self.weight is not None:
+            # for crop and cap the fitted parameter is the crop point c, not a shrinkage weight
+            rows.append(f"  {'crop point c   ' if crop else 'weight         '}  {self.weight:.6f}")
+        if self.expected_max is not None:
+            rows.append(f"  E max            {self.expected_max:.{d}f}")
+        if self.ci_low is not None:
+            rows.append(f"  95% interval     ({self.ci_low:.{d}f}, {self.ci_high:.{d}f})")
+        if self.teams_above is not None:
+            # the paper counts the teams above the crop point for cropping, above the estimate otherwise
+            rows.append(f"  {'above c        ' if crop else 'above estimate '}  {_teams(self.teams_above)}")
+        if self.details.get("engine") == "normal":
+            notes.append(f"engine: {self.details['accuracy']}")
+        return "\n".join(rows + [f"  note: {line}" for line in notes])
+
+    def _per_item_text(self) -> str:
+        """The text of a per-item board: its items, ``rho`` and where it came from, the best model."""
+        rows = [
+            f"{self.method} estimate of the state of the art ({_teams(self.m)} above chance, "
+            f"n={self.n:,} items answered by all)"
+        ]
+        if "rho" in self.details:
+            source = "measured from --per-item" if self.rho_measured else "given"
+            rows.append(f"  rho_0            {self.details['rho']:.4f} ({source})")
+        rows += [
+            f"  best model       {self.details['best_model']} at {self.sample_max:.4f}",
+            f"  estimate         {self.estimate:.4f}",
+        ]
+        if self.ci_low is not None and self.ci_high is not None:
+            rows.append(f"  95% interval     ({self.ci_low:.4f}, {self.ci_high:.4f})")
+        if self.teams_above is not None:
+            rows.append(f"  above estimate   {_teams(self.teams_above)}")
+        return "\n".join(rows)
+
+
+def _teams(k: int) -> str:
+    return f"{k:,} team{'s' if k != 1 else ''}"
 
 
 def _unsolved(method: str, s: np.ndarray, n: int, below: int, reason: str, details: dict) -> SotaEstimate:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-PACKAGES = ["sotalib", "sotalib.multiplicity", "sotalib.consistency", "sotalib.judging"]
+PACKAGES = ["sotalib", "sotalib.multiplicity", "sotalib.consistency", "sotalib.judging", "sotalib.results"]
 PART = "Reference"
 
 pytestmark = pytest.mark.slow

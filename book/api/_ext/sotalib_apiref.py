@@ -292,6 +292,20 @@ def no_stub_tables(_app, what, _name, _obj, _options, lines) -> None:
         lines[:] = [line for line in lines if not re.match(r"^\s+:toctree:", line)]
 
 
+#: Pages that list names documented on their packages' pages too (``sotalib.results`` lists every result class):
+#: their entries are recorded as aliases, so that a short reference (``PerItemFile``) keeps resolving to the
+#: package's entry instead of becoming ambiguous.  A fully qualified reference still reaches them.
+LISTS = ("sotalib.results",)
+
+
+def lists_are_aliases(_app, env) -> None:
+    """Record the entries of the pages of :data:`LISTS` as aliases in the Python domain."""
+    objects = env.get_domain("py").objects
+    for name, obj in list(objects.items()):
+        if name.startswith(tuple(f"{page}." for page in LISTS)) and not obj.aliased:
+            objects[name] = obj._replace(aliased=True)
+
+
 def setup(app):
     """Register the extension with Sphinx."""
     app.setup_extension("sphinx.ext.autodoc")
@@ -301,4 +315,5 @@ def setup(app):
     app.connect("autodoc-process-docstring", unique_footnotes, priority=600)
     app.connect("autodoc-process-docstring", attribute_types_inline, priority=600)
     app.connect("autodoc-process-docstring", no_stub_tables)
+    app.connect("env-updated", lists_are_aliases)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
