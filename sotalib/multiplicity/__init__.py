@@ -63,6 +63,8 @@ The dependence measured item by item
    simulate_per_item
    Dependence
    DependenceFit
+   PerItem
+   read_per_item
 
 Simulation (the independent check)
 ----------------------------------
@@ -168,6 +170,8 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._maxdist import iid_bias_sd as iid_bias_sd
     from ._maxdist import iid_max_distribution as iid_max_distribution
     from ._maxdist import prob_any_at_least as prob_any_at_least
+    from .._per_item import PerItem as PerItem
+    from .._per_item import read_per_item as read_per_item
     from ._per_item_dependence import Dependence as Dependence
     from ._per_item_dependence import DependenceFit as DependenceFit
     from ._per_item_dependence import dependence_fit as dependence_fit
@@ -224,6 +228,7 @@ __getattr__, __dir__, __all__ = attach(
             "simulate_per_item",
         ],
         "._estimate": ["estimate_sota"],
+        ".._per_item": ["PerItem", "read_per_item"],
         "._sota_result": ["SotaEstimate"],
         "._sota_batch": ["SotaBatch", "estimate_sota_batch"],
         "._sota_model": ["simulate_leaderboard"],
