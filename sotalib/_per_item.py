@@ -203,7 +203,7 @@ class PerItem(Result):
         """An error about cell ``(i, j)``: its line and column when it came from a file, else its row and column."""
         if self._origin is not None:
             source, lines, columns = self._origin
-            return InputError(f"{name}: {reason}", path=source, line=lines[i], column=columns[j])
+            return InputError(f"the cell {reason}", path=source, line=lines[i], column=columns[j])
         return ValueError(f"{name}: {self._place(i, j)} {reason}")
 
     # ---------------------------------------------------------------- properties
@@ -555,7 +555,7 @@ def read_per_item(
     t.require_unique_header(what="model names", columns=range(first, t.width))
     if labels:
         items: list | None = list(t.column(0, kind="name"))
-        t.require_unique(0, what="item ids (an item listed twice would count twice)")
+        t.require_unique(0, what="item ids")
     else:
         items = None
     blank: Literal["error", "none"] = "none" if missing else "error"

@@ -207,7 +207,7 @@ def _run_batch(args: argparse.Namespace, given: dict) -> int:
 def _run_per_item(args: argparse.Namespace, given: dict) -> int:
     """``sota --per-item``: the board of per-item correctness, with the dependence measured from it."""
     from .._errors import NoSolutionError
-    from ..judging import read_per_item
+    from .._per_item import read_per_item
     from ..multiplicity._estimate import estimate_sota
     from . import CliError, NoSolution, call, emit, refuse_unused
 
