@@ -165,7 +165,7 @@ class PerItem(Result):
         bad = np.isinf(Y)
         if bad.any():
             i, j = (int(v) for v in np.argwhere(bad)[0])
-            raise self._error("outcomes", i, j, f"is {Y[i, j]!r}; a cell is a finite outcome or NaN (not answered)")
+            raise self._error("outcomes", i, j, f"is {float(Y[i, j])!r}; a cell is a finite outcome or NaN (not answered)")
         if self.samples is not None:
             K = np.asarray(self.samples)
             if K.shape != Y.shape:
@@ -174,7 +174,7 @@ class PerItem(Result):
             wrong = ~np.isfinite(Kf) | (Kf != np.round(Kf)) | ((Kf < 1) & ~np.isnan(Y)) | (Kf < 0)
             if wrong.any():
                 i, j = (int(v) for v in np.argwhere(wrong)[0])
-                raise self._error("samples", i, j, f"is {K[i, j]!r}; samples are whole numbers >= 1 where answered")
+                raise self._error("samples", i, j, f"is {K[i, j].item()!r}; samples are whole numbers >= 1 where answered")
             object.__setattr__(self, "samples", Kf.astype(np.int64))
         if self.squares is not None:
             S = np.array(self.squares, dtype=np.float64)
@@ -184,7 +184,7 @@ class PerItem(Result):
             if below.any():
                 i, j = (int(v) for v in np.argwhere(below)[0])
                 raise self._error(
-                    "squares", i, j, f"is {S[i, j]!r}, below the squared mean {Y[i, j] ** 2!r} (a negative variance)"
+                    "squares", i, j, f"is {float(S[i, j])!r}, below the squared mean {float(Y[i, j]) ** 2!r} (a negative variance)"
                 )
             object.__setattr__(self, "squares", S)
         info = {}
@@ -547,7 +547,7 @@ def read_per_item(
     t = _table(path, "a header row naming the models and one row per test item")
     assert t.header is not None  # read with header=True
     if labels is None:
-        labels = t.width > 1 and _is_label_column(t.header[0], [row[0] for row in t.rows])
+        labels = _is_label_column(t.header[0], [row[0] for row in t.rows])
     first = 1 if labels else 0
     if t.width <= first:
         raise t.error("needs at least one model column", line=t.header_line)
