@@ -55,8 +55,8 @@ The readers of sotalib that read through this module
     header required: model names, unique and non-empty (not all numbers
     with a fraction: a missing header); gzip-compressed files decompressed;
     a first column holds item ids, unique, when headed ``item``, ``id`` or
-    empty, or when some cell is not a number, or its cells are distinct
-    whole numbers not all 0 or 1; every other cell a finite number.
+    empty, or when some cell is not a number, or its cells are whole
+    numbers not all 0 or 1; every other cell a finite number.
 ``judging._readers.read_battles`` (``rank-uncertainty --battles``)
     header required, naming ``a``, ``b`` and ``winner`` (any case, any
     order; other columns ignored); cells are names (checked later by

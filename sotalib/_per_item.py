@@ -266,7 +266,7 @@ class PerItem(Result):
 
         The item ids are the first column when it holds labels (the rule of
         :func:`read_per_item`: headed ``item``/``id``, some value not a
-        number, or distinct whole numbers not all 0 or 1), else the index
+        number, or whole numbers not all 0 or 1), else the index
         unless it is the default ``0, 1, ...``.  Every other column is a
         model and must be numeric (NaN or a missing value: not answered).
         """
@@ -374,9 +374,11 @@ def _is_label_column(header: str, cells: Sequence[str | None], numeric_values: S
 
     The rule (one, for files and DataFrames): it does when its header is
     empty, ``item`` or ``id`` (any case); or when some filled cell is not a
-    number; or when its filled cells are distinct whole numbers not all 0 or
-    1 (question numbers such as ``70, 71, ...``).  A model's outcomes repeat
-    (correct/wrong) or have fractions (graded results, losses).
+    number; or when its filled cells are whole numbers not all 0 or 1
+    (question numbers such as ``70, 71, ...``; not required to be distinct,
+    so that an id listed twice is refused as such rather than read as a
+    model).  A model's outcomes are 0/1 (correct/wrong) or have fractions
+    (graded results, losses).
     """
     if header.strip().casefold() in ID_HEADERS:
         return True
@@ -391,7 +393,7 @@ def _is_label_column(header: str, cells: Sequence[str | None], numeric_values: S
     if not values:
         return False
     whole = all(math.isfinite(v) and v == round(v) for v in values)
-    return whole and len(set(values)) == len(values) and not set(values) <= {0.0, 1.0}
+    return whole and not set(values) <= {0.0, 1.0}
 
 
 def _old_layout(function: str, was: str | None) -> str:
@@ -487,9 +489,11 @@ def read_per_item(
     The first row names the models.  The first column holds the item ids,
     not a model, when its header is empty, ``item`` or ``id`` (any case), or
     -- whatever its header (``question_id``, ``doc``...) -- when some cell
-    of it is not a number, or its cells are distinct whole numbers not all 0
-    or 1 (question numbers such as 70, 71, ...): a model's outcomes repeat
-    (correct/wrong) or have fractions.  ``labels`` overrides the rule.
+    of it is not a number, or its cells are whole numbers not all 0 or 1
+    (question numbers such as 70, 71, ...): a model's outcomes are 0/1
+    (correct/wrong) or have fractions (graded results, losses).  ``labels``
+    overrides the rule (``labels=False`` for a first model whose losses are
+    whole numbers).
     Every other cell is a finite number: 1/0 for correct/wrong, a graded
     result in [0, 1], or a loss.  Blank lines are skipped.
 

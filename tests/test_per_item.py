@@ -97,9 +97,10 @@ def _write(tmp_path, text: str, name: str = "items.csv"):
 @pytest.mark.parametrize(
     ("text", "items", "models"),
     [
-        ("question_id,A,B\n70,1,0\n71,1,1\n72,0,1\n", ("70", "71", "72"), ("A", "B")),  # distinct whole numbers
+        ("question_id,A,B\n70,1,0\n71,1,1\n72,0,1\n", ("70", "71", "72"), ("A", "B")),  # whole numbers
+        ("question_id,A,B\n70,1,0\n71,1,1\n70,0,1\n", ("70", "71", "70"), None),  # repeated: ids, refused
         ("doc,A,B\nq1,1,0\nq2,1,1\n", ("q1", "q2"), ("A", "B")),  # text
-        (",A,B\n1,1,0\n1,1,1\n", ("1", "1"), None),  # an empty header: ids (repeated: refused below)
+        (",A,B\n1,1,0\n1,1,1\n", ("1", "1"), None),  # an empty header: ids (repeated: refused)
         ("A,B,C\n1,0,1\n0,1,1\n1,1,0\n", None, ("A", "B", "C")),  # 0/1: a model
         ("A,B\n0.5,0\n0.25,1\n", None, ("A", "B")),  # graded: a model
     ],

@@ -121,7 +121,7 @@ def test_rank_uncertainty_seed_and_its_alias_rng_are_one_option(items, capsys):
     by_rng = run_json(capsys, ["rank-uncertainty", "--per-item", path, "--reps", "100", "--rng", "7"])
     assert by_seed == by_rng and by_seed["seed"] == 7
     f = read_per_item(path)
-    lib = estimate_rank_uncertainty(f.X, n_resamples=100, rng=7, candidates=f.candidates)
+    lib = estimate_rank_uncertainty(f, n_resamples=100, rng=7)
     assert by_seed == lib.to_dict()
     assert main(["rank-uncertainty", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())
