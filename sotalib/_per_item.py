@@ -304,7 +304,10 @@ class PerItem(Result):
             Y = frame.to_numpy(dtype=float, na_value=np.nan)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{name} must hold numbers, one column per model: {exc}") from None
-        return cls(Y, items=items, models=[str(c) for c in columns])
+        try:
+            return cls(Y, items=items, models=[str(c) for c in columns])
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
 
     def to_dict(self) -> dict:
         """A JSON-safe summary (not every cell): sizes, model names, each model's mean and answered items."""
