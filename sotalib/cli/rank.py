@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from ._types import seed
 
@@ -30,6 +31,13 @@ def register(sub) -> None:
     p.add_argument("--method", required=True, choices=CLI_METHODS, help="ranking function")
     p.add_argument("--lower-is-better", action="store_true", help="the scores are losses (smaller is better)")
     p.add_argument(
+        "--candidates",
+        choices=("rows", "columns"),
+        default="rows",
+        help="which axis of the file holds the candidates: rows (the default: the first column names them) or "
+        "columns (the header names them, each row is a judge or data set)",
+    )
+    p.add_argument(
         "--seed", dest="rng", type=seed(), help="seed of the random dictator (random-dictator only; default 0)"
     )
     p.add_argument("--json", action="store_true", default=False, help="print one JSON object")
@@ -48,28 +56,34 @@ def run(args: argparse.Namespace) -> int:
         refuse_unused("rank", given, ("rng",), f"--method {method}, which draws nothing")
     else:
         given.setdefault("rng", 0)  # the command line's answers are reproducible: seed 0 unless --seed
-    table = read_scores(given.pop("scores"))
+    path = given.pop("scores")
+    axis = given.pop("candidates")
+    table = read_scores(path)
+    scores, names, judges = table.scores, table.candidates, table.judges
+    if axis == "columns":  # the header names the candidates: the file read the other way
+        scores, names, judges = scores.T, judges, names
     res = call(
         "rank",
         rank_candidates,
         f"--method {method}",
-        table.scores,
+        scores,
         method,
         **given,
-        candidates=table.candidates,
-        judges=table.judges,
+        candidates=names,
+        judges=judges,
         progress=None if not args.json else False,
     )
+    res = dataclasses.replace(res, candidates_axis=axis)
     payload = res.to_dict()
     note = payload["note"]
     lines = [
-        f"{method} ranking of {len(table.candidates):,} candidates by {len(table.judges):,} "
-        + ("judge" if len(table.judges) == 1 else "judges")
+        f"{method} ranking of {len(names):,} candidates (the {axis} of {path}) by {len(judges):,} "
+        + ("judge" if len(judges) == 1 else "judges")
         + (f" ({note})" if note else "")
         + f"; score: {'higher' if res.higher_is_better else 'lower'} is better"
     ]
-    w = max(len(n) for n in table.candidates)
+    w = max(len(n) for n in names)
     for i in res.order:
-        lines.append(f"  {res.ranks[i]:>4g}  {table.candidates[i].ljust(w)}  {res.scores[i]:.6g}")
+        lines.append(f"  {res.ranks[i]:>4g}  {names[i].ljust(w)}  {res.scores[i]:.6g}")
     emit(args, payload, "\n".join(lines))
     return 0
