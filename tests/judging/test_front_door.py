@@ -291,8 +291,6 @@ def test_every_kind_of_judging_result_dumps_to_json():
         j.rank_candidates(TABLE3, "kemeny"),
         j.compare_candidates(TABLE3),
         j.estimate_rank_uncertainty(j.PerItem(X.T), n_resamples=20, rng=1),
-        j.ranking_stability(j.PerItem(X.T), [5, 10], n_resamples=3, rng=1),
-        j.PerItem(X.T),
         j.error_bars([1.0, 2.0, 4.0]),
         j.bootstrap_interval(np.mean, np.arange(10.0), n_resamples=50, rng=1, vectorized=True),
         j.bootstrap_coverage(0.8, 20, method="percentile", n_simulations=3, n_resamples=50, rng=1),
@@ -305,6 +303,8 @@ def test_every_kind_of_judging_result_dumps_to_json():
         j.bayesian_signed_rank([0.8, 0.9, 0.7], [0.7, 0.9, 0.6], n_resamples=100, rng=1),
         j.compare_candidates(TABLE3).friedman,
         j.compare_candidates(TABLE3).pairwise,
+        j.ranking_stability(j.PerItem(X.T), [5, 10], n_resamples=3, rng=1),
+        j.PerItem(X.T),
     ]
     for r in results:
         d = r.to_dict()
