@@ -191,12 +191,19 @@ def as_matrix(
     through :func:`sotalib._per_item.as_per_item`, not here.)
     """
     if isinstance(candidates, str) and candidates in AXES:
-        A, rows, cols = as_matrix(scores, name, what=what)
+        A, rows, cols = _as_matrix(scores, name, None, what)
         if candidates == "rows":
             return A, rows, cols
         if cols is not None:
             _check_unique(cols, name, "candidate")
         return np.ascontiguousarray(A.T), cols, rows
+    return _as_matrix(scores, name, candidates, what)
+
+
+def _as_matrix(
+    scores: Any, name: str, candidates: Any, what: str
+) -> tuple[np.ndarray, tuple[str, ...] | None, tuple[str, ...] | None]:
+    """:func:`as_matrix` with the candidates as rows (``candidates``: names, a DataFrame's column, or None)."""
     rows: tuple[str, ...] | None = None
     cols: tuple[str, ...] | None = None
     names_column = candidates if isinstance(candidates, str) else None

@@ -137,8 +137,8 @@ class PerItem(Result):
 
     outcomes: np.ndarray
     _: KW_ONLY
-    items: tuple = None  # type: ignore[assignment]  # filled by __post_init__
-    models: tuple = None  # type: ignore[assignment]
+    items: Any = None  # any sequence of names, or None; a tuple of str after __post_init__
+    models: Any = None
     samples: np.ndarray | None = None
     squares: np.ndarray | None = None
     item_info: dict = field(default_factory=dict)
@@ -165,7 +165,9 @@ class PerItem(Result):
         bad = np.isinf(Y)
         if bad.any():
             i, j = (int(v) for v in np.argwhere(bad)[0])
-            raise self._error("outcomes", i, j, f"is {float(Y[i, j])!r}; a cell is a finite outcome or NaN (not answered)")
+            raise self._error(
+                "outcomes", i, j, f"is {float(Y[i, j])!r}; a cell is a finite outcome or NaN (not answered)"
+            )
         if self.samples is not None:
             K = np.asarray(self.samples)
             if K.shape != Y.shape:
@@ -174,7 +176,9 @@ class PerItem(Result):
             wrong = ~np.isfinite(Kf) | (Kf != np.round(Kf)) | ((Kf < 1) & ~np.isnan(Y)) | (Kf < 0)
             if wrong.any():
                 i, j = (int(v) for v in np.argwhere(wrong)[0])
-                raise self._error("samples", i, j, f"is {K[i, j].item()!r}; samples are whole numbers >= 1 where answered")
+                raise self._error(
+                    "samples", i, j, f"is {K[i, j].item()!r}; samples are whole numbers >= 1 where answered"
+                )
             object.__setattr__(self, "samples", Kf.astype(np.int64))
         if self.squares is not None:
             S = np.array(self.squares, dtype=np.float64)
@@ -184,7 +188,10 @@ class PerItem(Result):
             if below.any():
                 i, j = (int(v) for v in np.argwhere(below)[0])
                 raise self._error(
-                    "squares", i, j, f"is {float(S[i, j])!r}, below the squared mean {float(Y[i, j]) ** 2!r} (a negative variance)"
+                    "squares",
+                    i,
+                    j,
+                    f"is {float(S[i, j])!r}, below the squared mean {float(Y[i, j]) ** 2!r} (a negative variance)",
                 )
             object.__setattr__(self, "squares", S)
         info = {}
@@ -582,4 +589,3 @@ def _refuse_numbers_as_names(t: Table, columns: range) -> None:
             "'item,model A,model B'",
             line=t.header_line,
         )
-

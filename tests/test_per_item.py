@@ -42,14 +42,20 @@ def test_graded_and_sampled_cells_are_not_binary():
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"outcomes": [[1, 0], [1, np.inf]]}, r"outcomes: row 2 \(item 'item 2'\), column 2 \(model 'model 2'\) is inf"),
+        (
+            {"outcomes": [[1, 0], [1, np.inf]]},
+            r"outcomes: row 2 \(item 'item 2'\), column 2 \(model 'model 2'\) is inf",
+        ),
         ({"outcomes": [[1, 0], [1, 1]], "items": ["q", "q"]}, "items must be unique: 'q' names rows 1 and 2"),
         ({"outcomes": [[1, 0], [1, 1]], "models": ["A", "A"]}, "models must be unique: 'A' names columns 1 and 2"),
         ({"outcomes": [[1, 0], [1, 1]], "models": ["A"]}, "models must name every column"),
         ({"outcomes": [1, 0]}, "outcomes must be a non-empty 2-d array, items as rows"),
         ({"outcomes": [[1, 0]], "samples": [[1, 0.5]]}, r"samples: row 1 .*column 2 .* is 0.5"),
         ({"outcomes": [[0.5]], "squares": [[0.2]]}, "below the squared mean 0.25"),
-        ({"outcomes": [[1], [0]], "item_info": {"cluster": [1]}}, r"item_info\['cluster'\] must give one value per item"),
+        (
+            {"outcomes": [[1], [0]], "item_info": {"cluster": [1]}},
+            r"item_info\['cluster'\] must give one value per item",
+        ),
     ],
 )
 def test_bad_fields_are_refused_naming_the_field_and_the_place(kwargs, match):
@@ -67,7 +73,9 @@ def test_to_dict_is_a_json_safe_summary_not_every_cell():
 
 
 def test_a_bare_array_is_refused_naming_the_constructor():
-    with pytest.raises(ValueError, match=r"^scores: a bare array does not say which axis holds the models; wrap it as "):
+    with pytest.raises(
+        ValueError, match=r"^scores: a bare array does not say which axis holds the models; wrap it as "
+    ):
         as_per_item(np.ones((3, 4)))
     with pytest.raises(ValueError, match=r"before 0.6.0 f took candidates x items: PerItem\(array.T\)"):
         as_per_item([[1, 0], [0, 1]], function="f", was="candidates x items")

@@ -39,9 +39,9 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib dependence`` with the parsed ``args``; return the exit status."""
+    from .._io import InputError
     from .._per_item import read_per_item
     from ..multiplicity import dependence_fit, estimate_dependence
-    from .._io import InputError
     from . import CliError, call, emit, typed
 
     given = typed(args)

@@ -119,6 +119,8 @@ from typing import TYPE_CHECKING
 from .._lazy import attach
 
 if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
+    from .._per_item import PerItem as PerItem
+    from .._per_item import read_per_item as read_per_item
     from ._bayes import BayesianSignedRank as BayesianSignedRank
     from ._bayes import bayesian_signed_rank as bayesian_signed_rank
     from ._bradley_terry import bradley_terry as bradley_terry
@@ -144,8 +146,6 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._property_checks import Counterexample as Counterexample
     from ._ranking import Aggregation as Aggregation
     from ._ranking import rank_candidates as rank_candidates
-    from .._per_item import PerItem as PerItem
-    from .._per_item import read_per_item as read_per_item
     from ._readers import BattleFile as BattleFile
     from ._readers import ScoreFile as ScoreFile
     from ._readers import read_battles as read_battles

@@ -20,8 +20,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._result import Result
 from .._per_item import PerItem, as_per_item
+from .._result import Result
 from .._rng import as_generator, seed_record
 from .._validate import check_int
 from ._rankfunctions import rank
@@ -169,7 +169,6 @@ def _scores(scores: ArrayLike) -> np.ndarray:
             f"scores must be a finite (candidates x trials) array with >= 2 candidates (rows), got shape {A.shape}"
         )
     return A
-
 
 
 def _kendall_w(A: np.ndarray, lower_is_better: bool = False) -> float:

@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments, warn_deprecated
-from .._per_item import PerItem, as_per_item
 from .._json import json_safe
+from .._per_item import PerItem, as_per_item
 from .._progress import progress as _bar
 from .._result import Result
 from .._rng import as_generator, check_rng, seed_record

@@ -132,6 +132,8 @@ from typing import TYPE_CHECKING
 from .._lazy import attach
 
 if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
+    from .._per_item import PerItem as PerItem
+    from .._per_item import read_per_item as read_per_item
     from ._auc_distribution import AUCDistribution as AUCDistribution
     from ._auc_distribution import auc_distribution as auc_distribution
     from ._auc_model import auc_variance as auc_variance
@@ -170,8 +172,6 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._maxdist import iid_bias_sd as iid_bias_sd
     from ._maxdist import iid_max_distribution as iid_max_distribution
     from ._maxdist import prob_any_at_least as prob_any_at_least
-    from .._per_item import PerItem as PerItem
-    from .._per_item import read_per_item as read_per_item
     from ._per_item_dependence import Dependence as Dependence
     from ._per_item_dependence import DependenceFit as DependenceFit
     from ._per_item_dependence import dependence_fit as dependence_fit

@@ -48,9 +48,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._json import json_safe
+from .._per_item import PerItem, as_per_item
 from .._result import Result
 from .._rng import as_generator, check_rng, seed_record
-from .._per_item import PerItem, as_per_item
 from .._validate import (
     ParameterError,
     check_alpha,
@@ -73,7 +73,9 @@ FIT_LEVEL = 0.05
 # input
 
 
-def _as_matrix(correct: Any, name: str = "correct", function: str = "estimate_dependence") -> tuple[np.ndarray, list[str]]:
+def _as_matrix(
+    correct: Any, name: str = "correct", function: str = "estimate_dependence"
+) -> tuple[np.ndarray, list[str]]:
     """``(Y, names)``: the items x models 0/1 matrix (NaN = missing) and the model names, via :func:`as_per_item`."""
     table = as_per_item(correct, name, function=function, binary=True)
     n, m = table.outcomes.shape

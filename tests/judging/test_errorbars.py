@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import sotalib
-
 from sotalib.judging import (
     achieved_precision,
     bootstrap_coverage,

@@ -114,7 +114,10 @@ def test_a_bare_array_is_refused_saying_the_old_layout():
         estimate_rank_uncertainty(np.ones((3, 50)))
     message = str(info.value)
     assert "a bare array does not say which axis holds the models" in message
-    assert "sotalib.PerItem(array)" in message and "before 0.6.0 estimate_rank_uncertainty took candidates x items" in message
+    assert (
+        "sotalib.PerItem(array)" in message
+        and "before 0.6.0 estimate_rank_uncertainty took candidates x items" in message
+    )
 
 
 def test_a_frame_read_from_a_per_item_file_ranks_the_models_not_the_items(tmp_path):

@@ -111,8 +111,14 @@ def test_missing_answers_are_counted_and_their_items_dropped():
     [
         (PerItem(np.ones((10, 1))), "correct must have at least 2 models"),
         (np.ones(10), "correct must be per-item results"),
-        (np.ones((10, 3)), r"correct: a bare array does not say which axis holds the models; wrap it as sotalib\.PerItem"),
-        (PerItem(np.full((10, 3), 0.5)), r"correct: row 1 \(item 'item 1'\), column 1 \(model 'model 1'\) is 0.5, not 0 or 1"),
+        (
+            np.ones((10, 3)),
+            r"correct: a bare array does not say which axis holds the models; wrap it as sotalib\.PerItem",
+        ),
+        (
+            PerItem(np.full((10, 3), 0.5)),
+            r"correct: row 1 \(item 'item 1'\), column 1 \(model 'model 1'\) is 0.5, not 0 or 1",
+        ),
         (
             PerItem(np.column_stack([np.ones(10), np.zeros(10), np.r_[np.ones(5), np.zeros(5)]])),
             "at least 2 are needed",
@@ -256,7 +262,9 @@ def test_the_same_results_as_file_dataframe_and_per_item_give_the_same_estimate(
 def test_an_item_listed_twice_is_refused_not_counted_twice(tmp_path):
     path = tmp_path / "twice.csv"
     path.write_text("question_id,A,B,C\nq1,1,0,1\nq2,0,1,1\nq3,1,1,0\nq1,1,0,1\n")
-    with pytest.raises(ValueError, match=r"line 5, column \"question_id\": item ids must be unique: 'q1' is listed on lines 2 and 5"):
+    with pytest.raises(
+        ValueError, match=r"line 5, column \"question_id\": item ids must be unique: 'q1' is listed on lines 2 and 5"
+    ):
         estimate_dependence(read_per_item(path))
     frame = pd.DataFrame({"item": ["q1", "q2", "q3", "q1"], "A": [1, 0, 1, 1], "B": [0, 1, 1, 0], "C": [1, 1, 0, 1]})
     with pytest.raises(ValueError, match="items must be unique: 'q1' names rows 1 and 4"):
@@ -277,7 +285,9 @@ def test_a_graded_cell_is_refused_by_its_line_and_column(tmp_path):
 def test_resamples_beyond_the_time_limit_are_refused_up_front_with_the_range(monkeypatch):
     monkeypatch.setenv("SOTALIB_TIME_LIMIT", "60")
     table = simulate_per_item(1000, THETA12[:10], rho=0.5, theta0=0.6, rng=22)
-    with pytest.raises(ValueError, match=r"n_resamples must be an integer in \[0, [0-9,]+\] for 1,000 items x 10 models"):
+    with pytest.raises(
+        ValueError, match=r"n_resamples must be an integer in \[0, [0-9,]+\] for 1,000 items x 10 models"
+    ):
         estimate_dependence(table, n_resamples=10**9)
     import time
 

@@ -108,14 +108,27 @@ def test_a_board_still_needs_its_n_and_rho_defaults_to_the_papers():
     [
         (np.array([[1, 0, 2], [0, 1, 1], [1, 1, 0]]), {}, r"^scores must be one score per team.*sotalib.PerItem"),
         (np.array([[1, 0], [0, 1], [1, 1]]), {}, r"^scores: a bare array does not say which axis holds the models"),
-        (PerItem([[1, 0, 2], [0, 1, 1], [1, 1, 0]]), {}, r"^scores: row 1 \(item 'item 1'\), column 3 .* is 2, not 0 or 1"),
+        (
+            PerItem([[1, 0, 2], [0, 1, 1], [1, 1, 0]]),
+            {},
+            r"^scores: row 1 \(item 'item 1'\), column 3 .* is 2, not 0 or 1",
+        ),
         (PerItem([[np.nan, 0], [np.nan, 1], [1, np.nan]]), {}, r"^scores: no item was answered by every model"),
         (PerItem([[1, 0], [1, 1], [1, 0]]), {}, r"^scores has 1 model\(s\) neither right nor wrong.*give rho"),
         (PerItem([[1, 0], [0, 1], [1, 1]]), {"metric": "auc", "prevalence": 0.5}, r"^metric must be 'accuracy'"),
         (PerItem([[1, 0], [0, 1], [1, 1]]), {"rho": 1.5}, r"^rho must be"),
         (PerItem([[1, 0], [0, 1], [1, 1]]), {"n": 0}, r"^n must be an integer >= 1"),
     ],
-    ids=["not-0/1", "bare-array", "graded", "no-complete-item", "one-varying-model", "auc", "rho-out-of-range", "n-zero"],
+    ids=[
+        "not-0/1",
+        "bare-array",
+        "graded",
+        "no-complete-item",
+        "one-varying-model",
+        "auc",
+        "rho-out-of-range",
+        "n-zero",
+    ],
 )
 def test_bad_forms_are_refused_naming_the_argument(form, kwargs, match):
     with pytest.raises(ValueError, match=match):
