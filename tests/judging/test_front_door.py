@@ -192,7 +192,8 @@ def test_deprecated_front_door_names_warn_and_agree():
     with pytest.warns(DeprecationWarning, match="compare_candidates"):
         old = sotalib.judging.compare(M, 0.1, True, candidates=["a", "b", "c"])
     assert old.to_dict() == compare_candidates(M, alpha=0.1, lower_is_better=True, candidates=["a", "b", "c"]).to_dict()
-    X = pd.DataFrame((np.arange(60).reshape(3, 20) % 3 > 0).astype(float), index=["x", "y", "z"])
+    # per-item results: 20 items as rows, the candidates x, y, z as columns
+    X = pd.DataFrame((np.arange(60).reshape(3, 20) % 3 > 0).astype(float), index=["x", "y", "z"]).T
     with pytest.warns(DeprecationWarning, match="estimate_rank_uncertainty"):
         old = sotalib.judging.rank_uncertainty(X, reps=50, rng=1)
     assert old.to_dict() == estimate_rank_uncertainty(X, n_resamples=50, rng=1).to_dict()
