@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
     fr = res.friedman
     w = max(len(c) for c in names)
     lines = [
-        f"{k} candidates (the {axis} of {path}) on {N} judges; score: {'lower' if res.lower_is_better else 'higher'} is better",
+        f"{k} candidates on {N} judges; score: {'lower' if res.lower_is_better else 'higher'} is better; "
+        f"candidates: the {axis} of {'standard input' if path == '-' else path}",
         "average ranks (1 is best):",
     ]
     lines += [f"  {r:7.3f}  {name}" for name, r in d["average_ranks"].items()]

@@ -77,10 +77,11 @@ def run(args: argparse.Namespace) -> int:
     payload = res.to_dict()
     note = payload["note"]
     lines = [
-        f"{method} ranking of {len(names):,} candidates (the {axis} of {path}) by {len(judges):,} "
+        f"{method} ranking of {len(names):,} candidates by {len(judges):,} "
         + ("judge" if len(judges) == 1 else "judges")
         + (f" ({note})" if note else "")
         + f"; score: {'higher' if res.higher_is_better else 'lower'} is better"
+        + f"; candidates: the {axis} of {'standard input' if path == '-' else path}"
     ]
     w = max(len(n) for n in names)
     for i in res.order:
