@@ -37,7 +37,7 @@ CASES = [
         lambda: estimate_dependence(Y, n_resamples=1000, rng=2),
         target=10.0,
         repeat=3,
-        reference=lambda: plain_numpy(Y, 1000, 2),
+        reference=lambda: plain_numpy(Y.outcomes, 1000, 2),
         reference_name="plain NumPy loop over resamples",
         note=f"rho0 {_d.rho0:.4f} [{_d.rho0_low:.4f}, {_d.rho0_high:.4f}], theta0 {_d.theta0:.4f} (true 0.6, 0.6)",
     ),

@@ -32,6 +32,18 @@ The state of the art behind a leaderboard
    SotaBatch
    Leaderboard
 
+Per-item results
+----------------
+
+Items as rows, models as columns, in every function that takes them (a
+pandas DataFrame read from a per-item file is laid out so; a bare array is
+wrapped as ``PerItem(array)``).
+
+.. autosummary::
+
+   PerItem
+   read_per_item
+
 The dependence between models, measured item by item
 ----------------------------------------------------
 
@@ -160,6 +172,8 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from . import judging as judging
     from . import multiplicity as multiplicity
     from . import results as results
+    from ._per_item import PerItem as PerItem
+    from ._per_item import read_per_item as read_per_item
     from ._version import __version__ as __version__
     from .consistency import BatchVerdict as BatchVerdict
     from .consistency import MulticlassResult as MulticlassResult
@@ -233,6 +247,7 @@ __getattr__, __dir__, __all__ = attach(
             "RankUncertainty",
         ],
         ".results": ["results"],
+        "._per_item": ["PerItem", "read_per_item"],
         "._version": ["__version__"],
     },
     deprecated={

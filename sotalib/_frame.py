@@ -20,7 +20,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["as_counts", "as_mapping", "as_matrix", "as_vector"]
+__all__ = ["AXES", "as_counts", "as_mapping", "as_matrix", "as_vector"]
+
+#: Which axis of a score matrix holds the candidates (``candidates=`` of rank_candidates, compare_candidates).
+AXES = ("rows", "columns")
 
 
 def _is_frame(x: object) -> bool:
@@ -174,15 +177,33 @@ def as_matrix(
     candidates: Any = None,
     what: str = "score",
 ) -> tuple[np.ndarray, tuple[str, ...] | None, tuple[str, ...] | None]:
-    """A score matrix, candidates x judges or items: ``(A, row names, column names)``.
+    """A score matrix, candidates x judges or data sets: ``(A, candidate names, judge names)``.
 
     Accepts a 2-d list or array (a 1-d one is one column), a mapping
     candidate -> sequence of scores (rows), a pandas DataFrame with the
     candidates' names in its index or in its one text column (or in the
     column named by ``candidates`` when that is a string) and a pandas Series
-    (one column).  Every score must be finite; a repeated candidate or
-    column name is refused with the name, never merged or lost.
+    (one column).  ``candidates="rows"`` (the layout) or ``"columns"`` says
+    which axis holds the candidates: with ``"columns"`` the matrix is read
+    the other way (its columns are the candidates) and returned transposed.
+    Every score must be finite; a repeated candidate or column name is
+    refused with the name, never merged or lost.  (Per-item results go
+    through :func:`sotalib._per_item.as_per_item`, not here.)
     """
+    if isinstance(candidates, str) and candidates in AXES:
+        A, rows, cols = _as_matrix(scores, name, None, what)
+        if candidates == "rows":
+            return A, rows, cols
+        if cols is not None:
+            _check_unique(cols, name, "candidate")
+        return np.ascontiguousarray(A.T), cols, rows
+    return _as_matrix(scores, name, candidates, what)
+
+
+def _as_matrix(
+    scores: Any, name: str, candidates: Any, what: str
+) -> tuple[np.ndarray, tuple[str, ...] | None, tuple[str, ...] | None]:
+    """:func:`as_matrix` with the candidates as rows (``candidates``: names, a DataFrame's column, or None)."""
     rows: tuple[str, ...] | None = None
     cols: tuple[str, ...] | None = None
     names_column = candidates if isinstance(candidates, str) else None

@@ -51,11 +51,12 @@ The readers of sotalib that read through this module
     once and none blank; a first row of numbers with fractions is a missing
     header, refused); each row a candidate name then one finite number per
     judge; candidate names unique and non-empty.
-``judging._readers.read_per_item`` (``rank-uncertainty --per-item``)
-    header required: candidate names, unique and non-empty (not all numbers
-    with a fraction: a missing header); a first column
-    headed ``item``, ``id`` or empty holds item labels; every other cell a
-    finite number.
+``_per_item.read_per_item`` (``dependence``, ``rank-uncertainty --per-item``, ``sota --per-item``)
+    header required: model names, unique and non-empty (not all numbers
+    with a fraction: a missing header); gzip-compressed files decompressed;
+    a first column holds item ids, unique, when headed ``item``, ``id`` or
+    empty, or when some cell is not a number, or its cells are whole
+    numbers not all 0 or 1; every other cell a finite number.
 ``judging._readers.read_battles`` (``rank-uncertainty --battles``)
     header required, naming ``a``, ``b`` and ``winner`` (any case, any
     order; other columns ignored); cells are names (checked later by

@@ -98,13 +98,19 @@ def test_names_column_chosen_by_candidates():
 @pytest.mark.parametrize("fn", ["compare", "rank", "uncertainty"])
 def test_duplicate_candidate_is_refused_not_lost(fn):
     X = (np.random.default_rng(0).random((3, 40)) < 0.7).astype(float)
-    dup = pd.DataFrame(X if fn == "uncertainty" else M, index=["a", "a", "c"])
+    dup = pd.DataFrame(M, index=["a", "a", "c"])
     call = {
         "compare": lambda: s.compare_candidates(dup),
         "rank": lambda: s.rank_candidates(dup, "mean"),
-        "uncertainty": lambda: s.estimate_rank_uncertainty(dup, n_resamples=20, rng=0),
+        # per-item results: items as rows, the candidates (models) as columns
+        "uncertainty": lambda: s.estimate_rank_uncertainty(
+            pd.DataFrame(X.T, columns=["a", "a", "c"]), n_resamples=20, rng=0
+        ),
     }[fn]
-    with pytest.raises(ValueError, match=r"scores: candidate names must be unique: 'a' names rows 1 and 2"):
+    match = {"uncertainty": r"scores: models must be unique: 'a' names columns 1 and 2"}.get(
+        fn, r"scores: candidate names must be unique: 'a' names rows 1 and 2"
+    )
+    with pytest.raises(ValueError, match=match):
         call()
 
 

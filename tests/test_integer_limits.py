@@ -109,7 +109,7 @@ CALLS = [
     pytest.param(lambda v: sotalib.check_report(100, 100, {"acc": 0.9}, decimals=2, k=v), "k", 2, id="check_report k"),
     pytest.param(lambda v: sotalib.check_regression(v, {"mae": 0.1}, decimals=2), "n", 1, id="check_regression n"),
     pytest.param(
-        lambda v: sotalib.estimate_rank_uncertainty(X, n_resamples=v),
+        lambda v: sotalib.estimate_rank_uncertainty(sotalib.PerItem(X), n_resamples=v),
         "n_resamples",
         1,
         id="estimate_rank_uncertainty n_resamples",

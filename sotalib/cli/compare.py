@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
 from ._types import real
@@ -28,6 +29,13 @@ def register(sub) -> None:
     p.add_argument("--scores", required=True, metavar="FILE.csv", help="score matrix (CSV with a header row)")
     p.add_argument("--alpha", type=real("--alpha"), help="significance level, in [1e-10, 1) (default 0.05)")
     p.add_argument("--lower-is-better", action="store_true", help="the scores are losses (smaller is better)")
+    p.add_argument(
+        "--candidates",
+        choices=("rows", "columns"),
+        default="rows",
+        help="which axis of the file holds the candidates: rows (the default: the first column names them) or "
+        "columns (the header names them, each row is a judge or data set)",
+    )
     p.add_argument(
         "--cd-diagram",
         metavar="FILE.png|.svg",
@@ -60,18 +68,24 @@ def _draw(comparison, path: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib compare`` with the parsed ``args``; return the exit status."""
     from ..judging import compare_candidates, read_scores
-    from . import CliError, call, emit, typed
+    from . import CliError, call, emit, of_source, typed
 
     # every option typed is passed as the parameter of the same name; the library checks every range
     given = typed(args)
     diagram = given.pop("cd_diagram", None)
     if diagram is not None and Path(diagram).suffix.lower() not in DIAGRAM_SUFFIXES:
         raise CliError(f"--cd-diagram must name a .png, .svg or .pdf file, got {diagram!r}")
-    table = read_scores(given.pop("scores"))
-    res = call("compare", compare_candidates, "a comparison", table.scores, **given, candidates=table.candidates)
+    path = given.pop("scores")
+    axis = given.pop("candidates")
+    table = read_scores(path)
+    scores, names = table.scores, table.candidates
+    if axis == "columns":  # the header names the candidates: the file read the other way
+        scores, names = scores.T, table.judges
+    res = call("compare", compare_candidates, "a comparison", scores, **given, candidates=names)
+    res = dataclasses.replace(res, candidates_axis=axis)
     if diagram is not None:
         _draw(res, diagram)
-    text = res.to_text()
+    text = of_source(res.to_text(), path)
     if diagram is not None:
         text += f"\ncritical-difference diagram: {diagram}"
     emit(args, res.to_dict(), text)

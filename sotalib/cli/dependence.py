@@ -1,8 +1,8 @@
 """``sotalib dependence``: the dependence between models, measured from per-item results.
 
 Reads a CSV of per-item correctness (one column per model, one row per test item, 1/0;
-a first column headed ``item`` or ``id`` holds item labels; an empty cell is a missing
-answer), estimates the multiplicity model's ``rho_0`` and the reference classifier's
+a first column of item ids is recognised whatever its header, see :func:`sotalib.read_per_item`;
+an empty cell is a missing answer; ``.csv.gz`` is read), estimates the multiplicity model's ``rho_0`` and the reference classifier's
 accuracy ``theta_0`` with a bootstrap over items, and with ``--fit`` tests the model.
 """
 
@@ -23,7 +23,7 @@ def register(sub) -> None:
         description="Measure the correlation rho_0 of every model with a hidden reference classifier (the "
         "multiplicity paper's model) and the reference's accuracy theta_0 from per-item correctness: a CSV "
         "with one column per model and one row per test item (1 correct, 0 wrong, empty: not answered; a "
-        "first column headed 'item' or 'id' holds labels).  Items some model did not answer are left out "
+        "first column of item ids is recognised whatever its header; .csv.gz is read).  Items some model did not answer are left out "
         "and counted.  --fit also tests the model (the spread of the pairwise phi, level 0.05) and "
         "compares its best of k models with the observed.",
         argument_default=S,
@@ -39,7 +39,8 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib dependence`` with the parsed ``args``; return the exit status."""
-    from ..judging import read_per_item
+    from .._io import InputError
+    from .._per_item import read_per_item
     from ..multiplicity import dependence_fit, estimate_dependence
     from . import CliError, call, emit, typed
 
@@ -50,8 +51,12 @@ def run(args: argparse.Namespace) -> int:
     table = call("dependence", read_per_item, "a per-item file", path, missing=True)
     try:
         dep = call("dependence", estimate_dependence, "per-item results", table, **given)
+    except InputError:  # a cell of the file, named by its line and column
+        raise
     except ValueError as exc:  # the library names its argument, correct: here it is the file
-        raise CliError(str(exc).replace("correct ", f"--per-item {path}: ", 1)) from None
+        if not str(exc).startswith("correct"):
+            raise  # another parameter (n_resamples: --reps), reported in the command's terms
+        raise CliError(f"--per-item {path}: {str(exc)[len('correct') :].lstrip(': ')}") from None
     payload, text = dep.to_dict(), dep.to_text()
     if fit:
         f = call("dependence", dependence_fit, "per-item results", table, dependence=dep, rng=given["rng"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from ._types import seed
 
@@ -30,6 +31,13 @@ def register(sub) -> None:
     p.add_argument("--method", required=True, choices=CLI_METHODS, help="ranking function")
     p.add_argument("--lower-is-better", action="store_true", help="the scores are losses (smaller is better)")
     p.add_argument(
+        "--candidates",
+        choices=("rows", "columns"),
+        default="rows",
+        help="which axis of the file holds the candidates: rows (the default: the first column names them) or "
+        "columns (the header names them, each row is a judge or data set)",
+    )
+    p.add_argument(
         "--seed", dest="rng", type=seed(), help="seed of the random dictator (random-dictator only; default 0)"
     )
     p.add_argument("--json", action="store_true", default=False, help="print one JSON object")
@@ -39,7 +47,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib rank`` with the parsed ``args``; return the exit status."""
     from ..judging import rank_candidates, read_scores
-    from . import call, emit, refuse_unused, typed
+    from . import call, emit, of_source, refuse_unused, typed
 
     # every option typed is passed as the parameter of the same name; the library checks every range
     given = typed(args)
@@ -48,17 +56,23 @@ def run(args: argparse.Namespace) -> int:
         refuse_unused("rank", given, ("rng",), f"--method {method}, which draws nothing")
     else:
         given.setdefault("rng", 0)  # the command line's answers are reproducible: seed 0 unless --seed
-    table = read_scores(given.pop("scores"))
+    path = given.pop("scores")
+    axis = given.pop("candidates")
+    table = read_scores(path)
+    scores, names, judges = table.scores, table.candidates, table.judges
+    if axis == "columns":  # the header names the candidates: the file read the other way
+        scores, names, judges = scores.T, judges, names
     res = call(
         "rank",
         rank_candidates,
         f"--method {method}",
-        table.scores,
+        scores,
         method,
         **given,
-        candidates=table.candidates,
-        judges=table.judges,
+        candidates=names,
+        judges=judges,
         progress=None if not args.json else False,
     )
-    emit(args, res.to_dict(), res.to_text())
+    res = dataclasses.replace(res, candidates_axis=axis)
+    emit(args, res.to_dict(), of_source(res.to_text(), path))
     return 0

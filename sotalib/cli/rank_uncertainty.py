@@ -23,7 +23,7 @@ def register(sub) -> None:
         help="bootstrap score intervals, rank intervals and P(rank first) from per-item results or battles",
         description="How sure is a ranking?  From per-item results (--per-item: a CSV with one column per "
         "candidate and one row per test item, 1/0 for correct/wrong or a per-item loss; a first column "
-        "headed 'item' or 'id' holds item labels), every candidate's score with its paired-bootstrap "
+        "of item ids is recognised whatever its header; .csv.gz is read), every candidate's score with its paired-bootstrap "
         "interval, its rank interval and the probability that it ranks first, all from the same resamples "
         "of the items.  From pairwise battles (--battles: a CSV with columns a, b, winner; winner is a, b, "
         "or 'tie'), Bradley-Terry ratings on the Elo scale with the same intervals, resampling battles.",
@@ -81,7 +81,8 @@ def _draw(result, path: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib rank-uncertainty`` with the parsed ``args``; return the exit status."""
-    from ..judging import bradley_terry, estimate_rank_uncertainty, read_battles, read_per_item
+    from .._per_item import read_per_item
+    from ..judging import bradley_terry, estimate_rank_uncertainty, read_battles
     from . import CliError, call, emit
 
     if args.seed is not None and args.rng_alias is not None and args.seed != args.rng_alias:
@@ -99,9 +100,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         per_item = read_per_item(args.per_item)
         kind = "per-item results (--per-item)"
-        res = call(
-            "rank-uncertainty", estimate_rank_uncertainty, kind, per_item.X, candidates=per_item.candidates, **given
-        )
+        res = call("rank-uncertainty", estimate_rank_uncertainty, kind, per_item, **given)
     if args.plot is not None:
         _draw(res, args.plot)
     text = res.to_text()

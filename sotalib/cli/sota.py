@@ -191,8 +191,8 @@ def _run_batch(args: argparse.Namespace, given: dict) -> int:
 def _run_per_item(args: argparse.Namespace, given: dict) -> int:
     """``sota --per-item``: the board of per-item correctness, with the dependence measured from it."""
     from .._errors import NoSolutionError
+    from .._per_item import read_per_item
     from .._progress import announcing
-    from ..judging import read_per_item
     from ..multiplicity import estimate_sota
     from . import CliError, NoSolution, call, emit, refuse_unused
 

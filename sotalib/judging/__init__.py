@@ -38,7 +38,7 @@ Input files
    read_per_item
    read_battles
    ScoreFile
-   PerItemFile
+   PerItem
    BattleFile
 
 How precise is a score?
@@ -69,6 +69,7 @@ How stable is a ranking?
    rank_sd_by_granularity
    VarianceDecomposition
    GranularityRanks
+   RankingStability
 
 Staged evaluation
 -----------------
@@ -118,6 +119,8 @@ from typing import TYPE_CHECKING
 from .._lazy import attach
 
 if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
+    from .._per_item import PerItem as PerItem
+    from .._per_item import read_per_item as read_per_item
     from ._bayes import BayesianSignedRank as BayesianSignedRank
     from ._bayes import bayesian_signed_rank as bayesian_signed_rank
     from ._bradley_terry import bradley_terry as bradley_terry
@@ -144,15 +147,14 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._ranking import Aggregation as Aggregation
     from ._ranking import rank_candidates as rank_candidates
     from ._readers import BattleFile as BattleFile
-    from ._readers import PerItemFile as PerItemFile
     from ._readers import ScoreFile as ScoreFile
     from ._readers import read_battles as read_battles
-    from ._readers import read_per_item as read_per_item
     from ._readers import read_scores as read_scores
     from ._sizes import achieved_precision as achieved_precision
     from ._sizes import guyon_size as guyon_size
     from ._sizes import rule_of_thumb_size as rule_of_thumb_size
     from ._stability import GranularityRanks as GranularityRanks
+    from ._stability import RankingStability as RankingStability
     from ._stability import VarianceDecomposition as VarianceDecomposition
     from ._stability import kendall_w as kendall_w
     from ._stability import rank_sd_by_granularity as rank_sd_by_granularity
@@ -178,7 +180,8 @@ _getattr, __dir__, __all__ = attach(
         "._compare": ["Comparison", "FriedmanTest", "compare_candidates", "nemenyi_cd"],
         "._wilcoxon": ["Pairwise"],
         "._uncertainty": ["RankUncertainty", "estimate_rank_uncertainty"],
-        "._readers": ["BattleFile", "PerItemFile", "ScoreFile", "read_battles", "read_per_item", "read_scores"],
+        "._readers": ["BattleFile", "ScoreFile", "read_battles", "read_scores"],
+        ".._per_item": ["PerItem", "read_per_item"],
         "._errorbars": [
             "BootstrapInterval",
             "Coverage",
@@ -192,6 +195,7 @@ _getattr, __dir__, __all__ = attach(
         "._sizes": ["achieved_precision", "guyon_size", "rule_of_thumb_size"],
         "._stability": [
             "GranularityRanks",
+            "RankingStability",
             "VarianceDecomposition",
             "kendall_w",
             "rank_sd_by_granularity",

@@ -190,9 +190,10 @@ def plot_rank_intervals(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import numpy as np
+    >>> from sotalib import PerItem
     >>> from sotalib.judging import estimate_rank_uncertainty, plot_rank_intervals
-    >>> X = np.random.default_rng(0).random((3, 100)) < 0.7
-    >>> ax = plot_rank_intervals(estimate_rank_uncertainty(X, n_resamples=50, rng=1))
+    >>> correct = PerItem(np.random.default_rng(0).random((100, 3)) < 0.7)  # 100 items x 3 models
+    >>> ax = plot_rank_intervals(estimate_rank_uncertainty(correct, n_resamples=50, rng=1))
     >>> ax.get_ylabel()
     'rank (1 is best)'
     """

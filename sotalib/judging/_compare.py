@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from .._deprecate import renamed_arguments, warn_deprecated
-from .._frame import as_matrix
+from .._frame import AXES, as_matrix
 from .._json import json_safe
 from .._result import Result
 from .._validate import check_alpha, check_int, check_memory
@@ -319,6 +319,8 @@ class Comparison(Result):
     note : str
         Empty, or what was bounded: with more than ``max_pairs`` pairs the
         pairwise tests cover only the best candidates by average rank.
+    candidates_axis : {"rows", "columns"}
+        Which axis of the score matrix held the candidates.
     """
 
     candidates: tuple
@@ -332,6 +334,7 @@ class Comparison(Result):
     alpha: float
     lower_is_better: bool
     note: str = ""
+    candidates_axis: str = "rows"
 
     @property
     def order(self) -> np.ndarray:
@@ -344,7 +347,8 @@ class Comparison(Result):
         ``average_ranks`` (candidate -> rank, best first), ``friedman``,
         ``critical_difference``, ``groups`` (lists of names), ``pairwise`` (list of
         ``{a, b, p_value, p_holm, significant}``), and ``note`` when the pairwise
-        tests were bounded (``max_pairs``).
+        tests were bounded (``max_pairs``), and ``candidates_axis`` (the axis of the
+        score matrix that held the candidates).
         """
         c = self.candidates
         pw = self.pairwise
@@ -366,6 +370,7 @@ class Comparison(Result):
                     }
                     for i, j, p, q, s in zip(pw.a, pw.b, pw.p, pw.p_holm, pw.significant, strict=True)
                 ],
+                "candidates_axis": self.candidates_axis,
             }
         )
 
@@ -379,7 +384,8 @@ class Comparison(Result):
         k, N = self.ranks.shape
         w = max(len(c) for c in self.candidates)
         lines = [
-            f"{k} candidates on {N} judges; score: {'lower' if self.lower_is_better else 'higher'} is better",
+            f"{k} candidates on {N} judges; score: {'lower' if self.lower_is_better else 'higher'} is better; "
+            f"candidates: the {self.candidates_axis}",
             "average ranks (1 is best):",
         ]
         lines += [f"  {r:7.3f}  {name}" for name, r in d["average_ranks"].items()]
@@ -420,14 +426,19 @@ def compare_candidates(
     ----------
     scores : array_like, shape (k, N), or pandas.DataFrame
         Scores, candidates x judges (data sets, tasks), finite; at least 2 of
-        each.  A DataFrame's index names the candidates.
+        each.  A DataFrame's index names the candidates.  With
+        ``candidates="columns"`` the matrix is read the other way: its
+        columns are the candidates (a table with data sets as rows).
     alpha : float
         Significance level of the Nemenyi critical difference and of the
         Holm-corrected pairwise tests, in (0, 1).
     lower_is_better : bool
         The scores are losses.
-    candidates : sequence of str, optional
-        Candidate names (default ``C1``, ``C2``, ...).
+    candidates : {"rows", "columns"}, sequence of str or str, optional
+        Which axis holds the candidates (``"rows"``, the default layout, or
+        ``"columns"``; the result's ``candidates_axis`` says which), or the
+        candidate names (default ``C1``, ``C2``, ... or the DataFrame's), or
+        the DataFrame column holding them.
     tie_correction : bool
         Correct the Friedman statistic for ties (as SciPy; Demšar prints it uncorrected).
     max_pairs : int or None
@@ -468,8 +479,9 @@ def compare_candidates(
     >>> round(cmp.critical_difference, 3)
     1.657
     """
+    axis = candidates if isinstance(candidates, str) and candidates in AXES else "rows"
     A, names, _ = as_matrix(scores, "scores", candidates=candidates)
-    if isinstance(candidates, str):  # the DataFrame column that named the rows
+    if isinstance(candidates, str):  # the DataFrame column that named the rows, or the axis of the candidates
         candidates = None
     alpha = check_alpha("alpha", alpha)
     k, N = A.shape
@@ -512,6 +524,7 @@ def compare_candidates(
         alpha=alpha,
         lower_is_better=bool(lower_is_better),
         note=note,
+        candidates_axis=axis,
     )
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments
-from .._frame import as_matrix
+from .._frame import AXES, as_matrix
 from .._json import json_safe
 from .._result import Result
 from .._rng import check_rng
@@ -77,6 +77,8 @@ class Aggregation(Result):
         Candidate names (``C1``, ``C2``, ... unless given).
     judges : tuple of str or None
         Judge names, if given.
+    candidates_axis : {"rows", "columns"}
+        Which axis of the score matrix held the candidates.
     """
 
     method: str
@@ -88,6 +90,7 @@ class Aggregation(Result):
     judge: int | None = None
     candidates: tuple = ()
     judges: tuple | None = None
+    candidates_axis: str = "rows"
 
     @property
     def ranking(self) -> list[str]:
@@ -100,7 +103,8 @@ class Aggregation(Result):
     def to_dict(self) -> dict:
         """JSON-safe form of the result: the output of ``sotalib rank --json``.
 
-        Keys: ranking, scores and ranks by candidate (best first), method, higher_is_better, note.
+        Keys: ranking, scores and ranks by candidate (best first), method, higher_is_better, note,
+        candidates_axis (the axis of the score matrix that held the candidates).
         """
         return json_safe(
             {
@@ -110,6 +114,7 @@ class Aggregation(Result):
                 "method": self.method,
                 "higher_is_better": bool(self.higher_is_better),
                 "note": self.note,
+                "candidates_axis": self.candidates_axis,
             }
         )
 
@@ -123,6 +128,7 @@ class Aggregation(Result):
             head
             + (f" ({self.note})" if self.note else "")
             + f"; score: {'higher' if self.higher_is_better else 'lower'} is better"
+            + f"; candidates: the {self.candidates_axis}"
         ]
         w = max(len(self._name(i)) for i in range(n))
         for i in self.order:
@@ -164,10 +170,15 @@ def rank_candidates(
     rng : int, numpy.random.Generator or None
         For ``"random-dictator"``: an int seed gives the numbers of
         ``numpy.random.default_rng(int)``; None draws fresh entropy.
-    candidates, judges : sequence of str, optional
-        Names of the rows and columns (override a DataFrame's index and columns).
-        Candidates default to ``C1, C2, ...``; with judge names, the random
-        dictator's note names the judge drawn.
+    candidates : {"rows", "columns"}, sequence of str or str, optional
+        Which axis of ``scores`` holds the candidates: ``"rows"`` (the
+        default layout) or ``"columns"`` (a table with judges or data sets
+        as rows, read the other way; the result's ``candidates_axis`` says
+        which); or the candidate names (override a DataFrame's index), or
+        the DataFrame column holding them.  Candidates default to ``C1, C2, ...``.
+    judges : sequence of str, optional
+        Names of the judges (override a DataFrame's columns); with judge
+        names, the random dictator's note names the judge drawn.
     progress : bool or None
         Progress bars for the pairwise methods on many candidates (None:
         when stderr is a terminal; the command line passes False with ``--json``).
@@ -212,6 +223,7 @@ def rank_candidates(
     >>> rank_candidates(M, "copeland").to_dict()["scores"]
     {'C1': 0.5, 'C2': 0.5, 'C3': 0.5}
     """
+    axis = candidates if isinstance(candidates, str) and candidates in AXES else "rows"
     A, rows, cols = as_matrix(scores, "scores", candidates=candidates)
     candidates = rows if candidates is None or isinstance(candidates, str) else candidates
     judges = cols if judges is None else judges
@@ -253,4 +265,6 @@ def rank_candidates(
             note += f"; {len(res.optimal_orders)} co-optimal orderings, positions averaged"
     r = rank(s, lower_is_better=not hib)
     order = np.lexsort((np.arange(len(r)), r))
-    return Aggregation(method, np.asarray(s, dtype=float), hib, r, order, note, judge, cand_names, judge_names)
+    return Aggregation(
+        method, np.asarray(s, dtype=float), hib, r, order, note, judge, cand_names, judge_names, candidates_axis=axis
+    )

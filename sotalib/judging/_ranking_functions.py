@@ -25,6 +25,7 @@ from typing import overload
 
 import numpy as np
 
+from .._frame import as_matrix
 from .._numba import njit
 from .._progress import progress
 from .._rng import as_generator
@@ -39,14 +40,8 @@ TIE_RTOL = 1e-9
 
 
 def _matrix(M, name: str = "M") -> np.ndarray:
-    A = np.asarray(M, dtype=float)
-    if A.ndim == 1:
-        A = A[:, None]
-    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
-        raise ValueError(f"{name} must be a non-empty 2-d array (candidates x judges), got shape {A.shape}")
-    if not np.all(np.isfinite(A)):
-        raise ValueError(f"{name} must contain only finite scores")
-    return A
+    """The score matrix, candidates x judges, through the one coercion of score matrices (:func:`as_matrix`)."""
+    return as_matrix(M, name)[0]
 
 
 def _close(a: np.ndarray, b: np.ndarray) -> np.ndarray:

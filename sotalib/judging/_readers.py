@@ -1,4 +1,4 @@
-"""The judging commands' input files: a score matrix, per-item results, pairwise battles (CSV).
+"""The judging commands' input files: a score matrix and pairwise battles (CSV); per-item results: ``sotalib._per_item``.
 
 Each reader returns a small frozen result that unpacks like a tuple, as the
 command line's former readers did (``names, judges, M = read_scores(path)``).
@@ -12,18 +12,17 @@ the column.
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import numpy as np
 
 from .._io import Table, parse_number, read_table
 from .._result import Result
 
-__all__ = ["BattleFile", "PerItemFile", "ScoreFile", "read_battles", "read_per_item", "read_scores"]
+__all__ = ["BattleFile", "ScoreFile", "read_battles", "read_scores"]
 
 
 class _Unpacks:
@@ -125,86 +124,6 @@ def read_scores(path: str | os.PathLike) -> ScoreFile:
     t.require_unique(0, what="candidate names")
     scores = np.column_stack([t.column(j) for j in range(1, t.width)])
     return ScoreFile(list(names), list(t.header[1:]), scores)
-
-
-@dataclass(frozen=True, repr=False)
-class PerItemFile(_Unpacks, Result):
-    """Per-item results read by :func:`read_per_item` (unpacks as ``candidates, items, X``).
-
-    Attributes
-    ----------
-    candidates : list of str
-        The column names of the file.
-    items : list of str or None
-        Item labels, when the first column holds them.
-    X : ndarray, shape (candidates, items)
-        Per-item results (the file transposed).
-    """
-
-    candidates: list
-    items: list | None
-    X: np.ndarray
-
-
-def read_per_item(path: str | os.PathLike, *, missing: bool = False) -> PerItemFile:
-    r"""Read per-item results from a CSV file: one column per candidate, one row per test item.
-
-    The first row names the candidates.  A first column headed ``item`` or
-    ``id`` (any case) or with an empty header holds item labels and is not a
-    candidate.  Every other cell is a finite number (1/0 for correct/wrong,
-    or a loss).  Blank lines are skipped.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The CSV file: UTF-8 (a byte-order mark is fine), separated by commas,
-        semicolons (decimal commas allowed) or tabs; ``"-"`` reads standard input.
-    missing : bool
-        Whether a blank cell is a missing answer (NaN, for
-        :func:`sotalib.multiplicity.estimate_dependence`) rather than an error
-        (the default: a bootstrap of per-item results needs every cell).
-
-    Returns
-    -------
-    PerItemFile
-        Candidate names, item labels (or None) and the ``candidates x items`` results.
-
-    Raises
-    ------
-    ValueError
-        An ``InputError`` (a ``ValueError``) when the file cannot be read, is
-        not UTF-8 text, has a blank or repeated candidate name, or a cell that
-        is not a finite number; the message names the file, the line and the
-        column.
-
-    References
-    ----------
-    Pavão, *How to judge a competition*, Section 3 (per-item results: the
-    bootstrap resamples the test items).
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from sotalib.judging import read_per_item
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "items.csv"
-    >>> _ = path.write_text("item,A,B\nq1,1,0\nq2,1,1\nq3,0,1\n")
-    >>> f = read_per_item(path)
-    >>> f.candidates, f.items, f.X.tolist()
-    (['A', 'B'], ['q1', 'q2', 'q3'], [[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])
-    """
-    t = read_table(path, header=True, needs="a header row naming the candidates and one row per test item")
-    assert t.header is not None  # read with header=True
-    labelled = t.header[0].lower() in ("", "item", "id")
-    first = 1 if labelled else 0
-    if t.width <= first:
-        raise t.error("needs at least one candidate column", line=t.header_line)
-    _refuse_numbers_as_names(t, range(first, t.width), "candidate names", "item,model A,model B")
-    t.require_unique_header(what="candidate names", columns=range(first, t.width))
-    items = [v or "" for v in t.column(0, kind="name", blank="none")] if labelled else None
-    blank: Literal["error", "none"] = "none" if missing else "error"
-    cells = [[math.nan if v is None else float(v) for v in t.column(j, blank=blank)] for j in range(first, t.width)]
-    X = np.array(cells, dtype=np.float64)
-    return PerItemFile(list(t.header[first:]), items, X)
 
 
 @dataclass(frozen=True, repr=False)

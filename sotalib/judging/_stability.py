@@ -14,18 +14,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from .._per_item import PerItem, as_per_item
 from .._result import Result
-from .._rng import as_generator
+from .._rng import as_generator, seed_record
 from .._validate import check_int
 from ._ranking_functions import rank
 
 __all__ = [
     "GranularityRanks",
+    "RankingStability",
     "VarianceDecomposition",
     "kendall_w",
     "rank_sd_by_granularity",
@@ -118,29 +121,31 @@ def _bootstrap_counts(rng: np.random.Generator, N: int, size: int, n_resamples: 
 def kendall_w(scores: ArrayLike, *, lower_is_better: bool = False) -> float:
     """Kendall's coefficient of concordance W of ``m`` rankings of ``n`` candidates.
 
-    ``scores[r, i]`` is the score of candidate ``i`` in trial (rater) ``r``;
-    each row is ranked (mid-ranks for ties) and
+    ``scores[i, r]`` is the score of candidate ``i`` in trial (rater, judge)
+    ``r`` -- candidates as rows, as in :func:`~sotalib.rank_candidates`;
+    each column is ranked (mid-ranks for ties) and
     ``W = 12 S / (m^2 (n^3 - n) - m sum_r T_r)``, ``S = sum_i (R_i - m (n + 1) / 2)^2``,
     with ``R_i`` the rank sums and ``T_r = sum (t^3 - t)`` over the tie groups
-    of row ``r`` (the tie correction).
+    of trial ``r`` (the tie correction).
 
     Parameters
     ----------
-    scores : array_like, shape (m, n)
-        Scores, trials x candidates (finite, ``n >= 2``).
+    scores : array_like, shape (n, m)
+        Scores, candidates x trials (finite, ``n >= 2`` candidates).  Before
+        0.6.0 this function took trials x candidates: pass ``scores.T``.
     lower_is_better : bool
         The scores are losses (W does not depend on it).
 
     Returns
     -------
     float
-        W in [0, 1]: 1 when every row ranks the candidates alike (also when
-        all rows are all-tied: no information, no disagreement).
+        W in [0, 1]: 1 when every trial ranks the candidates alike (also
+        when all trials are all-tied: no information, no disagreement).
 
     Raises
     ------
     ValueError
-        If ``scores`` is not a finite 2-d array with at least 2 columns.
+        If ``scores`` is not a finite 2-d array with at least 2 rows (candidates).
 
     References
     ----------
@@ -149,18 +154,20 @@ def kendall_w(scores: ArrayLike, *, lower_is_better: bool = False) -> float:
     Examples
     --------
     >>> from sotalib.judging import kendall_w
-    >>> kendall_w([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])
+    >>> kendall_w([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]])  # 3 candidates, 2 judges agreeing
     1.0
     >>> kendall_w([[1.0, 2.0], [2.0, 1.0]])
     0.0
     """
-    return _kendall_w(_scores(scores), lower_is_better)
+    return _kendall_w(_scores(scores).T, lower_is_better)
 
 
 def _scores(scores: ArrayLike) -> np.ndarray:
     A = np.asarray(scores, dtype=float)
-    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 2 or not np.all(np.isfinite(A)):
-        raise ValueError(f"scores must be a finite (trials x candidates) array with >= 2 candidates, got {A.shape}")
+    if A.ndim != 2 or A.shape[0] < 2 or A.shape[1] < 1 or not np.all(np.isfinite(A)):
+        raise ValueError(
+            f"scores must be a finite (candidates x trials) array with >= 2 candidates (rows), got shape {A.shape}"
+        )
     return A
 
 
@@ -182,13 +189,41 @@ def _kendall_w(A: np.ndarray, lower_is_better: bool = False) -> float:
     return 12.0 * S / denom
 
 
+@dataclass(frozen=True, repr=False)
+class RankingStability(Result):
+    """Kendall's W of the rankings over bootstrap test sets of each size (what :func:`ranking_stability` returns).
+
+    Attributes
+    ----------
+    sizes : ndarray of int
+        Test-set sizes.
+    w : ndarray
+        Kendall's W at each size.
+    candidates : tuple of str
+        The candidates ranked (the models of the per-item table).
+    n_items : int
+        Items the test sets are drawn from.
+    n_resamples : int
+        Bootstrap test sets per size.
+    seed : int or None
+        The int seed given as ``rng``, if any.
+    """
+
+    sizes: np.ndarray
+    w: np.ndarray
+    candidates: tuple
+    n_items: int
+    n_resamples: int
+    seed: int | None = None
+
+
 def ranking_stability(
-    correct: ArrayLike,
+    correct: PerItem | Any,
     sizes: Iterable[int],
     *,
     n_resamples: int = 500,
     rng: np.random.Generator | int | None = None,
-) -> np.ndarray:
+) -> RankingStability:
     """Kendall's W of the rankings of candidates over bootstrap test sets of each size.
 
     For every size ``s`` in ``sizes``, ``n_resamples`` test sets of ``s``
@@ -198,8 +233,11 @@ def ranking_stability(
 
     Parameters
     ----------
-    correct : array_like of bool, shape (candidates, items)
-        Per-item correctness of each candidate (at least 2 candidates).
+    correct : PerItem or pandas.DataFrame
+        Per-item results, items as rows and candidates (models) as columns,
+        every cell given (at least 2 candidates).  A bare array is refused:
+        before 0.6.0 this function took candidates x items; wrap such an
+        array as ``sotalib.PerItem(array.T)``.
     sizes : sequence of int
         Test-set sizes, each >= 1.
     n_resamples : int
@@ -210,8 +248,8 @@ def ranking_stability(
 
     Returns
     -------
-    ndarray, shape (len(sizes),)
-        Kendall's W at each size.
+    RankingStability
+        Kendall's W at each size (``.w``), with the sizes and the candidates.
 
     Raises
     ------
@@ -225,23 +263,32 @@ def ranking_stability(
     Examples
     --------
     >>> import numpy as np
+    >>> import sotalib
     >>> from sotalib.judging import ranking_stability
-    >>> correct = np.random.default_rng(0).random((3, 500)) < [[0.6], [0.7], [0.8]]
-    >>> w = ranking_stability(correct, [10, 400], n_resamples=50, rng=1)
-    >>> bool(w[1] > w[0])
+    >>> correct = np.random.default_rng(0).random((500, 3)) < [0.6, 0.7, 0.8]  # 500 items x 3 models
+    >>> st = ranking_stability(sotalib.PerItem(correct), [10, 400], n_resamples=50, rng=1)
+    >>> bool(st.w[1] > st.w[0])
     True
     """
-    C = np.asarray(correct, dtype=float)
-    if C.ndim != 2 or C.shape[0] < 2 or C.shape[1] < 1:
-        raise ValueError("correct must be a (candidates x items) array with >= 2 candidates")
+    table = as_per_item(correct, "correct", function="ranking_stability", was="candidates x items")
+    table._require_complete("correct", "ranking_stability")
+    if table.m < 2:
+        raise ValueError(f"correct must have at least 2 candidates (columns), got {table.m}")
     n_resamples = check_int("n_resamples", n_resamples, low=2)
-    rng = as_generator(rng)
-    N = C.shape[1]
-    out = []
-    for s in sizes:
-        s = check_int("size", s, low=1)
-        out.append(_kendall_w(_bootstrap_counts(rng, N, s, n_resamples) @ C.T))
-    return np.array(out)
+    seed = seed_record(rng)
+    gen = as_generator(rng)
+    Y = table.outcomes
+    N = table.n
+    checked = [check_int("size", s, low=1) for s in sizes]
+    out = [_kendall_w(_bootstrap_counts(gen, N, s, n_resamples) @ Y) for s in checked]
+    return RankingStability(
+        sizes=np.array(checked, dtype=np.int64),
+        w=np.array(out),
+        candidates=table.models,
+        n_items=N,
+        n_resamples=n_resamples,
+        seed=seed,
+    )
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments, warn_deprecated
-from .._frame import as_matrix
 from .._json import json_safe
+from .._per_item import PerItem, as_per_item
 from .._progress import progress as _bar
 from .._result import Result
 from .._rng import as_generator, check_rng, seed_record
@@ -34,15 +35,6 @@ __all__ = ["RankUncertainty", "estimate_rank_uncertainty"]
 
 #: Bytes of the largest temporary array of one block (the resample counts or the pairwise comparisons).
 BLOCK_BYTES = 2**25
-
-
-def _per_item(X: ArrayLike, name: str = "X") -> np.ndarray:
-    A = np.asarray(X, dtype=float)
-    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
-        raise ValueError(f"{name} must be a non-empty 2-d array (candidates x items), got shape {A.shape}")
-    if not np.all(np.isfinite(A)):
-        raise ValueError(f"{name} must contain only finite per-item results")
-    return A
 
 
 def _bootstrap_scores(
@@ -218,7 +210,7 @@ class RankUncertainty(Result):
 
 @renamed_arguments(show="progress", reps="n_resamples", X="scores")
 def estimate_rank_uncertainty(
-    scores: ArrayLike,
+    scores: PerItem | Any,
     *,
     lower_is_better: bool = False,
     n_resamples: int = 1000,
@@ -241,9 +233,14 @@ def estimate_rank_uncertainty(
 
     Parameters
     ----------
-    scores : array_like, shape (k, n), or pandas.DataFrame
-        Per-item results, candidates x items: 1/0 for correct/wrong, or a
-        per-item loss (finite).  A DataFrame's index names the candidates.
+    scores : PerItem or pandas.DataFrame
+        Per-item results, **items as rows and candidates (models) as
+        columns**: 1/0 for correct/wrong, a graded result, or a per-item loss
+        (finite, every cell given).  A :class:`~sotalib.PerItem` (what
+        :func:`~sotalib.read_per_item` returns) or a DataFrame laid out so,
+        as pandas reads a per-item file (its columns are the candidates).  A
+        bare array is refused: before 0.6.0 this function took candidates x
+        items; wrap such an array as ``sotalib.PerItem(array.T)``.
     lower_is_better : bool
         The results are losses.
     n_resamples : int
@@ -254,7 +251,7 @@ def estimate_rank_uncertainty(
         Randomness: an int seed gives the numbers of
         ``numpy.random.default_rng(int)`` (and is recorded); None draws fresh entropy.
     candidates : sequence of str, optional
-        Names (default ``C1``, ``C2``, ...).
+        Names of the candidates, replacing the table's model names.
     progress : bool or None
         Progress bar over blocks of resamples (None: when stderr is a terminal).
 
@@ -266,8 +263,9 @@ def estimate_rank_uncertainty(
     Raises
     ------
     ValueError
-        ``scores`` not a finite non-empty 2-d array, a bad count, level,
-        names or ``rng``, or resamples that cannot fit in memory.
+        ``scores`` not per-item results (a bare array: wrap it as
+        ``PerItem``), a missing or infinite cell (named by its place), a bad
+        count, level, names or ``rng``, or resamples that cannot fit in memory.
 
     References
     ----------
@@ -279,21 +277,20 @@ def estimate_rank_uncertainty(
     Examples
     --------
     >>> import numpy as np
-    >>> from sotalib.judging import estimate_rank_uncertainty
-    >>> X = np.random.default_rng(0).random((3, 200)) < [[0.6], [0.7], [0.9]]
-    >>> ru = estimate_rank_uncertainty(X, n_resamples=200, rng=1, candidates=["a", "b", "c"])
+    >>> import sotalib
+    >>> correct = np.random.default_rng(0).random((200, 3)) < [0.6, 0.7, 0.9]  # 200 items x 3 models
+    >>> table = sotalib.PerItem(correct, models=["a", "b", "c"])
+    >>> ru = sotalib.estimate_rank_uncertainty(table, n_resamples=200, rng=1)
     >>> ru.to_dict()["candidates"][0]["name"], int(ru.rank_high[2])
     ('c', 1)
     """
-    A, names, _ = as_matrix(scores, "scores", candidates=candidates, what="per-item result")
-    if isinstance(candidates, str):  # the DataFrame column that named the rows
-        candidates = None
-    if A.shape[1] == 1 and np.ndim(scores) == 1:
-        raise ValueError(f"scores must be a 2-d array (candidates x items), got shape {np.shape(scores)}")
+    table = as_per_item(scores, "scores", function="estimate_rank_uncertainty", was="candidates x items")
+    table._require_complete("scores", "estimate_rank_uncertainty")
+    A = table.outcomes.T  # candidates x items, as the bootstrap draws them
     k, n = A.shape
     n_resamples = check_int("n_resamples", n_resamples, low=1)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
-    names = _labels(candidates, names, k, "candidates") or tuple(f"C{j + 1}" for j in range(k))
+    names = _labels(candidates, table.models, k, "candidates")
     check_rng(rng)
     # the scores and the ranks of every resample: n_resamples x k of float64 and of int64
     check_memory(
@@ -359,7 +356,7 @@ def _summarize_ranks(
 
 
 def rank_uncertainty(
-    X: ArrayLike,
+    X: PerItem | Any,
     lower_is_better: bool = False,
     *,
     reps: int = 1000,

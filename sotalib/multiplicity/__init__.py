@@ -64,6 +64,8 @@ The dependence measured item by item
    simulate_per_item
    Dependence
    DependenceFit
+   PerItem
+   read_per_item
 
 Simulation (the independent check)
 ----------------------------------
@@ -133,6 +135,8 @@ from typing import TYPE_CHECKING
 from .._lazy import attach
 
 if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
+    from .._per_item import PerItem as PerItem
+    from .._per_item import read_per_item as read_per_item
     from ._auc_distribution import AUCDistribution as AUCDistribution
     from ._auc_distribution import auc_distribution as auc_distribution
     from ._auc_model import auc_variance as auc_variance
@@ -236,6 +240,7 @@ __getattr__, __dir__, __all__ = attach(
             "simulate_per_item",
         ],
         "._sota_estimate": ["estimate_sota"],
+        ".._per_item": ["PerItem", "read_per_item"],
         "._sota_result": ["SotaEstimate"],
         "._sota_batch": ["SotaBatch", "estimate_sota_batch"],
         "._sota_model": ["simulate_leaderboard"],

@@ -48,9 +48,18 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._json import json_safe
+from .._per_item import PerItem, as_per_item
 from .._result import Result
 from .._rng import as_generator, check_rng, seed_record
-from .._validate import check_alpha, check_choice, check_int, check_real
+from .._validate import (
+    ParameterError,
+    check_alpha,
+    check_choice,
+    check_int,
+    check_real,
+    format_seconds,
+    time_limit,
+)
 
 __all__ = ["Dependence", "DependenceFit", "dependence_fit", "estimate_dependence", "simulate_per_item"]
 
@@ -64,42 +73,37 @@ FIT_LEVEL = 0.05
 # input
 
 
-def _as_matrix(correct, name: str = "correct") -> tuple[np.ndarray, list[str]]:
-    """``(Y, names)``: the items x models float matrix (NaN = missing) and the model names."""
-    names: list[str] | None = None
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - pandas is a dependency
-        pd = None
-    if pd is not None and isinstance(correct, pd.DataFrame):
-        names = [str(c) for c in correct.columns]
-        try:
-            Y = correct.to_numpy(dtype=float, na_value=np.nan)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"{name} must hold 0/1 (NaN for a missing answer) in every column: {e}") from None
-    elif hasattr(correct, "candidates") and hasattr(correct, "X"):  # a PerItemFile: candidates x items
-        names = [str(c) for c in correct.candidates]
-        Y = np.asarray(correct.X, dtype=float).T
-    else:
-        try:
-            Y = np.asarray(correct, dtype=float)
-        except (TypeError, ValueError) as e:
-            raise ValueError(
-                f"{name} must be an items x models matrix of 0/1 (NaN for a missing answer): {e}"
-            ) from None
-    if Y.ndim != 2:
-        raise ValueError(f"{name} must be a 2-d items x models matrix, got {Y.ndim} dimension(s)")
-    n, m = Y.shape
+def _as_matrix(
+    correct: Any, name: str = "correct", function: str = "estimate_dependence"
+) -> tuple[np.ndarray, list[str]]:
+    """``(Y, names)``: the items x models 0/1 matrix (NaN = missing) and the model names, via :func:`as_per_item`."""
+    table = as_per_item(correct, name, function=function, binary=True)
+    n, m = table.outcomes.shape
     if m < 2:
         raise ValueError(f"{name} must have at least 2 models (columns), got {m}")
     if n < 2:
         raise ValueError(f"{name} must have at least 2 items (rows), got {n}")
-    finite = np.isfinite(Y)
-    if np.any(~finite & ~np.isnan(Y)) or np.any((Y[finite] != 0) & (Y[finite] != 1)):
-        raise ValueError(f"{name} must hold 0 or 1 (correct) per item and model, or NaN for a missing answer")
-    if names is None:
-        names = [f"model {j + 1}" for j in range(m)]
-    return Y, names
+    return table.outcomes, list(table.models)
+
+
+#: Seconds per bootstrap resample and per item x model cell (three matrix products and their sums, 2 cores).
+_SECONDS_PER_CELL = 1.6e-8
+
+
+def _check_bootstrap_time(n_resamples: int, n: int, m: int) -> None:
+    """Refuse up front a bootstrap expected to take longer than the time limit, naming ``n_resamples``'s range."""
+    per = _SECONDS_PER_CELL * max(n, 1) * max(m, 1) + 4e-5  # and a block's fixed cost per resample
+    seconds = per * n_resamples
+    limit = time_limit()
+    if seconds > limit:
+        most = max(int(limit / per), 0)
+        raise ParameterError(
+            f"n_resamples must be an integer in [0, {most:,}] for {n:,} items x {m:,} models: {n_resamples:,} "
+            f"bootstrap resamples are expected to take {format_seconds(seconds)} on a 2-core machine, more than the "
+            f"{format_seconds(limit).removeprefix('about ')} sotalib allows itself (SOTALIB_TIME_LIMIT); "
+            "1000 resamples give intervals to about 2 digits",
+            "n_resamples",
+        )
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -305,12 +309,16 @@ def estimate_dependence(
 
     Parameters
     ----------
-    correct : array_like, pandas.DataFrame or PerItemFile
-        Items x models matrix of 1 (correct) and 0 (wrong), NaN for a missing
-        answer; a DataFrame has one column per model (its names are kept); a
-        :class:`~sotalib.judging.PerItemFile` (models x items) is transposed.
+    correct : PerItem or pandas.DataFrame
+        Per-item results, items as rows and models as columns: 1 (correct)
+        and 0 (wrong), NaN for a missing answer (a :class:`~sotalib.PerItem`,
+        what :func:`~sotalib.read_per_item` returns, or a DataFrame with one
+        column per model).  An item id listed twice is refused (it would
+        count twice); so is a graded cell (not 0 or 1), by its place.
     n_resamples : int
-        Bootstrap resamples, ``>= 0`` (0: no interval).
+        Bootstrap resamples, ``>= 0`` (0: no interval); refused up front when
+        they would take longer than the time limit (a minute unless
+        ``SOTALIB_TIME_LIMIT`` says otherwise), the message giving the range.
     alpha : float
         The interval has level ``1 - alpha``.
     rng : int, numpy.random.Generator or None
@@ -324,8 +332,9 @@ def estimate_dependence(
     Raises
     ------
     ValueError
-        If ``correct`` is not a 2-d matrix of 0/1/NaN with at least two
-        models and two items, if fewer than two models vary over the items
+        If ``correct`` is not per-item results of 0/1/NaN with at least two
+        models and two items (a bare array is refused: wrap it as
+        ``PerItem(array)``, items as rows), if fewer than two models vary over the items
         answered by all, or if ``n_resamples``, ``alpha`` or ``rng`` is out
         of range (the message names the argument).
 
@@ -339,7 +348,7 @@ def estimate_dependence(
     --------
     >>> from sotalib.multiplicity import estimate_dependence, simulate_per_item
     >>> Y = simulate_per_item(5000, [0.6, 0.65, 0.7, 0.75, 0.8] * 4, rho=0.6, theta0=0.7, rng=1)
-    >>> d = estimate_dependence(Y, n_resamples=200, rng=2)
+    >>> d = estimate_dependence(Y, n_resamples=200, rng=2)  # Y: a PerItem, 5000 items x 20 models
     >>> round(d.rho0, 2), d.rho0_low < 0.6 < d.rho0_high
     (0.6, True)
     """
@@ -348,6 +357,7 @@ def estimate_dependence(
     check_rng(rng)
     Y, names = _as_matrix(correct)
     Yc, used, missing, dropped, constant = _prepare(Y, names)
+    _check_bootstrap_time(n_resamples, Yc.shape[0], Yc.shape[1])
     if Yc.shape[0] < 2:
         raise ValueError(f"correct has {Yc.shape[0]} item(s) answered by every model; at least 2 are needed")
     if Yc.shape[1] < 2:
@@ -438,8 +448,8 @@ def simulate_per_item(
     theta0: float | None = None,
     model: str = "reference",
     rng: int | np.random.Generator | None = None,
-) -> np.ndarray:
-    r"""Simulate an items x models 0/1 matrix: the paper's dependence model or a latent item difficulty.
+) -> PerItem:
+    r"""Simulate per-item 0/1 results: the paper's dependence model or a latent item difficulty.
 
     ``model="reference"`` (Section 4.2): per item a reference outcome
     ``Y_0 ~ Bernoulli(theta0)``, then model ``j`` is right with probability
@@ -474,8 +484,9 @@ def simulate_per_item(
 
     Returns
     -------
-    ndarray of float, shape (n, len(theta))
-        1 for a correct answer, 0 for a wrong one.
+    PerItem
+        ``n`` items as rows, ``len(theta)`` models as columns (``"model 1"``,
+        ...): 1 for a correct answer, 0 for a wrong one.
 
     Raises
     ------
@@ -491,9 +502,22 @@ def simulate_per_item(
     Examples
     --------
     >>> from sotalib.multiplicity import simulate_per_item
-    >>> simulate_per_item(4, [0.5, 0.9], rho=0.6, theta0=0.7, rng=0).shape
+    >>> simulate_per_item(4, [0.5, 0.9], rho=0.6, theta0=0.7, rng=0).outcomes.shape
     (4, 2)
     """
+    return PerItem(_simulate(n, theta, rho=rho, theta0=theta0, model=model, rng=rng))
+
+
+def _simulate(
+    n: int,
+    theta: ArrayLike,
+    *,
+    rho: float,
+    theta0: float | None = None,
+    model: str = "reference",
+    rng: int | np.random.Generator | None = None,
+) -> np.ndarray:
+    """The items x models 0/1 array of :func:`simulate_per_item`."""
     from ._dependence_model import conditional_probs
 
     n = check_int("n", n, low=1)
@@ -693,8 +717,8 @@ def dependence_fit(
 
     Parameters
     ----------
-    correct : array_like, pandas.DataFrame or PerItemFile
-        As for :func:`estimate_dependence`.
+    correct : PerItem or pandas.DataFrame
+        As for :func:`estimate_dependence` (items as rows, models as columns).
     dependence : Dependence, optional
         The fitted parameters (default: ``estimate_dependence(correct, n_resamples=0)``).
     ks : sequence of int, optional
@@ -740,7 +764,7 @@ def dependence_fit(
         dependence = estimate_dependence(correct, n_resamples=0)
         Y = dependence._Y
     else:
-        Yall, names = _as_matrix(correct)
+        Yall, names = _as_matrix(correct, function="dependence_fit")
         Y, used, *_ = _prepare(Yall, names)
         if tuple(used) != tuple(dependence.models):
             raise ValueError("dependence was not estimated from these per-item results (its models differ)")
@@ -754,7 +778,7 @@ def dependence_fit(
     D = _dispersion(Y)
     null = np.array(
         [
-            _dispersion(_nonconstant(simulate_per_item(n, theta, rho=min(rho0, 1 - 1e-12), theta0=theta0, rng=gen)))
+            _dispersion(_nonconstant(_simulate(n, theta, rho=min(rho0, 1 - 1e-12), theta0=theta0, rng=gen)))
             for _ in range(n_null)
         ]
     )

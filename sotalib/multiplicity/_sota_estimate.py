@@ -14,7 +14,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._deprecate import renamed_arguments
-from .._frame import _is_frame, _numeric_dtype, as_vector
+from .._frame import _is_frame, as_vector
+from .._per_item import PerItem, as_per_item
 from .._progress import showing
 from .._rng import check_rng
 from .._validate import (
@@ -27,7 +28,6 @@ from .._validate import (
     check_time,
     time_limit,
 )
-from ..judging._readers import PerItemFile  # the per-item file a matrix may come as (annotations, at run time)
 from ._dependence_measure import Dependence, _as_matrix, estimate_dependence
 from ._leaderboard import Leaderboard
 from ._max_dependent_normal import FITS_PER_SOLVE, choose_engine, exact_seconds
@@ -62,29 +62,30 @@ _RESAMPLES = {"deconvolve": (BOOTSTRAP_RESAMPLES, 0), "abc": (ABC_PROPOSALS, 100
 _NO_RHO_METHODS = tuple(m for m, uses in SOTA_METHOD_OPTIONS.items() if "rho" not in uses)
 
 
-def _matrix_form(scores: Any) -> np.ndarray | None:
-    """``scores`` as a float matrix when it is 2-d with two or more rows and columns, else None.
+def _per_item_form(scores: Any) -> PerItem | None:
+    """``scores`` as per-item results when it is some, else None (a board of scores).
 
-    A :class:`~sotalib.judging.PerItemFile` is a matrix too (its own layout); a DataFrame counts when
-    every column is numeric (item labels in the index), as a board's frame has one score column.
+    A :class:`~sotalib.PerItem` always is; a DataFrame is when it has two or more model columns holding only
+    0, 1 and NaN (items as rows, :func:`~sotalib._per_item.as_per_item`), as a board's frame has one score
+    column.  A bare 2-d array of 0, 1 and NaN is refused by :func:`as_per_item` (which axis holds the models?).
     """
-    if isinstance(scores, (Leaderboard, str, bytes)) or isinstance(scores, dict):
+    if isinstance(scores, PerItem):
+        return scores
+    if isinstance(scores, (Leaderboard, str, bytes, dict)):
         return None
-    if isinstance(scores, PerItemFile):  # a matrix whatever its shape: one model or one item is refused as such
-        return np.atleast_2d(np.asarray(scores.X, dtype=float))
     if _is_frame(scores):
-        if scores.shape[1] < 2 or not all(_numeric_dtype(t) for t in scores.dtypes):
-            return None
         try:
-            A = scores.to_numpy(dtype=float, na_value=np.nan)
-        except (TypeError, ValueError):
+            table = as_per_item(scores, "scores", function="estimate_sota")
+        except ValueError:
             return None
-    else:
-        try:
-            A = np.asarray(scores, dtype=float)
-        except (TypeError, ValueError):
-            return None
-    return A if A.ndim == 2 and min(A.shape) >= 2 else None
+        return table if table.m >= 2 and table.binary else None
+    try:
+        A = np.asarray(scores, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if A.ndim == 2 and min(A.shape) >= 2 and _is_correctness(A):
+        as_per_item(scores, "scores", function="estimate_sota")
+    return None
 
 
 def _is_correctness(A: np.ndarray) -> bool:
@@ -94,7 +95,7 @@ def _is_correctness(A: np.ndarray) -> bool:
 
 
 def _per_item_board(
-    correct: Any, n: int | None, rho: float | Dependence | None, uses_rho: bool
+    correct: PerItem, n: int | None, rho: float | Dependence | None, uses_rho: bool
 ) -> tuple[np.ndarray, int, float | Dependence | None, list[str], dict]:
     """The board behind a per-item matrix: ``(scores, n, rho, notes, details)``.
 
@@ -102,7 +103,7 @@ def _per_item_board(
     and ``rho``, when the method uses it and none is given, is measured from the same items
     (:func:`estimate_dependence`, without a bootstrap).
     """
-    Y, names = _as_matrix(correct, "scores")
+    Y, names = _as_matrix(correct, "scores", "estimate_sota")
     complete = ~np.isnan(Y).any(axis=1)
     n_items = int(complete.sum())
     if n_items == 0:
@@ -130,7 +131,7 @@ def _per_item_board(
     measured = rho is None and uses_rho
     if measured:
         try:
-            dep = estimate_dependence(Y, n_resamples=0)
+            dep = estimate_dependence(correct, n_resamples=0)
         except ValueError as exc:
             message = str(exc)
             if message.startswith("correct "):
@@ -155,8 +156,8 @@ def _resolve_board(
     uses_rho = metric == "auc" or method not in _NO_RHO_METHODS
     notes: list[str] = []
     details: dict = {}
-    matrix = _matrix_form(scores)
-    if matrix is not None and _is_correctness(matrix):
+    table = _per_item_form(scores)
+    if table is not None:
         if metric != "accuracy":
             raise ParameterError(
                 f"metric must be 'accuracy' when scores is a per-item matrix of correctness, got {metric!r}",
@@ -165,16 +166,15 @@ def _resolve_board(
             )
         if isinstance(rho, Dependence):
             rho, notes = _dependence_rho(rho, uses_rho)
-        scores, n, rho, more, details = _per_item_board(scores, n, rho, uses_rho)
+        scores, n, rho, more, details = _per_item_board(table, n, rho, uses_rho)
         notes += more
-    elif matrix is not None:
-        if isinstance(scores, PerItemFile):
-            _as_matrix(scores, "scores")  # a per-item file of losses: says what a per-item matrix holds
+    elif np.ndim(scores) == 2 and not isinstance(scores, Leaderboard):
         try:
             as_vector(scores, "scores")
         except ValueError as exc:
             raise ValueError(
-                f"{exc} (a matrix of 0, 1 and NaN only would be read as per-item correctness, items x models)"
+                f"{exc} (per-item correctness, items as rows and models as columns, is given as a sotalib.PerItem "
+                "or a DataFrame of 0, 1 and NaN)"
             ) from None
     if n is None:
         raise ValueError(
@@ -325,7 +325,7 @@ def _resamples(kind: str, n_resamples: int | None) -> int:
 
 @renamed_arguments(show="progress")
 def estimate_sota(
-    scores: ArrayLike | Leaderboard | PerItemFile,
+    scores: ArrayLike | Leaderboard | PerItem,
     n: int | None = None,
     *,
     metric: str = "accuracy",
@@ -382,14 +382,12 @@ def estimate_sota(
         counted.  A :class:`Leaderboard` (what :func:`read_leaderboard`
         returns) gives its scores, and the result records what reading the
         file dropped and merged (``dropped``, ``duplicates``, ``notes``).
-        A per-item matrix of correctness (accuracy only): an items x models
-        array or DataFrame of 1 (correct) and 0 (wrong), NaN for a missing
-        answer, one column per model (a DataFrame's names are kept; item
-        labels in its index), or a :class:`~sotalib.judging.PerItemFile`
-        (what :func:`~sotalib.judging.read_per_item` returns, with
-        ``missing=True`` for blank cells).  Any 2-d input with at least two
-        rows and two columns holding only 0, 1 and NaN is read so;
-        ``details["best_model"]`` names the winner and
+        Per-item correctness (accuracy only): a :class:`~sotalib.PerItem`
+        (what :func:`~sotalib.read_per_item` returns, with ``missing=True``
+        for blank cells) or a DataFrame of two or more model columns holding
+        only 1 (correct), 0 (wrong) and NaN (not answered), items as rows and
+        models as columns (a bare 2-d array is refused: wrap it as
+        ``PerItem(array)``); ``details["best_model"]`` names the winner and
         ``details["items_dropped"]`` counts the items some model left
         unanswered.
     n : int, optional

@@ -14,6 +14,7 @@ import json
 import numpy as np
 import pytest
 
+import sotalib
 from sotalib.cli import main
 from sotalib.consistency import check_report
 from sotalib.judging import bradley_terry, estimate_rank_uncertainty
@@ -80,7 +81,7 @@ def test_rank_uncertainty_huge_reps_is_refused_with_the_memory_it_needs(tmp_path
 
 def test_rank_uncertainty_library_refuses_before_allocating(monkeypatch):
     monkeypatch.setenv("SOTALIB_MEMORY_LIMIT", str(10**6))
-    X = np.random.default_rng(0).integers(0, 2, size=(4, 50))
+    X = sotalib.PerItem(np.random.default_rng(0).integers(0, 2, size=(50, 4)))
     with pytest.raises(ValueError, match=r"^n_resamples=100000 resamples of 4 candidates would need 6\.1 MiB"):
         estimate_rank_uncertainty(X, n_resamples=100_000, rng=0)
     estimate_rank_uncertainty(X, n_resamples=1_000, rng=0)  # 64 kB fits
@@ -224,7 +225,9 @@ def test_rank_says_one_judge(tmp_path, capsys):
     f.write_text("cand,j1\nA,0.5\nB,0.7\n")
     code, out, err = _run(capsys, ["rank", "--scores", str(f), "--method", "mean"])
     assert code == 0, err
-    assert out.startswith("mean ranking of 2 candidates by 1 judge; score: higher is better"), out
+    assert out.startswith(
+        f"mean ranking of 2 candidates by 1 judge; score: higher is better; candidates: the rows of {f}\n"
+    ), out
 
 
 # ------------------------------------------------------------------ counts too long to read

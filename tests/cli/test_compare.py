@@ -41,7 +41,7 @@ def run_json(capsys, argv):
 
 def test_compare_json(demsar, capsys):
     d = run_json(capsys, ["compare", "--scores", demsar])
-    assert set(d) == {"average_ranks", "friedman", "critical_difference", "groups", "pairwise"}
+    assert set(d) == {"average_ranks", "friedman", "critical_difference", "groups", "pairwise", "candidates_axis"}
     assert d["average_ranks"] == pytest.approx(
         {"C4.5+m+cf": 27 / 14, "C4.5+m": 2.0, "C4.5+cf": 41 / 14, "C4.5": 44 / 14}
     )
@@ -121,7 +121,7 @@ def test_rank_uncertainty_seed_and_its_alias_rng_are_one_option(items, capsys):
     by_rng = run_json(capsys, ["rank-uncertainty", "--per-item", path, "--reps", "100", "--rng", "7"])
     assert by_seed == by_rng and by_seed["seed"] == 7
     f = read_per_item(path)
-    lib = estimate_rank_uncertainty(f.X, n_resamples=100, rng=7, candidates=f.candidates)
+    lib = estimate_rank_uncertainty(f, n_resamples=100, rng=7)
     assert by_seed == lib.to_dict()
     assert main(["rank-uncertainty", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())
@@ -169,3 +169,30 @@ def test_rank_uncertainty_bad_files(tmp_path, capsys):
     assert "--alpha must be in [1e-10, 1), got 1e-300" in capsys.readouterr().err
     assert main(["rank-uncertainty"]) == 2
     assert "one of the arguments --per-item --battles is required" in capsys.readouterr().err
+
+
+def test_candidates_columns_reads_a_table_of_data_sets_as_rows_and_says_so(tmp_path, capsys):
+    """A file with data sets as rows: by default its rows are ranked (and the output says so); --candidates columns
+    ranks its columns, as the library does with candidates="columns" on the same table."""
+    import pandas as pd
+
+    from sotalib import compare_candidates, rank_candidates
+
+    path = tmp_path / "datasets.csv"
+    path.write_text("dataset,A,B,C\nd1,0.9,0.8,0.7\nd2,0.85,0.8,0.6\nd3,0.9,0.7,0.75\nd4,0.8,0.82,0.7\n")
+    frame = pd.read_csv(path, index_col=0)
+    rows = run_json(capsys, ["compare", "--scores", str(path)])
+    assert rows["candidates_axis"] == "rows" and set(rows["average_ranks"]) == {"d1", "d2", "d3", "d4"}
+    cols = run_json(capsys, ["compare", "--scores", str(path), "--candidates", "columns"])
+    assert cols["candidates_axis"] == "columns" and list(cols["average_ranks"]) == ["A", "B", "C"]
+    assert cols == compare_candidates(frame, candidates="columns").to_dict()
+    assert compare_candidates(frame.T).to_dict() == {**cols, "candidates_axis": "rows"}  # the transpose, by hand
+    ranked = run_json(capsys, ["rank", "--scores", str(path), "--method", "mean", "--candidates", "columns"])
+    assert ranked == rank_candidates(frame, "mean", candidates="columns").to_dict()
+    assert ranked["ranking"] == ["A", "B", "C"] and ranked["scores"]["A"] == pytest.approx(frame["A"].mean())
+    assert main(["compare", "--scores", str(path), "--candidates", "columns"]) == 0
+    assert f"3 candidates on 4 judges; score: higher is better; candidates: the columns of {path}\n" in (
+        capsys.readouterr().out
+    )
+    assert main(["rank", "--scores", str(path), "--method", "mean"]) == 0
+    assert f"candidates: the rows of {path}\n" in capsys.readouterr().out

@@ -16,7 +16,7 @@ from sotalib.multiplicity import simulate_per_item
 def per_item(tmp_path):
     rng = np.random.default_rng(4)
     theta = rng.uniform(0.6, 0.8, 12)
-    X = simulate_per_item(4000, theta, rho=0.5, theta0=0.7, rng=5)  # items x models, the paper's model
+    X = simulate_per_item(4000, theta, rho=0.5, theta0=0.7, rng=5).outcomes  # items x models, the paper's model
     frame = pd.DataFrame(X, columns=[f"m{j}" for j in range(12)])
     frame.insert(0, "item", [f"q{i}" for i in range(len(frame))])
     path = tmp_path / "items.csv"
@@ -56,7 +56,7 @@ def test_a_file_that_is_not_correctness_is_refused_naming_it(tmp_path, capsys):
     path.write_text("item,a,b\nq1,0.3,0.5\nq2,0.2,0.9\nq3,1,0\n")
     assert main(["dependence", "--per-item", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "--per-item" in err and "0 or 1" in err and len(err.strip().splitlines()) == 1
+    assert f'{path}, line 2, column "a": the cell is 0.3, not 0 or 1' in err and len(err.strip().splitlines()) == 1
 
 
 def test_sota_on_a_per_item_board_uses_the_measured_dependence(per_item, capsys):
@@ -67,7 +67,7 @@ def test_sota_on_a_per_item_board_uses_the_measured_dependence(per_item, capsys)
     assert main(["sota", "--per-item", str(path), "--classes", "2", "--json"]) in (0, 3)
     out = json.loads(capsys.readouterr().out)
     X = frame.drop(columns="item").to_numpy(dtype=float)
-    rho = float(estimate_dependence(X, n_resamples=0).rho0)
+    rho = float(estimate_dependence(frame, n_resamples=0).rho0)
     direct = estimate_sota(X.mean(axis=0), X.shape[0], classes=2, rho=rho)
     assert out["rho_source"] == "measured from --per-item"
     assert out["details"]["rho"] == rho
@@ -109,3 +109,22 @@ def test_sota_per_item_refuses_a_file_of_one_model_in_one_line(tmp_path, capsys)
     assert main(["sota", "--per-item", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"--per-item {path}: must have at least 2 models" in err and len(err.strip().splitlines()) == 1
+
+
+def test_reps_beyond_the_time_limit_are_refused_up_front_naming_reps_and_its_range(per_item, capsys, monkeypatch):
+    monkeypatch.setenv("SOTALIB_TIME_LIMIT", "60")
+    path, _ = per_item
+    assert main(["dependence", "--per-item", str(path), "--reps", "1e9"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sotalib dependence: error: --reps must be an integer in [0, ") and err.count("\n") == 1
+    assert "for 4,000 items x 12 models" in err
+
+
+def test_a_graded_cell_and_a_repeated_item_are_refused_by_line_and_column(tmp_path, capsys):
+    path = tmp_path / "items.csv"
+    path.write_text("question_id,A,B,C\n70,1,0,1\n71,0,0.3,1\n72,1,1,0\n73,0,1,1\n")
+    assert main(["dependence", "--per-item", str(path)]) == 2
+    assert f'{path}, line 3, column "B": the cell is 0.3, not 0 or 1' in capsys.readouterr().err
+    path.write_text("question_id,A,B,C\n70,1,0,1\n71,0,0,1\n72,1,1,0\n71,0,0,1\n")
+    assert main(["dependence", "--per-item", str(path)]) == 2
+    assert f"{path}, line 5, column \"question_id\": item ids must be unique: '71'" in capsys.readouterr().err

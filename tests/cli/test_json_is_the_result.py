@@ -116,7 +116,7 @@ def test_compare(capsys, files):
 
 def test_rank_uncertainty(capsys, files):
     f = read_per_item(files["per_item"])
-    result = sotalib.estimate_rank_uncertainty(f.X, n_resamples=200, rng=0, candidates=f.candidates)
+    result = sotalib.estimate_rank_uncertainty(f, n_resamples=200, rng=0)
     printed = _cli(capsys, ["rank-uncertainty", "--per-item", str(files["per_item"]), "--reps", "200", "--seed", "0"])
     _same(printed, result)
 

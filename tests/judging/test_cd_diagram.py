@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from sotalib import PerItem
 from sotalib.judging import compare_candidates, estimate_rank_uncertainty, plot_cd_diagram, plot_rank_intervals
 
 mpl = pytest.importorskip("matplotlib")
@@ -30,7 +31,7 @@ def test_cd_diagram_of_demsar_figure_1():
 def test_rank_intervals_mark_the_misses():
     rng = np.random.default_rng(0)
     X = (rng.random((6, 500)) < np.linspace(0.6, 0.8, 6)[:, None]).astype(float)
-    res = estimate_rank_uncertainty(X, n_resamples=200, rng=1)
+    res = estimate_rank_uncertainty(PerItem(X.T), n_resamples=200, rng=1)
     true = np.array([6, 5, 4, 3, 2, 1])
     true_bad = true.copy()
     true_bad[0] = 1  # the worst classifier cannot be first: outside its interval

@@ -222,7 +222,7 @@ def test_groups_are_the_maximal_cliques(R, cd):
 
 def test_compare_json_keys():
     d = compare_candidates(paper_ranks_table(), candidates=NAMES).to_dict()
-    assert set(d) == {"average_ranks", "friedman", "critical_difference", "groups", "pairwise"}
+    assert set(d) == {"average_ranks", "friedman", "critical_difference", "groups", "pairwise", "candidates_axis"}
     assert set(d["friedman"]) == {"statistic", "p_value", "iman_davenport_F", "iman_davenport_p"}
     assert set(d["pairwise"][0]) == {"a", "b", "p_value", "p_holm", "significant"}
     assert list(d["average_ranks"]) == ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+import sotalib
 from sotalib.judging import (
     achieved_precision,
     bootstrap_coverage,
@@ -126,17 +127,30 @@ def test_kendall_w_equals_friedman_statistic_scaled():
     rng = np.random.default_rng(2)
     for ties in (False, True):
         S = rng.integers(0, 3, (12, 6)).astype(float) if ties else rng.random((12, 6))
-        chi2 = stats.friedmanchisquare(*S.T).statistic
-        assert kendall_w(S) == pytest.approx(chi2 / (12 * 5), rel=1e-12)
-    assert kendall_w(np.tile([3.0, 1.0, 2.0], (5, 1))) == pytest.approx(1.0)
+        chi2 = stats.friedmanchisquare(*S.T).statistic  # S: 12 blocks (trials) x 6 treatments (candidates)
+        assert kendall_w(S.T) == pytest.approx(chi2 / (12 * 5), rel=1e-12)  # candidates as rows, as rank_candidates
+    assert kendall_w(np.tile([3.0, 1.0, 2.0], (5, 1)).T) == pytest.approx(1.0)
     assert kendall_w([[1.0, 2.0], [2.0, 1.0]]) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match=r"candidates x trials.*>= 2 candidates \(rows\)"):
+        kendall_w([[1.0, 2.0, 3.0]])  # one candidate judged three times: nothing to rank
 
 
 def test_ranking_stability_grows_with_test_set_size():
     rng = np.random.default_rng(0)
-    correct = rng.random((6, 5000)) < np.linspace(0.70, 0.80, 6)[:, None]
-    w = ranking_stability(correct, [20, 200, 5000], n_resamples=200, rng=1)
+    correct = rng.random((5000, 6)) < np.linspace(0.70, 0.80, 6)  # items x models
+    stab = ranking_stability(sotalib.PerItem(correct), [20, 200, 5000], n_resamples=200, rng=1)
+    w = stab.w
     assert w[0] < w[1] < w[2] and w[2] > 0.95
+    assert stab.sizes.tolist() == [20, 200, 5000] and stab.n_items == 5000 and len(stab.candidates) == 6
+    assert stab.seed == 1
+    # the same bootstrap written plainly: the counts of each test set times the table, Kendall's W of its rankings
+    gen = np.random.default_rng(1)
+    Y = correct.astype(float)
+    for s, got in zip([20, 200, 5000], w, strict=True):
+        counts = np.stack([np.bincount(gen.integers(5000, size=s), minlength=5000) for _ in range(200)])
+        assert got == pytest.approx(kendall_w((counts @ Y).T), rel=1e-12)
+    with pytest.raises(ValueError, match=r"before 0.6.0 ranking_stability took candidates x items"):
+        ranking_stability(correct.T, [20])
 
 
 def test_cv_bootstrap_schema():

@@ -49,7 +49,8 @@ def test_rank_to_dict_equals_cli_json(table3, capsys, method):
     res = rank_candidates(t.scores, method, rng=3, candidates=t.candidates, judges=t.judges)
     d = res.to_dict()
     assert json.loads(json.dumps(d, allow_nan=False)) == d == cli
-    assert list(d) == ["ranking", "scores", "ranks", "method", "higher_is_better", "note"]
+    assert list(d) == ["ranking", "scores", "ranks", "method", "higher_is_better", "note", "candidates_axis"]
+    assert d["candidates_axis"] == "rows"
 
 
 def test_rank_dataframe_names_candidates_and_judges():
@@ -191,7 +192,8 @@ def test_deprecated_front_door_names_warn_and_agree():
     with pytest.warns(DeprecationWarning, match="compare_candidates"):
         old = sotalib.judging.compare(M, 0.1, True, candidates=["a", "b", "c"])
     assert old.to_dict() == compare_candidates(M, alpha=0.1, lower_is_better=True, candidates=["a", "b", "c"]).to_dict()
-    X = pd.DataFrame((np.arange(60).reshape(3, 20) % 3 > 0).astype(float), index=["x", "y", "z"])
+    # per-item results: 20 items as rows, the candidates x, y, z as columns
+    X = pd.DataFrame((np.arange(60).reshape(3, 20) % 3 > 0).astype(float), index=["x", "y", "z"]).T
     with pytest.warns(DeprecationWarning, match="estimate_rank_uncertainty"):
         old = sotalib.judging.rank_uncertainty(X, reps=50, rng=1)
     assert old.to_dict() == estimate_rank_uncertainty(X, n_resamples=50, rng=1).to_dict()
@@ -289,7 +291,7 @@ def test_every_kind_of_judging_result_dumps_to_json():
         j.estimate_test_size(0.1),
         j.rank_candidates(TABLE3, "kemeny"),
         j.compare_candidates(TABLE3),
-        j.estimate_rank_uncertainty(X, n_resamples=20, rng=1),
+        j.estimate_rank_uncertainty(j.PerItem(X.T), n_resamples=20, rng=1),
         j.error_bars([1.0, 2.0, 4.0]),
         j.bootstrap_interval(np.mean, np.arange(10.0), n_resamples=50, rng=1, vectorized=True),
         j.bootstrap_coverage(0.8, 20, method="percentile", n_simulations=3, n_resamples=50, rng=1),
@@ -302,6 +304,8 @@ def test_every_kind_of_judging_result_dumps_to_json():
         j.bayesian_signed_rank([0.8, 0.9, 0.7], [0.7, 0.9, 0.6], n_resamples=100, rng=1),
         j.compare_candidates(TABLE3).friedman,
         j.compare_candidates(TABLE3).pairwise,
+        j.ranking_stability(j.PerItem(X.T), [5, 10], n_resamples=3, rng=1),
+        j.PerItem(X.T),
     ]
     for r in results:
         d = r.to_dict()

@@ -76,13 +76,14 @@ def test_read_scores_refusals_name_file_line_and_column(tmp_path, content, name,
 )
 def test_read_per_item_reads_awkward_files(tmp_path, content):
     f = read_per_item(_file(tmp_path, content))
-    assert f.candidates == ["A", "B"] and f.items == ["q1", "q2"]
-    assert f.X.tolist() == [[1.0, 0.5], [0.0, 1.0]]
+    assert f.models == ("A", "B") and f.items == ("q1", "q2")
+    assert f.outcomes.tolist() == [[1.0, 0.0], [0.5, 1.0]]
 
 
 def test_read_per_item_header_with_digits_and_no_label_column(tmp_path):
     f = read_per_item(_file(tmp_path, b"model1,model2\n1,0\n0,1\n"))
-    assert f.candidates == ["model1", "model2"] and f.items is None and f.X.tolist() == [[1, 0], [0, 1]]
+    assert f.models == ("model1", "model2") and f.items == ("item 1", "item 2")
+    assert f.outcomes.tolist() == [[1, 0], [0, 1]]
 
 
 @pytest.mark.parametrize(
@@ -90,10 +91,12 @@ def test_read_per_item_header_with_digits_and_no_label_column(tmp_path):
     [
         ("item,A\nq1,1\nq2,0\n".encode("latin-1").replace(b"q2", b"\xe92"), "f.csv", ["f.csv, line 3", "not UTF-8"]),
         (_zip(), "items.xlsx", ["items.xlsx", "ZIP archive"]),
-        (b"item,A,A\nq1,1,0\n", "f.csv", ["f.csv, line 1", "candidate names must be unique", "columns 2 and 3"]),
-        (b"item,A,,B\nq1,1,0,1\n", "f.csv", ["f.csv, line 1", "candidate names must not be empty"]),
+        (b"item,A,A\nq1,1,0\n", "f.csv", ["f.csv, line 1", "model names must be unique", "columns 2 and 3"]),
+        (b"item,A,,B\nq1,1,0,1\n", "f.csv", ["f.csv, line 1", "model names must not be empty"]),
         (b"item,A,B\nq1,1,\n", "f.csv", ['f.csv, line 2, column "B": blank cell']),
-        (b"item\nq1\n", "f.csv", ["candidate column"]),
+        (b"item\nq1\n", "f.csv", ["model column"]),
+        (b"item,A,B\nq1,1,0\nq2,0,1\nq1,1,1\n", "f.csv", ["f.csv, line 4", "item ids must be unique", "lines 2 and 4"]),
+        (b"doc,A,B\nq1,1,0\n,0,1\n", "f.csv", ['f.csv, line 3, column "doc": blank cell']),
     ],
 )
 def test_read_per_item_refusals_name_file_line_and_column(tmp_path, content, name, needles):

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sotalib.judging import PerItemFile
+from sotalib import PerItem, read_per_item
 from sotalib.multiplicity import (
     Dependence,
     conditional_probs,
@@ -38,7 +38,7 @@ def _naive_moments(Y):
 
 def test_power_sums_equal_the_loops_also_with_bootstrap_weights():
     rng = np.random.default_rng(0)
-    Y = simulate_per_item(300, THETA12[:7], rho=0.5, theta0=0.6, rng=rng)
+    Y = simulate_per_item(300, THETA12[:7], rho=0.5, theta0=0.6, rng=rng).outcomes
     idx = rng.integers(0, 300, 300)
     W = np.stack([np.ones(300), np.bincount(idx, minlength=300)]).astype(float)
     phi, tau, mb = _moments(Y, W)
@@ -50,8 +50,8 @@ def test_power_sums_equal_the_loops_also_with_bootstrap_weights():
 
 
 def test_recovers_rho0_and_theta0_at_large_n():
-    Y = simulate_per_item(40_000, np.tile(THETA12, 2), rho=0.6, theta0=0.65, rng=1)
-    d = estimate_dependence(Y, n_resamples=200, rng=2)
+    Y = simulate_per_item(40_000, np.tile(THETA12, 2), rho=0.6, theta0=0.65, rng=1).outcomes
+    d = estimate_dependence(PerItem(Y), n_resamples=200, rng=2)
     assert d.rho0 == pytest.approx(0.6, abs=0.006)
     assert d.theta0 == pytest.approx(0.65, abs=0.02)
     assert d.rho0_high - d.rho0_low < 0.01  # coverage: the next test
@@ -63,8 +63,8 @@ def test_bootstrap_interval_covers_at_about_its_rate():
     cover_rho = cover_theta0 = 0
     reps = 50
     for r in range(reps):
-        Y = simulate_per_item(2000, THETA12, rho=0.55, theta0=0.6, rng=100 + r)
-        d = estimate_dependence(Y, n_resamples=300, rng=1000 + r)
+        Y = simulate_per_item(2000, THETA12, rho=0.55, theta0=0.6, rng=100 + r).outcomes
+        d = estimate_dependence(PerItem(Y), n_resamples=300, rng=1000 + r)
         cover_rho += d.rho0_low <= 0.55 <= d.rho0_high
         cover_theta0 += d.theta0_low <= 0.6 <= d.theta0_high
     se = math.sqrt(0.95 * 0.05 / reps)
@@ -73,12 +73,12 @@ def test_bootstrap_interval_covers_at_about_its_rate():
     assert cover_rho < reps  # an interval that always covers would be too wide to mean anything
 
 
-def test_inputs_dataframe_and_per_item_file_agree_with_the_array():
-    Y = simulate_per_item(500, THETA12[:5], rho=0.5, theta0=0.6, rng=3)
+def test_inputs_dataframe_and_per_item_agree():
+    Y = simulate_per_item(500, THETA12[:5], rho=0.5, theta0=0.6, rng=3).outcomes
     names = [f"m{j}" for j in range(5)]
-    a = estimate_dependence(Y, n_resamples=20, rng=4)
+    a = estimate_dependence(PerItem(Y), n_resamples=20, rng=4)
     b = estimate_dependence(pd.DataFrame(Y, columns=names), n_resamples=20, rng=4)
-    c = estimate_dependence(PerItemFile(names, None, Y.T), n_resamples=20, rng=4)
+    c = estimate_dependence(PerItem(Y, models=names), n_resamples=20, rng=4)
     assert a.rho0 == b.rho0 == c.rho0 and a.rho0_low == b.rho0_low == c.rho0_low
     assert b.models == c.models == tuple(names)
     assert a.models[0] == "model 1"
@@ -86,33 +86,43 @@ def test_inputs_dataframe_and_per_item_file_agree_with_the_array():
 
 
 def test_a_model_scoring_every_item_is_left_out_and_reported():
-    Y = simulate_per_item(800, THETA12[:6], rho=0.5, theta0=0.6, rng=5)
+    Y = simulate_per_item(800, THETA12[:6], rho=0.5, theta0=0.6, rng=5).outcomes
     full = np.column_stack([Y, np.ones(800), np.zeros(800)])
     d = estimate_dependence(pd.DataFrame(full, columns=[*"abcdef", "oracle", "mute"]), n_resamples=0)
-    ref = estimate_dependence(Y, n_resamples=0)
+    ref = estimate_dependence(PerItem(Y), n_resamples=0)
     assert d.constant == ("oracle", "mute")
     assert d.n_models == 6 and d.rho0 == pytest.approx(ref.rho0, abs=1e-12)
     assert d.rho0_low is None and d.theta0 is not None
 
 
 def test_missing_answers_are_counted_and_their_items_dropped():
-    Y = simulate_per_item(1000, THETA12[:4], rho=0.5, theta0=0.6, rng=6)
+    Y = simulate_per_item(1000, THETA12[:4], rho=0.5, theta0=0.6, rng=6).outcomes
     Ym = Y.copy()
     Ym[:30, 0] = np.nan
     Ym[25:40, 2] = np.nan
-    d = estimate_dependence(Ym, n_resamples=0)
+    d = estimate_dependence(PerItem(Ym), n_resamples=0)
     assert d.missing == {"model 1": 30, "model 3": 15}
     assert d.items_dropped == 40 and d.n_items == 960
-    assert d.rho0 == pytest.approx(estimate_dependence(Y[40:], n_resamples=0).rho0, abs=1e-12)
+    assert d.rho0 == pytest.approx(estimate_dependence(PerItem(Y[40:]), n_resamples=0).rho0, abs=1e-12)
 
 
 @pytest.mark.parametrize(
     ("bad", "match"),
     [
-        (np.ones((10, 1)), "correct must have at least 2 models"),
-        (np.ones(10), "correct must be a 2-d"),
-        (np.full((10, 3), 0.5), "correct must hold 0 or 1"),
-        (np.column_stack([np.ones(10), np.zeros(10), np.r_[np.ones(5), np.zeros(5)]]), "at least 2 are needed"),
+        (PerItem(np.ones((10, 1))), "correct must have at least 2 models"),
+        (np.ones(10), "correct must be per-item results"),
+        (
+            np.ones((10, 3)),
+            r"correct: a bare array does not say which axis holds the models; wrap it as sotalib\.PerItem",
+        ),
+        (
+            PerItem(np.full((10, 3), 0.5)),
+            r"correct: row 1 \(item 'item 1'\), column 1 \(model 'model 1'\) is 0.5, not 0 or 1",
+        ),
+        (
+            PerItem(np.column_stack([np.ones(10), np.zeros(10), np.r_[np.ones(5), np.zeros(5)]])),
+            "at least 2 are needed",
+        ),
     ],
 )
 def test_bad_input_names_the_argument(bad, match):
@@ -121,40 +131,40 @@ def test_bad_input_names_the_argument(bad, match):
 
 
 def test_bad_settings_name_the_argument():
-    Y = simulate_per_item(100, THETA12[:3], rho=0.5, theta0=0.6, rng=7)
+    Y = simulate_per_item(100, THETA12[:3], rho=0.5, theta0=0.6, rng=7).outcomes
     with pytest.raises(ValueError, match="n_resamples"):
-        estimate_dependence(Y, n_resamples=-1)
+        estimate_dependence(PerItem(Y), n_resamples=-1)
     with pytest.raises(ValueError, match="alpha"):
-        estimate_dependence(Y, alpha=1.5)
+        estimate_dependence(PerItem(Y), alpha=1.5)
     with pytest.raises(ValueError, match="ks"):
-        dependence_fit(Y, ks=[4], n_null=5)
+        dependence_fit(PerItem(Y), ks=[4], n_null=5)
     with pytest.raises(ValueError, match="model"):
         simulate_per_item(10, [0.5], rho=0.5, model="other")
 
 
 def test_input_that_is_not_numbers_or_not_the_fitted_matrix_names_the_argument():
-    Y = simulate_per_item(200, THETA12[:4], rho=0.5, theta0=0.6, rng=19)
+    Y = simulate_per_item(200, THETA12[:4], rho=0.5, theta0=0.6, rng=19).outcomes
     df = pd.DataFrame(Y, columns=list("abcd")).assign(item=[f"q{i}" for i in range(200)])
-    with pytest.raises(ValueError, match="correct must hold 0/1"):
+    with pytest.raises(ValueError, match="column 'item' is not numbers"):
         estimate_dependence(df)
-    other = estimate_dependence(Y[:, :3], n_resamples=0)
+    other = estimate_dependence(PerItem(Y[:, :3]), n_resamples=0)
     with pytest.raises(ValueError, match="dependence was not estimated"):
-        dependence_fit(Y, dependence=other, n_null=5)
+        dependence_fit(PerItem(Y), dependence=other, n_null=5)
 
 
 def test_difficulty_alternative_has_the_stated_mean_phi():
-    Y = simulate_per_item(60_000, THETA12, rho=0.6, model="difficulty", rng=8)
-    d = estimate_dependence(Y, n_resamples=0)
+    Y = simulate_per_item(60_000, THETA12, rho=0.6, model="difficulty", rng=8).outcomes
+    d = estimate_dependence(PerItem(Y), n_resamples=0)
     assert d.mean_phi == pytest.approx(0.36, abs=0.01)
     assert np.allclose(d.theta, THETA12, atol=0.01)
 
 
 def test_fit_test_rejects_latent_difficulty_and_keeps_the_paper_model():
     theta = np.random.default_rng(9).uniform(0.4, 0.8, 30)
-    alt = simulate_per_item(6000, theta, rho=0.6, model="difficulty", rng=10)
-    null = simulate_per_item(6000, theta, rho=0.6, theta0=0.6, rng=11)
-    fa = dependence_fit(alt, ks=[2], n_null=99, rng=12)
-    fn = dependence_fit(null, ks=[2], n_null=99, rng=13)
+    alt = simulate_per_item(6000, theta, rho=0.6, model="difficulty", rng=10).outcomes
+    null = simulate_per_item(6000, theta, rho=0.6, theta0=0.6, rng=11).outcomes
+    fa = dependence_fit(PerItem(alt), ks=[2], n_null=99, rng=12)
+    fn = dependence_fit(PerItem(null), ks=[2], n_null=99, rng=13)
     assert fa.rejected and fa.p_value == pytest.approx(0.01)
     assert not fn.rejected
     assert fa.dependence.rho0 == pytest.approx(0.6, abs=0.02)  # same mean correlation: only the fit tells them apart
@@ -223,8 +233,8 @@ def test_predicted_best_of_k_against_brute_force_enumeration():
 
 
 def test_fit_reports_best_of_k_exactly_on_small_boards():
-    Y = simulate_per_item(400, THETA12[:6], rho=0.5, theta0=0.65, rng=17)
-    fit = dependence_fit(Y, ks=[2, 6], n_null=19, rng=18)
+    Y = simulate_per_item(400, THETA12[:6], rho=0.5, theta0=0.65, rng=17).outcomes
+    fit = dependence_fit(PerItem(Y), ks=[2, 6], n_null=19, rng=18)
     rows = {r["k"]: r for r in fit.best_of_k}
     assert rows[2]["prediction"] == "exact" and rows[2]["exhaustive"] and rows[2]["n_subsets"] == 15
     assert rows[6]["observed_mean"] == pytest.approx(Y.mean(0).max())
@@ -232,3 +242,56 @@ def test_fit_reports_best_of_k_exactly_on_small_boards():
     assert 0 <= rows[2]["ks"] <= 1
     d = fit.to_dict()
     assert d["level"] == 0.05 and d["dependence"]["n_models"] == 6
+
+
+def test_the_same_results_as_file_dataframe_and_per_item_give_the_same_estimate(tmp_path):
+    Y = simulate_per_item(300, THETA12[:5], rho=0.5, theta0=0.6, rng=20).outcomes
+    names = [f"m{j}" for j in range(5)]
+    ids = [f"q{i}" for i in range(300)]
+    frame = pd.DataFrame(Y.astype(int), columns=names).assign(question_id=ids)[["question_id", *names]]
+    path = tmp_path / "items.csv"
+    frame.to_csv(path, index=False)
+    results = [
+        estimate_dependence(x, n_resamples=50, rng=21).to_dict()
+        for x in (PerItem(Y, items=ids, models=names), frame, pd.read_csv(path), read_per_item(path))
+    ]
+    assert all(r == results[0] for r in results[1:])
+    assert results[0]["models"] == names
+
+
+def test_an_item_listed_twice_is_refused_not_counted_twice(tmp_path):
+    path = tmp_path / "twice.csv"
+    path.write_text("question_id,A,B,C\nq1,1,0,1\nq2,0,1,1\nq3,1,1,0\nq1,1,0,1\n")
+    with pytest.raises(
+        ValueError, match=r"line 5, column \"question_id\": item ids must be unique: 'q1' is listed on lines 2 and 5"
+    ):
+        estimate_dependence(read_per_item(path))
+    frame = pd.DataFrame({"item": ["q1", "q2", "q3", "q1"], "A": [1, 0, 1, 1], "B": [0, 1, 1, 0], "C": [1, 1, 0, 1]})
+    with pytest.raises(ValueError, match="items must be unique: 'q1' names rows 1 and 4"):
+        estimate_dependence(frame)
+
+
+def test_a_graded_cell_is_refused_by_its_line_and_column(tmp_path):
+    path = tmp_path / "graded.csv"
+    path.write_text("item,A,B,C\nq1,1,0,1\nq2,0,1,1\nq3,1,0.3,0\nq4,0,1,0\n")
+    table = read_per_item(path)  # graded results are per-item results: read
+    assert table.outcomes[2, 1] == 0.3 and not table.binary
+    with pytest.raises(ValueError, match=r"graded.csv, line 4, column \"B\": the cell is 0.3, not 0 or 1"):
+        estimate_dependence(table)
+    with pytest.raises(ValueError, match=r"line 4, column \"B\""):
+        dependence_fit(table)
+
+
+def test_resamples_beyond_the_time_limit_are_refused_up_front_with_the_range(monkeypatch):
+    monkeypatch.setenv("SOTALIB_TIME_LIMIT", "60")
+    table = simulate_per_item(1000, THETA12[:10], rho=0.5, theta0=0.6, rng=22)
+    with pytest.raises(
+        ValueError, match=r"n_resamples must be an integer in \[0, [0-9,]+\] for 1,000 items x 10 models"
+    ):
+        estimate_dependence(table, n_resamples=10**9)
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError):
+        estimate_dependence(table, n_resamples=10**12)
+    assert time.perf_counter() - start < 1.0  # refused before any resample is drawn

@@ -19,7 +19,8 @@ def test_type_checking_imports_are_the_public_names():
         assert isinstance(node, ast.ImportFrom)
         for alias in node.names:
             assert alias.asname == alias.name, "re-export as the same name (from m import x as x)"
-            declared[alias.name] = getattr(importlib.import_module(f"sotalib.multiplicity.{node.module}"), alias.name)
+            module = importlib.import_module("." * node.level + str(node.module), "sotalib.multiplicity")
+            declared[alias.name] = getattr(module, alias.name)
     assert sorted(declared) == sorted(multiplicity.__all__)
     for name, obj in declared.items():
         assert getattr(multiplicity, name) is obj, name
