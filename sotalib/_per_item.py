@@ -337,6 +337,25 @@ class PerItem(Result):
             }
         )
 
+    def to_text(self) -> str:
+        """A few lines: the table's size and kind, and each model's mean outcome on the items it answered."""
+        d = self.to_dict()
+        kind = "1/0 outcomes" if self.binary else "graded outcomes"
+        if self.samples is not None:
+            kind += f", {self.samples.min():,}-{self.samples.max():,} samples per cell"
+        lines = [f"per-item results: {self.n:,} items (rows) x {self.m:,} models (columns), {kind}"]
+        if d["n_incomplete"]:
+            k = d["n_incomplete"]
+            lines.append(f"  {k:,} {'item' if k == 1 else 'items'} not answered by every model")
+        w = max(len(str(x)) for x in self.models)
+        shown = list(zip(self.models, d["mean"], d["answered"], strict=True))
+        for name, mean, answered in shown[:20]:
+            value = "   nan" if mean is None else f"{mean:.4f}"
+            lines.append(f"  {str(name).ljust(w)}  {value}  ({answered:,} {'item' if answered == 1 else 'items'})")
+        if len(shown) > 20:
+            lines.append(f"  ... and {len(shown) - 20:,} more models")
+        return "\n".join(lines)
+
     # ---------------------------------------------------------------- checks the functions share
     def _require_binary(self, name: str, function: str) -> None:
         """Refuse a graded cell or one of several samples, naming its place: ``function`` needs 1/0 outcomes."""

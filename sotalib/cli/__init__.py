@@ -130,12 +130,6 @@ class _Version(argparse.Action):
         parser.exit(0, f"sotalib {__version__}\n")
 
 
-def of_source(text: str, path: str) -> str:
-    """``text`` with its first line ending in the file it came from (``"... candidates: the rows of FILE"``)."""
-    head, newline, rest = text.partition("\n")
-    return f"{head} of {'standard input' if path == '-' else path}{newline}{rest}"
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The ``sotalib`` argument parser; each command module registers its subparser.
 

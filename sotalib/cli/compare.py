@@ -68,7 +68,7 @@ def _draw(comparison, path: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib compare`` with the parsed ``args``; return the exit status."""
     from ..judging import compare_candidates, read_scores
-    from . import CliError, call, emit, of_source, typed
+    from . import CliError, call, emit, typed
 
     # every option typed is passed as the parameter of the same name; the library checks every range
     given = typed(args)
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     res = dataclasses.replace(res, candidates_axis=axis)
     if diagram is not None:
         _draw(res, diagram)
-    text = of_source(res.to_text(), path)
+    text = res.to_text()
     if diagram is not None:
         text += f"\ncritical-difference diagram: {diagram}"
     emit(args, res.to_dict(), text)

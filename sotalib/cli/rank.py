@@ -47,7 +47,7 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib rank`` with the parsed ``args``; return the exit status."""
     from ..judging import rank_candidates, read_scores
-    from . import call, emit, of_source, refuse_unused, typed
+    from . import call, emit, refuse_unused, typed
 
     # every option typed is passed as the parameter of the same name; the library checks every range
     given = typed(args)
@@ -74,5 +74,5 @@ def run(args: argparse.Namespace) -> int:
         progress=None if not args.json else False,
     )
     res = dataclasses.replace(res, candidates_axis=axis)
-    emit(args, res.to_dict(), of_source(res.to_text(), path))
+    emit(args, res.to_dict(), res.to_text())
     return 0

@@ -226,7 +226,7 @@ def test_rank_says_one_judge(tmp_path, capsys):
     code, out, err = _run(capsys, ["rank", "--scores", str(f), "--method", "mean"])
     assert code == 0, err
     assert out.startswith(
-        f"mean ranking of 2 candidates by 1 judge; score: higher is better; candidates: the rows of {f}\n"
+        "mean ranking of 2 candidates by 1 judge; score: higher is better; candidates: the rows\n"
     ), out
 
 

@@ -191,8 +191,6 @@ def test_candidates_columns_reads_a_table_of_data_sets_as_rows_and_says_so(tmp_p
     assert ranked == rank_candidates(frame, "mean", candidates="columns").to_dict()
     assert ranked["ranking"] == ["A", "B", "C"] and ranked["scores"]["A"] == pytest.approx(frame["A"].mean())
     assert main(["compare", "--scores", str(path), "--candidates", "columns"]) == 0
-    assert f"3 candidates on 4 judges; score: higher is better; candidates: the columns of {path}\n" in (
-        capsys.readouterr().out
-    )
+    assert "3 candidates on 4 judges; score: higher is better; candidates: the columns\n" in (capsys.readouterr().out)
     assert main(["rank", "--scores", str(path), "--method", "mean"]) == 0
-    assert f"candidates: the rows of {path}\n" in capsys.readouterr().out
+    assert "candidates: the rows\n" in capsys.readouterr().out

@@ -59,7 +59,7 @@ def test_sota(capsys, files):  # noqa: F811
 
 
 def test_sota_per_item_says_where_rho_came_from(capsys, tmp_path):
-    Y = sotalib.multiplicity.simulate_per_item(1000, THETA, rho=0.6, theta0=0.7, rng=1)
+    Y = sotalib.multiplicity.simulate_per_item(1000, THETA, rho=0.6, theta0=0.7, rng=1).outcomes
     path = tmp_path / "items.csv"
     path.write_text(
         "item,"
@@ -122,7 +122,7 @@ def test_rank_and_compare(capsys, files):  # noqa: F811
 
 def test_rank_uncertainty(capsys, files):  # noqa: F811
     f = read_per_item(files["per_item"])
-    result = sotalib.estimate_rank_uncertainty(f.X, n_resamples=200, rng=0, candidates=f.candidates)
+    result = sotalib.estimate_rank_uncertainty(f, n_resamples=200, rng=0)
     out = _text(capsys, ["rank-uncertainty", "--per-item", str(files["per_item"]), "--reps", "200", "--seed", "0"])
     assert out == result.to_text() + "\n"
     assert out.startswith("3 candidates: mean per-item result on 30 items (higher is better); 200 bootstrap")
