@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sotalib import PerItem
 from sotalib.judging import compare_candidates, estimate_rank_uncertainty
 
 from ._harness import Case
@@ -174,7 +175,7 @@ CASES = [
     ),
     Case(
         "estimate_rank_uncertainty: 10^4 items x 50 candidates x 1,000 resamples",
-        lambda: estimate_rank_uncertainty(X50, n_resamples=1000, rng=1, progress=False),
+        lambda: estimate_rank_uncertainty(PerItem(X50.T), n_resamples=1000, rng=1, progress=False),
         target=5.0,
         repeat=3,
         reference=lambda: _plain_bootstrap(X50, 1000, np.random.default_rng(1)),

@@ -124,7 +124,12 @@ Symbols
 ``scores``
     The scores under study: a leaderboard's scores (an array), reported
     scores (a mapping from score name to value) or a score matrix
-    (candidates by judges or items).
+    (candidates by judges or data sets; ``candidates="columns"`` reads it
+    the other way).
+Per-item results
+    One table, :class:`PerItem`: items as rows, models as columns, in every
+    function that takes them; a DataFrame is read so, a bare array is
+    refused (wrap it as ``PerItem(array)``).
 ``method=``
     *Which* estimator or rule: ``estimate_sota(method="shrink")``,
     ``rank_candidates(method="copeland")`` [``--method``].

@@ -498,7 +498,9 @@ def as_per_item(
 def _table(path: str | os.PathLike, needs: str) -> Table:
     """The file read as a table; a gzip-compressed file (``.csv.gz``) decompressed first."""
     raw, shown = _raw_source(path, None)
-    if isinstance(raw, bytes) and raw[:2] == b"\x1f\x8b":
+    if isinstance(raw, str):  # standard input as a text stream: its text, as bytes (a str would be a path)
+        raw = raw.encode("utf-8")
+    if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError, zlib.error) as exc:

@@ -79,7 +79,7 @@ def test_rank_uncertainty_reads_awkward_per_item_and_battle_files(tmp_path, caps
 
 def test_rank_uncertainty_refusals_name_file_line_and_column(tmp_path, capsys):
     path = _write(tmp_path, b"item,A,A\nq1,1,0\n")
-    _refused(capsys, ["rank-uncertainty", "--per-item", path], "f.csv, line 1", "candidate names must be unique")
+    _refused(capsys, ["rank-uncertainty", "--per-item", path], "f.csv, line 1", "model names must be unique")
     path = _write(tmp_path, b"a,b,winner\nx,y,x\nx,,y\n")
     _refused(capsys, ["rank-uncertainty", "--battles", path], 'f.csv, line 3, column "b": blank cell')
 
@@ -359,14 +359,14 @@ REFUSALS = [
         None,
         "the first line holds numbers, not judge names: the file needs a header line such as 'candidate,task 1,task 2'",
     ),
-    ("per-item", "item,A,B,A\nq1,1,0,1\n", 1, 4, "candidate names must be unique: 'A' names columns 2 and 4"),
+    ("per-item", "item,A,B,A\nq1,1,0,1\n", 1, 4, "model names must be unique: 'A' names columns 2 and 4"),
     ("per-item", "item,A,B\nq1,1,0\nq2,,1\n", 3, "A", "blank cell where a number is needed"),
     (
         "per-item",
         "0.5,1\n1,0\n",
         1,
         None,
-        "the first line holds numbers, not candidate names: the file needs a header line such as 'item,model A,model B'",
+        "the first line holds numbers, not model names: the file needs a header line such as 'item,model A,model B'",
     ),
     # a blank cell is never a candidate named ''
     ("battles", "a,b,winner\nx,y,x\n,y,y\n", 3, "a", "blank cell where a name is needed"),

@@ -186,6 +186,7 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
         "--method": ["copeland", "random-dictator"],
         "--lower-is-better": None,
         "--seed": "3",
+        "--candidates": "columns",
     },
     "testsize": {
         "--error": "0.05",
@@ -199,6 +200,7 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
         "--alpha": "0.1",
         "--lower-is-better": None,
         "--cd-diagram": "{out}/cd.svg",
+        "--candidates": "columns",
     },
     "rank-uncertainty": {
         "--per-item": "{items2}",

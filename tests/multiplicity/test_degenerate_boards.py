@@ -88,6 +88,6 @@ def test_all_equal_matrix_compares_and_ranks_without_nan():
     cmp = s.compare_candidates(flat)
     assert np.all(cmp.average_ranks == 2.5) and cmp.friedman.p_value == 1.0
     assert cmp.groups == [[0, 1, 2, 3]] and not cmp.pairwise.significant.any()
-    ru = s.estimate_rank_uncertainty(np.ones((3, 20)), n_resamples=50, rng=0)
+    ru = s.estimate_rank_uncertainty(s.PerItem(np.ones((20, 3))), n_resamples=50, rng=0)
     np.testing.assert_allclose(ru.p_first, 1 / 3)
     assert np.all(ru.rank_low == 1) and np.all(ru.ci_low == ru.score) and np.all(ru.ci_high == ru.score)
