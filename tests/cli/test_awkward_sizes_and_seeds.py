@@ -225,9 +225,9 @@ def test_rank_says_one_judge(tmp_path, capsys):
     f.write_text("cand,j1\nA,0.5\nB,0.7\n")
     code, out, err = _run(capsys, ["rank", "--scores", str(f), "--method", "mean"])
     assert code == 0, err
-    assert out.startswith(
-        "mean ranking of 2 candidates by 1 judge; score: higher is better; candidates: the rows\n"
-    ), out
+    assert out.startswith("mean ranking of 2 candidates by 1 judge; score: higher is better; candidates: the rows\n"), (
+        out
+    )
 
 
 # ------------------------------------------------------------------ counts too long to read
