@@ -42,9 +42,12 @@ $(VENV)/.test-installed: pyproject.toml $(LOCK) | $(PY)
 book: $(VENV)/.book-installed
 	$(PY) -m sotalib.book.build
 
-# pytest runs on every core (pytest-xdist); --dist loadscope keeps a module's tests on one worker, so
-# the book is built once (tests/book/test_book.py builds it in a module-scoped fixture).
-PYTEST := $(PY) -m pytest -n auto --dist loadscope --durations=15
+# pytest runs on every core (pytest-xdist).  --dist loadgroup: the test modules that read the built book
+# are one group (pytest_xdist_make_scheduler in tests/conftest.py), sent first to one worker, which
+# builds the book once (about half of CI's time) while the other workers take the remaining tests one
+# at a time; under --dist loadscope a second worker reaching a book module waited on the build's lock.
+# --durations=15: the slowest tests, to watch CI's 20 minutes (installs included).
+PYTEST := $(PY) -m pytest -n auto --dist loadgroup --durations=15
 
 test: $(VENV)/.test-installed lint typecheck core-smoke chromium
 test: lint-workflows

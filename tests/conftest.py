@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -21,3 +22,35 @@ settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHES
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+def _modules_reading_the_book() -> frozenset[str]:
+    """Test modules (paths as in node ids) with a test or fixture taking the built book (``built``)."""
+    found = set()
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(a.arg == "built" for a in node.args.args):
+                found.add(path.relative_to(ROOT).as_posix())
+                break
+    return frozenset(found)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (``make test``): the tests reading the built book in one group, the others one by one.
+
+    The book group is sent first to one worker, which builds the book (about half of CI's time) while the
+    other workers take the remaining tests one at a time; a second worker never waits on the build's lock.
+    pytest-xdist 3.8 groups by renaming node ids, which pytest 9.2 no longer allows, so the group is made here.
+    """
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    book = _modules_reading_the_book()
+
+    class BookFirst(LoadScopeScheduling):
+        # the largest group is scheduled first (--loadscope-reorder, the default): every other test is its own
+        def _split_scope(self, nodeid: str) -> str:
+            return "book" if nodeid.split("::", 1)[0] in book else nodeid
+
+    return BookFirst(config, log)
