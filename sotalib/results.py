@@ -51,7 +51,7 @@ Data read from files
 
    Leaderboard
    ScoreFile
-   PerItemFile
+   PerItem
    BattleFile
    Dataset
 
@@ -84,6 +84,7 @@ Judging a competition
 .. autosummary::
 
    ErrorBars
+   RankingStability
    BootstrapInterval
    PairedComparison
    Coverage
@@ -130,8 +131,9 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .judging import KemenyResult as KemenyResult
     from .judging import PairedComparison as PairedComparison
     from .judging import Pairwise as Pairwise
-    from .judging import PerItemFile as PerItemFile
+    from .judging import PerItem as PerItem
     from .judging import PublicPrivate as PublicPrivate
+    from .judging import RankingStability as RankingStability
     from .judging import RankUncertainty as RankUncertainty
     from .judging import ScoreFile as ScoreFile
     from .judging import SearchResult as SearchResult
@@ -184,7 +186,8 @@ __getattr__, __dir__, __all__ = attach(
             "Comparison",
             "RankUncertainty",
             "ScoreFile",
-            "PerItemFile",
+            "PerItem",
+            "RankingStability",
             "BattleFile",
             "ErrorBars",
             "BootstrapInterval",

@@ -72,7 +72,6 @@ NOT_RESULTS: dict[str, str] = {
     "sotalib.multiplicity.simulate_iid_max_counts": "draws",
     "sotalib.multiplicity.simulate_leaderboard": "draws",
     "sotalib.multiplicity.simulate_max_auc": "draws",
-    "sotalib.multiplicity.simulate_per_item": "draws",
     "sotalib.multiplicity.simulate_scores": "draws",
     # the folds of an experiment: the input of the consistency tests
     "sotalib.consistency.kfold_configurations": "folds",
@@ -84,7 +83,6 @@ NOT_RESULTS: dict[str, str] = {
     "sotalib.judging.plot_rank_intervals": "plot",
     # not yet a result: issue 32 asks for one ("boosting_attack returns a tuple, ranking_stability an ndarray")
     "sotalib.judging.boosting_attack": "pending",
-    "sotalib.judging.ranking_stability": "pending",
 }
 REASONS = {"formula", "scores", "draws", "folds", "plot", "pending"}
 
