@@ -330,7 +330,6 @@ def _inv_cf(x, g):
 _UNDERFLOW = -800.0
 
 
-@njit(parallel=True, cache=True)
 def _log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, counts):
     """``log P(max_j AUC_hat_j <= grid[i] | zeta = zetas[k])`` as an array (zetas, grid).
 
@@ -350,8 +349,16 @@ def _log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, counts):
     ``<= 0`` and ``exp`` of the sum is 0.0 either way, so :meth:`_Model.cdf`
     (which only takes ``exp`` of this array) is unchanged, and the strongest
     teams, taken first, empty the low end of each row soonest.  Any order of
-    ``aucs`` gives the same ``F`` (up to the rounding of the sums).
+    ``aucs`` gives the same ``F`` (up to the rounding of the sums).  The rows of ``zeta``
+    are dealt to the threads round-robin (the work grows with ``zeta``; halves would not
+    balance); each row is computed the same way whatever the number of threads.
     """
+    return _log_conditional_kernel(grid, zetas, aucs, sd, g, b, s, counts, nb.get_num_threads())
+
+
+@njit(parallel=True, cache=True)
+def _log_conditional_kernel(grid, zetas, aucs, sd, g, b, s, counts, nth):  # noqa: PLR0917 (Numba kernel, positional)
+    """:func:`_log_conditional_cdf` on ``nth`` threads."""
     nz = zetas.size
     na = grid.size
     m = aucs.size
@@ -365,24 +372,25 @@ def _log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, counts):
             inv = 1.0 / sd[j]
             for i in range(na):
                 y[jj, i] = s[j] * _inv_cf((grid[i] - aucs[j]) * inv, g[j])
-        for k in nb.prange(nz):
-            z = zetas[k]
-            i0 = start[k]
-            for jj in range(j1 - j0 - 1, -1, -1):
-                if i0 >= na:
-                    break
-                shift = b[j0 + jj] * z
-                if y[jj, i0] - shift > _CUT:
-                    continue
-                c = counts[j0 + jj]
-                for i in range(i0, na):
-                    x = y[jj, i] - shift
-                    if x > _CUT:
+        for t in nb.prange(nth):  # rows round-robin
+            for k in range(t, nz, nth):
+                z = zetas[k]
+                i0 = start[k]
+                for jj in range(j1 - j0 - 1, -1, -1):
+                    if i0 >= na:
                         break
-                    out[k, i] += c * _log_ndtr(x)
-                while i0 < na and out[k, i0] < _UNDERFLOW:
-                    i0 += 1
-            start[k] = i0
+                    shift = b[j0 + jj] * z
+                    if y[jj, i0] - shift > _CUT:
+                        continue
+                    c = counts[j0 + jj]
+                    for i in range(i0, na):
+                        x = y[jj, i] - shift
+                        if x > _CUT:
+                            break
+                        out[k, i] += c * _log_ndtr(x)
+                    while i0 < na and out[k, i0] < _UNDERFLOW:
+                        i0 += 1
+                start[k] = i0
     return out
 
 
