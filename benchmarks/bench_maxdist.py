@@ -30,6 +30,7 @@ class PeakMemory:
         self.limit_mb = limit_mb
         self.mb: float | None = None
         self.error: str | None = None
+        self.stdout = ""
 
     def __str__(self) -> str:
         if self.error:
@@ -47,8 +48,13 @@ class PeakMemory:
         return len(str(self))
 
 
-def in_subprocess(code: str, note: PeakMemory, timeout: float = 600.0) -> Callable[[], None]:
-    """A case function running ``code`` in a fresh Python process and recording its peak memory in ``note``."""
+def in_subprocess(code: str, note: PeakMemory, timeout: float = 600.0, strict: bool = False) -> Callable[[], None]:
+    """A case function running ``code`` in a fresh Python process and recording its peak memory in ``note``.
+
+    The process's standard output is kept in ``note.stdout``.  A failure or a timeout is written
+    into the note; with ``strict`` it also raises RuntimeError, so that a reference that fails is
+    reported as failed rather than timed (the harness says "reference failed").
+    """
     script = code + "\nimport resource\nprint('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))}
 
@@ -59,10 +65,15 @@ def in_subprocess(code: str, note: PeakMemory, timeout: float = 600.0) -> Callab
             ).stdout
         except subprocess.TimeoutExpired:
             note.error = f"did not finish within {timeout:.0f} s"
+            if strict:
+                raise RuntimeError(note.error) from None
             return
         except subprocess.CalledProcessError as exc:
             note.error = f"failed: {exc.stderr.strip().splitlines()[-1] if exc.stderr.strip() else exc}"
+            if strict:
+                raise RuntimeError(note.error) from None
             return
+        note.stdout = out
         kb = [line.split()[1] for line in out.splitlines() if line.startswith("MAXRSS")]
         note.mb = int(kb[-1]) / 1024 if kb else None
 

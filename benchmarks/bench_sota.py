@@ -136,19 +136,24 @@ def _board_case(
 
 
 #: The conditional log-cdf of the normal approximation in plain NumPy (scipy's log_ndtr), teams in blocks:
-#: the reference the compiled kernel of ``sotalib.multiplicity._auc_normal`` is timed against.
+#: the reference the compiled kernel of ``sotalib.multiplicity._auc_normal`` is timed against.  It takes the
+#: kernel's arguments (the last one is the count of teams sharing each AUC, which multiplies their log Phi)
+#: and computes the same array (every term, without the kernel's early exits), so that the whole estimate,
+#: brentq's path included, is the library's.  (Until issue 32 it took ``_CUT`` in place of the counts and
+#: crashed on its first call: the table showed the time to that crash, 2.2-3.6 s, as the reference's.)
 _NUMPY_KERNEL = """
 from scipy.special import log_ndtr
 from sotalib.multiplicity import _auc_normal
 
-def _numpy_log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, cut):
+def _numpy_log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, counts):
+    cut = _auc_normal._CUT
     out = np.zeros((zetas.size, grid.size))
     for j0 in range(0, aucs.size, 256):
         sl = slice(j0, j0 + 256)
         y = s[sl, None] * _auc_normal._inv_psi((grid[None, :] - aucs[sl, None]) / sd[sl, None], g[sl, None])
         for k, z in enumerate(zetas):
             x = y - b[sl, None] * z
-            out[k] += np.where(x > cut, 0.0, log_ndtr(np.minimum(x, cut))).sum(axis=0)
+            out[k] += (counts[sl, None] * np.where(x > cut, 0.0, log_ndtr(np.minimum(x, cut)))).sum(axis=0)
     return out
 
 _auc_normal._log_conditional_cdf = _numpy_log_conditional_cdf
@@ -164,7 +169,26 @@ def _auc_board_code(n: int, teams: int, numpy_kernel: bool = False) -> str:
         f"aucs = 0.9 - np.abs(rng.normal(0, 0.004, {teams}))\n"
         f"est = estimate_sota(aucs, {n}, metric='auc', prevalence=0.3, rng=0)\n"
         "assert est.solved and est.details['engine'] == 'normal', est\n"
+        "print('ESTIMATE', repr(est.estimate), repr(est.ci_low), repr(est.ci_high))\n"
     )
+
+
+class _SameEstimate(PeakMemory):
+    """The note of an AUC board: peak memory, and whether the estimate equals the NumPy reference's."""
+
+    def __init__(self, text: str, reference: PeakMemory, limit_mb: float | None = None):
+        super().__init__(text, limit_mb)
+        self.reference = reference
+
+    def __str__(self) -> str:
+        ours, theirs = (
+            [[float(v) for v in line.split()[1:]] for line in note.stdout.splitlines() if line.startswith("ESTIMATE")]
+            for note in (self, self.reference)
+        )
+        if not (ours and theirs):
+            return super().__str__()
+        diff = float(np.max(np.abs(np.subtract(ours[-1], theirs[-1]))))
+        return f"{super().__str__()}; estimate and interval equal the reference's to {diff:.0e}"
 
 
 def _auc_board_case(n: int, teams: int, target: float | None, timeout: float) -> Case:
@@ -174,8 +198,11 @@ def _auc_board_case(n: int, teams: int, target: float | None, timeout: float) ->
     scores per evaluation: about an hour each for 1,000 teams at n = 200,000, measured at 2
     replications); the reference evaluates the same integral with plain NumPy.
     """
-    note = PeakMemory(f"{teams:,} teams, n={n:,}, prevalence 0.3, rho 0.6: shrink_auc (normal engine)", limit_mb=1024)
-    ref = in_subprocess(_auc_board_code(n, teams, numpy_kernel=True), PeakMemory("NumPy"), timeout=timeout)
+    ref_note = PeakMemory("NumPy")
+    note = _SameEstimate(
+        f"{teams:,} teams, n={n:,}, prevalence 0.3, rho 0.6: shrink_auc (normal engine)", ref_note, limit_mb=1024
+    )
+    ref = in_subprocess(_auc_board_code(n, teams, numpy_kernel=True), ref_note, timeout=timeout, strict=True)
     return Case(
         f"sota --metric auc --n {n:,} on {teams:,} teams (subprocess)",
         in_subprocess(_auc_board_code(n, teams), note, timeout=timeout),

@@ -186,7 +186,6 @@ def _sign_diff_sqrt(x: int | Fraction, a: int | Fraction, y: int | Fraction, b: 
 def _rational(base: str, tp: int, tn: int, p: int, n: int, beta: Fraction):  # noqa: C901 (one branch per score formula, read against the paper)
     """(numerator, denominator) of the rational scores, ``None`` when undefined."""
     fp, fn = n - tn, p - tp
-    b2 = beta * beta
     if base == "acc":
         return (tp + tn), (p + n)
     if base == "sens":
@@ -198,8 +197,10 @@ def _rational(base: str, tp: int, tn: int, p: int, n: int, beta: Fraction):  # n
     if base == "npv":
         return (tn), (tn + fn)
     if base == "fbp":
+        b2 = beta * beta
         return (1 + b2) * tp, b2 * p + fp + tp
     if base == "fbn":
+        b2 = beta * beta
         return (1 + b2) * tn, b2 * n + fn + tn
     if base == "upm":
         return (4 * tp * tn), (tn * (n + p - tn + tp) + tp * (n + p + tn - tp))
@@ -232,10 +233,21 @@ def exact_sign(base: str, tp: int, tn: int, p: int, n: int, c: Fraction, beta: F
     four scores with square roots (gm, fm, mcc, pt) by comparing squares with the
     signs taken into account, so that no rounding is involved anywhere.
     """
-    c = Fraction(c)
+    if not isinstance(c, Fraction):
+        c = Fraction(c)
     cn, cd = c.numerator, c.denominator  # cd > 0
     tp, tn, p, n = int(tp), int(tn), int(p), int(n)  # Python integers: no overflow
     fp, fn = n - tn, p - tp
+    if base == "fbp" or base == "fbn":
+        # (1 + b2) x / (b2 m + y) with b2 = bn / bd, in integers: numerator and denominator times bd > 0
+        # (the sign of num cd - cn den is unchanged; Fractions made this the cost of a DRIVE check)
+        b = beta if isinstance(beta, (int, Fraction)) else Fraction(beta)
+        bn, bd = b.numerator**2, b.denominator**2  # b2 in lowest terms
+        x, m, y = (tp, p, fp + tp) if base == "fbp" else (tn, n, fn + tn)
+        num, den = (bd + bn) * x, bn * m + bd * y
+        if den == 0:
+            return None
+        return _sign(num * cd - cn * den) * _sign(den)
     if base in ("gm", "pt") and (p == 0 or n == 0):
         return None  # built on sens and spec: undefined on a fold without positives or negatives
     if base == "gm":  # sqrt(tp tn / (p n)) - c has the sign of cd sqrt(tp tn) - cn sqrt(p n)

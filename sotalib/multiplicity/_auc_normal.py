@@ -325,7 +325,11 @@ def _inv_cf(x, g):
     return 2.0 * (g + x) / (1.0 + math.sqrt(d))
 
 
-@njit(parallel=True, cache=True)
+#: ``exp`` of anything below this is exactly 0.0 (``exp(-745.2)`` is the smallest subnormal): a grid
+#: point whose ``log F`` has fallen below it contributes 0 to ``F`` whatever is added to it.
+_UNDERFLOW = -800.0
+
+
 def _log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, counts):
     """``log P(max_j AUC_hat_j <= grid[i] | zeta = zetas[k])`` as an array (zetas, grid).
 
@@ -338,30 +342,55 @@ def _log_conditional_cdf(grid, zetas, aucs, sd, g, b, s, counts):
     ``Phi(-_CUT)`` of 1 (it only grows with ``a``), and is skipped where it
     already is at the grid's low end.  ``counts[j]`` teams share team ``j``'s
     numbers (equal AUCs have equal factors), so ``m`` equal teams cost one.
+
+    The teams are taken from the last (the highest AUC, ``aucs`` being sorted
+    by :meth:`_Model.build`) to the first, and a grid point whose sum has
+    fallen below :data:`_UNDERFLOW` takes no more terms: every later term is
+    ``<= 0`` and ``exp`` of the sum is 0.0 either way, so :meth:`_Model.cdf`
+    (which only takes ``exp`` of this array) is unchanged, and the strongest
+    teams, taken first, empty the low end of each row soonest.  Any order of
+    ``aucs`` gives the same ``F`` (up to the rounding of the sums).  The rows of ``zeta``
+    are dealt to the threads round-robin (the work grows with ``zeta``; halves would not
+    balance); each row is computed the same way whatever the number of threads.
     """
+    return _log_conditional_kernel(grid, zetas, aucs, sd, g, b, s, counts, nb.get_num_threads())
+
+
+@njit(parallel=True, cache=True)
+def _log_conditional_kernel(grid, zetas, aucs, sd, g, b, s, counts, nth):  # noqa: PLR0917 (Numba kernel, positional)
+    """:func:`_log_conditional_cdf` on ``nth`` threads."""
     nz = zetas.size
     na = grid.size
     m = aucs.size
     out = np.zeros((nz, na))
-    for j0 in range(0, m, _BLOCK):
-        j1 = min(m, j0 + _BLOCK)
+    start = np.zeros(nz, dtype=np.int64)  # row k: the grid points below start[k] are below _UNDERFLOW
+    for j1 in range(m, 0, -_BLOCK):
+        j0 = max(0, j1 - _BLOCK)
         y = np.empty((j1 - j0, na))
         for jj in nb.prange(j1 - j0):
             j = j0 + jj
             inv = 1.0 / sd[j]
             for i in range(na):
                 y[jj, i] = s[j] * _inv_cf((grid[i] - aucs[j]) * inv, g[j])
-        for k in nb.prange(nz):
-            z = zetas[k]
-            for jj in range(j1 - j0):
-                shift = b[j0 + jj] * z
-                if y[jj, 0] - shift > _CUT:
-                    continue
-                for i in range(na):
-                    x = y[jj, i] - shift
-                    if x > _CUT:
+        for t in nb.prange(nth):  # rows round-robin
+            for k in range(t, nz, nth):
+                z = zetas[k]
+                i0 = start[k]
+                for jj in range(j1 - j0 - 1, -1, -1):
+                    if i0 >= na:
                         break
-                    out[k, i] += counts[j0 + jj] * _log_ndtr(x)
+                    shift = b[j0 + jj] * z
+                    if y[jj, i0] - shift > _CUT:
+                        continue
+                    c = counts[j0 + jj]
+                    for i in range(i0, na):
+                        x = y[jj, i] - shift
+                        if x > _CUT:
+                            break
+                        out[k, i] += c * _log_ndtr(x)
+                    while i0 < na and out[k, i0] < _UNDERFLOW:
+                        i0 += 1
+                start[k] = i0
     return out
 
 

@@ -108,3 +108,24 @@ def test_names_synonyms_complements():
     for bad in ("foo", "auc", "accuracyy", ""):
         with pytest.raises(ValueError, match="score must be one of"):
             resolve_score(bad)
+
+
+def test_exact_sign_of_the_f_scores_matches_fractions_from_the_definition():
+    # exact_sign takes the F-scores in integers (beta^2 as numerator and denominator): checked here against
+    # F_beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP) in Fractions, at and around the exact value
+    rng = np.random.default_rng(11)
+    for beta in (Fraction(1), Fraction(2), Fraction(1, 2), Fraction(3, 7), 1):
+        b2 = Fraction(beta) ** 2
+        for _ in range(200):
+            p, n = (int(x) for x in rng.integers(0, 40, 2))
+            tp, tn = int(rng.integers(0, p + 1)), int(rng.integers(0, n + 1))
+            fp, fn = n - tn, p - tp
+            for base, (x, bad, other) in {"fbp": (tp, fn, fp), "fbn": (tn, fp, fn)}.items():
+                den = (1 + b2) * x + b2 * bad + other
+                if den == 0:
+                    assert exact_sign(base, tp, tn, p, n, Fraction(1, 2), beta) is None
+                    continue
+                value = (1 + b2) * x / den
+                for c in (value, value + Fraction(1, 10**9), value - Fraction(1, 10**9), Fraction(1, 3)):
+                    want = (value > c) - (value < c)
+                    assert exact_sign(base, tp, tn, p, n, c, beta) == want, (base, tp, tn, p, n, beta, c)
