@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 __all__ = ["REMOVED_IN", "deprecated_alias", "renamed_arguments", "warn_deprecated"]
 
-REMOVED_IN = "0.5.0"
+REMOVED_IN = "0.7.0"
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -397,8 +397,8 @@ def simulate_scores(
     n_pos: int,
     n_neg: int,
     m: int,
-    rng: int | np.random.Generator | None = None,
     *,
+    rng: int | np.random.Generator | None = None,
     sigma_pos: float = 1.0,
     sigma_neg: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import renamed_arguments
 from .._frame import _is_frame, _numeric_dtype, as_vector
 from .._progress import showing
 from .._rng import check_rng
@@ -320,7 +319,6 @@ def _resamples(kind: str, n_resamples: int | None) -> int:
     return default if n_resamples is None else check_int("n_resamples", n_resamples, low=low)
 
 
-@renamed_arguments(show="progress")
 def estimate_sota(
     scores: ArrayLike | Leaderboard | PerItemFile,
     n: int | None = None,
