@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass
 
+from ._deprecate import warn_deprecated
 from ._result import Result
 
 __all__ = ["ENGINES", "DistributionSummary"]
@@ -63,3 +64,17 @@ class DistributionSummary(Result):
     n_resamples: int | None = None
     se_mean: float | None = None
     seed: int | None = None
+
+    @property
+    def method(self) -> str:
+        """Deprecated name of :attr:`engine`, with ``"mc"`` for ``"simulate"`` (removed in 0.7.0)."""
+        name = type(self).__name__
+        warn_deprecated(f"{name}.method", f"{name}.engine ('mc' is now 'simulate')")
+        return "mc" if self.engine == "simulate" else self.engine
+
+    @property
+    def reps(self) -> int | None:
+        """Deprecated name of :attr:`n_resamples` (removed in 0.7.0)."""
+        name = type(self).__name__
+        warn_deprecated(f"{name}.reps", f"{name}.n_resamples")
+        return self.n_resamples

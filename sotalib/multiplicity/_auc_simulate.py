@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import gammaln
 
+from .._deprecate import keyword_only_since
 from .._distribution import DistributionSummary
 from .._json import json_safe
 from .._progress import progress
@@ -68,6 +69,7 @@ def _draw_positive_counts(rng, n, prevalence, reps, positives) -> np.ndarray:
     return k
 
 
+@keyword_only_since("n_resamples", "rng")
 def simulate_auc(
     auc: float,
     n: int,
@@ -207,6 +209,7 @@ def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, *, show=N
     return out
 
 
+@keyword_only_since("n_resamples", "rng")
 def simulate_max_auc(
     auc: float,
     n: int,
@@ -496,6 +499,7 @@ def _simulated_max_auc(
     )
 
 
+@keyword_only_since("rng")
 def simulate_auc_leaderboard(
     aucs: ArrayLike, n: int, prevalence: float, *, rng: int | np.random.Generator | None = None
 ) -> np.ndarray:

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._deprecate import keyword_only_since
 from .._validate import check_int, check_memory, check_probability
 
 __all__ = ["prob_at_least", "clopper_pearson"]
@@ -170,6 +171,7 @@ def prob_at_least(t: float, n: int, theta: float) -> float:
     return float(_cdf_sf(k - 1, n, theta)[1])
 
 
+@keyword_only_since("alpha")
 def clopper_pearson(x: int, n: int, *, alpha: float = 0.05) -> tuple[float, float]:
     """Exact two-sided ``1 - alpha`` confidence interval for ``theta`` from ``x`` successes of ``n``.
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._deprecate import keyword_only_since
 from .._io import parse_number, read_table
 from .._json import json_safe
 from .._result import Result
@@ -114,6 +115,7 @@ def _parse_score(value, path, row: int, column: str):
 _PAGE_TOKEN = "next page token"
 
 
+@keyword_only_since("score_column")
 def read_kaggle_leaderboard(
     path: str | Path, *, score_column: str | None = None, lower_is_better: bool = False
 ) -> Leaderboard:
@@ -259,6 +261,7 @@ def _read_kaggle(path: Path, score_column: str | None, lower_is_better: bool) ->
     )
 
 
+@keyword_only_since("score_column")
 def read_leaderboard(path: str | Path, *, score_column: str | None = None, scale: str = "auto") -> Leaderboard:
     r"""Read a leaderboard file for :func:`~sotalib.multiplicity.estimate_sota` (the ``sotalib sota`` command).
 

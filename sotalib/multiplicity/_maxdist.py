@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._deprecate import warn_deprecated
 from .._result import Result
 from .._validate import check_alpha, check_int, check_probability, check_real
 from ._binomial import count_at_least, log_cdf
@@ -155,6 +156,12 @@ class MaxDistribution(Result):
     cdf: np.ndarray
     sf: np.ndarray
     engine: str = "exact"
+
+    @property
+    def method(self) -> str:
+        """Deprecated name of :attr:`engine`, with ``"mc"`` for ``"simulate"`` (removed in 0.7.0)."""
+        warn_deprecated("MaxDistribution.method", "MaxDistribution.engine ('mc' is now 'simulate')")
+        return "mc" if self.engine == "simulate" else self.engine
 
     @classmethod
     def from_log_cdf(cls, n: int, lo: int, log_cdf_values, engine: str = "exact") -> MaxDistribution:

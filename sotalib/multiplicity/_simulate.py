@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._deprecate import keyword_only_since
 from .._rng import as_generator, spawn
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._dependence import check_feasible
@@ -24,6 +25,7 @@ from ._theta_dist import Empirical, PointMass, Uniform, _as_dist, default_theta0
 __all__ = ["simulate_iid_max_counts", "simulate_iid_max", "simulate_coin_flip_leaderboard", "simulate_max"]
 
 
+@keyword_only_since("n_resamples", "rng")
 def simulate_iid_max_counts(
     n: int,
     m: int,
@@ -89,6 +91,7 @@ def simulate_iid_max_counts(
     return out
 
 
+@keyword_only_since("n_resamples", "rng", "alpha")
 def simulate_iid_max(
     n: int,
     m: int,
@@ -147,6 +150,7 @@ def simulate_iid_max(
     )
 
 
+@keyword_only_since("rng")
 def simulate_coin_flip_leaderboard(n: int, m: int, *, rng: int | np.random.Generator | None = None) -> np.ndarray:
     """Accuracies of ``m`` coin-flip classifiers, each guessing ``n`` fair coin flips.
 

@@ -315,3 +315,49 @@ def test_shrink_auc_with_a_generator_uses_one_seed_for_every_evaluation():
     seed = est.details["seed"]
     assert isinstance(seed, int)
     assert est.to_dict() == shrink_auc(aucs, 2000, 0.1, n_resamples=50, rng=seed).to_dict()
+
+
+# ---------------------------------------------------- former spellings kept until 0.7.0, with a warning
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        (lambda: simulate_iid_max_counts(100, 5, 0.7, 20, 1), lambda: simulate_iid_max_counts(100, 5, 0.7, n_resamples=20, rng=1)),
+        (lambda: simulate_auc(0.8, 500, 0.1, 20, 1), lambda: simulate_auc(0.8, 500, 0.1, n_resamples=20, rng=1)),
+        (lambda: simulate_max_auc(0.8, 500, 3, 0.1, 20, 1), lambda: simulate_max_auc(0.8, 500, 3, 0.1, n_resamples=20, rng=1)),
+        (lambda: simulate_scores(0.8, 5, 20, 3, 1), lambda: simulate_scores(0.8, 5, 20, 3, rng=1)),
+        (lambda: simulate_coin_flip_leaderboard(20, 30, 1), lambda: simulate_coin_flip_leaderboard(20, 30, rng=1)),
+        (lambda: simulate_auc_leaderboard([0.7, 0.8], 500, 0.1, 1), lambda: simulate_auc_leaderboard([0.7, 0.8], 500, 0.1, rng=1)),
+    ],
+)  # fmt: skip
+def test_options_given_by_position_still_work_with_a_warning(old, new):
+    with pytest.warns(DeprecationWarning, match=r"given by position.*0\.7\.0.*keywords: (n_resamples|rng)="):
+        a = old()
+    assert _same(a, new())
+
+
+def test_keyword_only_refuses_an_option_given_twice_or_too_many_positions():
+    from sotalib.multiplicity import clopper_pearson
+
+    with pytest.warns(DeprecationWarning, match="alpha"):
+        assert clopper_pearson(27, 30, 0.1) == clopper_pearson(27, 30, alpha=0.1)
+    with pytest.raises(TypeError, match="multiple values for argument .alpha."):
+        clopper_pearson(27, 30, 0.1, alpha=0.2)
+    with pytest.raises(TypeError, match="positional arguments"):
+        clopper_pearson(27, 30, 0.1, 0.2)
+
+
+def test_result_fields_renamed_to_engine_and_n_resamples_keep_their_former_names():
+    from sotalib.multiplicity import summarize_max_difference
+
+    s = simulate_max(100, 5, 0.7, n_resamples=30, rng=1)
+    with pytest.warns(DeprecationWarning, match=r"Summary\.method .*Summary\.engine"):
+        assert s.method == "mc"
+    with pytest.warns(DeprecationWarning, match=r"Summary\.reps .*Summary\.n_resamples"):
+        assert s.reps == s.n_resamples == 30
+    d = summarize_max_difference(300, 900, [0.7, 0.72], engine="exact")
+    with pytest.warns(DeprecationWarning, match="MaxDifference.engine"):
+        assert d.method == "exact"
+    dist = iid_max_distribution(100, 5, 0.7)
+    with pytest.warns(DeprecationWarning, match="MaxDistribution.engine"):
+        assert dist.method == dist.engine == "exact"
+    assert "method" not in s.to_dict() and "reps" not in s.to_dict()
