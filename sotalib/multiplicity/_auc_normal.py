@@ -490,7 +490,7 @@ class NormalMaxAUC(DistributionSummary):
 
     Returned by :func:`normal_max_auc` (the normal engine of
     :func:`sotalib.multiplicity.summarize_max_auc`): the fields of every
-    distribution summary (:class:`sotalib._distribution.DistributionSummary`)
+    distribution summary (``sotalib._distribution.DistributionSummary``)
     with ``engine="normal"``, deterministic (no Monte Carlo error: its error
     is the approximation's, :data:`NORMAL_AUC_ACCURACY`), and the model's:
 

@@ -288,7 +288,7 @@ class MaxAUCSummary(DistributionSummary):
     ``estimate_sota(metric="auc")``; the public door is
     :func:`sotalib.multiplicity.summarize_max_auc`).  The fields of every
     distribution summary (``mean, sd, ci_low, ci_high, alpha, engine,
-    n_resamples, se_mean, seed``; :class:`sotalib._distribution.DistributionSummary`),
+    n_resamples, se_mean, seed``; ``sotalib._distribution.DistributionSummary``),
     with ``engine="simulate"``, and the model's:
 
     Attributes

@@ -62,7 +62,7 @@ class MaxDifference(DistributionSummary):
     """Distribution of ``max(public) - max(private)`` under the same true accuracies.
 
     What :func:`summarize_max_difference` returns: the fields of every
-    distribution summary (:class:`sotalib._distribution.DistributionSummary`),
+    distribution summary (``sotalib._distribution.DistributionSummary``),
     then the model's and the observed difference's.
 
     Attributes

@@ -92,7 +92,7 @@ class MaxSummary(DistributionSummary):
 
     Returned by :func:`summarize_max` (the best accuracy) and
     :func:`summarize_max_auc` (the best empirical AUC).  The fields of every
-    distribution summary (:class:`sotalib._distribution.DistributionSummary`),
+    distribution summary (``sotalib._distribution.DistributionSummary``),
     then the model's.
 
     Attributes

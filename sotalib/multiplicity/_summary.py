@@ -28,7 +28,7 @@ class Summary(DistributionSummary):
     Returned by :meth:`MaxDistribution.summary`, :func:`simulate_iid_max`
     and :func:`simulate_max`: every distribution of a maximum in the book,
     exact or simulated, is summarised the same way.  The fields are those of
-    every distribution summary (:class:`sotalib._distribution.DistributionSummary`).
+    every distribution summary (``sotalib._distribution.DistributionSummary``).
 
     Attributes
     ----------
