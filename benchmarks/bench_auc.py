@@ -30,7 +30,7 @@ def _melanoma_shrunk():
 CASES = [
     Case(
         "AUC max: paper setting, 10^4 reps x 1,000 classifiers x 3,000 items (direct)",
-        lambda: A.simulate_max_auc(0.9, 3000, 1000, 0.017, 10_000, rng=1),
+        lambda: A.simulate_max_auc(0.9, 3000, 1000, 0.017, n_resamples=10_000, rng=1),
         target=60.0,
         repeat=1,
         warmup=False,
@@ -38,7 +38,7 @@ CASES = [
     ),
     Case(
         "AUC: 10^6 single-classifier AUCs, n=3,000, pi=0.017 (AUCs per second = 10^6 / time)",
-        lambda: A.simulate_auc(0.9, 3000, 0.017, 10**6, rng=2),
+        lambda: A.simulate_auc(0.9, 3000, 0.017, n_resamples=10**6, rng=2),
         target=20.0,
         repeat=1,
         warmup=False,

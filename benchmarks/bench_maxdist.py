@@ -86,7 +86,7 @@ def _summary(n, m, theta):
 
 def _maxdist_case(n: int, target: float | None) -> Case:
     note = PeakMemory(f"sotalib.summarize_max(n={n:,}, m=1,000, theta=0.9, rho=0.6): swap engine", limit_mb=1024)
-    code = f"from sotalib.multiplicity import summarize_max\nsummarize_max({n}, 1000, 0.9, rho=0.6)"
+    code = f'from sotalib.multiplicity import summarize_max\nsummarize_max({n}, 1000, 0.9, rho=0.6, engine="exact")'
     return Case(
         f"maxdist --rho 0.6 --n {n:,} --m 1000 --theta 0.9 (subprocess)",
         in_subprocess(code, note),

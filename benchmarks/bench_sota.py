@@ -24,7 +24,7 @@ N_OBESITY = 13840
 def _obesity_scores() -> np.ndarray:
     from sotalib.multiplicity import read_leaderboard
 
-    return read_leaderboard(ROOT / "data" / "leaderboards" / NAME, "score").scores
+    return read_leaderboard(ROOT / "data" / "leaderboards" / NAME, score_column="score").scores
 
 
 _SCORES = _obesity_scores()

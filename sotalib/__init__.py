@@ -137,8 +137,26 @@ Per-item results
     *How* a number is computed, never what it means: ``"auto"`` (the
     default: exact where it takes seconds), ``"exact"``, ``"normal"`` (a
     stated approximation) or ``"simulate"`` (Monte Carlo) [``--engine``].
+    A result records the engine that computed it in its ``engine`` field
+    (never ``method``), with these values.
 ``n_resamples=``
-    The number of Monte Carlo replications or bootstrap resamples [``--reps``].
+    The number of Monte Carlo replications or bootstrap resamples, under
+    this one name [``--reps``], keyword-only, with one default per kind:
+
+    * the Monte Carlo of a distribution of accuracies (a simulated check of
+      an exact one): ``10_000`` replications (``summarize_max``,
+      ``simulate_max``, ``summarize_max_difference``, ...);
+    * simulated AUC challenges, each drawing every score of every team:
+      ``1_000`` (``summarize_max_auc``, ``simulate_auc``, ...);
+    * bootstrap resamples: ``1_000``;
+    * resamples inside an estimator, each a fit: the estimator's own,
+      stated where it is chosen (``estimate_sota``'s ``n_resamples=None``).
+
+    A result of random work records its count in ``n_resamples``.
+``m=``, ``z=``, ``se``
+    ``m`` is the number of candidates (classifiers, teams, models), ``z`` a
+    z value, ``se`` a standard error (``se_mean`` that of a Monte Carlo
+    mean) -- in parameters and in result fields alike.
 ``rng=``
     Randomness, one argument with one default policy, as in SciPy: ``None``
     (the default) draws fresh entropy, an ``int`` seeds
@@ -161,7 +179,9 @@ Order of arguments
 Results
     Frozen dataclasses inheriting one base: ``to_dict()`` (JSON-safe: no NaN,
     no infinity), ``to_text()``, a readable repr, and a small table in
-    notebooks; :mod:`sotalib.results` lists them all.
+    notebooks; :mod:`sotalib.results` lists them all.  The summaries of a
+    distribution share one set of fields: ``mean, sd, ci_low, ci_high,
+    alpha, engine, n_resamples, se_mean, seed``.
 Errors
     Bad input raises :class:`ValueError` naming the argument and its allowed
     range.  Former names keep working for one minor version with a
@@ -254,20 +274,5 @@ __getattr__, __dir__, __all__ = attach(
         ".results": ["results"],
         "._per_item": ["PerItem", "read_per_item"],
         "._version": ["__version__"],
-    },
-    deprecated={
-        "max_summary": (".multiplicity", "summarize_max"),
-        "expected_max_auc": (".multiplicity._auc_simulate", "expected_max_auc", "summarize_max_auc"),
-        # the judging wrappers keep the old signatures and warn when called
-        "test_size": (".judging", "test_size", None),
-        "compare": (".judging", "compare", None),
-        "rank_uncertainty": (".judging", "rank_uncertainty", None),
-        "iid_max_distribution": (".multiplicity", "iid_max_distribution"),
-        "max_distribution": (".multiplicity", "max_distribution"),
-        "MaxDistribution": (".multiplicity", "MaxDistribution"),
-        "Summary": (".multiplicity", "Summary"),
-        "prob_at_least": (".multiplicity", "prob_at_least"),
-        "prob_any_at_least": (".multiplicity", "prob_any_at_least"),
-        "clopper_pearson": (".multiplicity", "clopper_pearson"),
     },
 )

@@ -7,13 +7,14 @@ the version that removes the old one, as NumPy and SciPy do.
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["REMOVED_IN", "deprecated_alias", "renamed_arguments", "warn_deprecated"]
+__all__ = ["REMOVED_IN", "deprecated_alias", "keyword_only_since", "renamed_arguments", "warn_deprecated"]
 
-REMOVED_IN = "0.5.0"
+REMOVED_IN = "0.7.0"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,6 +60,41 @@ def renamed_arguments(**renames: str) -> Callable[[F], F]:
                         raise ValueError(f"give {new} only ({old} is its deprecated spelling)")
                     warn_deprecated(f"{func.__name__}({old}=...)", f"{new}=")
                     kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def keyword_only_since(*names: str) -> Callable[[F], F]:
+    """Accept the options ``names``, now keyword-only, at their former positions after the data, with a warning.
+
+    ``@keyword_only_since("n_resamples", "rng")`` on ``f(n, m, *, n_resamples, rng)`` lets a former call
+    ``f(n, m, 100, 1)`` keep working for one minor version; the signature (and ``inspect.signature``) is the
+    new one.
+    """
+
+    def decorate(func: F) -> F:
+        params = inspect.signature(func).parameters.values()
+        positional = sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if len(args) > positional:
+                extra = args[positional:]
+                if len(extra) > len(names):
+                    raise TypeError(f"{func.__name__}() takes {positional} positional arguments, got {len(args)}")
+                given = names[: len(extra)]
+                for name, value in zip(given, extra):
+                    if name in kwargs:
+                        raise TypeError(f"{func.__name__}() got multiple values for argument {name!r}")
+                    kwargs[name] = value
+                warn_deprecated(
+                    f"{func.__name__}() with {', '.join(given)} given by position",
+                    "keywords: " + ", ".join(f"{name}=..." for name in given),
+                )
+                args = args[:positional]
             return func(*args, **kwargs)
 
         return wrapper  # type: ignore[return-value]

@@ -166,3 +166,300 @@ def test_py_typed_ships():
     from importlib.resources import files
 
     assert files("sotalib").joinpath("py.typed").is_file()
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The vocabulary, rule by rule (the "One vocabulary" section of ``help(sotalib)``).
+#
+# Each rule is a function ``(qualified name, object) -> list of violations`` in FUNCTION_RULES (for public
+# functions) or CLASS_RULES (for public result classes); the tests below run every rule on every public name of
+# the packages in VOCABULARY_SCOPE.  To hold another subpackage to the vocabulary, add it to VOCABULARY_SCOPE;
+# to add a rule, write its function and list it.  A known gap that another change closes is listed in
+# KNOWN_GAPS with the change that closes it, never silently.
+# ----------------------------------------------------------------------------------------------------------------
+from sotalib._distribution import ENGINES, DistributionSummary  # noqa: E402  # private: the shared base and values
+
+#: The packages whose public names follow every rule ("sotalib" is the front door, whatever subpackage defines it).
+VOCABULARY_SCOPE = ["sotalib", "sotalib.multiplicity"]
+
+#: Names that are options wherever they appear, hence keyword-only (a model's quantities, ``rho`` or
+#: ``prevalence``, are data where a formula takes them in the notation's order).
+OPTION_NAMES = {
+    "alpha", "engine", "method", "n_resamples", "rng", "progress", "lower_is_better", "z", "metric", "target",
+    "scale", "score_column",
+}  # fmt: skip
+
+#: Parameters with a default that are data, not options, and so may stay positional: ``(function, parameter)``.
+DATA_WITH_DEFAULT = {
+    ("estimate_sota", "n"): "the test-set size, None when the scores carry it (a Leaderboard or per-item results)",
+    ("check_report", "p"): "the experiment (p, n) or scores, any of which a dataset name may give instead",
+    ("check_report", "n"): "the experiment (p, n) or scores, any of which a dataset name may give instead",
+    ("check_report", "scores"): "the experiment (p, n) or scores, any of which a dataset name may give instead",
+    # the parameters of a formula, positional as those of scipy.special and scipy.stats distributions
+    ("binormal_auc", "mu_neg"): "a formula's parameter",
+    ("binormal_auc", "sigma_pos"): "a formula's parameter",
+    ("binormal_auc", "sigma_neg"): "a formula's parameter",
+    ("binormal_mu_pos", "mu_neg"): "a formula's parameter",
+    ("binormal_mu_pos", "sigma_pos"): "a formula's parameter",
+    ("binormal_mu_pos", "sigma_neg"): "a formula's parameter",
+    ("binormal_roc", "sigma_pos"): "a formula's parameter",
+    ("binormal_roc", "sigma_neg"): "a formula's parameter",
+    ("auc_variance", "sigma_pos"): "a formula's parameter",
+    ("auc_variance", "sigma_neg"): "a formula's parameter",
+}
+
+#: Parameter and field names the vocabulary retired, with their replacement.
+RETIRED_NAMES = {
+    **RETIRED,
+    "n_simulations": "n_resamples",
+    "n_sim": "n_resamples",
+    "trials": "n_resamples",
+    "proposals": "n_resamples",
+    "n_bootstrap": "n_resamples",
+    "sem": "se",
+    "std": "sd",
+    "n_classifiers": "m",
+    "n_candidates": "m",
+    "n_teams": "m",
+}
+#: Field names a result keeps although a parameter of that name is retired: the int seed a result records.
+RETIRED_FIELDS_ALLOWED = {"seed"}
+
+#: Values that say how a number was computed: the engine's, never a method's (``"mc"`` is the retired spelling
+#: of ``"simulate"``).
+ENGINE_WORDS = set(ENGINES) | {"mc"}
+
+#: The defaults of ``n_resamples`` by kind, as the vocabulary states them; "estimator" means None, the
+#: estimator's own default, stated where the estimator is chosen.
+N_RESAMPLES_DEFAULTS = {"distribution": 10_000, "auc": 1_000, "bootstrap": 1_000, "estimator": None}
+#: The kind of each function's resamples (a new function with ``n_resamples`` must say which kind it draws).
+N_RESAMPLES_KIND = {
+    "summarize_max": "distribution",
+    "simulate_max": "distribution",
+    "simulate_iid_max": "distribution",
+    "simulate_iid_max_counts": "distribution",
+    "summarize_max_difference": "distribution",
+    "summarize_max_auc": "auc",
+    "simulate_auc": "auc",
+    "simulate_max_auc": "auc",
+    "auc_distribution": "auc",
+    "estimate_dependence": "bootstrap",
+    "estimate_rank_uncertainty": "bootstrap",
+    "estimate_sota": "estimator",
+}
+
+#: Known gaps, each closed by another change of issue 32: ``(qualified name, rule) -> the change``.
+KNOWN_GAPS = {
+    ("sotalib.Aggregation", "retired_field_names"): "judging's vocabulary (higher_is_better -> lower_is_better)",
+    ("sotalib.rank_candidates", "options_keyword_only"): "judging's vocabulary (method after the scores)",
+    ("sotalib.check_multiclass", "engine_values"): "consistency's vocabulary (its solvers 'ilp', 'exhaustive')",
+    ("sotalib.dependence_fit", "retired_parameter_names"): "the per-item change (ks: numbers of models)",
+    ("sotalib.multiplicity.dependence_fit", "retired_parameter_names"): "the per-item change (ks: numbers of models)",
+}
+
+
+def _entry(doc: str, name: str) -> str:
+    """The numpydoc entry of ``name`` (its ``name : type`` line and description), or ""."""
+    lines = doc.splitlines()
+    for i, line in enumerate(lines):
+        head, sep, _ = line.partition(" : ")
+        if sep and name in [h.strip() for h in head.split(",")] and not line.startswith(" "):
+            body = [line]
+            for more in lines[i + 1 :]:
+                if more and not more.startswith(" "):
+                    break
+                body.append(more)
+            return "\n".join(body)
+    return ""
+
+
+def _quoted(text: str) -> set[str]:
+    return set(re.findall(r"[\"']([A-Za-z_-]+)[\"']", text))
+
+
+def options_keyword_only(qualname: str, func) -> list[str]:
+    short = qualname.rsplit(".", 1)[-1]
+    out = []
+    for p in inspect.signature(func).parameters.values():
+        if p.kind in (p.KEYWORD_ONLY, p.VAR_POSITIONAL, p.VAR_KEYWORD) or (short, p.name) in DATA_WITH_DEFAULT:
+            continue
+        if p.default is not p.empty or p.name in OPTION_NAMES:
+            out.append(f"{p.name} is an option and must be keyword-only (after the data and a bare *)")
+    return out
+
+
+def retired_parameter_names(_qualname: str, func) -> list[str]:
+    params = inspect.signature(func).parameters
+    return [f"parameter {p} is a retired spelling of {RETIRED_NAMES[p]}" for p in params if p in RETIRED_NAMES] + [
+        f"parameter {p}: k is for folds only (m for candidates, z for a z value)" for p in params if p in ("ks",)
+    ]
+
+
+def engine_values(_qualname: str, func) -> list[str]:
+    params = inspect.signature(func).parameters
+    if "engine" not in params:
+        return []
+    out = []
+    default = params["engine"].default
+    if default != "auto":
+        out.append(f'engine defaults to {default!r}, not "auto"')
+    entry = _entry(inspect.getdoc(func) or "", "engine")
+    documented = _quoted(entry.splitlines()[0]) if entry else set()
+    if not documented:
+        out.append("engine's values are not documented as {...} in its Parameters entry")
+    elif not documented <= set(ENGINES) or default not in documented:
+        out.append(f"engine's documented values {sorted(documented)} are not among {ENGINES} with the default")
+    return out
+
+
+def method_is_not_an_engine(_qualname: str, func) -> list[str]:
+    if "method" not in inspect.signature(func).parameters:
+        return []
+    words = _quoted(_entry(inspect.getdoc(func) or "", "method")) & ENGINE_WORDS
+    return [f"method= takes engine values {sorted(words)}: call it engine="] if words else []
+
+
+def n_resamples_default(qualname: str, func) -> list[str]:
+    params = inspect.signature(func).parameters
+    if "n_resamples" not in params:
+        return []
+    short = qualname.rsplit(".", 1)[-1]
+    if short not in N_RESAMPLES_KIND:
+        return [f"n_resamples: say which kind {sorted(N_RESAMPLES_DEFAULTS)} in N_RESAMPLES_KIND"]
+    kind = N_RESAMPLES_KIND[short]
+    default = params["n_resamples"].default
+    want = N_RESAMPLES_DEFAULTS[kind]
+    if default is params["n_resamples"].empty or default != want:
+        return [f"n_resamples defaults to {default!r}; the vocabulary's default for {kind} is {want!r}"]
+    return []
+
+
+def retired_field_names(_qualname: str, cls) -> list[str]:
+    names = [f.name for f in dataclasses.fields(cls)]
+    return [
+        f"field {f} is a retired spelling of {RETIRED_NAMES[f]}"
+        for f in names
+        if f in RETIRED_NAMES and f not in RETIRED_FIELDS_ALLOWED
+    ]
+
+
+def method_field_is_not_an_engine(_qualname: str, cls) -> list[str]:
+    if "method" not in {f.name for f in dataclasses.fields(cls)}:
+        return []
+    words = _quoted(_entry(inspect.getdoc(cls) or "", "method")) & ENGINE_WORDS
+    return [f"field method holds engine values {sorted(words)}: call it engine"] if words else []
+
+
+def engine_field_values(_qualname: str, cls) -> list[str]:
+    if "engine" not in {f.name for f in dataclasses.fields(cls)}:
+        return []
+    words = _quoted(_entry(inspect.getdoc(cls) or "", "engine"))
+    if not words or not words <= set(ENGINES):
+        return [f"field engine documents {sorted(words)}, not values among {ENGINES}"]
+    return []
+
+
+def distribution_summaries_share_the_base(_qualname: str, cls) -> list[str]:
+    names = {f.name for f in dataclasses.fields(cls)}
+    if {"mean", "sd"} <= names and ({"ci_low", "ci_high"} <= names or "interval" in names):
+        if not issubclass(cls, DistributionSummary):
+            return ["a summary of a distribution: inherit sotalib._distribution.DistributionSummary"]
+    return []
+
+
+FUNCTION_RULES = [options_keyword_only, retired_parameter_names, engine_values, method_is_not_an_engine]
+FUNCTION_RULES += [n_resamples_default]
+CLASS_RULES = [retired_field_names, method_field_is_not_an_engine, engine_field_values]
+CLASS_RULES += [distribution_summaries_share_the_base]
+
+_SCOPED = [item for package in VOCABULARY_SCOPE for item in public(package)]
+SCOPED_FUNCTIONS = [(f"{p}.{n}", obj) for p, n, obj in _SCOPED if inspect.isfunction(obj)]
+SCOPED_CLASSES = [(f"{p}.{n}", obj) for p, n, obj in _SCOPED if inspect.isclass(obj) and dataclasses.is_dataclass(obj)]
+
+
+def _check(rules, qualname, obj):
+    found = []
+    for rule in rules:
+        if (qualname, rule.__name__) in KNOWN_GAPS:
+            continue
+        found += [f"{qualname}: {v} [{rule.__name__}]" for v in rule(qualname, obj)]
+    return found
+
+
+@pytest.mark.parametrize(("qualname", "func"), SCOPED_FUNCTIONS, ids=[q for q, _ in SCOPED_FUNCTIONS])
+def test_function_follows_the_vocabulary(qualname, func):
+    found = _check(FUNCTION_RULES, qualname, func)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(("qualname", "cls"), SCOPED_CLASSES, ids=[q for q, _ in SCOPED_CLASSES])
+def test_result_fields_follow_the_vocabulary(qualname, cls):
+    found = _check(CLASS_RULES, qualname, cls)
+    assert not found, "\n".join(found)
+
+
+def test_the_distribution_summaries_share_one_set_of_fields():
+    import sotalib.multiplicity as mult
+    from sotalib.multiplicity._auc_normal import NormalMaxAUC  # private: the normal engine's result
+    from sotalib.multiplicity._auc_simulate import MaxAUCSummary  # private: the simulation's result
+
+    base = [f.name for f in dataclasses.fields(DistributionSummary)]
+    assert base == ["mean", "sd", "ci_low", "ci_high", "alpha", "engine", "n_resamples", "se_mean", "seed"]
+    for cls in (mult.MaxSummary, mult.MaxDifference, mult.Summary, MaxAUCSummary, NormalMaxAUC):
+        assert issubclass(cls, DistributionSummary), cls
+        assert [f.name for f in dataclasses.fields(cls)][: len(base)] == base, cls
+        assert "method" not in {f.name for f in dataclasses.fields(cls)} and "reps" not in {
+            f.name for f in dataclasses.fields(cls)
+        }, cls
+
+
+def test_the_vocabulary_states_the_defaults_of_n_resamples():
+    import sotalib
+
+    entry = sotalib.__doc__.split("``n_resamples=``", 1)[1].split("\n``", 1)[0]
+    for kind, default in N_RESAMPLES_DEFAULTS.items():
+        if default is not None:
+            assert f"``{default:_}``" in entry, f"the vocabulary does not state {default:_} ({kind})"
+    assert "None" in entry  # the estimators' own
+
+
+def test_the_rules_catch_what_they_are_for():
+    """Each rule fails on a function or class made to break it (a rule that cannot fail checks nothing)."""
+
+    def bad(data, n_resamples: int = 5, *, engine: str = "exact", reps: int = 1, method: str = "mc"):
+        """Bad.
+
+        Parameters
+        ----------
+        engine : {"exact", "fast"}
+            How.
+        method : {"exact", "mc"}
+            Which.
+        """
+
+    assert options_keyword_only("x.bad", bad)
+    assert retired_parameter_names("x.bad", bad)
+    assert len(engine_values("x.bad", bad)) == 2
+    assert method_is_not_an_engine("x.bad", bad)
+    assert n_resamples_default("x.bad", bad)
+
+    @dataclasses.dataclass(frozen=True)
+    class Bad(Result):
+        """Bad.
+
+        Attributes
+        ----------
+        method : str
+            ``"exact"`` or ``"mc"``.
+        """
+
+        mean: float
+        sd: float
+        ci_low: float
+        ci_high: float
+        method: str
+        sem: float
+
+    assert retired_field_names("x.Bad", Bad)
+    assert method_field_is_not_an_engine("x.Bad", Bad)
+    assert distribution_summaries_share_the_base("x.Bad", Bad)

@@ -153,7 +153,10 @@ def test_an_error_rate_beyond_the_doubles_is_refused_by_name():
 
 # ------------------------------------------------------------------ within 64 bits, beyond memory: refused up front
 MEMORY_CALLS = [
-    (lambda v: sotalib.summarize_max(v, 10, 0.8, rho=0.3), r"n=\d+ items would need .* give a smaller n"),
+    (
+        lambda v: sotalib.summarize_max(v, 10, 0.8, rho=0.3, engine="exact"),
+        r"n=\d+ items would need .* give a smaller n",
+    ),
     (lambda v: sotalib.summarize_max_auc(100, v, 0.8, 0.3), r"m=\d+ classifiers would need .* use fewer classifiers"),
     (lambda v: sotalib.estimate_sota(LB, v), r"n=\d+ items would need .* give a smaller n"),
     (

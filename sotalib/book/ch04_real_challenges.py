@@ -105,7 +105,7 @@ def load_board(name: str, which: str = "private") -> sota.Leaderboard:
         raise ValueError(f"which must be 'private' or 'public', got {which!r}")
     return sota.read_leaderboard(
         DATA_DIR / "leaderboards" / f"{BOARDS[name].slug}__{which}.csv",
-        "score",
+        score_column="score",
     )
 
 

@@ -107,7 +107,7 @@ def variance_table(
     ``sim_mean_se`` hold the mean of the simulated AUCs and its standard error.
     """
     n_pos, n_neg = n_positives(n, prevalence)
-    sim = A.simulate_auc(auc, n, prevalence, reps, rng=rng)
+    sim = A.simulate_auc(auc, n, prevalence, n_resamples=reps, rng=rng)
     v_exact = A.auc_variance(auc, n_pos, n_neg)
     v_hm = A.hanley_mcneil_variance(auc, n_pos, n_neg)
     pos, neg = A.simulate_scores(
@@ -222,7 +222,7 @@ def max_methods_table(
     formatted ``value ± se`` strings.
     """
     direct = Summary.from_samples(maxima, alpha)
-    se_sd = direct.sd / math.sqrt(2 * (direct.reps - 1))
+    se_sd = direct.sd / math.sqrt(2 * (direct.n_resamples - 1))
     plain, plain_se = plain_max_summary(dist, m, single_aucs, alpha)
     raw, raw_se = (
         dist.max_summary(m, alpha, control=False),
@@ -239,7 +239,7 @@ def max_methods_table(
             f"{p['ci_high']:.4f}",
         ),
         (
-            f"direct simulation ({direct.reps:,} challenges)",
+            f"direct simulation ({direct.n_resamples:,} challenges)",
             _pm(direct.mean, direct.se_mean),
             _pm(direct.sd, se_sd, 6),
             _pm(direct.ci_low, quantile_se(maxima, alpha / 2)),
@@ -430,7 +430,12 @@ def direct(out: str | Path) -> None:
     t = time.perf_counter()
     p = DIRECT
     x = simulate_max_auc(
-        p["auc"], p["n"], p["m"], p["prevalence"], p["reps"], p["seed"]
+        p["auc"],
+        p["n"],
+        p["m"],
+        p["prevalence"],
+        n_resamples=p["reps"],
+        rng=p["seed"],
     )
     u = np.rint(x * 51 * 2949).astype(np.int64)
     np.savez_compressed(
@@ -447,7 +452,9 @@ def rho(out: str | Path) -> None:
     rows = []
     for i, r in enumerate(RHOS):
         t = time.perf_counter()
-        x = simulate_max_auc(0.9, 3000, 1000, 0.017, RHO_REPS, 1000 + i, rho=r)
+        x = simulate_max_auc(
+            0.9, 3000, 1000, 0.017, n_resamples=RHO_REPS, rng=1000 + i, rho=r
+        )
         s = Summary.from_samples(x)
         rows.append({"rho": r, "seed": 1000 + i, **s.to_dict()})
         print(

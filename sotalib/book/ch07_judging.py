@@ -236,7 +236,7 @@ def clopper_pearson_coverage(
     contains ``theta``.
     """
     xs = np.arange(n + 1)
-    bounds = np.array([clopper_pearson(int(x), n, alpha) for x in xs])
+    bounds = np.array([clopper_pearson(int(x), n, alpha=alpha) for x in xs])
     cover = (bounds[:, 0] <= theta) & (theta <= bounds[:, 1])
     return float(stats.binom.pmf(xs, n, theta)[cover].sum())
 

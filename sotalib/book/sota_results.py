@@ -57,9 +57,10 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
 
     The paper's state of the art ``est`` fixes its weight ``w = (est - 0.5) /
     (max - 0.5)``.  For that ``w`` this returns the expected maximum AUC
-    (:func:`sotalib.multiplicity.expected_max_auc`, ``reps`` simulated challenges,
-    ``seed``) on the leaderboard, and on the board that puts every team at
-    the upper end of its published bracket (the winner at ``top``, the teams
+    (:func:`sotalib.multiplicity._auc_simulate.expected_max_auc`, ``reps``
+    simulated challenges, ``seed``) on the leaderboard, and on the board
+    that puts every team at the upper end of its published bracket (the
+    winner at ``top``, the teams
     above each published threshold just below the next one up, everyone
     else at the lowest threshold).  The expected maximum grows with every
     team's AUC, so the second number bounds it over all leaderboards that
@@ -78,10 +79,10 @@ def paper_weight_check(name: str, reps: int = 200, seed: int = 1) -> dict:
     ext += [upper] * (f.m - prev)
     ext = np.asarray(ext)
     on_board = expected_max_auc(
-        w * s + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed
+        w * s + (1 - w) * 0.5, f.n, f.prevalence, n_resamples=reps, rng=seed
     )
     bound = expected_max_auc(
-        w * ext + (1 - w) * 0.5, f.n, f.prevalence, reps=reps, rng=seed
+        w * ext + (1 - w) * 0.5, f.n, f.prevalence, n_resamples=reps, rng=seed
     )
     return {
         "estimate": est,

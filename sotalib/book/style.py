@@ -520,7 +520,7 @@ def plot_beating_the_ensemble(
     )
     from ..multiplicity._binomial import clopper_pearson
 
-    lo_ci, hi_ci = clopper_pearson(round(n * theta), n, alpha)
+    lo_ci, hi_ci = clopper_pearson(round(n * theta), n, alpha=alpha)
     ax.hlines(
         0,
         lo_ci,

@@ -162,7 +162,7 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "theta0": "--theta0",
         "y0": "--y0",
         "spread": "--spread",
-        "method": "--method",
+        "engine": "--engine",
         "n_resamples": "--reps",
         "reps": "--reps",
         "rng": "--seed",

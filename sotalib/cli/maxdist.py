@@ -3,14 +3,20 @@
 Identical independent classifiers by default (Chapter 2); ``--spread`` makes
 them non-identical (``theta_j ~ U(a, b)`` of width ``d`` with ``--theta`` the
 state of the art ``theta_SOTA = E max Theta``) and ``--rho`` dependent through a
-reference classifier (Chapter 3).  ``--method mc`` replaces the exact
-computation by a seeded Monte Carlo simulation of the same model.
+reference classifier (Chapter 3).  ``--engine simulate`` replaces the exact
+computation by a seeded Monte Carlo simulation of the same model; the command
+line computes exactly unless told (the library's ``engine="auto"`` would
+switch to Monte Carlo by itself, and an answer on the command line does not
+change its kind silently: a run too long is refused up front, naming
+``--engine simulate``).  ``--method exact|mc``, the option's former
+spelling, stays for one minor version (removed in 0.7.0) with a note on
+stderr.
 
 Parse, call :func:`sotalib.multiplicity.summarize_max`, print: every option
 typed is passed as the parameter of the same name (:func:`sotalib.cli.call`),
 the library decides every range, and an option the chosen mode does not use
 is refused (:func:`sotalib.cli.refuse_unused`): ``--reps`` and ``--seed``
-without ``--method mc``, ``--theta0`` and ``--y0`` without a ``--rho``.
+without ``--engine simulate``, ``--theta0`` and ``--y0`` without a ``--rho``.
 """
 
 from __future__ import annotations
@@ -71,18 +77,23 @@ def register(sub) -> None:
         help="width d of the uniform U(a, b) the theta_j are drawn from, b = theta + d/(m+1), a = b - d; default 0",
     )
     a(
+        "--engine",
+        choices=("exact", "simulate"),
+        help="exact computation or Monte Carlo simulation of the same model; default exact",
+    )
+    a(
         "--method",
-        dest="engine",
+        dest="former_method",
         choices=("exact", "mc"),
-        help="exact computation or Monte Carlo; default exact",
+        help="deprecated spelling of --engine (mc is --engine simulate), removed in 0.7.0",
     )
     a(
         "--reps",
         dest="n_resamples",
         type=integer("--reps", 2),
-        help="Monte Carlo replications (>= 2; with --method mc); default 100000",
+        help="Monte Carlo replications (>= 2; with --engine simulate); default 10000",
     )
-    a("--seed", dest="rng", type=seed(), help="Monte Carlo seed (>= 0; with --method mc); default 0")
+    a("--seed", dest="rng", type=seed(), help="Monte Carlo seed (>= 0; with --engine simulate); default 0")
     a("--json", action="store_true", default=False, help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -103,7 +114,7 @@ def cost_note(seconds: float, n: int) -> str:
         return ""
     return (
         f"sotalib maxdist: note: the exact distribution at n={n:,} is expected to take "
-        f"{format_seconds(seconds)} on a 2-core machine (--method mc answers in seconds)"
+        f"{format_seconds(seconds)} on a 2-core machine (--engine simulate answers in seconds)"
     )
 
 
@@ -119,15 +130,25 @@ def run(args: argparse.Namespace) -> int:
     """Run ``sotalib maxdist`` with the parsed ``args``; return the exit status."""
     from .._progress import announcing
     from ..multiplicity import summarize_max
-    from . import call, emit, refuse_unused, typed
+    from . import CliError, call, emit, refuse_unused, typed
 
     given = typed(args)
-    simulated = given.get("engine") == "mc"
-    if simulated:
-        given["engine"] = "simulate"
+    if "former_method" in given:
+        former = given.pop("former_method")
+        if "engine" in given:
+            raise CliError("give --engine only (--method is its deprecated spelling)")
+        given["engine"] = "simulate" if former == "mc" else former
+        print(
+            f"sotalib maxdist: note: --method is deprecated, use --engine {given['engine']} "
+            "(--method is removed in 0.7.0)",
+            file=sys.stderr,
+            flush=True,
+        )
+    given.setdefault("engine", "exact")  # the command line computes exactly unless told
+    if given["engine"] == "simulate":
         given.setdefault("rng", DEFAULT_SEED)
     else:
-        refuse_unused("maxdist", given, ("n_resamples", "rng"), "--method exact (the default), which draws nothing")
+        refuse_unused("maxdist", given, ("n_resamples", "rng"), "--engine exact (the default), which draws nothing")
     if given.get("rho", 0.0) == 0.0:
         refuse_unused(
             "maxdist", given, ("theta0", "y0"), "independent classifiers (no --rho): there is no reference classifier"
@@ -136,11 +157,13 @@ def run(args: argparse.Namespace) -> int:
     given["progress"] = False if args.json else None
 
     @functools.wraps(summarize_max)
-    def summarize(*a, **k):  # the library's engine='simulate' is --method mc here, its n --n
+    def summarize(*a, **k):  # the library's engine='simulate' is --engine simulate here, its n --n
         try:
             return summarize_max(*a, **k)
         except ValueError as exc:
-            message = str(exc).replace("engine='simulate'", "--method mc").replace("a smaller n,", "a smaller --n,")
+            message = (
+                str(exc).replace("engine='simulate'", "--engine simulate").replace("a smaller n,", "a smaller --n,")
+            )
             raise ValueError(message) from None
 
     with announcing(_hear):  # a long exact run states its cost before it starts

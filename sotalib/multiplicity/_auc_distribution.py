@@ -22,7 +22,6 @@ import numpy as np
 from scipy import fft as sfft
 from scipy.special import ndtr
 
-from .._deprecate import renamed_arguments, warn_deprecated
 from .._result import Result
 from .._rng import as_generator, seed_record
 from .._validate import check_int, check_probability, check_real
@@ -87,12 +86,6 @@ class AUCDistribution(Result):
     var_true: float
 
     @property
-    def draws(self) -> int:
-        """Deprecated name of :attr:`n_resamples`."""
-        warn_deprecated("AUCDistribution.draws", "AUCDistribution.n_resamples")
-        return self.n_resamples
-
-    @property
     def grid(self) -> np.ndarray:
         """The possible AUCs ``u / (n_pos n_neg)``."""
         return np.arange(self.pmf.size) / (self.n_pos * self.n_neg)
@@ -124,7 +117,7 @@ class AUCDistribution(Result):
         lo = int(np.argmax(log_fm > math.log(TAIL)))
         upper = -np.expm1(log_fm) <= TAIL
         hi = int(np.argmax(upper)) if upper.any() else f.size - 1
-        return MaxDistribution.from_log_cdf(self.n_pos * self.n_neg, lo, log_fm[lo : hi + 1], method="mc")
+        return MaxDistribution.from_log_cdf(self.n_pos * self.n_neg, lo, log_fm[lo : hi + 1], engine="simulate")
 
     def _max_stats(self, m: int, alpha: float, pmf: np.ndarray, control: bool) -> np.ndarray:
         """(mean, sd, ci_low, ci_high) of the maximum from one pmf estimate, optionally controlled."""
@@ -151,7 +144,7 @@ class AUCDistribution(Result):
         estimate: every statistic ``x`` of the maximum becomes
         ``AUC + (x - mean_hat) sd / sd_hat`` (and the sd is rescaled), which
         removes the shift and stretch that dominate the error of the
-        simulated ``F``.  ``reps`` is the number of simulated negative samples
+        simulated ``F``.  ``n_resamples`` is the number of simulated negative samples
         and ``se_mean`` the standard error of the mean from the spread over
         batches (see :meth:`max_summary_se`).
         """
@@ -163,8 +156,8 @@ class AUCDistribution(Result):
             float(st[1]),
             float(st[2]),
             float(st[3]),
-            method="mc",
-            reps=self.n_resamples,
+            engine="simulate",
+            n_resamples=self.n_resamples,
             se_mean=se["mean"],
             alpha=alpha,
         )
@@ -176,7 +169,6 @@ class AUCDistribution(Result):
         return dict(zip(("mean", "sd", "ci_low", "ci_high"), map(float, se)))
 
 
-@renamed_arguments(draws="n_resamples")
 def auc_distribution(
     auc: float,
     n: int,

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import ndtr, ndtri, owens_t
 
+from .._deprecate import keyword_only_since
 from .._numba import njit
 from .._rng import as_generator
 from .._validate import check_int, check_probability, check_real
@@ -392,13 +393,14 @@ def _standardized(aucs, sigma_pos, sigma_neg) -> tuple[np.ndarray, float]:
     return np.asarray(mus, dtype=float), sp / sn
 
 
+@keyword_only_since("rng")
 def simulate_scores(
     auc: float,
     n_pos: int,
     n_neg: int,
     m: int,
-    rng: int | np.random.Generator | None = None,
     *,
+    rng: int | np.random.Generator | None = None,
     sigma_pos: float = 1.0,
     sigma_neg: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:

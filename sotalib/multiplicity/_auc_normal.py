@@ -1,6 +1,6 @@
 r"""The best empirical AUC of many classifiers by a normal approximation (Section 5.2, large test sets).
 
-The simulation of :func:`sotalib.multiplicity.expected_max_auc` draws every
+The simulation of :func:`sotalib.multiplicity._auc_simulate.expected_max_auc` draws every
 score when the classifiers are correlated (``rho > 0``), at a cost of
 ``m n reps`` scores: hours for a leaderboard of a few thousand teams scored
 on a million items.  For large test sets the empirical AUCs are close to
@@ -73,7 +73,7 @@ Accuracy, measured against the simulation (``E max`` of ``m`` equal teams
 of AUC 0.9, in sd of the maximum; the simulation's standard error in
 brackets; ``rho = 0`` against the conditional Monte Carlo of
 :func:`~sotalib.multiplicity.auc_distribution` with 2,000 draws,
-``rho = 0.6`` against :func:`~sotalib.multiplicity.expected_max_auc`):
+``rho = 0.6`` against :func:`~sotalib.multiplicity._auc_simulate.expected_max_auc`):
 
 =========  =====  ==================  ==================  ==================
 positives  rho    m = 50              m = 500             m = 3,000
@@ -101,6 +101,7 @@ import numba as nb
 import numpy as np
 from scipy.special import ndtr, ndtri, owens_t
 
+from .._distribution import DistributionSummary
 from .._frame import as_vector
 from .._json import json_safe
 from .._numba import njit
@@ -108,14 +109,7 @@ from .._validate import check_alpha, check_int, check_memory, check_probability,
 from ._auc_model import n_positives
 from ._max_distribution import Summary
 
-__all__ = [
-    "NORMAL_AUC_ACCURACY",
-    "NormalMaxAUC",
-    "auc_normal_components",
-    "auc_skewness",
-    "normal_max_auc",
-    "normal_max_auc_cdf",
-]
+__all__: list[str] = []  # nothing public: the normal engine of summarize_max_auc and estimate_sota(metric="auc")
 
 #: The measured accuracy of the approximation, as :func:`shrink_auc` states it (see the module docstring).
 NORMAL_AUC_ACCURACY = (
@@ -519,21 +513,18 @@ def normal_max_auc_cdf(
     return out
 
 
-@dataclass(frozen=True)
-class NormalMaxAUC:
+@dataclass(frozen=True, repr=False)
+class NormalMaxAUC(DistributionSummary):
     """The distribution of the best empirical AUC under the normal approximation.
 
-    Returned by :func:`normal_max_auc`; the same numbers as
-    :class:`~sotalib.multiplicity.MaxAUCSummary` (which comes from a
-    simulation), without Monte Carlo error: the result is deterministic and
-    its error is the approximation's (:data:`NORMAL_AUC_ACCURACY`).
+    Returned by :func:`normal_max_auc` (the normal engine of
+    :func:`sotalib.multiplicity.summarize_max_auc`): the fields of every
+    distribution summary (``sotalib._distribution.DistributionSummary``)
+    with ``engine="normal"``, deterministic (no Monte Carlo error: its error
+    is the approximation's, :data:`NORMAL_AUC_ACCURACY`), and the model's:
 
     Attributes
     ----------
-    mean, sd : float
-        Expected value and standard deviation of the maximum empirical AUC.
-    ci_low, ci_high : float
-        Its ``alpha/2`` and ``1 - alpha/2`` quantiles.
     n_pos, n_neg : int
         Positives (``round(n pi)``) and negatives of the test set.
     m, n : int
@@ -541,16 +532,10 @@ class NormalMaxAUC:
     teams : int
         Classifiers that can reach the maximum's range (the others change
         ``log F`` by less than ``1e-30`` and are skipped).
-    prevalence, rho, alpha : float
-        The model's prevalence and correlation, and the interval's level ``1 - alpha``.
-    method : str
-        Always ``"normal"``.
+    prevalence, rho : float
+        The model's prevalence and correlation.
     """
 
-    mean: float
-    sd: float
-    ci_low: float
-    ci_high: float
     n_pos: int
     n_neg: int
     m: int
@@ -558,8 +543,6 @@ class NormalMaxAUC:
     teams: int
     prevalence: float
     rho: float
-    alpha: float
-    method: str = "normal"
 
     def to_dict(self) -> dict:
         """JSON-ready dictionary (finite numbers and ints)."""
@@ -573,13 +556,13 @@ class NormalMaxAUC:
                 "n_neg": self.n_neg,
                 "m": self.m,
                 "teams": self.teams,
-                "method": self.method,
+                "engine": self.engine,
             }
         )
 
     def summary(self) -> Summary:
-        """The same numbers as a :class:`~sotalib.multiplicity.Summary` (``method="normal"``)."""
-        return Summary(self.mean, self.sd, self.ci_low, self.ci_high, method="normal", alpha=self.alpha)
+        """The same numbers as a :class:`~sotalib.multiplicity.Summary` (``engine="normal"``)."""
+        return Summary(self.mean, self.sd, self.ci_low, self.ci_high, engine="normal", alpha=self.alpha)
 
 
 def _quantile(grid: np.ndarray, f: np.ndarray, q: float) -> float:
@@ -614,7 +597,7 @@ def normal_max_auc(
 ) -> NormalMaxAUC:
     """Distribution of the best empirical AUC of ``m`` classifiers, by the normal approximation.
 
-    The model of :func:`sotalib.multiplicity.expected_max_auc` (binormal
+    The model of :func:`sotalib.multiplicity._auc_simulate.expected_max_auc` (binormal
     classifiers with unit variances, true AUCs ``A_j``, within-class
     correlation ``rho`` with a hidden reference classifier, one test set of
     ``n`` items with ``round(n pi)`` positives), with the empirical AUCs
@@ -696,10 +679,11 @@ def _normal_max_auc(a: np.ndarray, n: int, prevalence: float, rho: float, alpha:
     m2 = 2.0 * _trapezoid((grid - a0) * g, grid) + h * h / 6.0 * g[0]
     var = max(m2 - (mean - a0) ** 2, 0.0)
     return NormalMaxAUC(
-        mean=mean,
-        sd=math.sqrt(var),
-        ci_low=_quantile(grid, f, alpha / 2),
-        ci_high=_quantile(grid, f, 1 - alpha / 2),
+        mean,
+        math.sqrt(var),
+        _quantile(grid, f, alpha / 2),
+        _quantile(grid, f, 1 - alpha / 2),
+        engine="normal",
         n_pos=n_pos,
         n_neg=n_neg,
         m=int(a.size),

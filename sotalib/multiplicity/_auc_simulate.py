@@ -27,10 +27,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import gammaln
 
-from .._deprecate import renamed_arguments
+from .._deprecate import keyword_only_since
+from .._distribution import DistributionSummary
 from .._json import json_safe
 from .._progress import progress
-from .._result import Result
 from .._rng import as_generator, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_memory, check_probability, check_real
 from ._auc_kernels import _max_u_batch, _max_u_correlated, _u_batch
@@ -69,14 +69,14 @@ def _draw_positive_counts(rng, n, prevalence, reps, positives) -> np.ndarray:
     return k
 
 
-@renamed_arguments(reps="n_resamples")
+@keyword_only_since("n_resamples", "rng")
 def simulate_auc(
     auc: float,
     n: int,
     prevalence: float,
-    n_resamples: int,
-    rng: int | np.random.Generator | None = None,
     *,
+    n_resamples: int = 1000,
+    rng: int | np.random.Generator | None = None,
     positives: str = "fixed",
     sigma_pos: float = 1.0,
     sigma_neg: float = 1.0,
@@ -124,7 +124,7 @@ def simulate_auc(
     Examples
     --------
     >>> from sotalib.multiplicity import simulate_auc
-    >>> x = simulate_auc(0.9, 3000, 0.017, 2000, rng=1)
+    >>> x = simulate_auc(0.9, 3000, 0.017, n_resamples=2000, rng=1)
     >>> bool(abs(x.mean() - 0.9) < 4 * x.std() / 2000**0.5)
     True
     """
@@ -209,15 +209,15 @@ def _simulate_max_u(mus, sp, n, prevalence, reps, rng, rho, positives, *, show=N
     return out
 
 
-@renamed_arguments(reps="n_resamples")
+@keyword_only_since("n_resamples", "rng")
 def simulate_max_auc(
     auc: float,
     n: int,
     m: int,
     prevalence: float,
-    n_resamples: int,
-    rng: int | np.random.Generator | None = None,
     *,
+    n_resamples: int = 1000,
+    rng: int | np.random.Generator | None = None,
     rho: float = 0.0,
     positives: str = "fixed",
     sigma_pos: float = 1.0,
@@ -267,7 +267,7 @@ def simulate_max_auc(
     Examples
     --------
     >>> from sotalib.multiplicity import simulate_max_auc
-    >>> x = simulate_max_auc(0.9, 3000, 1000, 0.017, 200, rng=1)
+    >>> x = simulate_max_auc(0.9, 3000, 1000, 0.017, n_resamples=200, rng=1)
     >>> bool(abs(x.mean() - 0.9562) < 4 * x.std() / 200**0.5)
     True
     """
@@ -281,59 +281,42 @@ def simulate_max_auc(
 
 
 @dataclass(frozen=True, repr=False)
-class MaxAUCSummary(Result):
+class MaxAUCSummary(DistributionSummary):
     """The distribution of the best empirical AUC of ``m`` classifiers (simulated).
 
-    Returned by :func:`expected_max_auc`.
+    Returned by :func:`expected_max_auc` (the inner step of
+    ``estimate_sota(metric="auc")``; the public door is
+    :func:`sotalib.multiplicity.summarize_max_auc`).  The fields of every
+    distribution summary (``mean, sd, ci_low, ci_high, alpha, engine,
+    n_resamples, se_mean, seed``; ``sotalib._distribution.DistributionSummary``),
+    with ``engine="simulate"``, and the model's:
 
     Attributes
     ----------
-    mean, sd : float
-        Expected value and standard deviation of the maximum empirical AUC.
-    ci_low, ci_high : float
-        Its ``alpha/2`` and ``1 - alpha/2`` quantiles (the book's convention:
-        smallest value whose empirical cdf reaches the level).
-    reps : int
-        Simulated challenges.
-    se_mean : float
-        Monte Carlo standard error of ``mean``, ``sd / sqrt(reps)``.
     n_pos, n_neg : int
         Positives (``round(n pi)``) and negatives of the test set.
     m, n : int
         Number of classifiers and test-set size.
-    prevalence, rho, alpha : float
-        The model's prevalence and correlation, and the interval's level ``1 - alpha``.
-    seed : int or None
-        The int seed given as ``rng`` (None for a Generator or fresh entropy).
-    method : str
-        Always ``"mc"``.
+    prevalence, rho : float
+        The model's prevalence and correlation.
     """
 
-    mean: float
-    sd: float
-    ci_low: float
-    ci_high: float
-    reps: int
-    se_mean: float
     n_pos: int
     n_neg: int
     m: int
     n: int
     prevalence: float
     rho: float
-    alpha: float
-    seed: int | None
-    method: str = "mc"
 
     def to_dict(self) -> dict:
-        """The keys of ``sotalib auc-max --json`` (JSON-safe: finite numbers, ints or None)."""
+        """JSON-safe keys: the four numbers, the Monte Carlo record and the test set's class counts."""
         return json_safe(
             {
                 "mean": self.mean,
                 "sd": self.sd,
                 "ci_low": self.ci_low,
                 "ci_high": self.ci_high,
-                "reps": self.reps,
+                "n_resamples": self.n_resamples,
                 "se_mean": self.se_mean,
                 "n_pos": self.n_pos,
                 "n_neg": self.n_neg,
@@ -342,15 +325,16 @@ class MaxAUCSummary(Result):
         )
 
     def summary(self) -> Summary:
-        """The same numbers as a :class:`~sotalib.multiplicity.Summary` (``method="mc"``)."""
+        """The same numbers as a :class:`~sotalib.multiplicity.Summary` (``engine="simulate"``)."""
         return Summary(
             self.mean,
             self.sd,
             self.ci_low,
             self.ci_high,
-            method="mc",
-            reps=self.reps,
+            engine="simulate",
+            n_resamples=self.n_resamples,
             se_mean=self.se_mean,
+            seed=self.seed,
             alpha=self.alpha,
         )
 
@@ -386,7 +370,7 @@ def expected_max_auc(
     *,
     m: int | None = None,
     rho: float = 0.0,
-    reps: int = 1000,
+    n_resamples: int = 1000,
     rng=0,
     alpha: float = 0.05,
     show: bool | None = None,
@@ -397,12 +381,12 @@ def expected_max_auc(
     Classifier ``j`` has binormal scores with equal variances (Eq. 10,
     ``sigma+ = sigma- = 1``) and true AUC ``A_j``; all are scored on one test
     set of ``n`` items with ``round(n pi)`` positives (Section 5.2); the
-    maximum empirical AUC is simulated ``reps`` times, each AUC drawn exactly
+    maximum empirical AUC is simulated ``n_resamples`` times, each AUC drawn exactly
     in distribution (module docstring).  This is also the inner step of the
     AUC shrinkage estimator (Section 5.2.3).
 
     Common random numbers: with an int ``rng`` the random draws depend only
-    on ``rng``, ``reps``, ``n``, ``prevalence`` and ``m``, never on the
+    on ``rng``, ``n_resamples``, ``n``, ``prevalence`` and ``m``, never on the
     AUCs, so the result is a deterministic function of the AUCs that moves
     in small steps when they change (suitable for a root finder over a
     shrinkage weight).
@@ -424,7 +408,7 @@ def expected_max_auc(
         Within-class correlation of each classifier's scores with a hidden
         reference classifier's, in ``[0, 1]`` (``0``: independent
         classifiers).  ``rho > 0`` draws all scores and is much slower.
-    reps : int
+    n_resamples : int
         Number of simulated challenges (``>= 2``).
     rng : int, numpy.random.Generator or None
         Source of randomness: an int seed (``numpy.random.default_rng(rng)``,
@@ -444,7 +428,7 @@ def expected_max_auc(
     Returns
     -------
     MaxAUCSummary
-        Mean, sd and interval of the maximum AUC, with ``reps``, the Monte
+        Mean, sd and interval of the maximum AUC, with ``n_resamples``, the Monte
         Carlo standard error of the mean and the test set's ``n_pos, n_neg``.
 
     Raises
@@ -456,7 +440,7 @@ def expected_max_auc(
     --------
     The paper's Figure 10c setting, 1,000 classifiers with AUC 0.9:
 
-    >>> s = expected_max_auc(0.9, 3000, 0.017, m=1000, reps=200, rng=1)
+    >>> s = expected_max_auc(0.9, 3000, 0.017, m=1000, n_resamples=200, rng=1)
     >>> abs(s.mean - 0.9562) < 4 * s.se_mean
     True
     """
@@ -474,15 +458,17 @@ def expected_max_auc(
     n = check_int("n", n, low=2)
     prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
     n_pos, n_neg = n_positives(n, prevalence)
-    reps = check_int("reps", reps, low=2)
+    n_resamples = check_int("n_resamples", n_resamples, low=2)
     alpha = check_alpha("alpha", alpha)
     rho = _check_rho(rho)
-    _check_auc_memory(a.size, n, n_pos, reps, rho)
-    return _simulated_max_auc(a, n, prevalence, rho, reps=reps, rng=rng, alpha=alpha, show=show, on_start=on_start)
+    _check_auc_memory(a.size, n, n_pos, n_resamples, rho, name="n_resamples")
+    return _simulated_max_auc(
+        a, n, prevalence, rho, n_resamples=n_resamples, rng=rng, alpha=alpha, show=show, on_start=on_start
+    )
 
 
 def _simulated_max_auc(
-    a: np.ndarray, n: int, prevalence: float, rho: float, *, reps: int, rng, alpha: float, show, on_start
+    a: np.ndarray, n: int, prevalence: float, rho: float, *, n_resamples: int, rng, alpha: float, show, on_start
 ) -> MaxAUCSummary:
     """The simulation of :func:`expected_max_auc` on checked arguments (``a`` the array of AUCs)."""
     n_pos, n_neg = n_positives(n, prevalence)
@@ -491,15 +477,16 @@ def _simulated_max_auc(
     mus, sp = _standardized(a, 1.0, 1.0)
     if on_start is not None:
         on_start()
-    maxima = _simulate_max_u(mus, sp, n, prevalence, reps, gen, rho, "fixed", show=show)
+    maxima = _simulate_max_u(mus, sp, n, prevalence, n_resamples, gen, rho, "fixed", show=show)
     s = Summary.from_samples(maxima, alpha)
-    assert s.reps is not None and s.se_mean is not None  # from_samples sets them
+    assert s.n_resamples is not None and s.se_mean is not None  # from_samples sets them
     return MaxAUCSummary(
-        mean=s.mean,
-        sd=s.sd,
-        ci_low=s.ci_low,
-        ci_high=s.ci_high,
-        reps=s.reps,
+        s.mean,
+        s.sd,
+        s.ci_low,
+        s.ci_high,
+        engine="simulate",
+        n_resamples=s.n_resamples,
         se_mean=s.se_mean,
         n_pos=n_pos,
         n_neg=n_neg,
@@ -512,8 +499,9 @@ def _simulated_max_auc(
     )
 
 
+@keyword_only_since("rng")
 def simulate_auc_leaderboard(
-    aucs: ArrayLike, n: int, prevalence: float, rng: int | np.random.Generator | None = None
+    aucs: ArrayLike, n: int, prevalence: float, *, rng: int | np.random.Generator | None = None
 ) -> np.ndarray:
     """One simulated leaderboard: an empirical AUC for each classifier with true AUC ``aucs[j]``.
 

@@ -22,15 +22,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._deprecate import keyword_only_since
 from .._validate import check_int, check_memory, check_probability
 
-__all__ = [
-    "log_cdf",
-    "log_sf",
-    "count_at_least",
-    "prob_at_least",
-    "clopper_pearson",
-]
+__all__ = ["prob_at_least", "clopper_pearson"]
 
 #: The pmf is tabulated where ``log f(k) - log f(mode)`` is above this; beyond
 #: it ``f(k) < 1e-326``, below the smallest double.
@@ -176,7 +171,8 @@ def prob_at_least(t: float, n: int, theta: float) -> float:
     return float(_cdf_sf(k - 1, n, theta)[1])
 
 
-def clopper_pearson(x: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
+@keyword_only_since("alpha")
+def clopper_pearson(x: int, n: int, *, alpha: float = 0.05) -> tuple[float, float]:
     """Exact two-sided ``1 - alpha`` confidence interval for ``theta`` from ``x`` successes of ``n``.
 
     The Clopper--Pearson interval: the ``alpha/2`` quantile of

@@ -17,17 +17,14 @@ facts they honour) live in the book's reconstructions module (not part of the li
 
 from __future__ import annotations
 
-import functools
 import math
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
 
 import numpy as np
 
-from .._deprecate import warn_deprecated
+from .._deprecate import keyword_only_since
 from .._io import parse_number, read_table
 from .._json import json_safe
 from .._result import Result
@@ -92,29 +89,6 @@ class Leaderboard(Result):
 
 
 # ------------------------------------------------------------------------ loaders
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _lower_is_better_shim(func: F) -> F:
-    """Accept the former ``higher_is_better=`` (the opposite of ``lower_is_better=``), with a warning.
-
-    Not a plain rename (:func:`sotalib._deprecate.renamed_arguments`): the value is inverted.
-    """
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if "higher_is_better" in kwargs:
-            if "lower_is_better" in kwargs:
-                raise ValueError(
-                    "give lower_is_better only (higher_is_better is its deprecated spelling, with the opposite value)"
-                )
-            warn_deprecated(f"{func.__name__}(higher_is_better=...)", "lower_is_better= (the opposite value)")
-            kwargs["lower_is_better"] = not kwargs.pop("higher_is_better")
-        return func(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
 def _parse_score(value, path, row: int, column: str):
     """A score as a float, or None for an empty cell.
 
@@ -141,9 +115,9 @@ def _parse_score(value, path, row: int, column: str):
 _PAGE_TOKEN = "next page token"
 
 
-@_lower_is_better_shim
+@keyword_only_since("score_column")
 def read_kaggle_leaderboard(
-    path: str | Path, score_column: str | None = None, *, lower_is_better: bool = False
+    path: str | Path, *, score_column: str | None = None, lower_is_better: bool = False
 ) -> Leaderboard:
     r"""Read a leaderboard CSV: Kaggle's download, Kaggle's command-line ``--csv`` output, or ``rank,score``.
 
@@ -287,7 +261,8 @@ def _read_kaggle(path: Path, score_column: str | None, lower_is_better: bool) ->
     )
 
 
-def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale: str = "auto") -> Leaderboard:
+@keyword_only_since("score_column")
+def read_leaderboard(path: str | Path, *, score_column: str | None = None, scale: str = "auto") -> Leaderboard:
     r"""Read a leaderboard file for :func:`~sotalib.multiplicity.estimate_sota` (the ``sotalib sota`` command).
 
     The file is read by :func:`read_kaggle_leaderboard` (Kaggle's download,
@@ -404,7 +379,6 @@ def read_leaderboard(path: str | Path, score_column: str | None = None, *, scale
     )
 
 
-@_lower_is_better_shim
 def read_meta_kaggle(
     directory: str | Path, slug: str, *, chunksize: int = 1_000_000, lower_is_better: bool = False
 ) -> Leaderboard:

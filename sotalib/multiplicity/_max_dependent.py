@@ -255,7 +255,7 @@ def _run(
     i_hi_candidates = np.nonzero(S[i_lo:] <= tail)[0]
     i_hi = i_lo + int(i_hi_candidates[0]) if i_hi_candidates.size else F.size - 1
     return MaxDistribution(
-        n=int(n), lo=int(xlo + i_lo), cdf=F[i_lo : i_hi + 1].copy(), sf=S[i_lo : i_hi + 1].copy(), method="exact"
+        n=int(n), lo=int(xlo + i_lo), cdf=F[i_lo : i_hi + 1].copy(), sf=S[i_lo : i_hi + 1].copy(), engine="exact"
     )
 
 

@@ -348,7 +348,7 @@ def _trim(n, lo, F, S, tail) -> MaxDistribution:
     below = np.nonzero(S[i_lo:] <= tail)[0]
     i_hi = i_lo + int(below[0]) if below.size else F.size - 1
     return MaxDistribution(
-        n=int(n), lo=int(lo + i_lo), cdf=F[i_lo : i_hi + 1].copy(), sf=S[i_lo : i_hi + 1].copy(), method="normal"
+        n=int(n), lo=int(lo + i_lo), cdf=F[i_lo : i_hi + 1].copy(), sf=S[i_lo : i_hi + 1].copy(), engine="normal"
     )
 
 

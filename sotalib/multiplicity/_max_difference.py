@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._result import Result
+from .._distribution import DistributionSummary
 from .._rng import as_generator, check_rng, seed_record
 from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
 from ._dependence_model import conditional_probs, feasible
@@ -58,13 +58,30 @@ _SCREEN = 0.01
 
 
 @dataclass(frozen=True, repr=False)
-class MaxDifference(Result):
+class MaxDifference(DistributionSummary):
     """Distribution of ``max(public) - max(private)`` under the same true accuracies.
 
-    What :func:`summarize_max_difference` returns.
+    What :func:`summarize_max_difference` returns: the fields of every
+    distribution summary (``sotalib._distribution.DistributionSummary``),
+    then the model's and the observed difference's.
 
     Attributes
     ----------
+    mean, sd : float
+        Mean and standard deviation of the difference ``D``.
+    ci_low, ci_high : float
+        The ``alpha/2`` and ``1 - alpha/2`` quantiles of ``D`` (the smallest
+        value whose cdf reaches each level).
+    alpha : float
+        The interval's level is ``1 - alpha``.
+    engine : str
+        ``"exact"`` or ``"simulate"`` (Monte Carlo).
+    n_resamples : int or None
+        Monte Carlo replications (None when exact).
+    se_mean : float or None
+        Monte Carlo standard error of ``mean`` (None when exact).
+    seed : int or None
+        The int seed of a Monte Carlo run (None when exact or not seeded).
     n_public, n_private : int
         Items behind the public and the private board.
     m : int
@@ -73,13 +90,6 @@ class MaxDifference(Result):
         Classifiers left out because their accuracy violates Eq. 8.
     rho : float
         Correlation with the reference classifier.
-    mean, sd : float
-        Mean and standard deviation of the difference ``D``.
-    ci_low, ci_high : float
-        The ``alpha/2`` and ``1 - alpha/2`` quantiles of ``D`` (the smallest
-        value whose cdf reaches each level).
-    alpha : float
-        The interval's level is ``1 - alpha``.
     public_mean, private_mean : float
         ``E max`` of each board.
     observed : float or None
@@ -89,14 +99,6 @@ class MaxDifference(Result):
         the public maximum is higher than the model allows).
     p_value : float or None
         Two-sided: ``2 min(P(D <= observed), P(D >= observed))``, at most 1.
-    method : str
-        ``"exact"`` or ``"mc"`` (Monte Carlo).
-    n_resamples : int or None
-        Monte Carlo replications (None when exact).
-    se_mean : float or None
-        Monte Carlo standard error of ``mean`` (None when exact).
-    seed : int or None
-        The int seed of a Monte Carlo run (None when exact or not seeded).
     """
 
     n_public: int
@@ -104,20 +106,11 @@ class MaxDifference(Result):
     m: int
     excluded: int
     rho: float
-    mean: float
-    sd: float
-    ci_low: float
-    ci_high: float
-    alpha: float
     public_mean: float
     private_mean: float
     observed: float | None = None
     position: float | None = None
     p_value: float | None = None
-    method: str = "exact"
-    n_resamples: int | None = None
-    se_mean: float | None = None
-    seed: int | None = None
 
 
 class _ExactDifference:
@@ -328,7 +321,7 @@ def summarize_max_difference(
     >>> from sotalib.multiplicity import summarize_max_difference
     >>> thetas = np.linspace(0.80, 0.85, 50)
     >>> d = summarize_max_difference(1000, 3000, thetas, observed=0.02)
-    >>> d.method, round(d.mean, 4), round(d.sd, 4)
+    >>> d.engine, round(d.mean, 4), round(d.sd, 4)
     ('exact', 0.0057, 0.0099)
     >>> round(d.position, 3)
     0.926
@@ -380,7 +373,7 @@ def summarize_max_difference(
             ci_high=float(hi),
             public_mean=float(best[0].mean()),
             private_mean=float(best[1].mean()),
-            method="mc",
+            engine="simulate",
             n_resamples=reps,
             se_mean=sd / math.sqrt(reps),
             seed=seed_record(rng),
@@ -406,6 +399,7 @@ def summarize_max_difference(
         )
     return MaxDifference(
         **common,
+        engine="exact",
         mean=mean1 - mean2,
         sd=sd,
         ci_low=lo,

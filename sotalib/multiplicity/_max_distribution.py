@@ -14,20 +14,21 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from .._distribution import DistributionSummary
 from .._json import json_safe
-from .._result import Result
 from .._validate import check_probability
 
 __all__ = ["Summary"]
 
 
 @dataclass(frozen=True, repr=False)
-class Summary(Result):
+class Summary(DistributionSummary):
     """Mean, standard deviation and equal-tailed interval of a distribution.
 
     Returned by :meth:`MaxDistribution.summary`, :func:`simulate_iid_max`
     and :func:`simulate_max`: every distribution of a maximum in the book,
-    exact or simulated, is summarised the same way.
+    exact or simulated, is summarised the same way.  The fields are those of
+    every distribution summary (``sotalib._distribution.DistributionSummary``).
 
     Attributes
     ----------
@@ -35,31 +36,24 @@ class Summary(Result):
         Expected value and standard deviation.
     ci_low, ci_high : float
         The ``alpha/2`` and ``1 - alpha/2`` quantiles.
-    method : str
-        ``"exact"`` or ``"mc"`` (Monte Carlo).
-    reps : int or None
-        Monte Carlo replications (None for exact results).
-    se_mean : float or None
-        Standard error of the Monte Carlo mean, ``sd / sqrt(reps)``.
     alpha : float
         The interval's level is ``1 - alpha``.
+    engine : str
+        ``"exact"``, ``"normal"`` or ``"simulate"`` (Monte Carlo).
+    n_resamples : int or None
+        Monte Carlo replications (None unless simulated).
+    se_mean : float or None
+        Standard error of the Monte Carlo mean, ``sd / sqrt(n_resamples)``.
+    seed : int or None
+        The int seed of a simulation, when known.
     """
-
-    mean: float
-    sd: float
-    ci_low: float
-    ci_high: float
-    method: str = "exact"
-    reps: int | None = None
-    se_mean: float | None = None
-    alpha: float = 0.05
 
     def to_dict(self) -> dict:
         """JSON-ready dictionary; Monte Carlo fields only when present."""
         d = asdict(self)
-        if self.reps is None:
-            d.pop("reps")
-            d.pop("se_mean")
+        for key in ("n_resamples", "se_mean", "seed"):
+            if d[key] is None:
+                d.pop(key)
         return json_safe(d)
 
     @classmethod
@@ -80,8 +74,8 @@ class Summary(Result):
             sd=sd,
             ci_low=float(lo),
             ci_high=float(hi),
-            method="mc",
-            reps=int(s.size),
+            engine="simulate",
+            n_resamples=int(s.size),
             se_mean=sd / math.sqrt(s.size),
             alpha=alpha,
         )

@@ -24,22 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._deprecate import warn_deprecated
 from .._result import Result
 from .._validate import check_alpha, check_int, check_probability, check_real
 from ._binomial import count_at_least, log_cdf
 from ._max_distribution import Summary
 
-__all__ = [
-    "TAIL",
-    "MaxDistribution",
-    "iid_max_distribution",
-    "max_log_cdf",
-    "max_cdf",
-    "max_sf",
-    "max_pmf",
-    "prob_any_at_least",
-    "iid_bias_sd",
-]
+__all__ = ["MaxDistribution", "iid_max_distribution", "prob_any_at_least", "iid_bias_sd"]
 
 #: Probability left outside a distribution's window, below and above.  Far
 #: below what any printed digit can see, far above the smallest double.
@@ -154,21 +145,29 @@ class MaxDistribution(Result):
         First count of the window.
     cdf, sf : ndarray
         ``F(x)`` and ``1 - F(x)`` for ``x = lo, ..., hi``.
-    method : str
-        How it was computed (``"exact"``).
+    engine : str
+        How it was computed: ``"exact"``, ``"normal"`` (the normal
+        approximation of the dependent model) or ``"simulate"`` (from a
+        simulated distribution of the AUC).
     """
 
     n: int
     lo: int
     cdf: np.ndarray
     sf: np.ndarray
-    method: str = "exact"
+    engine: str = "exact"
+
+    @property
+    def method(self) -> str:
+        """Deprecated name of :attr:`engine`, with ``"mc"`` for ``"simulate"`` (removed in 0.7.0)."""
+        warn_deprecated("MaxDistribution.method", "MaxDistribution.engine ('mc' is now 'simulate')")
+        return "mc" if self.engine == "simulate" else self.engine
 
     @classmethod
-    def from_log_cdf(cls, n: int, lo: int, log_cdf_values, method: str = "exact") -> MaxDistribution:
+    def from_log_cdf(cls, n: int, lo: int, log_cdf_values, engine: str = "exact") -> MaxDistribution:
         """Build from ``log F(x)`` on the window starting at ``lo``."""
         lf = np.asarray(log_cdf_values, dtype=float)
-        return cls(n=n, lo=lo, cdf=np.exp(lf), sf=-np.expm1(lf), method=method)
+        return cls(n=n, lo=lo, cdf=np.exp(lf), sf=-np.expm1(lf), engine=engine)
 
     @property
     def hi(self) -> int:
@@ -244,7 +243,7 @@ class MaxDistribution(Result):
     def summary(self, alpha: float = 0.05) -> Summary:
         """Mean, standard deviation and ``1 - alpha`` interval as accuracies."""
         lo, hi = self.interval(alpha)
-        return Summary(mean=self.mean(), sd=self.sd(), ci_low=lo, ci_high=hi, method=self.method, alpha=alpha)
+        return Summary(mean=self.mean(), sd=self.sd(), ci_low=lo, ci_high=hi, engine=self.engine, alpha=alpha)
 
 
 def iid_max_distribution(n: int, m: int, theta: float, *, tail: float = TAIL) -> MaxDistribution:
@@ -400,7 +399,7 @@ def iid_max_summary(n: int, m: int, theta: float, alpha: float = 0.05, *, tail: 
         sd=math.sqrt(var) / n,
         ci_low=quantile(alpha / 2),
         ci_high=quantile(1 - alpha / 2),
-        method="exact",
+        engine="exact",
         alpha=alpha,
     )
 

@@ -21,7 +21,6 @@ starts fast.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,10 +29,9 @@ from typing import Any, TypedDict
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import renamed_arguments, warn_deprecated
+from .._distribution import DistributionSummary
 from .._json import json_safe
 from .._progress import announce, showing
-from .._result import Result
 from .._rng import check_rng, seed_record
 from .._validate import (
     check_alpha,
@@ -43,6 +41,7 @@ from .._validate import (
     check_probability,
     check_real,
     check_time,
+    time_limit,
 )
 from ._dependence_model import check_feasible
 from ._max_dependent import check_window_memory, max_distribution
@@ -92,11 +91,13 @@ class _Model(TypedDict):
 
 
 @dataclass(frozen=True, repr=False)
-class MaxSummary(Result):
+class MaxSummary(DistributionSummary):
     """Mean, standard deviation and interval of the best score of ``m`` classifiers.
 
     Returned by :func:`summarize_max` (the best accuracy) and
-    :func:`summarize_max_auc` (the best empirical AUC).
+    :func:`summarize_max_auc` (the best empirical AUC).  The fields of every
+    distribution summary (``sotalib._distribution.DistributionSummary``),
+    then the model's.
 
     Attributes
     ----------
@@ -109,18 +110,11 @@ class MaxSummary(Result):
         Equal-tailed ``1 - alpha`` interval: the ``alpha/2`` and
         ``1 - alpha/2`` quantiles (Section 3.4's
         ``(theta^m_{alpha/2}, theta^m_{1-alpha/2})`` for the accuracy).
+    alpha : float
+        The interval's level is ``1 - alpha``.
     engine : str
         How the numbers were computed: ``"exact"``, ``"simulate"`` (Monte
         Carlo) or ``"normal"`` (the normal approximation of the AUCs).
-    metric : str
-        ``"accuracy"`` or ``"auc"``.
-    n, m : int
-        Test-set size and number of classifiers.
-    alpha : float
-        The interval's level is ``1 - alpha``.
-    rho : float
-        Dependence on the reference classifier (``rho_0`` of Eqs. 6-7 for
-        the accuracy, the within-class correlation of the scores for the AUC).
     n_resamples : int or None
         Monte Carlo replications (None unless ``engine="simulate"``).
     se_mean : float or None
@@ -128,6 +122,13 @@ class MaxSummary(Result):
     seed : int or None
         The int seed of a simulation (None when exact, normal, or when a
         Generator or None was given as ``rng``).
+    metric : str
+        ``"accuracy"`` or ``"auc"``.
+    n, m : int
+        Test-set size and number of classifiers.
+    rho : float
+        Dependence on the reference classifier (``rho_0`` of Eqs. 6-7 for
+        the accuracy, the within-class correlation of the scores for the AUC).
     details : dict
         The rest of the model: ``theta, theta0, y0, spread`` for the
         accuracy; ``prevalence, n_pos, n_neg`` for the AUC, with ``teams``
@@ -137,53 +138,37 @@ class MaxSummary(Result):
         engine, and ``auc`` (the classifiers' common AUC; None when they differ).
     """
 
-    mean: float
-    sd: float
-    ci_low: float
-    ci_high: float
-    engine: str
     metric: str
     n: int
     m: int
-    alpha: float
     rho: float
-    n_resamples: int | None = None
-    se_mean: float | None = None
-    seed: int | None = None
     details: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``sotalib maxdist --json`` or ``sotalib auc-max --json``.
 
-        The command line's keys, which predate this class: for the accuracy
-        ``mean, sd, ci_low, ci_high, method`` (``"exact"`` or ``"mc"``) plus
-        ``reps, se_mean`` when simulated; for the AUC ``mean, sd, ci_low,
-        ci_high`` with ``reps, se_mean, n_pos, n_neg, seed`` when simulated and
-        ``n_pos, n_neg, m, teams, method`` (``"normal"``) otherwise.  Every
-        value is a finite number, an int, a string or None.
+        ``mean, sd, ci_low, ci_high, engine`` (``"exact"``, ``"simulate"``
+        or ``"normal"``), plus ``reps, se_mean`` when simulated (the
+        command line's ``--reps``); for the AUC also ``n_pos, n_neg`` and
+        ``seed`` when simulated, ``m, teams`` by the normal approximation.
+        Every value is a finite number, an int, a string or None.
         """
-        d: dict[str, Any] = {"mean": self.mean, "sd": self.sd, "ci_low": self.ci_low, "ci_high": self.ci_high}
+        d: dict[str, Any] = {
+            "mean": self.mean,
+            "sd": self.sd,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "engine": self.engine,
+        }
         simulated = self.engine == "simulate"
-        if self.metric == "accuracy":
-            d["method"] = "mc" if simulated else self.engine
+        if simulated:
+            d.update(reps=self.n_resamples, se_mean=self.se_mean)
+        if self.metric == "auc":
+            d.update(n_pos=self.details["n_pos"], n_neg=self.details["n_neg"])
             if simulated:
-                d.update(reps=self.n_resamples, se_mean=self.se_mean)
-        elif simulated:
-            d.update(
-                reps=self.n_resamples,
-                se_mean=self.se_mean,
-                n_pos=self.details["n_pos"],
-                n_neg=self.details["n_neg"],
-                seed=self.seed,
-            )
-        else:
-            d.update(
-                n_pos=self.details["n_pos"],
-                n_neg=self.details["n_neg"],
-                m=self.m,
-                teams=self.details["teams"],
-                method=self.engine,
-            )
+                d.update(seed=self.seed)
+            else:
+                d.update(m=self.m, teams=self.details["teams"])
         return json_safe(d)
 
     def to_text(self) -> str:
@@ -218,7 +203,7 @@ class MaxSummary(Result):
         simulated = self.engine == "simulate"
         d = max(6, len(str(self.n)) - 1)  # 6 decimals up to n = 10^6, 12 at n = 10^12: a count's digits show
         lines = [
-            f"best accuracy of m={self.m} classifiers, {model}, n={self.n} ({'mc' if simulated else self.engine})",
+            f"best accuracy of m={self.m} classifiers, {model}, n={self.n} ({self.engine})",
             f"  mean  {self.mean:.{d}f}"
             + (f"  (se {self.se_mean:.2g}, {self.n_resamples} replications, seed {self.seed})" if simulated else ""),
             f"  sd    {self.sd:.{d}f}",
@@ -227,24 +212,17 @@ class MaxSummary(Result):
         return "\n".join(lines)
 
 
-def _method_is_engine(func: Callable[..., MaxSummary]) -> Callable[..., MaxSummary]:
-    """Accept the former ``method="exact" | "mc"`` of ``max_summary`` as ``engine=``, with a warning."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> MaxSummary:
-        if "method" in kwargs:
-            if "engine" in kwargs:
-                raise ValueError("give engine only (method is its deprecated spelling)")
-            warn_deprecated(f"{func.__name__}(method=...)", "engine= ('mc' is now 'simulate')")
-            method = kwargs.pop("method")
-            kwargs["engine"] = "simulate" if method == "mc" else method
-        return func(*args, **kwargs)
-
-    return wrapper
+def _auto_engine(n: int, m: int, theta: float, spread: float, rho: float, y0: str) -> str:
+    """``engine="auto"`` of :func:`summarize_max`: exact when it fits in memory and in ``SOTALIB_TIME_LIMIT``."""
+    if rho == 0.0 and spread == 0.0:
+        return "exact" if n <= _IID_MAX_N else "simulate"
+    try:
+        check_window_memory(n, 0.25)
+    except ValueError:
+        return "simulate"
+    return "exact" if _exact_seconds(n, m, theta, spread, rho, y0) <= time_limit() else "simulate"
 
 
-@_method_is_engine
-@renamed_arguments(reps="n_resamples")
 def summarize_max(
     n: int,
     m: int,
@@ -255,8 +233,8 @@ def summarize_max(
     theta0: float | None = None,
     y0: str = "random",
     spread: float = 0.0,
-    engine: str = "exact",
-    n_resamples: int = 100_000,
+    engine: str = "auto",
+    n_resamples: int = 10_000,
     rng: int | np.random.Generator | None = None,
     progress: bool | None = None,
 ) -> MaxSummary:
@@ -297,12 +275,17 @@ def summarize_max(
         (``round(n theta0)`` correct predictions).
     spread : float
         Width ``d`` of the uniform the ``theta_j`` are drawn from, in ``[0, 1]``.
-    engine : {"exact", "simulate"}
+    engine : {"auto", "exact", "simulate"}
         Exact computation, or Monte Carlo simulation of the same model (an
-        independent check).  The former ``method="mc"`` still works, with a
-        DeprecationWarning.
+        independent check); ``"auto"`` (the default) is exact unless the
+        exact engine is expected to take longer than ``SOTALIB_TIME_LIMIT``
+        or not to fit in memory (a spread or a reference classifier at very
+        large ``n``, identical classifiers beyond ``n = 2^53``), and then
+        simulates.
     n_resamples : int
-        Monte Carlo replications, ``>= 2`` (used with ``engine="simulate"``).
+        Monte Carlo replications, ``>= 2`` (used when simulating; default
+        10,000, the vocabulary's default for the Monte Carlo of a
+        distribution).
     rng : int, numpy.random.Generator or None
         Randomness of the simulation: an int seed (reproducible), a
         Generator, or None (fresh entropy; the command line seeds with 0).
@@ -326,7 +309,7 @@ def summarize_max(
     with ``n`` (about 20 s at ``n = 10^6`` with a random reference
     classifier); a run expected to take longer than ``SOTALIB_TIME_LIMIT``
     (a minute) is refused up front, and ``engine="simulate"`` answers in
-    seconds at any ``n``.
+    seconds at any ``n`` (``"auto"`` takes it then).
 
     Raises
     ------
@@ -378,15 +361,17 @@ def summarize_max(
             raise ValueError(f"theta0 must be in (0, 1) when rho != 0, got {theta0:g}")
     y0 = check_choice("y0", y0, ("random", "fixed"))
     spread = check_real("spread", spread, low=0.0, high=1.0)
-    engine = check_choice("engine", engine, ("exact", "simulate"))
+    engine = check_choice("engine", engine, ("auto", "exact", "simulate"))
     n_resamples = check_int("n_resamples", n_resamples, low=2)
     check_rng(rng)
+    if engine == "auto":
+        engine = _auto_engine(n, m, theta, spread, rho, y0)
     if engine == "simulate":
         # the simulated maxima (8 bytes each) and their sorted copy for the quantiles
         check_memory(
             16.0 * n_resamples,
             f"n_resamples={n_resamples} replications",
-            "use fewer replications (100000 give 3 digits)",
+            "use fewer replications (10000 give 2 to 3 digits)",
         )
     elif rho == 0.0 and spread == 0.0:
         if n > _IID_MAX_N:
@@ -413,7 +398,7 @@ def summarize_max(
     if rho == 0.0 and spread == 0.0 and engine == "exact":
         # any n and m in seconds: the window is tabulated, or summed by quadrature when it is long
         s = iid_max_summary(n, m, theta, alpha)
-        return MaxSummary(s.mean, s.sd, s.ci_low, s.ci_high, "exact", **model, details=details)
+        return MaxSummary(s.mean, s.sd, s.ci_low, s.ci_high, engine="exact", **model, details=details)
 
     dist = uniform_for_sota(theta, spread, m) if spread > 0 else PointMass(theta)
     if rho != 0.0:
@@ -426,7 +411,7 @@ def summarize_max(
     if engine == "exact":
         with showing(progress):
             s = max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary(alpha)
-        return MaxSummary(s.mean, s.sd, s.ci_low, s.ci_high, "exact", **model, details=details)
+        return MaxSummary(s.mean, s.sd, s.ci_low, s.ci_high, engine="exact", **model, details=details)
     seed = seed_record(rng)
     s = simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, n_resamples=n_resamples, rng=rng, alpha=alpha)
     return MaxSummary(
@@ -434,9 +419,9 @@ def summarize_max(
         s.sd,
         s.ci_low,
         s.ci_high,
-        "simulate",
+        engine="simulate",
         **model,
-        n_resamples=s.reps,
+        n_resamples=s.n_resamples,
         se_mean=s.se_mean,
         seed=seed,
         details=details,
@@ -608,7 +593,7 @@ def _summarize_max_auc(
         details.update(
             teams=r.teams, accuracy=NORMAL_AUC_ACCURACY, simulation_seconds=simulated * AUC_SECONDS_PER_SCORE
         )
-        return MaxSummary(r.mean, r.sd, r.ci_low, r.ci_high, "normal", **model, details=details)
+        return MaxSummary(r.mean, r.sd, r.ci_low, r.ci_high, engine="normal", **model, details=details)
     _check_auc_memory(a.size, n, n_pos, n_resamples, rho, name="n_resamples")
     scores = float(a.size) * n_resamples * (n_pos if rho == 0.0 else n)
 
@@ -618,16 +603,16 @@ def _summarize_max_auc(
         announce(scores * AUC_SECONDS_PER_SCORE, work="auc simulation", scores=scores)
 
     sim = _simulated_max_auc(
-        a, n, prevalence, rho, reps=n_resamples, rng=rng, alpha=alpha, show=progress, on_start=started
+        a, n, prevalence, rho, n_resamples=n_resamples, rng=rng, alpha=alpha, show=progress, on_start=started
     )
     return MaxSummary(
         sim.mean,
         sim.sd,
         sim.ci_low,
         sim.ci_high,
-        "simulate",
+        engine="simulate",
         **model,
-        n_resamples=sim.reps,
+        n_resamples=sim.n_resamples,
         se_mean=sim.se_mean,
         seed=sim.seed,
         details=details,

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import renamed_arguments
+from .._deprecate import keyword_only_since
 from .._rng import as_generator, spawn
 from .._validate import check_choice, check_int, check_probability, check_real
 from ._dependence_model import check_feasible
@@ -25,14 +25,14 @@ from ._theta_dist import Empirical, PointMass, Uniform, _as_dist, default_theta0
 __all__ = ["simulate_iid_max_counts", "simulate_iid_max", "simulate_coin_flip_leaderboard", "simulate_max"]
 
 
-@renamed_arguments(reps="n_resamples")
+@keyword_only_since("n_resamples", "rng")
 def simulate_iid_max_counts(
     n: int,
     m: int,
     theta: float,
-    n_resamples: int,
-    rng: int | np.random.Generator | None = None,
     *,
+    n_resamples: int = 10_000,
+    rng: int | np.random.Generator | None = None,
     chunk: int = 2**22,
 ) -> np.ndarray:
     """Draw ``n_resamples`` realisations of ``max_j X_j`` with ``X_j ~ B(n, theta)`` iid.
@@ -49,7 +49,7 @@ def simulate_iid_max_counts(
     theta : float
         Their probability of success, in ``[0, 1]``.
     n_resamples : int
-        Number of simulated challenges, ``>= 1``.
+        Number of simulated challenges, ``>= 1`` (default 10,000).
     rng : int, numpy.random.Generator or None
         An int seed (``numpy.random.default_rng(rng)``), a Generator (drawn
         from directly) or None (fresh entropy).
@@ -74,7 +74,7 @@ def simulate_iid_max_counts(
     Examples
     --------
     >>> from sotalib.multiplicity import simulate_iid_max_counts
-    >>> x = simulate_iid_max_counts(20, 1000, 0.5, 5, rng=1)
+    >>> x = simulate_iid_max_counts(20, 1000, 0.5, n_resamples=5, rng=1)
     >>> x.shape, bool(((x >= 10) & (x <= 20)).all())
     ((5,), True)
     """
@@ -91,12 +91,13 @@ def simulate_iid_max_counts(
     return out
 
 
-@renamed_arguments(reps="n_resamples")
+@keyword_only_since("n_resamples", "rng", "alpha")
 def simulate_iid_max(
     n: int,
     m: int,
     theta: float,
-    n_resamples: int,
+    *,
+    n_resamples: int = 10_000,
     rng: int | np.random.Generator | None = None,
     alpha: float = 0.05,
 ) -> Summary:
@@ -116,7 +117,7 @@ def simulate_iid_max(
     theta : float
         Their probability of success, in ``[0, 1]``.
     n_resamples : int
-        Number of simulated challenges, ``>= 2``.
+        Number of simulated challenges, ``>= 2`` (default 10,000).
     rng : int, numpy.random.Generator or None
         An int seed, a Generator or None (fresh entropy).
     alpha : float
@@ -125,7 +126,7 @@ def simulate_iid_max(
     Returns
     -------
     Summary
-        ``method="mc"``, with ``reps`` and ``se_mean``.
+        ``engine="simulate"``, with ``n_resamples`` and ``se_mean``.
 
     Raises
     ------
@@ -140,14 +141,17 @@ def simulate_iid_max(
     Examples
     --------
     >>> from sotalib.multiplicity import simulate_iid_max
-    >>> s = simulate_iid_max(3000, 1000, 0.9, 2000, rng=1)
+    >>> s = simulate_iid_max(3000, 1000, 0.9, n_resamples=2000, rng=1)
     >>> abs(s.mean - 0.9173) < 4 * s.se_mean
     True
     """
-    return Summary.from_samples(simulate_iid_max_counts(n, m, theta, n_resamples, rng), alpha, scale=1.0 / n)
+    return Summary.from_samples(
+        simulate_iid_max_counts(n, m, theta, n_resamples=n_resamples, rng=rng), alpha, scale=1.0 / n
+    )
 
 
-def simulate_coin_flip_leaderboard(n: int, m: int, rng: int | np.random.Generator | None = None) -> np.ndarray:
+@keyword_only_since("rng")
+def simulate_coin_flip_leaderboard(n: int, m: int, *, rng: int | np.random.Generator | None = None) -> np.ndarray:
     """Accuracies of ``m`` coin-flip classifiers, each guessing ``n`` fair coin flips.
 
     The flips are shared by all classifiers (one test set); each classifier
@@ -207,10 +211,10 @@ def simulate_max_counts(
     rho: float = 0.0,
     theta0: float | None = None,
     y0: str = "random",
-    reps: int = 100_000,
+    n_resamples: int = 10_000,
     rng=None,
 ) -> np.ndarray:
-    """``reps`` Monte Carlo draws of ``max_j X_j`` from the hierarchical model (Figure 7).
+    """``n_resamples`` Monte Carlo draws of ``max_j X_j`` from the hierarchical model (Figure 7).
 
     ``theta_dist_or_thetas`` is a ``P(theta)`` (then ``m`` classifiers draw
     fresh ``theta_j`` in every replication) or an array ``Theta`` (then ``m``
@@ -225,7 +229,7 @@ def simulate_max_counts(
     n = check_int("n", n, low=1)
     rho = check_real("rho", rho, low=-1.0, high=1.0)
     y0 = check_choice("y0", y0, ("random", "fixed"))
-    reps = check_int("reps", reps, low=1)
+    reps = check_int("n_resamples", n_resamples, low=1)
     empty = np.zeros(1)
     if isinstance(theta_dist_or_thetas, (Uniform, PointMass, Empirical, float, int, np.floating)) and not isinstance(
         theta_dist_or_thetas, bool
@@ -327,7 +331,6 @@ def _run_chunks(work, nchunks: int, threads: int, stop: threading.Event) -> None
         pool.shutdown(wait=True)
 
 
-@renamed_arguments(reps="n_resamples")
 def simulate_max(
     n: int,
     m: int | None,
@@ -336,7 +339,7 @@ def simulate_max(
     rho: float = 0.0,
     theta0: float | None = None,
     y0: str = "random",
-    n_resamples: int = 100_000,
+    n_resamples: int = 10_000,
     rng: int | np.random.Generator | None = None,
     alpha: float = 0.05,
 ) -> Summary:
@@ -366,7 +369,7 @@ def simulate_max(
     y0 : {"random", "fixed"}
         Random reference classifier (``K_0 ~ B(n, theta0)``) or fixed one.
     n_resamples : int
-        Monte Carlo replications, ``>= 1``.
+        Monte Carlo replications, ``>= 1`` (default 10,000).
     rng : int, numpy.random.Generator or None
         An int seed (reproducible), a Generator, or None (fresh entropy).
     alpha : float
@@ -395,5 +398,7 @@ def simulate_max(
     >>> abs(s.mean - 0.9140) < 4 * s.se_mean
     True
     """
-    counts = simulate_max_counts(n, m, theta_dist_or_thetas, rho=rho, theta0=theta0, y0=y0, reps=n_resamples, rng=rng)
+    counts = simulate_max_counts(
+        n, m, theta_dist_or_thetas, rho=rho, theta0=theta0, y0=y0, n_resamples=n_resamples, rng=rng
+    )
     return Summary.from_samples(counts, alpha, scale=1.0 / n)

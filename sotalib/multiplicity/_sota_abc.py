@@ -15,14 +15,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import _progress
-from .._deprecate import renamed_arguments
 from .._rng import as_generator, seed_record
 from .._validate import check_alpha, check_int, check_memory, check_probability, check_real
 from ._dependence_model import conditional_probs
 from ._sota_model import _chance, prepare
 from ._sota_result import SotaEstimate
 
-__all__ = ["abc"]
+__all__: list[str] = []  # nothing public: the estimators are reached through estimate_sota
 
 #: Proposals of :func:`abc` unless told otherwise.
 N_RESAMPLES = 20000
@@ -97,7 +96,6 @@ def _abc(
     )
 
 
-@renamed_arguments(proposals="n_resamples", show="progress")
 def abc(
     scores: ArrayLike,
     n: int,

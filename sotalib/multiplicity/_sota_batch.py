@@ -168,7 +168,7 @@ def _one_board(cells: dict[str, str], base: str, progress: bool | None) -> dict:
     if metric == "gini":  # the normalized Gini, 2 AUC - 1: read as the AUC
         kwargs["metric"] = "auc"
     scale = "gini" if metric == "gini" else "auto"
-    scores: Any = read_leaderboard(path, cells.get("score_column") or None, scale=scale)
+    scores: Any = read_leaderboard(path, score_column=cells.get("score_column") or None, scale=scale)
     kwargs.setdefault("progress", False if progress is not True else None)
     n = kwargs.pop("n", None)
     if n is None:

@@ -16,13 +16,12 @@ from numpy.typing import ArrayLike
 from scipy.stats import binom
 
 from .. import _progress
-from .._deprecate import renamed_arguments
 from .._rng import as_generator, seed_record
 from .._validate import check_alpha, check_int
 from ._sota_model import _chance, prepare
 from ._sota_result import SotaEstimate
 
-__all__ = ["npmle", "npmle_bin_width", "deconvolve"]
+__all__: list[str] = []  # nothing public: the estimators are reached through estimate_sota
 
 #: Bootstrap resamples of :func:`deconvolve` unless told otherwise.
 N_RESAMPLES = 200
@@ -138,7 +137,6 @@ def _deconvolve(
     )
 
 
-@renamed_arguments(reps="n_resamples", show="progress")
 def deconvolve(
     scores: ArrayLike,
     n: int,

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import renamed_arguments
 from .._frame import _is_frame, as_vector
 from .._per_item import PerItem, as_per_item
 from .._progress import showing
@@ -323,7 +322,6 @@ def _resamples(kind: str, n_resamples: int | None) -> int:
     return default if n_resamples is None else check_int("n_resamples", n_resamples, low=low)
 
 
-@renamed_arguments(show="progress")
 def estimate_sota(
     scores: ArrayLike | Leaderboard | PerItem,
     n: int | None = None,

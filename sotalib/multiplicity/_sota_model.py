@@ -25,7 +25,7 @@ from ._dependence_model import conditional_probs, feasible
 from ._max_dependent_normal import ACCURACY, normal_max_distribution
 from ._max_dependent_swap import dependent_max_distribution
 
-__all__ = ["RHO0", "prepare", "simulate_leaderboard"]
+__all__ = ["simulate_leaderboard"]
 
 #: The paper's correlation with the reference classifier (Section 4.2, from Mania et al.).
 RHO0 = 0.6

@@ -24,13 +24,13 @@ from ._max_iid import MaxDistribution
 from ._sota_model import RHO0, _chance, _fit_dist, _model_details, prepare
 from ._sota_result import SotaEstimate
 
-__all__ = ["naive", "observed", "observed_distribution"]
+__all__: list[str] = []  # nothing public: the estimators are reached through estimate_sota
 
 
 def _naive(s: np.ndarray, below: int, n: int, alpha: float) -> SotaEstimate:
     """The sample maximum and its Clopper-Pearson interval, on checked input."""
     mx = float(s.max())
-    lo, hi = clopper_pearson(int(round(mx * n)), n, alpha)
+    lo, hi = clopper_pearson(int(round(mx * n)), n, alpha=alpha)
     inside = int(np.sum((s >= lo) & (s <= hi)))
     return SotaEstimate(
         "naive",

@@ -12,7 +12,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
-from .._deprecate import renamed_arguments
 from .._rng import int_seed
 from .._validate import check_alpha, check_choice, check_int, check_probability, check_real
 from ._auc_model import n_positives
@@ -21,7 +20,7 @@ from ._auc_simulate import expected_max_auc
 from ._sota_model import prepare
 from ._sota_result import SotaEstimate, _unsolved
 
-__all__ = ["shrink_auc", "auc_simulation_cost", "AUC_SIMULATION_LIMIT", "AUC_ENGINES"]
+__all__: list[str] = []  # nothing public: the estimators are reached through estimate_sota
 
 #: Replications of the simulated maximum AUC unless told otherwise.
 N_RESAMPLES = 200
@@ -83,7 +82,9 @@ def _shrink_auc(
         if w not in memo:
             a = w * s + (1 - w) * 0.5
             if simulate:
-                memo[w] = expected_max_auc(a, n, prevalence, reps=reps, rng=seed, alpha=alpha, rho=rho, show=progress)
+                memo[w] = expected_max_auc(
+                    a, n, prevalence, n_resamples=reps, rng=seed, alpha=alpha, rho=rho, show=progress
+                )
             else:
                 memo[w] = normal_max_auc(a, n, prevalence, rho=rho, alpha=alpha)
         return memo[w]
@@ -152,7 +153,6 @@ def _shrink_auc(
     )
 
 
-@renamed_arguments(reps="n_resamples", show="progress")
 def shrink_auc(
     aucs: ArrayLike,
     n: int,

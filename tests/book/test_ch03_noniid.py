@@ -46,10 +46,10 @@ def test_cached_monte_carlo_agrees_with_exact():
     exact = table1_exact()
     assert len(mc) == len(TABLE1)
     for s, e in zip(mc, exact):
-        assert s.method == "mc" and s.reps == 100_000
+        assert s.engine == "simulate" and s.n_resamples == 100_000
         assert abs(s.mean - e.mean) <= 4 * s.se_mean
         # standard error of a sample sd (normal approximation, inflated 1.5x for the max's skewness)
-        assert abs(s.sd - e.sd) <= 4 * 1.5 * e.sd / math.sqrt(2 * (s.reps - 1))
+        assert abs(s.sd - e.sd) <= 4 * 1.5 * e.sd / math.sqrt(2 * (s.n_resamples - 1))
         # the 97.5% quantile: within one count of the exact one
         assert abs(s.ci_high - e.ci_high) <= 1.0 / N + 1e-12
 

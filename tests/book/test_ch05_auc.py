@@ -42,7 +42,7 @@ def test_variance_table_exact_row_and_simulation():
 
 def test_plain_f_to_the_m_with_m_one_is_the_sample_itself():
     dist = A.auc_distribution(0.85, 400, 0.1, n_resamples=20, rng=1, batches=4)
-    single = A.simulate_auc(0.85, 400, 0.1, 5_000, rng=2)
+    single = A.simulate_auc(0.85, 400, 0.1, n_resamples=5_000, rng=2)
     with np.errstate(invalid="ignore"):  # MaxDistribution's log1p(-sf) where sf rounds above 1 (unused branch)
         s, se = ac.plain_max_summary(dist, 1, single)
     assert s.mean == pytest.approx(single.mean(), abs=1e-12)

@@ -24,7 +24,7 @@ def test_clopper_pearson_coverage_by_enumeration():
     cov = sum(
         stats.binom.pmf(x, n, theta)
         for x in range(n + 1)
-        if clopper_pearson(x, n, 0.05)[0] <= theta <= clopper_pearson(x, n, 0.05)[1]
+        if clopper_pearson(x, n, alpha=0.05)[0] <= theta <= clopper_pearson(x, n, alpha=0.05)[1]
     )
     assert jt.clopper_pearson_coverage(theta, n) == pytest.approx(cov, abs=1e-15)
     # Clopper-Pearson is conservative

@@ -158,5 +158,5 @@ def test_json_is_the_front_door_to_dict(capsys):
         == 0
     )
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"mean", "sd", "ci_low", "ci_high", "reps", "se_mean", "n_pos", "n_neg", "seed"}
+    assert set(out) == {"mean", "sd", "ci_low", "ci_high", "engine", "reps", "se_mean", "n_pos", "n_neg", "seed"}
     assert out == summarize_max_auc(1000, 20, 0.85, 0.05, engine="simulate", n_resamples=100, rng=3).to_dict()

@@ -280,7 +280,11 @@ def test_command_line_and_library_agree_on_the_largest_integer():
     [
         (["maxdist", "--n", "{v}", "--m", "10", "--theta", "0.8"], "--n", 1),
         (["maxdist", "--n", "100", "--m", "{v}", "--theta", "0.8"], "--m", 1),
-        (["maxdist", "--n", "100", "--m", "10", "--theta", "0.8", "--method", "mc", "--reps", "{v}"], "--reps", 2),
+        (
+            ["maxdist", "--n", "100", "--m", "10", "--theta", "0.8", "--engine", "simulate", "--reps", "{v}"],
+            "--reps",
+            2,
+        ),
         (["auc-max", "--auc", "0.8", "--n", "{v}", "--m", "10", "--prevalence", "0.3"], "--n", 2),
         (["auc-max", "--auc", "0.8", "--n", "200", "--m", "{v}", "--prevalence", "0.3"], "--m", 1),
         (["sota", "--leaderboard", "{lb}", "--n", "{v}"], "--n", 1),
@@ -346,7 +350,7 @@ def test_sota_takes_a_test_set_beyond_the_old_limit(tmp_path, capsys):
     "argv,needle",
     [
         (
-            ["maxdist", "--n", "100", "--m", "10", "--theta", "0.8", "--method", "mc", "--reps", "1e12"],
+            ["maxdist", "--n", "100", "--m", "10", "--theta", "0.8", "--engine", "simulate", "--reps", "1e12"],
             "--reps 1000000000000 replications would need 14.6 TiB",
         ),
         (
@@ -388,7 +392,7 @@ def test_maxdist_at_a_trillion_items_answers_exactly(capsys):
     code, out, err = _run(capsys, ["maxdist", "--n", "1e12", "--m", "1000", "--theta", "0.9", "--json"])
     assert code == 0 and err == "", err
     d = json.loads(out)
-    assert d["method"] == "exact" and 0.9 < d["ci_low"] < d["mean"] < d["ci_high"] < 0.9000013
+    assert d["engine"] == "exact" and 0.9 < d["ci_low"] < d["mean"] < d["ci_high"] < 0.9000013
 
 
 @pytest.mark.parametrize(
@@ -399,10 +403,10 @@ def test_maxdist_at_a_trillion_items_answers_exactly(capsys):
         (["--spread", "0.01"], "--spread 0.01"),
     ],
 )
-def test_maxdist_dependent_or_spread_at_a_trillion_is_refused_naming_n_and_method_mc(capsys, extra, named):
+def test_maxdist_dependent_or_spread_at_a_trillion_is_refused_naming_n_and_engine_simulate(capsys, extra, named):
     argv = ["maxdist", "--n", "1e12", "--m", "1000", "--theta", "0.9", *extra]
-    err = _one_line_error(capsys, argv, "--n 1000000000000", named, "SOTALIB_TIME_LIMIT", "--method mc")
-    assert "engine" not in err
+    err = _one_line_error(capsys, argv, "--n 1000000000000", named, "SOTALIB_TIME_LIMIT", "--engine simulate")
+    assert "engine=" not in err  # the option, not the library's parameter
 
 
 def test_maxdist_beyond_two_to_the_53_is_refused_naming_n(capsys):
@@ -423,7 +427,7 @@ def test_auc_max_ten_million_teams_takes_the_normal_approximation(capsys):
     code, out, err = _run(capsys, [*argv, "--json"])
     assert code == 0 and err == "", err
     d = json.loads(out)
-    assert d["method"] == "normal" and d["m"] == 10**7 and 0.8 < d["ci_low"] < d["mean"] < d["ci_high"] < 1
+    assert d["engine"] == "normal" and d["m"] == 10**7 and 0.8 < d["ci_low"] < d["mean"] < d["ci_high"] < 1
     code, out, err = _run(capsys, argv)
     assert code == 0 and "normal approximation (a simulation would take about 138.9 hours" in out
     # a simulation asked for is refused up front, naming the options that bound it
@@ -480,7 +484,7 @@ def test_maxdist_states_the_cost_of_a_long_exact_run_before_it_starts():
     given = dict(n=10**6, m=1000, theta=0.9, rho=0.6, theta0=0.85)
     assert cost_note(given) == (
         "sotalib maxdist: note: the exact distribution at n=1,000,000 is expected to take about 20 seconds "
-        "on a 2-core machine (--method mc answers in seconds)"
+        "on a 2-core machine (--engine simulate answers in seconds)"
     )
     assert cost_note({**given, "n": 10**4}) == ""  # quick
     assert cost_note({**given, "n": 10**9}) == ""  # refused by the library, with its estimate

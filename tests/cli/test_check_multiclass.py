@@ -209,4 +209,4 @@ def test_exact_maximum_refuses_a_test_set_too_large_for_memory_up_front():
 
     # with a reference classifier (the identical independent case is refused beyond 2**53 first)
     with pytest.raises(ValueError, match=r"^n=9223372036854775807 items would need"):
-        summarize_max(2**63 - 1, 10, 0.9, rho=0.3)
+        summarize_max(2**63 - 1, 10, 0.9, rho=0.3, engine="exact")

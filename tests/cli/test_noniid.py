@@ -32,8 +32,8 @@ def _json(capsys, argv):
 )
 def test_table1_from_the_command_line(capsys, extra, mean, sd, upper):
     out = _json(capsys, BASE + extra)
-    assert set(out) == {"mean", "sd", "ci_low", "ci_high", "method"}
-    assert out["method"] == "exact"
+    assert set(out) == {"mean", "sd", "ci_low", "ci_high", "engine"}
+    assert out["engine"] == "exact"
     assert (round(out["mean"], 4), round(out["sd"], 4), round(out["ci_high"], 4)) == (mean, sd, upper)
 
 
@@ -59,16 +59,16 @@ def test_monte_carlo_json_and_seed(capsys):
         "0.5",
         "--spread",
         "0.05",
-        "--method",
-        "mc",
+        "--engine",
+        "simulate",
         "--reps",
         "3000",
         "--seed",
         "7",
     ]
     out = _json(capsys, argv)
-    assert set(out) == {"mean", "sd", "ci_low", "ci_high", "method", "reps", "se_mean"}
-    assert out["method"] == "mc" and out["reps"] == 3000
+    assert set(out) == {"mean", "sd", "ci_low", "ci_high", "engine", "reps", "se_mean"}
+    assert out["engine"] == "simulate" and out["reps"] == 3000
     u = uniform_for_sota(0.8, 0.05, 50)
     s = simulate_max(400, 50, u, rho=0.5, theta0=0.8, n_resamples=3000, rng=7)
     assert out["mean"] == s.mean and out["se_mean"] == pytest.approx(s.se_mean)
@@ -98,8 +98,9 @@ def _rc(argv):
         (["--rho", "1.5"], "--rho must be in [-1, 1], got 1.5"),
         (["--spread", "-0.1"], "--spread"),
         (["--rho", "0.5", "--theta0", "1"], "--theta0"),
-        (["--method", "mc", "--reps", "1"], "--reps"),
+        (["--engine", "simulate", "--reps", "1"], "--reps"),
         (["--y0", "sometimes"], "--y0"),
+        (["--engine", "bootstrap"], "--engine"),
         (["--method", "bootstrap"], "--method"),
     ],
 )

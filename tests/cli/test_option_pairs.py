@@ -125,6 +125,7 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
         "--theta0": "0.7",
         "--y0": "fixed",
         "--spread": "0.02",
+        "--engine": "simulate",
         "--method": "mc",
         "--reps": "200",
         "--seed": "3",

@@ -134,7 +134,10 @@ def test_prob_at_least_nan_says_what_is_wrong():
 @pytest.mark.parametrize(
     "argv,needle",
     [
-        (["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--method", "mc", "--reps", "10000000000"], "--reps"),
+        (
+            ["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--engine", "simulate", "--reps", "10000000000"],
+            "--reps",
+        ),
         (["auc-max", "--auc", "0.9", "--n", "300", "--m", "10", "--prevalence", "0.1", "--reps", "1e10"], "--reps"),
         (["auc-max", "--auc", "0.9", "--n", "300", "--m", "1e10", "--prevalence", "0.1"], "--m"),
         # a reference classifier: the identical independent case is refused beyond 2**53 before memory
@@ -152,7 +155,7 @@ def test_requests_that_cannot_fit_say_the_size_they_need(capsys, monkeypatch):
     monkeypatch.setenv("SOTALIB_MEMORY_LIMIT", "64M")
     err = _one_line_error(
         capsys,
-        ["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--method", "mc", "--reps", "100000000"],
+        ["maxdist", "--n", "100", "--m", "10", "--theta", "0.9", "--engine", "simulate", "--reps", "100000000"],
         "--reps 100000000 replications would need 1.49 GiB",
         "SOTALIB_MEMORY_LIMIT",
     )

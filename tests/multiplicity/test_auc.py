@@ -101,7 +101,7 @@ def test_binomial_inversion_is_exact():
 def test_single_auc_mean_and_variance():
     # mean equals the true AUC; variance equals the exact binormal U-statistic variance
     reps = 40000
-    x = A.simulate_auc(0.9, 3000, 0.017, reps, rng=11)
+    x = A.simulate_auc(0.9, 3000, 0.017, n_resamples=reps, rng=11)
     var = A.auc_variance(0.9, 51, 2949)
     assert abs(x.mean() - 0.9) < 4 * math.sqrt(var / reps)
     # sd of the sample variance ~ var * sqrt(2 / reps) (near-normal)
@@ -111,7 +111,7 @@ def test_single_auc_mean_and_variance():
 def test_multinomial_method_matches_full_simulation():
     # the exact-in-distribution shortcut against brute force (all n scores, sklearn)
     n, pi, auc, reps = 400, 0.05, 0.8, 3000
-    fast = A.simulate_auc(auc, n, pi, reps, rng=1)
+    fast = A.simulate_auc(auc, n, pi, n_resamples=reps, rng=1)
     rng = np.random.default_rng(2)
     k, mu = 20, A.binormal_mu_pos(auc)
     y = np.r_[np.ones(k, bool), np.zeros(n - k, bool)]
@@ -124,8 +124,8 @@ def test_multinomial_method_matches_full_simulation():
 
 def test_max_of_one_equals_single_classifier():
     # m = 1: the maximum is the single classifier's AUC (same draws give the same numbers)
-    one = A.simulate_max_auc(0.85, 1000, 1, 0.05, 3000, rng=4)
-    single = A.simulate_auc(0.85, 1000, 0.05, 3000, rng=5)
+    one = A.simulate_max_auc(0.85, 1000, 1, 0.05, n_resamples=3000, rng=4)
+    single = A.simulate_auc(0.85, 1000, 0.05, n_resamples=3000, rng=5)
     assert stats.ks_2samp(one, single).pvalue > 1e-3
 
 
@@ -141,7 +141,7 @@ def test_paper_numbers_within_four_standard_errors():
     # Section 5.2.2: E max = 0.9562, sd 0.004459, 95% CI (0.9486, 0.9662) from 10,000 repetitions;
     # here 1,000 repetitions, tolerance 4 combined standard errors plus the paper's rounding
     reps = 1000
-    x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, reps, rng=2024)
+    x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, n_resamples=reps, rng=2024)
     s = A.Summary.from_samples(x)
     paper_se_mean = 0.004459 / 100
     assert abs(s.mean - 0.9562) < 4 * math.hypot(s.se_mean, paper_se_mean) + 5e-5
@@ -208,7 +208,7 @@ def test_auc_distribution_against_plain_simulation_small():
     # with both Monte Carlo errors (multinomial noise and the batches' spread)
     d = A.auc_distribution(0.75, 12, 0.25, n_resamples=20000, rng=1, batches=20)  # 3 positives, 9 negatives
     reps = 200000
-    x = A.simulate_auc(0.75, 12, 0.25, reps, rng=2)
+    x = A.simulate_auc(0.75, 12, 0.25, n_resamples=reps, rng=2)
     obs = np.bincount(np.rint(x * 27).astype(int), minlength=28) / reps
     var = d.pmf * (1 - d.pmf) / reps + d.batch_pmfs.var(axis=0, ddof=1) / d.batch_pmfs.shape[0]
     z = (obs - d.pmf) / np.sqrt(var)
@@ -218,7 +218,7 @@ def test_auc_distribution_against_plain_simulation_small():
 def test_cmc_max_agrees_with_direct_simulation():
     d = A.auc_distribution(0.9, 3000, 0.017, n_resamples=200, rng=5)
     s = d.max_summary(1000)
-    x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, 600, rng=6)
+    x = A.simulate_max_auc(0.9, 3000, 1000, 0.017, n_resamples=600, rng=6)
     se = math.hypot(s.se_mean, x.std(ddof=1) / math.sqrt(x.size))
     assert abs(s.mean - x.mean()) < 4 * se
     one = d.max_summary(1)
@@ -273,14 +273,14 @@ def test_empirical_auc_properties(pairs):
 
 def test_many_positives_and_blocks():
     # > 64 positives (NumPy sort path) and correlated classifiers split into blocks agree with theory
-    x = A.simulate_auc(0.7, 2000, 0.3, 4000, rng=3)
+    x = A.simulate_auc(0.7, 2000, 0.3, n_resamples=4000, rng=3)
     var = A.auc_variance(0.7, 600, 1400)
     assert abs(x.mean() - 0.7) < 4 * math.sqrt(var / 4000)
     assert x.var(ddof=1) == pytest.approx(var, rel=0.1)
     old = _auc_simulate._CHUNK
     try:
         _auc_simulate._CHUNK = 3 * 500  # three classifiers per block
-        small = A.simulate_max_auc(0.8, 500, 7, 0.1, 40, rng=2, rho=0.5)
+        small = A.simulate_max_auc(0.8, 500, 7, 0.1, n_resamples=40, rng=2, rho=0.5)
     finally:
         _auc_simulate._CHUNK = old
     assert np.all((small > 0.6) & (small <= 1.0))

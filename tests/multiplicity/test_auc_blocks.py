@@ -29,9 +29,9 @@ def test_blocked_classifiers_same_distribution(monkeypatch):
 
 def test_blocks_do_not_change_small_problems(monkeypatch):
     """Below the chunk nothing changes: the same seed gives the same maxima as before (common random numbers)."""
-    a = _auc.expected_max_auc(0.9, 3000, 0.017, m=1000, reps=20, rng=1)
+    a = _auc.expected_max_auc(0.9, 3000, 0.017, m=1000, n_resamples=20, rng=1)
     monkeypatch.setattr(_auc, "_CHUNK", 2**22)
-    b = _auc.expected_max_auc(0.9, 3000, 0.017, m=1000, reps=20, rng=1)
+    b = _auc.expected_max_auc(0.9, 3000, 0.017, m=1000, n_resamples=20, rng=1)
     assert (a.mean, a.ci_low, a.ci_high) == (b.mean, b.ci_low, b.ci_high)
 
 

@@ -118,7 +118,7 @@ def test_one_classifier_with_its_skewness_is_the_cornish_fisher_distribution():
 
 @pytest.mark.parametrize("auc,n,prevalence", [(0.9, 1000, 0.1), (0.7, 500, 0.2), (0.97, 3000, 0.05)])
 def test_skewness_matches_the_simulated_auc(auc, n, prevalence):
-    x = simulate_auc(auc, n, prevalence, 100_000, rng=1)
+    x = simulate_auc(auc, n, prevalence, n_resamples=100_000, rng=1)
     gamma = float(auc_skewness(auc, n, prevalence)[0])
     # standard error of a sample skewness: sqrt(6 / reps); the formula is exact to order 1/sqrt(n)
     assert abs(stats.skew(x) - gamma) < 4 * math.sqrt(6 / x.size) + 0.02

@@ -40,7 +40,7 @@ def test_agrees_with_the_exact_engine(n, teams, spread, rho):
     v, theta0 = _board(n, teams, spread, rho=rho)
     exact = dependent_max_distribution(n, v.size, v, rho=rho, theta0=theta0)
     approx = normal_max_distribution(n, v.size, v, rho=rho, theta0=theta0)
-    assert approx.method == "normal"
+    assert approx.engine == "normal"
     # E max within a tenth of a count, the 95% interval and the quartiles to the count
     assert abs(approx.mean() - exact.mean()) * n < 0.1
     for q in (0.025, 0.25, 0.5, 0.75, 0.975):
@@ -119,7 +119,9 @@ def test_auto_keeps_the_exact_engine_where_it_is_fast_and_approximates_where_it_
     from sotalib.multiplicity import read_leaderboard
 
     root = Path(__file__).resolve().parents[2]
-    obesity = read_leaderboard(root / "data" / "leaderboards" / "playground-series-s4e2__private.csv", "score")
+    obesity = read_leaderboard(
+        root / "data" / "leaderboards" / "playground-series-s4e2__private.csv", score_column="score"
+    )
     assert choose_engine("auto", 13_840, obesity.scores[obesity.scores > 1 / 7], 0.6) == "exact"
     v, _ = _board(10_000_000, 3000, 0.002)
     assert exact_work(10_000_000, v, 0.6) > 1e11

@@ -49,10 +49,10 @@ def test_summarize_max_iid_is_the_old_path_to_the_digit():
         "sd": 0.0018171225004568253,
         "ci_low": 0.9143333333333333,
         "ci_high": 0.9213333333333333,
-        "method": "exact",
+        "engine": "exact",
     }
     d = _json_safe(s.to_dict())
-    assert set(d) == set(ref) and d["method"] == "exact"
+    assert set(d) == set(ref) and d["engine"] == "exact"
     for k in ("mean", "sd", "ci_low", "ci_high"):
         assert d[k] == pytest.approx(ref[k], abs=1e-12)
     old = iid_max_distribution(3000, 1000, 0.9).summary(0.1)
@@ -81,7 +81,7 @@ def test_summarize_max_reproduces_table1_rows(i):
     assert s.mean == pytest.approx(old.mean, rel=1e-12) and s.sd == pytest.approx(old.sd, rel=1e-12)
     assert (s.ci_low, s.ci_high) == (old.ci_low, old.ci_high)
     assert (round(s.mean, 4), round(s.sd, 4), round(s.ci_high, 4)) == TABLE1_PRINTED[i]
-    assert set(_json_safe(s.to_dict())) == {"mean", "sd", "ci_low", "ci_high", "method"}
+    assert set(_json_safe(s.to_dict())) == {"mean", "sd", "ci_low", "ci_high", "engine"}
 
 
 def test_summarize_max_monte_carlo_matches_simulate_max_and_takes_a_generator():
@@ -92,9 +92,9 @@ def test_summarize_max_monte_carlo_matches_simulate_max_and_takes_a_generator():
     ref = simulate_max(400, 50, uniform_for_sota(0.8, 0.05, 50), rho=0.5, theta0=0.8, n_resamples=2000, rng=7)
     assert (s.mean, s.sd, s.ci_low, s.ci_high, s.se_mean) == (ref.mean, ref.sd, ref.ci_low, ref.ci_high, ref.se_mean)
     d = _json_safe(s.to_dict())
-    assert set(d) == {"mean", "sd", "ci_low", "ci_high", "method", "reps", "se_mean"} and d["reps"] == 2000
+    assert set(d) == {"mean", "sd", "ci_low", "ci_high", "engine", "reps", "se_mean"} and d["reps"] == 2000
     g = summarize_max(400, 50, 0.8, **kw, rng=np.random.default_rng(7))
-    assert g.engine == "simulate" and g.to_dict()["method"] == "mc" and g.seed is None and s.seed == 7
+    assert g.engine == "simulate" and g.to_dict()["engine"] == "simulate" and g.seed is None and s.seed == 7
     assert abs(g.mean - s.mean) < 6 * s.se_mean
 
 
@@ -119,6 +119,21 @@ def test_summarize_max_bad_input_names_the_parameter(kwargs, name):
     args = dict(n=100, m=10, theta=0.8) | kwargs
     with pytest.raises(ValueError, match=rf"^{name} must"):
         summarize_max(args.pop("n"), args.pop("m"), args.pop("theta"), **args)
+
+
+def test_summarize_max_auto_is_exact_within_the_time_limit_and_simulates_beyond(monkeypatch):
+    kw = dict(rho=0.5, spread=0.05, n_resamples=500, rng=3)
+    assert summarize_max(400, 50, 0.8, **kw).engine == "exact"
+    assert summarize_max(400, 50, 0.8, **kw) == summarize_max(400, 50, 0.8, **kw, engine="exact")
+    monkeypatch.setenv("SOTALIB_TIME_LIMIT", "1e-9")
+    auto = summarize_max(400, 50, 0.8, **kw)
+    assert auto.engine == "simulate" and auto.n_resamples == 500 and auto.seed == 3
+    assert auto == summarize_max(400, 50, 0.8, **kw, engine="simulate")
+    with pytest.raises(ValueError, match="SOTALIB_TIME_LIMIT"):
+        summarize_max(400, 50, 0.8, **kw, engine="exact")
+    # identical independent classifiers: exact at any n up to 2**53 (the time limit does not apply)
+    assert summarize_max(10**6, 50, 0.8).engine == "exact"
+    assert summarize_max(2**53 + 2, 3, 0.5, n_resamples=100, rng=1).engine == "simulate"
 
 
 def test_summarize_max_infeasible_rho_gives_the_bound():
@@ -196,7 +211,7 @@ def test_summarize_max_auc_scalar_with_m_equals_the_array_form():
     b = summarize_max_auc(1000, None, np.full(20, 0.85), 0.05, engine="simulate", n_resamples=100, rng=3)
     assert a == b and (a.details["n_pos"], a.details["n_neg"], a.m, a.seed) == (50, 950, 20, 3)
     d = _json_safe(a.to_dict())
-    assert set(d) == {"mean", "sd", "ci_low", "ci_high", "reps", "se_mean", "n_pos", "n_neg", "seed"}
+    assert set(d) == {"mean", "sd", "ci_low", "ci_high", "engine", "reps", "se_mean", "n_pos", "n_neg", "seed"}
     assert a.se_mean == pytest.approx(a.sd / math.sqrt(100))
     assert (a.engine, a.metric, a.n_resamples) == ("simulate", "auc", 100)
 
@@ -204,8 +219,8 @@ def test_summarize_max_auc_scalar_with_m_equals_the_array_form():
 def test_summarize_max_auc_normal_engine_and_auto():
     s = summarize_max_auc(3000, 1000, 0.9, 0.017, engine="normal")
     d = _json_safe(s.to_dict())
-    assert set(d) == {"mean", "sd", "ci_low", "ci_high", "n_pos", "n_neg", "m", "teams", "method"}
-    assert d["method"] == "normal" and s.n_resamples is None and s.seed is None
+    assert set(d) == {"mean", "sd", "ci_low", "ci_high", "n_pos", "n_neg", "m", "teams", "engine"}
+    assert d["engine"] == "normal" and s.n_resamples is None and s.seed is None
     # auto: up to 1e8 simulated scores (teams x challenges x positives) are simulated, more are not
     assert summarize_max_auc(600, 10, 0.9, 0.1, n_resamples=50, rng=0).engine == "simulate"
     assert summarize_max_auc(600, 2000, 0.9, 0.1, n_resamples=1000).engine == "normal"
@@ -233,56 +248,6 @@ def test_summarize_max_auc_bad_input(kwargs, name):
         summarize_max_auc(args.pop("n"), args.pop("m"), args.pop("auc"), args.pop("prevalence"), **args)
 
 
-# ------------------------------------------------------------ deprecated names
-def test_max_summary_is_deprecated_for_summarize_max_with_method_and_reps():
-    import sotalib.multiplicity as M
-
-    with pytest.warns(DeprecationWarning, match="summarize_max"):
-        old = M.max_summary
-    assert old is summarize_max
-    with pytest.warns(DeprecationWarning, match="engine="):
-        a = summarize_max(400, 50, 0.8, method="mc", n_resamples=200, rng=3)
-    with pytest.warns(DeprecationWarning, match="n_resamples="):
-        b = summarize_max(400, 50, 0.8, engine="simulate", reps=200, rng=3)
-    assert a == b == summarize_max(400, 50, 0.8, engine="simulate", n_resamples=200, rng=3)
-    assert a.to_dict()["method"] == "mc"
-
-
-def test_expected_max_auc_is_deprecated_for_summarize_max_auc_with_the_same_numbers():
-    import sotalib.multiplicity as M
-
-    with pytest.warns(DeprecationWarning, match="summarize_max_auc"):
-        old = M.expected_max_auc
-    a = old(0.85, 1000, 0.05, m=20, reps=100, rng=3)
-    b = summarize_max_auc(1000, 20, 0.85, 0.05, engine="simulate", n_resamples=100, rng=3)
-    assert a.to_dict() == b.to_dict()
-    with pytest.warns(DeprecationWarning, match="MaxSummary"):
-        assert isinstance(a, M.MaxAUCSummary)
-
-
-def test_normal_max_auc_is_deprecated_for_summarize_max_auc_with_the_same_numbers():
-    import sotalib.multiplicity as M
-
-    with pytest.warns(DeprecationWarning, match="summarize_max_auc"):
-        old = M.normal_max_auc
-    a = old(0.85, 1000, 0.05, m=20)
-    b = summarize_max_auc(1000, 20, 0.85, 0.05, engine="normal")
-    assert a.to_dict() == b.to_dict()
-    with pytest.warns(DeprecationWarning, match="MaxSummary"):
-        assert isinstance(a, M.NormalMaxAUC)
-
-
-@pytest.mark.parametrize(
-    "name", ["n_positives", "TAIL", "max_cdf", "log_cdf", "check_feasible", "DEFAULT_NODES", "auc_skewness"]
-)
-def test_internals_leave_the_public_api_with_a_warning(name):
-    import sotalib.multiplicity as M
-
-    assert name not in M.__all__
-    with pytest.warns(DeprecationWarning, match="internal"):
-        getattr(M, name)
-
-
 # ------------------------------------------------------------------------- rng
 def _same(a, b):
     if isinstance(a, tuple):
@@ -295,12 +260,12 @@ def _same(a, b):
 
 
 RNG_CALLS = {
-    "simulate_iid_max_counts": lambda rng: simulate_iid_max_counts(300, 20, 0.7, 50, rng),
-    "simulate_coin_flip_leaderboard": lambda rng: simulate_coin_flip_leaderboard(20, 30, rng),
-    "simulate_auc": lambda rng: simulate_auc(0.8, 500, 0.1, 30, rng),
-    "simulate_max_auc": lambda rng: simulate_max_auc(0.8, 500, 5, 0.1, 20, rng),
-    "simulate_scores": lambda rng: simulate_scores(0.8, 5, 20, 3, rng),
-    "simulate_auc_leaderboard": lambda rng: simulate_auc_leaderboard([0.7, 0.8], 500, 0.1, rng),
+    "simulate_iid_max_counts": lambda rng: simulate_iid_max_counts(300, 20, 0.7, n_resamples=50, rng=rng),
+    "simulate_coin_flip_leaderboard": lambda rng: simulate_coin_flip_leaderboard(20, 30, rng=rng),
+    "simulate_auc": lambda rng: simulate_auc(0.8, 500, 0.1, n_resamples=30, rng=rng),
+    "simulate_max_auc": lambda rng: simulate_max_auc(0.8, 500, 5, 0.1, n_resamples=20, rng=rng),
+    "simulate_scores": lambda rng: simulate_scores(0.8, 5, 20, 3, rng=rng),
+    "simulate_auc_leaderboard": lambda rng: simulate_auc_leaderboard([0.7, 0.8], 500, 0.1, rng=rng),
     "auc_distribution": lambda rng: auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=rng, batches=2),
     "simulate_leaderboard": lambda rng: simulate_leaderboard(np.linspace(0.7, 0.8, 20), 500, rng=rng),
     "summarize_max_auc": lambda rng: summarize_max_auc(500, 4, 0.8, 0.1, engine="simulate", n_resamples=20, rng=rng),
@@ -336,11 +301,11 @@ def test_spawned_chunks_keep_the_streams_of_an_int_seed():
     # simulate_max runs in chunks with SeedSequence(seed).spawn(8): an int keeps exactly those streams
     from sotalib.multiplicity._simulate import simulate_max_counts  # private: the chunked simulation's streams
 
-    a = simulate_max_counts(200, 10, 0.7, reps=100, rng=4)
-    b = simulate_max_counts(200, 10, 0.7, reps=100, rng=4)
+    a = simulate_max_counts(200, 10, 0.7, n_resamples=100, rng=4)
+    b = simulate_max_counts(200, 10, 0.7, n_resamples=100, rng=4)
     assert np.array_equal(a, b)
-    g1 = simulate_max_counts(200, 10, 0.7, reps=100, rng=np.random.default_rng(4))
-    g2 = simulate_max_counts(200, 10, 0.7, reps=100, rng=np.random.default_rng(4))
+    g1 = simulate_max_counts(200, 10, 0.7, n_resamples=100, rng=np.random.default_rng(4))
+    g2 = simulate_max_counts(200, 10, 0.7, n_resamples=100, rng=np.random.default_rng(4))
     assert np.array_equal(g1, g2)
 
 
@@ -352,28 +317,47 @@ def test_shrink_auc_with_a_generator_uses_one_seed_for_every_evaluation():
     assert est.to_dict() == shrink_auc(aucs, 2000, 0.1, n_resamples=50, rng=seed).to_dict()
 
 
+# ---------------------------------------------------- former spellings kept until 0.7.0, with a warning
 @pytest.mark.parametrize(
-    "call",
+    "old,new",
     [
-        lambda **kw: simulate_iid_max_counts(100, 5, 0.7, rng=1, **kw),
-        lambda **kw: simulate_auc(0.8, 500, 0.1, rng=1, **kw),
-        lambda **kw: simulate_max_auc(0.8, 500, 3, 0.1, rng=1, **kw),
-        lambda **kw: simulate_max(100, 5, 0.7, rng=1, **kw),
+        (lambda: simulate_iid_max_counts(100, 5, 0.7, 20, 1), lambda: simulate_iid_max_counts(100, 5, 0.7, n_resamples=20, rng=1)),
+        (lambda: simulate_auc(0.8, 500, 0.1, 20, 1), lambda: simulate_auc(0.8, 500, 0.1, n_resamples=20, rng=1)),
+        (lambda: simulate_max_auc(0.8, 500, 3, 0.1, 20, 1), lambda: simulate_max_auc(0.8, 500, 3, 0.1, n_resamples=20, rng=1)),
+        (lambda: simulate_scores(0.8, 5, 20, 3, 1), lambda: simulate_scores(0.8, 5, 20, 3, rng=1)),
+        (lambda: simulate_coin_flip_leaderboard(20, 30, 1), lambda: simulate_coin_flip_leaderboard(20, 30, rng=1)),
+        (lambda: simulate_auc_leaderboard([0.7, 0.8], 500, 0.1, 1), lambda: simulate_auc_leaderboard([0.7, 0.8], 500, 0.1, rng=1)),
     ],
-)
-def test_reps_is_the_deprecated_spelling_of_n_resamples(call):
-    with pytest.warns(DeprecationWarning, match="n_resamples"):
-        old = call(reps=20)
-    assert _same(old, call(n_resamples=20))
+)  # fmt: skip
+def test_options_given_by_position_still_work_with_a_warning(old, new):
+    with pytest.warns(DeprecationWarning, match=r"given by position.*0\.7\.0.*keywords: (n_resamples|rng)="):
+        a = old()
+    assert _same(a, new())
 
 
-def test_draws_is_the_deprecated_spelling_of_n_resamples():
-    with pytest.warns(DeprecationWarning, match="n_resamples"):
-        old = auc_distribution(0.8, 100, 0.1, draws=20, rng=1, batches=2)
-    assert np.array_equal(old.pmf, auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=1, batches=2).pmf)
+def test_keyword_only_refuses_an_option_given_twice_or_too_many_positions():
+    from sotalib.multiplicity import clopper_pearson
+
+    with pytest.warns(DeprecationWarning, match="alpha"):
+        assert clopper_pearson(27, 30, 0.1) == clopper_pearson(27, 30, alpha=0.1)
+    with pytest.raises(TypeError, match="multiple values for argument .alpha."):
+        clopper_pearson(27, 30, 0.1, alpha=0.2)
+    with pytest.raises(TypeError, match="positional arguments"):
+        clopper_pearson(27, 30, 0.1, 0.2)
 
 
-def test_auc_distribution_draws_attribute_is_deprecated():
-    d = auc_distribution(0.8, 100, 0.1, n_resamples=20, rng=1, batches=2)
-    with pytest.warns(DeprecationWarning, match="n_resamples"):
-        assert d.draws == d.n_resamples == 20
+def test_result_fields_renamed_to_engine_and_n_resamples_keep_their_former_names():
+    from sotalib.multiplicity import summarize_max_difference
+
+    s = simulate_max(100, 5, 0.7, n_resamples=30, rng=1)
+    with pytest.warns(DeprecationWarning, match=r"Summary\.method .*Summary\.engine"):
+        assert s.method == "mc"
+    with pytest.warns(DeprecationWarning, match=r"Summary\.reps .*Summary\.n_resamples"):
+        assert s.reps == s.n_resamples == 30
+    d = summarize_max_difference(300, 900, [0.7, 0.72], engine="exact")
+    with pytest.warns(DeprecationWarning, match="MaxDifference.engine"):
+        assert d.method == "exact"
+    dist = iid_max_distribution(100, 5, 0.7)
+    with pytest.warns(DeprecationWarning, match="MaxDistribution.engine"):
+        assert dist.method == dist.engine == "exact"
+    assert "method" not in s.to_dict() and "reps" not in s.to_dict()

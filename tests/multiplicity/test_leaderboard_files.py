@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from sotalib.multiplicity import read_kaggle_leaderboard, read_leaderboard
+from sotalib.multiplicity import read_kaggle_leaderboard, read_leaderboard, read_meta_kaggle
 
 BOM = b"\xef\xbb\xbf"
 
@@ -79,6 +79,21 @@ def test_refusals_name_file_line_and_column(tmp_path, content, name, needles):
 
 def test_score_column_given_is_found_in_any_case(tmp_path):
     p = _file(tmp_path, b"rank,Private,Public\n1,0.9,0.7\n2,0.8,0.75\n")
-    assert read_kaggle_leaderboard(p, "private").scores.tolist() == [0.9, 0.8]
+    assert read_kaggle_leaderboard(p, score_column="private").scores.tolist() == [0.9, 0.8]
     with pytest.raises(ValueError, match="no column 'final'"):
-        read_kaggle_leaderboard(p, "final")
+        read_kaggle_leaderboard(p, score_column="final")
+
+
+def test_lower_is_better_keeps_each_team_s_lowest_score(tmp_path):
+    p = tmp_path / "lb.csv"
+    p.write_text("TeamId,TeamName,Score\n1,a,0.9\n1,a,0.7\n2,b,0.8\n")
+    assert read_kaggle_leaderboard(p, lower_is_better=True).scores.tolist() == [0.7, 0.8]
+    assert read_kaggle_leaderboard(p).scores.tolist() == [0.9, 0.8]
+
+
+def test_meta_kaggle_lower_is_better(tmp_path):
+    (tmp_path / "Competitions.csv").write_text("Id,Slug\n7,c\n")
+    (tmp_path / "Teams.csv").write_text("Id,CompetitionId,TeamName\n1,7,a\n")
+    (tmp_path / "Submissions.csv").write_text("TeamId,IsSelected,PrivateScoreFullPrecision\n1,False,0.3\n1,False,0.2\n")
+    assert read_meta_kaggle(tmp_path, "c", lower_is_better=True).scores.tolist() == [0.2]
+    assert read_meta_kaggle(tmp_path, "c").scores.tolist() == [0.3]

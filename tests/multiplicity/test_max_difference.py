@@ -87,7 +87,7 @@ def test_monte_carlo_agrees_with_the_exact_distribution_within_its_standard_erro
     exact = summarize_max_difference(1_000, 4_000, thetas, observed=0.012, engine="exact")
     reps = 20_000
     mc = summarize_max_difference(1_000, 4_000, thetas, observed=0.012, engine="simulate", n_resamples=reps, rng=11)
-    assert mc.method == "mc" and mc.n_resamples == reps and mc.seed == 11
+    assert mc.engine == "simulate" and mc.n_resamples == reps and mc.seed == 11
     assert abs(mc.mean - exact.mean) < 4 * mc.se_mean
     assert abs(mc.sd - exact.sd) < 4 * exact.sd / math.sqrt(2 * reps)  # sd of a sample sd, near normal
     se_pos = math.sqrt(exact.position * (1 - exact.position) / reps)
@@ -112,7 +112,7 @@ def test_result_is_frozen_and_serialisable():
     d = summarize_max_difference(500, 1_500, [0.8, 0.82, 0.85], observed=0.01)
     assert isinstance(d, MaxDifference)
     out = d.to_dict()
-    assert out["n_public"] == 500 and out["method"] == "exact" and out["n_resamples"] is None
+    assert out["n_public"] == 500 and out["engine"] == "exact" and out["n_resamples"] is None
     with pytest.raises(AttributeError):
         d.mean = 0.0  # type: ignore[misc]
 

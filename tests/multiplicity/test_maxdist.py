@@ -106,7 +106,7 @@ def test_monte_carlo_agrees_within_four_standard_errors():
     mc = simulate_iid_max(n, m, theta, n_resamples=4000, rng=11)
     assert abs(mc.mean - exact.mean()) < 4 * mc.se_mean
     # the cdf at a few points, as binomial proportions
-    counts = simulate_iid_max_counts(n, m, theta, 4000, rng=12)
+    counts = simulate_iid_max_counts(n, m, theta, n_resamples=4000, rng=12)
     for x in (2745, 2752, 2760):
         p = float(exact.cdf_at(x))
         se = math.sqrt(p * (1 - p) / counts.size)

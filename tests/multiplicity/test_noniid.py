@@ -214,13 +214,13 @@ def test_exact_vs_monte_carlo(n, m, center, d, rho, y0, seed):
     dist = Uniform(a, b)
     exact = max_distribution(n, m, dist, rho=rho, theta0=theta0, y0=y0).summary()
     mc = simulate_max(n, m, dist, rho=rho, theta0=theta0, y0=y0, n_resamples=4000, rng=seed)
-    assert abs(mc.mean - exact.mean) <= 4 * exact.sd / math.sqrt(mc.reps) + 1e-12
+    assert abs(mc.mean - exact.mean) <= 4 * exact.sd / math.sqrt(mc.n_resamples) + 1e-12
 
 
 def test_monte_carlo_table_row_43():
     exact = max_distribution(N, M, U, rho=0.6).summary()
     mc = simulate_max(N, M, U, rho=0.6, n_resamples=4000, rng=20251122)
-    assert mc.method == "mc" and mc.reps == 4000
+    assert mc.engine == "simulate" and mc.n_resamples == 4000
     assert abs(mc.mean - exact.mean) <= 4 * mc.se_mean
 
 
@@ -304,4 +304,4 @@ def test_larger_n_against_monte_carlo():
     exact = max_distribution(8000, 300, dist, rho=0.4, theta0=0.62).summary()
     mc = simulate_max(8000, 300, dist, rho=0.4, theta0=0.62, n_resamples=3000, rng=11)
     assert abs(mc.mean - exact.mean) <= 4 * mc.se_mean
-    assert abs(mc.sd - exact.sd) <= 4 * 1.5 * exact.sd / math.sqrt(2 * (mc.reps - 1))
+    assert abs(mc.sd - exact.sd) <= 4 * 1.5 * exact.sd / math.sqrt(2 * (mc.n_resamples - 1))

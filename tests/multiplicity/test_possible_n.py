@@ -65,7 +65,7 @@ def test_any_rounding_is_the_union_of_the_three():
 
 
 def test_the_real_obesity_board_was_scored_on_11072_items():
-    board = sl.read_leaderboard("data/leaderboards/playground-series-s4e2__private.csv", "score")
+    board = sl.read_leaderboard("data/leaderboards/playground-series-s4e2__private.csv", score_column="score")
     scores = board.scores[board.scores > 0.3]  # empty submissions are no accuracy on this test set
     assert possible_n(scores, 5, range(1000, 20001)).tolist() == [11072]
 

@@ -196,7 +196,7 @@ def test_kaggle_csv_rejects_non_number_naming_file_line_column(tmp_path):
 def test_kaggle_csv_missing_column_and_file(tmp_path):
     p = _write(tmp_path, "TeamId,TeamName,Score\n1,a,0.9\n")
     with pytest.raises(ValueError, match="no column 'Private'"):
-        read_kaggle_leaderboard(p, "Private")
+        read_kaggle_leaderboard(p, score_column="Private")
     with pytest.raises(ValueError, match="no such file"):
         read_kaggle_leaderboard(tmp_path / "missing.csv")
 
