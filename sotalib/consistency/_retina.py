@@ -21,7 +21,8 @@ import json
 from importlib.resources import files
 from typing import Any
 
-__all__ = [
+#: The tables this module defines (private to the package: no ``__all__``, nothing is re-exported).
+TABLES = (
     "STARE_AH_ALL",
     "STARE_VK_ALL",
     "CHASEDB1_MANUAL1_ALL",
@@ -33,7 +34,7 @@ __all__ = [
     "DIARETDB1_TRAIN",
     "DIARETDB1_TEST",
     "DIARETDB1_FOV",
-]
+)
 
 _DIARETDB0_CLASSES = ("neovascularisation", "hardexudates", "softexudates", "hemorrhages", "redsmalldots")
 #: DRISHTI-GS soft maps: the grey levels 0, 64, 128, 191, 255 (marked by 0-4 of the 4 experts).
