@@ -23,8 +23,10 @@ Sources
   (Kauppi et al. 2007), HRF, DRISHTI-GS and DIARETDB1: the counts bundled by the consistency checker
   mlscorecheck (Fazekas & Kovács), repository ``FalseNegativeLab/mlscorecheck``,
   commit 40ab6c9bc0416490c2d6a3882faadbff9d54864f, MIT licence, "Copyright (c)
-  2023 György Kovács" (``sotalib/consistency/_retina_counts.py``; the source
-  files in the project's ``data/mlscorecheck/retina/``).
+  2023 György Kovács": its JSON files, copied byte for byte into the package
+  data ``sotalib/consistency/data/retina/`` (with the licence) and read at
+  import by ``sotalib/consistency/_retina.py``; the same files are the
+  project's ``data/mlscorecheck/retina/``.
 
   - ``stare-ah-all``, ``stare-vk-all``: the 20 STARE images, vessels marked by
     annotator AH (Adam Hoover) or VK (Valentina Kouznetsova), all 700 x 605
@@ -80,7 +82,7 @@ from dataclasses import dataclass
 from .._json import json_safe
 from .._result import Result
 from .._validate import ParameterError
-from . import _retina_counts as _rc
+from . import _retina as _rc
 
 __all__ = ["Dataset", "DATASETS", "get_dataset", "dataset_experiment"]
 
@@ -351,7 +353,7 @@ def _diaretdb1_datasets() -> list:
     return out
 
 
-#: HRF image identifiers in the order of ``_retina_counts.HRF_FOV`` / ``HRF_ALL``.
+#: HRF image identifiers in the order of ``_retina.HRF_FOV`` / ``HRF_ALL``.
 HRF_IMAGES = tuple(sorted(f"{i:02d}_{g}" for g in ("h", "g", "dr") for i in range(1, 16)))
 
 #: DRISHTI-GS soft maps hold the grey levels 0, 64, 128, 191, 255 (marked by 0-4 of the 4 experts);

@@ -20,9 +20,8 @@ from sotalib.consistency import SCORES, check_single
 from sotalib.consistency import _scores as scores_mod
 from sotalib.consistency import _single as single
 from sotalib.consistency import _single_kernel as kernel
-from sotalib.consistency._intervals import score_intervals
-from sotalib.consistency._scores import exact_sign, score_float, score_value
-from sotalib.consistency._single import MAX_COUNT, _dirs, brute_force
+from sotalib.consistency._scores import score_float, score_value
+from sotalib.consistency._single import MAX_COUNT
 
 SMALL = st.integers(0, 2**26 - 1)
 
@@ -99,97 +98,256 @@ def test_pt_is_defined_where_float_products_tie():
     assert r.consistent and (tp, tn) in r.evidence
 
 
-# ---------------------------------------------------------------- the wide path against an exact reference
-def _member(iv, tp, tn, p, n):
-    return iv.contains_exact(tp, tn, p, n)
+# ---------------------------------------------------------------- an independent reference: Table 2, exact, brute force
+# Nothing in this section calls sotalib.  The scores are written from their definitions (Fazekas & Kovacs,
+# Table 2), each compared with a bound in exact rational arithmetic (fractions.Fraction; the four with a square
+# root through squares, their signs apart); a reported value's interval is built from the rule the checks
+# document (sotalib.consistency._intervals: the exact decimal written, +- half a unit of its last decimal,
+# widened by a relative 1e-12); and the solutions are found by trying every (tp, tn): the whole grid on small
+# sets, on wide ones every tn of each column that a linear score (acc, spec or bacc, solved for tn from its
+# definition) allows.  No monotonicity, bisection or column logic of the checks is used.
+
+Q = Fraction
+
+#: The ranges a reported base score may take (a value outside is refused).
+_SIGNED = ("mk", "bm", "mcc", "kappa")
+_RATIOS = ("lrp", "lrn", "dor")
 
 
-def _first_true(pred, a, b):
-    """Smallest x in [a, b] with pred(x) True for a monotone pred (False ... False True ... True); b + 1 if none."""
-    lo, hi = a, b + 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if pred(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+def _root_sign(s, q, c):
+    """sign(s sqrt(q) - c) for s in {-1, 0, 1}, a rational q >= 0 and a rational c, exactly."""
+    if s == 0 or q == 0:
+        return (0 > c) - (0 < c)
+    if s > 0:
+        return 1 if c < 0 else (q > c * c) - (q < c * c)
+    return -1 if c >= 0 else (c * c > q) - (c * c < q)
 
 
-def _reference_count(p, n, intervals):
-    """Number of (tp, tn) reproducing every interval, in exact arithmetic (for p <= n, few columns).
-
-    In each column tp every score is monotone in tn (the kernel's premise, proven in the chapter), so on
-    1 <= tn <= n - 1 -- where no score of this test is undefined, except pt at its one tie -- the values
-    of tn above ``lo`` (below ``hi``) form a suffix or a prefix, found by bisection on exact signs; tn = 0
-    and tn = n are tested one by one.
-    """
-    dirs = _dirs([iv.base for iv in intervals], 0)
-    total = 0
-    for tp in range(p + 1):
-        a, b = 1, n - 1
-        for iv, d in zip(intervals, dirs):
-            beta = iv.spec.beta
-
-            def sgn(tn, c, iv=iv, beta=beta, tp=tp):
-                s = exact_sign(iv.base, tp, tn, p, n, c, beta)
-                if s is None:  # pt at its tie: its continuous extension there is 1/2
-                    return (Fraction(1, 2) > c) - (Fraction(1, 2) < c)
-                return s
-
-            if d == 0:  # constant in tn
-                if not (sgn(1, iv.lo) >= 0 and sgn(1, iv.hi) <= 0):
-                    a, b = 1, 0
-                continue
-            if d > 0:
-                a = max(a, _first_true(lambda x: sgn(x, iv.lo) >= 0, 1, n - 1))
-                b = min(b, _first_true(lambda x: sgn(x, iv.hi) > 0, 1, n - 1) - 1)
-            else:
-                a = max(a, _first_true(lambda x: sgn(x, iv.hi) <= 0, 1, n - 1))
-                b = min(b, _first_true(lambda x: sgn(x, iv.lo) < 0, 1, n - 1) - 1)
-        if a <= b:
-            total += b - a + 1
-            # pt is undefined at its tie tp n == fp p: never a solution
-            if any(iv.base == "pt" for iv in intervals) and (tp * n) % p == 0:
-                tie = n - tp * n // p
-                total -= a <= tie <= b
-        total += sum(all(_member(iv, tp, tn, p, n) for iv in intervals) for tn in (0, n))
-    return total
+def _q(a, b):
+    """a / b exactly, None when b = 0."""
+    return None if b == 0 else Q(a) / Q(b)
 
 
-WIDE_SCORES = ("acc", "sens", "spec", "bacc", "f1", "ji", "gm", "mcc", "kappa", "upm", "ppv", "npv", "fm", "pt")
+def _rational(base, tp, tn, p, n, beta):  # noqa: C901 (one line per score of Table 2)
+    """The rational scores of Table 2, exactly; None where undefined."""
+    fp, fn = n - tn, p - tp
+    b2 = Q(beta) ** 2
+    if base == "acc":
+        return _q(tp + tn, p + n)
+    if base == "sens":
+        return _q(tp, p)
+    if base == "spec":
+        return _q(tn, n)
+    if base == "ppv":
+        return _q(tp, tp + fp)
+    if base == "npv":
+        return _q(tn, tn + fn)
+    if base == "fbp":
+        return _q((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+    if base == "fbn":
+        return _q((1 + b2) * tn, (1 + b2) * tn + b2 * fp + fn)
+    if base == "upm":
+        return _q(4 * tp * tn, 4 * tp * tn + (tp + tn) * (fp + fn))
+    if base == "mk":  # ppv + npv - 1
+        return None if 0 in (tp + fp, tn + fn) else Q(tp, tp + fp) + Q(tn, tn + fn) - 1
+    if base == "bm":  # sens + spec - 1
+        return Q(tp, p) + Q(tn, n) - 1
+    if base == "lrp":  # sens / (1 - spec)
+        return _q(Q(tp, p), Q(fp, n))
+    if base == "lrn":  # (1 - sens) / spec
+        return _q(Q(fn, p), Q(tn, n))
+    if base == "dor":
+        return _q(tp * tn, fp * fn)
+    if base == "ji":
+        return _q(tp, tp + fp + fn)
+    if base == "bacc":  # (sens + spec) / 2
+        return (Q(tp, p) + Q(tn, n)) / 2
+    if base == "kappa":  # (acc - pe) / (1 - pe), pe the chance agreement
+        pe = Q((tp + fp) * p + (tn + fn) * n, (p + n) ** 2)
+        return _q(Q(tp + tn, p + n) - pe, 1 - pe)
+    raise KeyError(base)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    p=st.integers(1, 24),
-    n=st.integers(2**26, 2**31 - 24),
-    ft=st.floats(0.0, 1.0),
-    fu=st.floats(0.0, 1.0),
-    names=st.lists(st.sampled_from(WIDE_SCORES), min_size=1, max_size=3, unique=True),
-    decimals=st.integers(4, 12),
-    shift=st.integers(-2, 2),
-)
-def test_wide_path_equals_exact_reference(p, n, ft, fu, names, decimals, shift):
-    tp, tn = round(ft * p), round(fu * n)
-    values = {}
+_ROOTS = ("gm", "fm", "mcc", "pt")
+
+
+def _definition(base, tp, tn, p, n, beta=1):
+    """``(approximate value, sign(value - c) as a function of c)``, or None where the score is undefined."""
+    if base not in _ROOTS:
+        v = _rational(base, tp, tn, p, n, beta)
+        return None if v is None else (float(v), lambda c: (v > c) - (v < c))
+    fp, fn = n - tn, p - tp
+    if base == "gm":  # sqrt(sens spec)
+        q = Q(tp * tn, p * n)
+        return math.sqrt(q), lambda c: _root_sign(1, q, c)
+    if base == "fm":  # sqrt(ppv sens)
+        if tp + fp == 0:
+            return None
+        q = Q(tp * tp, (tp + fp) * p)
+        return math.sqrt(q), lambda c: _root_sign(1, q, c)
+    if base == "mcc":  # (tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn))
+        m = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+        if m == 0:
+            return None
+        d = tp * tn - fp * fn
+        s, q = (d > 0) - (d < 0), Q(d * d, m)
+        return s * math.sqrt(q), lambda c: _root_sign(s, q, c)
+    if base == "pt":  # (sqrt(tpr fpr) - fpr) / (tpr - fpr), undefined where tpr = fpr
+        tpr, fpr = Q(tp, p), Q(fp, n)
+        if tpr == fpr:
+            return None
+        if fpr == 0:
+            return 0.0, lambda c: (0 > c) - (0 < c)
+        # = 1 / (1 + sqrt(r)), r = tpr / fpr: above c > 0 exactly when sqrt(r) < 1/c - 1
+        r = tpr / fpr
+        return 1 / (1 + math.sqrt(r)), lambda c: 1 if c <= 0 else -_root_sign(1, r, 1 / c - 1)
+    raise KeyError(base)
+
+
+def _interval(text, decimals):
+    """The closed interval of the true value of a score reported as ``text`` with ``decimals`` decimals."""
+    v = Q(text)  # the exact decimal written
+    half, slack = Q(1, 2 * 10**decimals), Q(1, 10**12) * max(1, abs(v))
+    return v - half - slack, v + half + slack
+
+
+def _in_range(base, v):
+    if base in _SIGNED:
+        return -1 <= v <= 1
+    return 0 <= v and (base in _RATIOS or v <= 1)
+
+
+def _member(base, lo, hi, tp, tn, p, n):
+    d = _definition(base, tp, tn, p, n)
+    return d is not None and d[1](lo) >= 0 and d[1](hi) <= 0
+
+
+def _base(name):
+    return "fbp" if name == "f1" else name
+
+
+def _report(names, tp, tn, p, n, decimals, shift):
+    """A report of (tp, tn) rounded to ``decimals``, each value moved by ``shift`` units; None if undefined."""
+    out = {}
     for name in names:
-        base = "fbp" if name == "f1" else name
-        v = score_value(base, tp, tn, p, n)
-        if v is None:
-            return
-        values[name] = round(v + shift * 10.0**-decimals, decimals)
-    report = {k: f"{v:.{decimals}f}" for k, v in values.items()}
-    try:
-        intervals = score_intervals(report, decimals=decimals)
-    except ValueError:  # shifted out of the score's range
+        d = _definition(_base(name), tp, tn, p, n)
+        if d is None or not math.isfinite(d[0]):
+            return None
+        out[name] = f"{round(d[0] + shift * 10.0**-decimals, decimals):.{decimals}f}"
+    return out
+
+
+def _reference(p, n, report, decimals, columns):
+    """Every (tp, tn) reproducing the report, in lexicographic order: ``columns(tp)`` gives the tn to try."""
+    bounds = [(_base(k), *_interval(v, decimals)) for k, v in report.items()]
+    return [
+        (tp, tn)
+        for tp in range(p + 1)
+        for tn in columns(tp)
+        if all(_member(b, lo, hi, tp, tn, p, n) for b, lo, hi in bounds)
+    ]
+
+
+def test_the_reference_against_hand_computed_values():
+    # Table 2 at tp 78, tn 178 of p 100, n 200 (fp 22, fn 22), worked by hand
+    tp, tn, p, n = 78, 178, 100, 200
+    want = {
+        "acc": Q(256, 300),
+        "sens": Q(78, 100),
+        "spec": Q(89, 100),
+        "ppv": Q(78, 100),
+        "npv": Q(89, 100),
+        "fbp": Q(156, 200),
+        "fbn": Q(356, 400),
+        "upm": Q(4 * 78 * 178, 4 * 78 * 178 + 256 * 44),
+        "mk": Q(67, 100),
+        "bm": Q(67, 100),
+        "lrp": Q(78, 11),  # 0.78 / 0.11
+        "lrn": Q(22, 89),  # 0.22 / 0.89
+        "dor": Q(78 * 178, 22 * 22),
+        "ji": Q(78, 122),
+        "bacc": Q(835, 1000),
+        "kappa": Q(67, 100),  # (acc - pe) / (1 - pe), pe = (100 * 100 + 200 * 200) / 300**2 = 5/9
+        "mcc": Q(78 * 178 - 22 * 22, 20000),  # sqrt(100 * 100 * 200 * 200) = 20000
+    }
+    tiny = Q(1, 10**30)
+    for base, v in want.items():
+        approx, sign = _definition(base, tp, tn, p, n)
+        assert (sign(v), sign(v - tiny), sign(v + tiny)) == (0, 1, -1), base
+        assert approx == pytest.approx(float(v), rel=1e-15), base
+    gm, fm = _definition("gm", tp, tn, p, n)[1], _definition("fm", tp, tn, p, n)[1]
+    assert gm(Q(833, 1000)) == 1 and gm(Q(834, 1000)) == -1  # sqrt(0.78 * 0.89) = 0.8332
+    assert fm(Q(78, 100)) == 0  # sqrt(0.78 * 0.78)
+    assert _definition("mcc", 0, 0, 2, 2)[1](Q(-1)) == 0  # every prediction wrong
+    assert _definition("pt", 4, 7, 8, 8)[1](Q(1, 3)) == 0  # tpr 1/2, fpr 1/8: sqrt(1/8) / (sqrt(1/2) + sqrt(1/8))
+    assert _definition("pt", 4, 8, 8, 8)[1](Q(0)) == 0  # fpr 0
+    # undefined: pt where tpr = fpr, ppv without a predicted positive, mcc with an empty margin
+    assert _definition("pt", 4, 4, 8, 8) is None and _definition("ppv", 0, 8, 8, 8) is None
+    assert _definition("mcc", 0, 8, 8, 8) is None and _definition("lrn", 3, 0, 8, 8) is None
+    assert _interval("0.25", 2) == (Q(245, 1000) - Q(1, 10**12), Q(255, 1000) + Q(1, 10**12))
+    assert _interval("12.5", 1) == (Q(1245, 100) - Q(125, 10**13), Q(1255, 100) + Q(125, 10**13))
+
+
+# ---------------------------------------------------------------- the wide path against the reference
+WIDE_SCORES = ("acc", "sens", "spec", "bacc", "f1", "ji", "gm", "mcc", "kappa", "upm", "ppv", "npv", "fm", "pt")
+#: Linear scores whose interval is solved for tn exactly from the definition: each report holds one.
+ANCHORS = ("acc", "spec", "bacc")
+#: At most about this many (tp, tn) are tried per example (an anchor allows (p + n) / 10**decimals tn per
+#: column, bacc twice as many): with 4 decimals only p = 1, and n up to 10**8.
+CELLS = 40_000
+
+
+def _anchor_window(anchor, lo, hi, tp, p, n):
+    """The tn of column ``tp`` whose anchor score lies in [lo, hi], solved from its definition."""
+    if anchor == "acc":  # (tp + tn) / (p + n)
+        a, b = lo * (p + n) - tp, hi * (p + n) - tp
+    elif anchor == "spec":  # tn / n
+        a, b = lo * n, hi * n
+    else:  # bacc = (tp / p + tn / n) / 2
+        a, b = (2 * lo - Q(tp, p)) * n, (2 * hi - Q(tp, p)) * n
+    return max(0, math.ceil(a)), min(n, math.floor(b))
+
+
+@st.composite
+def _wide_cases(draw):
+    decimals = draw(st.integers(4, 12))
+    p = draw(st.integers(1, max(1, min(24, CELLS * 10**decimals // 2**27 - 1))))
+    n = draw(st.integers(2**26, min(2**31 - 24, CELLS * 10**decimals // (2 * (p + 1)))))
+    anchor = draw(st.sampled_from(ANCHORS))
+    others = draw(
+        st.lists(st.sampled_from([s for s in WIDE_SCORES if s != anchor]), min_size=1, max_size=2, unique=True)
+    )
+    tp, tn = round(draw(st.floats(0.0, 1.0)) * p), round(draw(st.floats(0.0, 1.0)) * n)
+    shift = draw(st.sampled_from((0, 0, -1, 1, -2, 2)))  # a third of the reports as computed
+    return p, n, tp, tn, [anchor, *others], decimals, shift
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_wide_cases())
+def test_wide_path_equals_exact_reference(case):
+    p, n, tp, tn, names, decimals, shift = case
+    report = _report(names, tp, tn, p, n, decimals, shift)
+    if report is None:
         return
+    if not all(_in_range(_base(k), Q(v)) for k, v in report.items()):  # shifted out of the score's range
+        with pytest.raises(ValueError, match=r"must be in \["):
+            check_single(p, n, report, decimals=decimals)
+        return
+    anchor, (lo, hi) = names[0], _interval(report[names[0]], decimals)
+
+    def columns(t):
+        a, b = _anchor_window(anchor, lo, hi, t, p, n)
+        # the window is the anchor's solution set: one step outside it the anchor fails
+        assert not any(_member(anchor, lo, hi, t, x, p, n) for x in (a - 1, b + 1) if 0 <= x <= n)
+        return range(a, b + 1)
+
+    want = _reference(p, n, report, decimals, columns)
     r = check_single(p, n, report, decimals=decimals, max_solutions=1000)
-    assert r.n_solutions == _reference_count(p, n, intervals), report
-    assert r.consistent == (r.n_solutions > 0)
-    assert all(all(iv.contains_exact(a, b, p, n) for iv in intervals) for a, b in r.evidence)
+    assert r.n_solutions == len(want), report
+    assert r.solutions.tolist() == [list(s) for s in want[:1000]], report
+    assert r.consistent == bool(want)
     if shift == 0:
-        assert r.consistent  # the true confusion matrix reproduces its own report
+        assert (tp, tn) in want  # the true confusion matrix reproduces its own report
 
 
 @pytest.mark.parametrize("p,n", [(MAX_COUNT // 2, MAX_COUNT // 2), (1, MAX_COUNT - 1)])
@@ -215,22 +373,22 @@ def test_at_the_limit(p, n):
     shift=st.integers(-1, 1),
 )
 def test_exact_columns_equal_brute_force(p, n, ft, fu, names, decimals, shift):
-    # with no undecided point allowed, every column goes through the exact bisection of _exact_column
+    # with no undecided point allowed, every column goes through the exact bisection of _exact_column;
+    # the reference tries every (tp, tn) of the grid
     tp, tn = round(ft * p), round(fu * n)
-    report = {}
-    for base in names:
-        v = score_value(base, tp, tn, p, n)
-        if v is None or not math.isfinite(v):
-            return
-        report[base] = f"{round(v + shift * 10.0**-decimals, decimals):.{decimals}f}"
-    try:
-        intervals = score_intervals(report, decimals=decimals)
-    except ValueError:  # shifted out of the score's range
+    report = _report(names, tp, tn, p, n, decimals, shift)
+    if report is None:
         return
-    want = brute_force(p, n, intervals)
+    if not all(_in_range(k, Q(v)) for k, v in report.items()):  # shifted out of the score's range
+        with pytest.raises(ValueError, match=r"must be in \["):
+            check_single(p, n, report, decimals=decimals)
+        return
+    want = _reference(p, n, report, decimals, lambda _tp: range(n + 1))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(single, "MAX_UNDECIDED", -1)
         r = check_single(p, n, report, decimals=decimals)
-    assert r.n_solutions == len(want), (report, r.solutions.tolist(), want.tolist())
-    assert r.solutions.tolist() == want.tolist()
+    assert r.n_solutions == len(want), (report, r.solutions.tolist(), want)
+    assert r.solutions.tolist() == [list(x) for x in want]
     assert r.to_dict() == check_single(p, n, report, decimals=decimals).to_dict()
+    if shift == 0:
+        assert (tp, tn) in want  # the true confusion matrix reproduces its own report
