@@ -35,6 +35,7 @@ def _modules_reading_the_book() -> frozenset[str]:
     return frozenset(found)
 
 
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: pytest without xdist ignores it
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadgroup`` (``make test``): the tests reading the built book in one group, the others one by one.
 
