@@ -35,6 +35,7 @@ def _modules_reading_the_book() -> frozenset[str]:
     return frozenset(found)
 
 
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: pytest without xdist ignores it
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadgroup`` (``make test``): the tests reading the built book in one group, the others one by one.
 
@@ -54,3 +55,13 @@ def pytest_xdist_make_scheduler(config, log):
             return "book" if nodeid.split("::", 1)[0] in book else nodeid
 
     return BookFirst(config, log)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The chapters' visible code (a fresh kernel each) runs last.
+
+    Under ``make test`` the book build, on another worker, executes the same chapters from the start of the
+    run; by the time the visible code runs, the build and the other tests have compiled and cached (in
+    ``NUMBA_CACHE_DIR``) the Numba kernels the chapters use, instead of compiling them beside it.
+    """
+    items.sort(key=lambda item: item.nodeid.startswith("tests/book/test_visible_code.py"))
