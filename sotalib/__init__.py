@@ -129,6 +129,15 @@ Symbols
     test, or one minus the coverage of an interval (``alpha=0.05`` is a 95%
     interval).  A z value is never called a level: where a z value may be
     given it is ``z=``, and a value given under the other name is refused.
+``k``
+    The number of folds of k-fold cross-validation, and nothing else: ``m``
+    counts candidates, ``n_submissions`` submissions, and a z value is ``z``.
+``evidence``
+    What a consistency verdict found that proves consistency (compatible
+    counts, per-fold counts, confusion matrices), the one name in every
+    verdict; empty when the report is inconsistent.
+``se``
+    A standard error, in parameters, result fields and JSON.
 ``lower_is_better=``
     ``False`` by default (accuracy, AUC); ``True`` for losses and errors.
 ``progress=``
@@ -230,10 +239,6 @@ __getattr__, __dir__, __all__ = attach(
     deprecated={
         "max_summary": (".multiplicity", "summarize_max"),
         "expected_max_auc": (".multiplicity._auc_simulate", "expected_max_auc", "summarize_max_auc"),
-        # the judging wrappers keep the old signatures and warn when called
-        "test_size": (".judging", "test_size", None),
-        "compare": (".judging", "compare", None),
-        "rank_uncertainty": (".judging", "rank_uncertainty", None),
         "iid_max_distribution": (".multiplicity", "iid_max_distribution"),
         "max_distribution": (".multiplicity", "max_distribution"),
         "MaxDistribution": (".multiplicity", "MaxDistribution"),

@@ -102,10 +102,6 @@ def test_former_front_door_names_warn_naming_the_new_one_and_answer_the_same():
     with pytest.warns(DeprecationWarning, match="summarize_max"):
         old = sotalib.max_summary(300, 10, 0.8)
     assert old.to_dict() == sotalib.summarize_max(300, 10, 0.8).to_dict()
-    with pytest.warns(DeprecationWarning, match="estimate_test_size"):
-        assert (
-            sotalib.test_size(0.1, confidence=1.96).to_dict()["guyon"] == sotalib.estimate_test_size(0.1, z=1.96).guyon
-        )
     with pytest.warns(DeprecationWarning, match="summarize_max_auc"):
         old_auc = sotalib.expected_max_auc(0.8, 200, 0.3, m=5, reps=50, rng=1)
     new_auc = sotalib.summarize_max_auc(200, 5, 0.8, 0.3, engine="simulate", n_resamples=50, rng=1)
@@ -117,8 +113,7 @@ def test_former_front_door_names_warn_naming_the_new_one_and_answer_the_same():
 def test_a_level_is_never_read_as_a_z_value():
     """The trap of 0.3: test_size(0.1, confidence=0.95) answered 813 items, reading 0.95 as z."""
     assert sotalib.estimate_test_size(0.1, alpha=0.05).guyon == 3458
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="alpha"):
-        sotalib.test_size(0.1, confidence=0.95)
+    assert not hasattr(sotalib, "test_size")  # removed in 0.6.0
 
 
 def test_no_name_is_defined_twice_in_a_subpackage():

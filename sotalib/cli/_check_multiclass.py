@@ -32,8 +32,8 @@ def multiclass_text(scores: dict, classes, v) -> str:
         + f"; read as {', '.join(f'{k} = {x}' for k, x in v.details['scores'].items())}"
     )
     lines.append(f"  {v.details['note']}")
-    if v.solutions:
-        first = v.solutions[0]
+    if v.evidence:
+        first = v.evidence[0]
         lines.append(
             "  evidence (confusion matrix, rows = true class):"
             if v.aggregation != "mos"

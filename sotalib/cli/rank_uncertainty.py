@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         battles = read_battles(args.battles)
         kind = "battles (--battles: each battle has a winner)"
         res = call("rank-uncertainty", bradley_terry, kind, battles.a, battles.b, battles.winner, **given)
-        what = f"Bradley-Terry ratings (Elo scale) from {res.n_items:,} battles"
+        what = f"Bradley-Terry ratings (Elo scale) from {res.n_battles:,} battles"
     else:
         per_item = read_per_item(args.per_item)
         kind = "per-item results (--per-item)"

@@ -169,3 +169,16 @@ def test_rank_uncertainty_bad_files(tmp_path, capsys):
     assert "--alpha must be in [1e-10, 1), got 1e-300" in capsys.readouterr().err
     assert main(["rank-uncertainty"]) == 2
     assert "one of the arguments --per-item --battles is required" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["/proc/x/cd.png", "{tmp}/no/such/dir/cd.svg", "{tmp}"])
+def test_unwritable_cd_diagram_names_the_option_and_the_path(demsar, tmp_path, capsys, where):
+    # the trap of 0.5: a bare "[Errno 2] No such file or directory: '/proc/x/cd.png'"
+    path = where.format(tmp=tmp_path) if where != "{tmp}" else str(tmp_path / "is-a-dir.png")
+    if where == "{tmp}":
+        (tmp_path / "is-a-dir.png").mkdir()
+    assert main(["compare", "--scores", demsar, "--cd-diagram", path]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"sotalib compare: error: --cd-diagram cannot write {path!r}: ")
+    assert "[Errno" not in err
