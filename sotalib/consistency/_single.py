@@ -104,7 +104,7 @@ class SingleResult(Result):
 
         ``solutions`` is the evidence again, the key the command line has always printed.
         """
-        ev = np.asarray(self.evidence, dtype=np.int64).reshape(-1, 2).tolist()
+        ev = np.asarray(self.evidence).reshape(-1, 2).tolist()
         return json_safe(
             {
                 "consistent": bool(self.consistent),

@@ -181,8 +181,8 @@ class BradleyTerry(Result):
                         "score": float(self.rating[j]),
                         "ci_low": float(self.ci_low[j]),
                         "ci_high": float(self.ci_high[j]),
-                        "rank_low": int(self.rank_low[j]),
-                        "rank_high": int(self.rank_high[j]),
+                        "rank_low": self.rank_low[j],  # numpy integers: json_safe makes them ints
+                        "rank_high": self.rank_high[j],
                         "p_first": float(self.p_first[j]),
                     }
                     for j in self.order
