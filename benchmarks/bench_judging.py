@@ -13,38 +13,38 @@ M15 = _rng.normal(np.linspace(0, 1, 15)[:, None], 1.0, size=(15, 50))
 #: 12 candidates x 50 judges of pure noise: the hardest case for the integer program (many near-ties).
 M12_noise = _rng.random((12, 50))
 M100 = _rng.normal(np.linspace(0, 1, 100)[:, None], 1.0, size=(100, 50))
-_ilp12 = kemeny_young(M12, method="ilp")
+_ilp12 = kemeny_young(M12, engine="ilp")
 
 CASES = [
     Case(
         "Kemeny-Young exact (ILP, CBC): 12 candidates x 50 judges",
-        lambda: kemeny_young(M12, method="ilp"),
+        lambda: kemeny_young(M12, engine="ilp"),
         target=1.0,
         repeat=3,
         note=f"objective {_ilp12.objective:g}",
     ),
     Case(
         "Kemeny-Young exact (ILP, CBC): 12 x 50 pure noise",
-        lambda: kemeny_young(M12_noise, method="ilp"),
+        lambda: kemeny_young(M12_noise, engine="ilp"),
         target=3.0,
         repeat=3,
     ),
     Case(
         "Kemeny-Young exact (ILP, CBC): 15 candidates x 50 judges",
-        lambda: kemeny_young(M15, method="ilp"),
+        lambda: kemeny_young(M15, engine="ilp"),
         target=3.0,
         repeat=1,
     ),
     Case(
         "Kemeny-Young heuristic: 12 candidates x 50 judges",
-        lambda: kemeny_young(M12, method="heuristic"),
+        lambda: kemeny_young(M12, engine="heuristic"),
         target=0.5,
         repeat=5,
-        note=f"objective {kemeny_young(M12, method='heuristic').objective:g} (exact {_ilp12.objective:g})",
+        note=f"objective {kemeny_young(M12, engine='heuristic').objective:g} (exact {_ilp12.objective:g})",
     ),
     Case(
         "Kemeny-Young brute force: 8 candidates x 50 judges",
-        lambda: kemeny_young(M12[:8], method="brute-force"),
+        lambda: kemeny_young(M12[:8], engine="brute-force"),
         target=2.0,
         repeat=3,
     ),

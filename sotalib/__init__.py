@@ -169,6 +169,15 @@ Per-item results
     test, or one minus the coverage of an interval (``alpha=0.05`` is a 95%
     interval).  A z value is never called a level: where a z value may be
     given it is ``z=``, and a value given under the other name is refused.
+``k``
+    The number of folds of k-fold cross-validation, and nothing else: ``m``
+    counts candidates, ``n_submissions`` submissions, and a z value is ``z``.
+``evidence``
+    What a consistency verdict found that proves consistency (compatible
+    counts, per-fold counts, confusion matrices), the one name in every
+    verdict; empty when the report is inconsistent.
+``se``
+    A standard error, in parameters, result fields and JSON.
 ``lower_is_better=``
     ``False`` by default (accuracy, AUC); ``True`` for losses and errors.
 ``progress=``

@@ -85,6 +85,8 @@ Judging a competition
 
    ErrorBars
    RankingStability
+   BradleyTerry
+   BoostingAttack
    BootstrapInterval
    PairedComparison
    Coverage
@@ -120,7 +122,9 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .judging import Aggregation as Aggregation
     from .judging import BattleFile as BattleFile
     from .judging import BayesianSignedRank as BayesianSignedRank
+    from .judging import BoostingAttack as BoostingAttack
     from .judging import BootstrapInterval as BootstrapInterval
+    from .judging import BradleyTerry as BradleyTerry
     from .judging import Comparison as Comparison
     from .judging import Counterexample as Counterexample
     from .judging import Coverage as Coverage
@@ -188,6 +192,8 @@ __getattr__, __dir__, __all__ = attach(
             "ScoreFile",
             "PerItem",
             "RankingStability",
+            "BradleyTerry",
+            "BoostingAttack",
             "BattleFile",
             "ErrorBars",
             "BootstrapInterval",

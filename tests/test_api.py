@@ -463,3 +463,160 @@ def test_the_rules_catch_what_they_are_for():
     assert retired_field_names("x.Bad", Bad)
     assert method_field_is_not_an_engine("x.Bad", Bad)
     assert distribution_summaries_share_the_base("x.Bad", Bad)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# consistency and judging: the vocabulary of "help(sotalib)" kept parameter by parameter and field by field
+
+CJ_PACKAGES = ("sotalib.consistency", "sotalib.judging")
+CJ_FUNCTIONS = [item for item in FUNCTIONS if item[0] in CJ_PACKAGES]
+CJ_CLASSES = [item for item in CLASSES if item[0] in CJ_PACKAGES]
+
+#: The data of the functions whose data is more than their first parameter (the experiment, in the
+#: notation's order, then the scores): these may be positional, every other parameter is keyword-only.
+#: A function not listed takes one positional argument, its data.
+POSITIONAL = {
+    "aggregate_scores": ("folds", "counts"),
+    "all_scores": ("tp", "tn", "p", "n"),
+    "check_mos": ("folds", "scores"),
+    "check_mos_kfold": ("p", "n", "k", "scores"),
+    "check_multiclass": ("classes", "scores"),
+    "check_n_datasets": ("datasets", "scores"),
+    "check_regression": ("n", "scores"),
+    "check_report": ("p", "n", "scores"),
+    "check_single": ("p", "n", "scores"),
+    "check_som": ("folds", "scores"),
+    "count_configurations": ("p", "n", "k"),
+    "diagnose": ("p", "n", "scores"),
+    "diagnose_mos": ("folds", "scores"),
+    "diagnose_multiclass": ("classes", "scores"),
+    "kfold_configurations": ("p", "n", "k"),
+    "power_typo": ("p", "n", "decimals"),
+    "regression_scores": ("y_true", "y_pred"),
+    "search_configurations": ("configurations", "scores"),
+    "stratified_class_folds": ("classes", "k"),
+    "stratified_folds": ("p", "n", "k"),
+    "achieved_precision": ("n", "error"),
+    "bayesian_signed_rank": ("a", "b"),
+    "boosting_attack": ("n_public", "n_private"),
+    "bootstrap_coverage": ("theta", "n"),
+    "bootstrap_interval": ("metric", "arrays"),
+    "bradley_terry": ("a", "b", "winner"),
+    "nemenyi_cd": ("m", "N"),
+    "paired_bootstrap": ("metric", "y_true", "pred_a", "pred_b"),
+    "property_table": (),
+    "rank_candidates": ("scores", "method"),  # the rule is part of the question: rank_candidates(M, "copeland")
+    "ranking_stability": ("correct", "sizes"),
+    "search_counterexample": ("function", "prop"),
+    "simulate_final_phase": ("thetas", "n_dev", "n_final"),
+    "simulate_public_private": ("m", "n_public", "n_private"),
+    "variance_decomposition": ("values", "groups"),
+    "winner_distribution_exact": ("thetas", "n"),
+}
+#: ``k`` is the number of folds, and only that (``m`` candidates, ``n_submissions`` submissions, ``z`` a z value).
+K_IS_FOLDS = {
+    "check_mos_kfold",
+    "check_multiclass",
+    "check_report",
+    "count_configurations",
+    "kfold_configurations",
+    "power_oversampling",
+    "stratified_class_folds",
+    "stratified_folds",
+}
+#: Names the vocabulary retired in consistency and judging, with what replaced them.
+CJ_RETIRED = {
+    **RETIRED,
+    "n_simulations": "n_resamples (or n_datasets: simulated test sets, each resampled)",
+    "n_null": "n_resamples",
+    "trials": "n_resamples",
+    "n_samples": "n_resamples",
+    "samples": "n_resamples",
+    "n_reps": "n_resamples",
+    "sem": "se",
+    "teams": "m",
+    "mu": "error",
+    "sigma": "sd",
+}
+#: One default number of resamples per kind: 1,000 bootstrap resamples, 10,000 Monte Carlo replications;
+#: these functions state another, each replication being expensive (an exact test, an integer program) or
+#: the number being a search budget rather than a resample count.
+CJ_N_RESAMPLES_DEFAULTS = (1_000, 10_000)
+N_RESAMPLES_OTHER = {
+    "power_oversampling": 200,  # an integer program per replication
+    "search_counterexample": 2_000,  # random instances: a search budget
+    "property_table": 2_000,
+    "rank_sd_by_granularity": 200,
+    "ranking_stability": 500,
+}
+#: Field names the vocabulary retired in result classes.
+CJ_RETIRED_FIELDS = {
+    "sem": "se",
+    "solutions": "evidence",
+    "solution": "evidence",
+    "trials": "n_resamples",
+    "n_simulations": "n_datasets",
+    "reps": "n_resamples",
+    "k": "m (candidates) -- k is the folds",
+    "method": "engine (how a verdict was computed)",
+    "methods": "engines",
+}
+#: Fields that keep a retired spelling because they mean something else there.
+CJ_FIELD_EXCEPTIONS = {
+    ("Aggregation", "method"),  # the ranking rule, as rank_candidates(method=...)
+    ("BootstrapInterval", "method"),  # the interval: percentile or BCa (scipy.stats.bootstrap's method)
+    ("PairedComparison", "method"),
+    ("Coverage", "method"),
+}
+#: The verdicts of the consistency tests: each exposes ``evidence`` (and no other name for it).
+VERDICTS = (
+    "ReportVerdict",
+    "SingleResult",
+    "MosResult",
+    "KFoldMosResult",
+    "MulticlassResult",
+    "RegressionResult",
+    "TwoLevelResult",
+)
+
+
+@pytest.mark.parametrize(("package", "name", "func"), CJ_FUNCTIONS, ids=ids(CJ_FUNCTIONS))
+def test_options_after_the_data_are_keyword_only(package, name, func):
+    params = inspect.signature(func).parameters.values()
+    positional = tuple(p.name for p in params if p.kind is not p.KEYWORD_ONLY and p.kind is not p.VAR_KEYWORD)
+    want = POSITIONAL.get(name, positional[:1])
+    assert positional == want, f"{package}.{name}: positional {positional}, the data is {want}"
+
+
+@pytest.mark.parametrize(("package", "name", "func"), CJ_FUNCTIONS, ids=ids(CJ_FUNCTIONS))
+def test_consistency_and_judging_speak_the_vocabulary(package, name, func):
+    params = inspect.signature(func).parameters
+    old = {p: CJ_RETIRED[p] for p in params if p in CJ_RETIRED}
+    assert not old, f"{package}.{name} uses retired spellings: {old}"
+    assert "k" not in params or name in K_IS_FOLDS, f"{package}.{name}: k is the number of folds only"
+    assert "confidence" not in params and not any(p.startswith("n_sim") for p in params)
+    if "n_resamples" in params:
+        default = params["n_resamples"].default
+        assert default in CJ_N_RESAMPLES_DEFAULTS or N_RESAMPLES_OTHER.get(name) == default, (
+            f"{package}.{name}: n_resamples={default}; the defaults are {CJ_N_RESAMPLES_DEFAULTS} or stated"
+        )
+    if name in ("kemeny_young", "check_multiclass"):  # how a number is computed is the engine
+        assert "engine" in params and "method" not in params
+
+
+@pytest.mark.parametrize(("package", "name", "cls"), CJ_CLASSES, ids=ids(CJ_CLASSES))
+def test_result_fields_speak_the_vocabulary(package, name, cls):
+    fields = {f.name for f in dataclasses.fields(cls)} | {n for n, v in vars(cls).items() if isinstance(v, property)}
+    old = {f: CJ_RETIRED_FIELDS[f] for f in fields if f in CJ_RETIRED_FIELDS and (name, f) not in CJ_FIELD_EXCEPTIONS}
+    assert not old, f"{package}.{name} has retired field names: {old}"
+    if name in VERDICTS:
+        assert "evidence" in fields, f"{package}.{name}: a consistency verdict exposes evidence"
+
+
+def test_the_one_test_set_size_and_the_own_result_classes():
+    import sotalib.judging as j
+
+    assert not hasattr(j, "guyon_size") and not hasattr(j, "rule_of_thumb_size")  # estimate_test_size is the one
+    hints = {name: typing.get_type_hints(getattr(j, name))["return"] for name in ("bradley_terry", "boosting_attack")}
+    assert hints == {"bradley_terry": j.BradleyTerry, "boosting_attack": j.BoostingAttack}
+    assert "se" in {f.name for f in dataclasses.fields(j.ErrorBars)}

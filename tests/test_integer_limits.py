@@ -121,7 +121,7 @@ CALLS = [
         id="bradley_terry n_resamples",
     ),
     pytest.param(
-        lambda v: judging.bootstrap_coverage(0.8, 100, n_simulations=2, n_resamples=v),
+        lambda v: judging.bootstrap_coverage(0.8, 100, n_datasets=2, n_resamples=v),
         "n_resamples",
         10,
         id="bootstrap_coverage n_resamples",

@@ -109,6 +109,7 @@ def test_names_deprecated_for_0_5_0_are_gone():
 def test_a_level_is_never_read_as_a_z_value():
     """The trap of 0.3: test_size(0.1, confidence=0.95) answered 813 items, reading 0.95 as z."""
     assert sotalib.estimate_test_size(0.1, alpha=0.05).guyon == 3458
+    assert not hasattr(sotalib, "test_size")  # removed in 0.6.0
 
 
 def test_no_name_is_defined_twice_in_a_subpackage():

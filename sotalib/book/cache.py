@@ -78,7 +78,7 @@ def _ranking_properties(out: Path) -> None:
         save_property_table,
     )
 
-    table = property_table(PROPERTY_TRIALS, rng=PROPERTY_SEED)
+    table = property_table(n_resamples=PROPERTY_TRIALS, rng=PROPERTY_SEED)
     save_property_table(
         table, out / TABLE_FILE, PROPERTY_TRIALS, PROPERTY_SEED
     )

@@ -267,7 +267,7 @@ def coverage_table(
                 theta,
                 n,
                 method=method,
-                n_simulations=reps,
+                n_datasets=reps,
                 n_resamples=n_resamples,
                 rng=np.random.default_rng([n, len(method)]),
             )
@@ -370,7 +370,7 @@ def final_phase_table(
     for label, rule, kw in (
         ("everyone", "all", {}),
         ("those beating the baseline", "baseline", {"baseline": baseline}),
-        (f"the top {k}", "top-k", {"k": k}),
+        (f"the top {k}", "top-k", {"n_finalists": k}),
     ):
         fp = simulate_final_phase(
             thetas, n_dev, n_final, rule=rule, n_resamples=reps, rng=rng, **kw
@@ -643,7 +643,8 @@ def plot_condorcet_graph(
 
 #: File (in sotalib/book/data) holding the full-size search behind the book's Table 4.
 TABLE_FILE = "ranking_properties.json"
-#: Trials per cell and seed (``property_table(PROPERTY_TRIALS, rng=PROPERTY_SEED)``) of the shipped table.
+#: Trials per cell and seed of the shipped table
+#: (``property_table(n_resamples=PROPERTY_TRIALS, rng=PROPERTY_SEED)``).
 PROPERTY_TRIALS, PROPERTY_SEED = 6000, 2024
 
 
@@ -682,7 +683,7 @@ def save_property_table(table: dict, path, trials: int, seed: int) -> None:
             {
                 "function": f,
                 "property": p,
-                "trials": r.trials,
+                "trials": r.n_resamples,
                 "tested": r.tested,
                 "counterexample": _ce_to_dict(r.counterexample),
             }

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+import sys
 
+from .._deprecate import REMOVED_IN
 from . import CliError, call
 from ._types import integer
 
@@ -147,12 +149,15 @@ def register(sub) -> None:
         choices=("0", "1", "undefined"),
         help="value of a precision whose class is never predicted (scikit-learn: 0)",
     )
+    engines = ("auto", "ilp", "exhaustive")
     g.add_argument(
-        "--method",
-        dest="engine",
-        choices=("auto", "ilp", "exhaustive"),
-        help="multiclass: exhaustive enumeration (small test sets) or integer program (default auto)",
+        "--engine",
+        choices=engines,
+        help="multiclass: how the verdict is computed, exhaustive enumeration (small test sets) or integer "
+        "program (default auto)",
     )
+    # --method, the former name of --engine, stays one minor version with a note on stderr
+    g.add_argument("--method", dest="method_alias", choices=engines, help=argparse.SUPPRESS)
     g.add_argument("--target-var", help="regression: variance of the target (ddof 0), for r2")
     g.add_argument(
         "--fold-min",
@@ -187,6 +192,15 @@ def run(args: argparse.Namespace) -> int:
     from . import emit
 
     given = {k: v for k, v in vars(args).items() if k not in ("command", "run", "_commands", "json")}
+    if "method_alias" in given:
+        engine = given.pop("method_alias")
+        if given.setdefault("engine", engine) != engine:
+            raise CliError("--method is the former name of --engine: give one of them")
+        print(
+            f"sotalib check: note: --method is now --engine (--method {engine} is read as --engine {engine}; "
+            f"the alias goes in sotalib {REMOVED_IN})",
+            file=sys.stderr,
+        )
     kind = _kind(given)
     for name, option in (("scores", "--score"), ("fold_min", "--fold-min"), ("fold_max", "--fold-max")):
         if name in given:

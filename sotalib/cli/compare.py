@@ -61,8 +61,12 @@ def _draw(comparison, path: str) -> None:
     ax = plot_cd_diagram(comparison)
     fig = ax.figure
     assert isinstance(fig, Figure), "the plot draws on a figure of its own, not a subfigure"
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    try:
+        fig.savefig(path, bbox_inches="tight")
+    except OSError as exc:  # a directory that does not exist, no permission, a full disk: name the option
+        raise CliError(f"--cd-diagram cannot write {path!r}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
 
 
 def run(args: argparse.Namespace) -> int:

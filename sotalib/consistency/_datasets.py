@@ -84,7 +84,7 @@ from .._result import Result
 from .._validate import ParameterError
 from . import _retina as _rc
 
-__all__ = ["Dataset", "DATASETS", "get_dataset", "dataset_experiment"]
+__all__ = ["Dataset", "DATASETS", "get_dataset"]
 
 
 @dataclass(frozen=True, repr=False)

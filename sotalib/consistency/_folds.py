@@ -17,14 +17,7 @@ from typing import Any, Literal, overload
 from .._io import parse_number, read_table
 from .._validate import check_choice, check_int
 
-__all__ = [
-    "stratified_folds",
-    "kfold_configurations",
-    "count_configurations",
-    "repeat_folds",
-    "parse_folds",
-    "read_folds",
-]
+__all__ = ["stratified_folds", "kfold_configurations", "count_configurations", "read_folds"]
 
 Folds = tuple[tuple[int, int], ...]
 

@@ -35,13 +35,7 @@ from typing import TypedDict
 from .._validate import ParameterError, check_choice, check_int, check_real
 from ._scores import ScoreSpec, exact_sign, resolve_score, score_range
 
-__all__ = [
-    "ROUNDINGS",
-    "MAX_DIGITS",
-    "MAX_EXPONENT",
-    "ScoreInterval",
-    "score_intervals",
-]
+__all__ = []
 
 ROUNDINGS = ("round", "floor", "ceil", "any")
 
@@ -78,7 +72,9 @@ def as_decimal(value: object, name: str = "value") -> Fraction:
         text = value.strip()
         m = _NUMBER.fullmatch(text)
         if not m or not (m.group(2) or m.group(3)):
-            raise ValueError(f"{name} must be a number, got {value!r}")
+            comma = _NUMBER.fullmatch(text.replace(",", ".", 1)) if text.count(",") == 1 else None
+            hint = f" (write a decimal point: {text.replace(',', '.')})" if comma else ""
+            raise ValueError(f"{name} must be a number, got {value!r}{hint}")
         sign, whole, frac, exp = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
         digits = (whole + frac).lstrip("0")
         if len(digits) > MAX_DIGITS:
@@ -189,6 +185,7 @@ def read_report(
     decimals: int | None = None,
     rounding: str | None = None,
     beta: float | None = None,
+    what: str = "score",
 ) -> tuple[tuple[ScoreInterval, ...], tuple[Fraction, Fraction]]:
     """Resolve names and turn reported values into exact intervals of the base scores.
 
@@ -209,6 +206,9 @@ def read_report(
         How the values were shortened ('any': rounding, flooring or ceiling).
     beta : float, optional
         Weight of the F-scores (default 1).
+    what : str
+        What the values are, as messages name them: ``"score"`` (a reported score), or the
+        parameter that gave them (``"fold_min"``, ``"fold_max"``).
 
     Returns
     -------
@@ -235,17 +235,17 @@ def read_report(
         if key in seen:
             raise ValueError(f"score {name} names the same score as {seen[key]}: give each score once")
         seen[key] = name
-        v = as_decimal(value, f"score {name}")
+        v = as_decimal(value, f"{what} {name}")
         if decimals is not None and n_decimals(v) > int(decimals):
             raise ValueError(
-                f"score {name}={_show(value)} has more decimals than the {int(decimals)} given by decimals: "
+                f"{what} {name}={_show(value)} has more decimals than the {int(decimals)} given by decimals: "
                 "give the value as reported, or the number of decimals it was reported with"
             )
         lo_r, hi_r = score_range(spec.base)
         if spec.complement:
             lo_r, hi_r = 0.0, 1.0
         if not (lo_r <= v <= hi_r):
-            raise ValueError(f"score {name} must be in [{lo_r:g}, {hi_r:g}], got {float(v):g}")
+            raise ValueError(f"{what} {name} must be in [{lo_r:g}, {hi_r:g}], got {float(v):g}")
         out.append(interval(spec, v, below, above))
     return tuple(out), (below, above)
 
@@ -257,9 +257,10 @@ def score_intervals(
     decimals: int | None = None,
     rounding: str | None = None,
     beta: float | None = None,
+    what: str = "score",
 ) -> tuple[ScoreInterval, ...]:
     """The intervals of :func:`read_report` alone (same arguments, same errors)."""
-    return read_report(scores, eps=eps, decimals=decimals, rounding=rounding, beta=beta)[0]
+    return read_report(scores, eps=eps, decimals=decimals, rounding=rounding, beta=beta, what=what)[0]
 
 
 def n_decimals(v: Fraction) -> int:

@@ -40,7 +40,7 @@ from ._folds import check_folds as _check_folds
 from ._intervals import ScoreInterval, ToleranceOptions, score_intervals
 from ._scores import LINEAR_SCORES
 
-__all__ = ["MosResult", "MosSearch", "check_mos", "check_mos_intervals", "search_configurations"]
+__all__ = ["MosResult", "MosSearch", "check_mos", "search_configurations"]
 
 _DELTA = 1e-7
 
@@ -54,30 +54,23 @@ class MosResult(Result):
     consistent : bool
         ``status != "infeasible"`` (False is a proof: no per-fold counts give the reported means).
     evidence : list
-        ``[solution]`` when a verified per-fold solution was found, else empty.
+        ``[((tp_1, tn_1), ...)]``, the verified per-fold solution, when one was found; else empty.
     configurations_tested : int
         Always 1: the known fold configuration.
     details : dict
-        ``status``, ``method`` and ``folds``.
+        ``status``, ``engine`` and ``folds``.
     status : {'feasible', 'infeasible', 'undecided'}
         'feasible' comes with a verified solution; 'infeasible' is certain.
     folds : tuple of (p_i, n_i)
-    solution : tuple of (tp_i, tn_i) or None
-        A verified per-fold solution (evidence of consistency).
-    method : str
+    engine : str
         How it was decided: 'undefined', 'integer-total', 'ilp'.
     """
 
     consistent: bool
     status: str
     folds: tuple
-    solution: tuple | None = None
-    method: str = "ilp"
-
-    @property
-    def evidence(self) -> list:
-        """The verified per-fold solution ``((tp_1, tn_1), ...)`` as a one-element list, or ``[]``."""
-        return [self.solution] if self.solution else []
+    evidence: list = field(default_factory=list)
+    engine: str = "ilp"
 
     @property
     def configurations_tested(self) -> int:
@@ -86,11 +79,14 @@ class MosResult(Result):
 
     @property
     def details(self) -> dict:
-        """``status``, ``method`` and the ``folds`` tested."""
-        return {"status": self.status, "method": self.method, "folds": [list(f) for f in self.folds]}
+        """``status``, ``engine`` and the ``folds`` tested."""
+        return {"status": self.status, "engine": self.engine, "folds": [list(f) for f in self.folds]}
 
     def to_dict(self) -> dict:
-        """JSON-safe form: the four common keys, then ``status``, ``folds``, ``solution``, ``method``."""
+        """JSON-safe form: the four common keys, then ``status``, ``folds``, ``solution``, ``engine``.
+
+        ``solution`` is the evidence's one solution, or None.
+        """
         return json_safe(
             {
                 "consistent": bool(self.consistent),
@@ -99,8 +95,8 @@ class MosResult(Result):
                 "details": self.details,
                 "status": self.status,
                 "folds": self.folds,
-                "solution": self.solution,
-                "method": self.method,
+                "solution": self.evidence[0] if self.evidence else None,
+                "engine": self.engine,
             }
         )
 
@@ -294,24 +290,24 @@ def check_mos_intervals(
             )
     for iv in list(intervals) + [b for pair in bounds for b in pair]:
         if not all(_defined(iv.base, p, n) for p, n in folds):
-            return MosResult(False, "infeasible", folds, None, "undefined")
+            return MosResult(False, "infeasible", folds, [], "undefined")
     for iv in intervals:
         if _integer_total_infeasible(folds, iv):
-            return MosResult(False, "infeasible", folds, None, "integer-total")
+            return MosResult(False, "infeasible", folds, [], "integer-total")
     state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit, solver)
     if state == "infeasible" and solver == "highs":
         # HiGHS (SciPy 1.17) has called feasible programs infeasible (sotalib.consistency.check_mos_kfold):
         # only CBC's verdict of infeasibility is used
         state, sol = _solve(folds, intervals, bounds, _DELTA, time_limit, "cbc")
     if state == "infeasible":
-        return MosResult(False, "infeasible", folds, None, "ilp")
+        return MosResult(False, "infeasible", folds, [], "ilp")
     if sol is not None and _verify(folds, sol, intervals, bounds):
-        return MosResult(True, "feasible", folds, sol, "ilp")
+        return MosResult(True, "feasible", folds, [sol], "ilp")
     if state == "solution":  # within the solver's tolerance of a bound: try strictly inside
         state2, sol = _solve(folds, intervals, bounds, -_DELTA, time_limit, solver)
         if sol is not None and _verify(folds, sol, intervals, bounds):
-            return MosResult(True, "feasible", folds, sol, "ilp")
-    return MosResult(True, "undecided", folds, None, "ilp")
+            return MosResult(True, "feasible", folds, [sol], "ilp")
+    return MosResult(True, "undecided", folds, [], "ilp")
 
 
 def fold_bounds(
@@ -328,8 +324,8 @@ def fold_bounds(
         raise ParameterError("fold_min and fold_max must name the same scores", "fold_min", "fold_max")
     if not fold_min:
         return ()
-    lows = score_intervals(fold_min, **tolerance)
-    highs = score_intervals({k: fold_max[k] for k in fold_min}, **tolerance)
+    lows = score_intervals(fold_min, **tolerance, what="fold_min")  # messages name the option given
+    highs = score_intervals({k: fold_max[k] for k in fold_min}, **tolerance, what="fold_max")
     bounds = []
     for name, a, b in zip(fold_min, lows, highs):
         if a.base not in LINEAR_SCORES:
@@ -413,21 +409,21 @@ class MosSearch(Result):
         Configurations tested.
     feasible : list of MosResult
         The consistent configurations found (at most ``keep``).
-    methods : dict
-        How many configurations each method decided ('undefined', 'integer-total', 'ilp').
+    engines : dict
+        How many configurations each engine decided ('undefined', 'integer-total', 'ilp').
     """
 
     consistent: bool
     n_feasible: int
     configurations_tested: int
     feasible: list = field(default_factory=list)
-    methods: dict = field(default_factory=dict)
+    engines: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """JSON-safe form of the result.
 
         Keys: consistent, n_feasible, configurations_tested, feasible (each a
-        :class:`MosResult` dict), methods.
+        :class:`MosResult` dict), engines.
         """
         return json_safe(
             {
@@ -435,7 +431,7 @@ class MosSearch(Result):
                 "n_feasible": int(self.n_feasible),
                 "configurations_tested": int(self.configurations_tested),
                 "feasible": [r.to_dict() for r in self.feasible],
-                "methods": dict(self.methods),
+                "engines": dict(self.engines),
             }
         )
 
@@ -495,18 +491,18 @@ def search_configurations(
     intervals = score_intervals(scores, eps=eps, decimals=decimals, rounding=rounding)
     tested, nfeas = 0, 0
     found: list[MosResult] = []
-    methods: dict[str, int] = {}
+    engines: dict[str, int] = {}
     for folds in configurations:
         r = check_mos_intervals(folds, intervals)
         tested += 1
-        methods[r.method] = methods.get(r.method, 0) + 1
+        engines[r.engine] = engines.get(r.engine, 0) + 1
         if r.consistent:
             nfeas += 1
             if len(found) < keep:
                 found.append(r)
             if stop_at_first:
                 break
-    return MosSearch(nfeas > 0, nfeas, tested, found, methods)
+    return MosSearch(nfeas > 0, nfeas, tested, found, engines)
 
 
 def _nearest_mean(folds, others, base, target: Fraction, up: bool, time_limit: float = 20.0):

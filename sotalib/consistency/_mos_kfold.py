@@ -79,7 +79,7 @@ from ._intervals import ScoreInterval, score_intervals
 from ._mos import _coef, _defined, _verify, check_mos_intervals
 from ._scores import LINEAR_SCORES
 
-__all__ = ["KFoldMosResult", "check_mos_kfold", "check_mos_kfold_intervals", "count_kfold_configurations"]
+__all__ = ["KFoldMosResult", "check_mos_kfold"]
 
 _SHIFT = 1e-6
 
@@ -93,7 +93,8 @@ class KFoldMosResult(Result):
     consistent : bool
         ``status != "infeasible"`` (False is a proof: no fold configurations and counts give the means).
     evidence : list
-        ``[solution]`` when verified evidence was found, else empty.
+        ``[solution]`` when verified evidence was found (per repetition, the per-fold
+        (tp_i, tn_i)), else empty.
     configurations_tested : int or None
         Joint fold configurations covered by the verdict: the product over data sets of the
         number of multisets of ``repeats`` configurations (None when too many to count).
@@ -102,21 +103,15 @@ class KFoldMosResult(Result):
     status : {'feasible', 'infeasible', 'undecided'}
         'feasible' comes with verified evidence; 'infeasible' is certain.
     configurations : tuple or None
-        Evidence: one fold configuration ((p_i, n_i), ...) per repetition of every data set.
-    solution : tuple or None
-        Evidence: per repetition, the per-fold (tp_i, tn_i).
+        The folds of the evidence: one fold configuration ((p_i, n_i), ...) per repetition of
+        every data set.
     """
 
     consistent: bool
     status: str
     configurations: tuple | None
-    solution: tuple | None
+    evidence: list
     configurations_tested: int | None
-
-    @property
-    def evidence(self) -> list:
-        """The verified solution (per repetition, the per-fold (tp_i, tn_i)) as a one-element list, or ``[]``."""
-        return [self.solution] if self.solution else []
 
     @property
     def details(self) -> dict:
@@ -136,7 +131,7 @@ class KFoldMosResult(Result):
                 "details": self.details,
                 "status": self.status,
                 "configurations": self.configurations,
-                "solution": self.solution,
+                "solution": self.evidence[0] if self.evidence else None,
             }
         )
 
@@ -477,7 +472,7 @@ def check_mos_kfold_intervals(  # noqa: C901 (a carefully ordered search: even c
             p, n, k, positives_in_every_fold=pos_every, negatives_in_every_fold=neg_every
         )
         if count == 0:
-            return KFoldMosResult(False, "infeasible", None, None, 0)
+            return KFoldMosResult(False, "infeasible", None, [], 0)
         tested = None if (tested is None or count is None) else tested * math.comb(count + repeats - 1, repeats)
 
     def verified(xval, tot):
@@ -487,7 +482,7 @@ def check_mos_kfold_intervals(  # noqa: C901 (a carefully ordered search: even c
         flat_f = [f for c in configs for f in c]
         flat_s = [s for c in sols for s in c]
         if all(_defined(iv.base, *f) for iv in intervals for f in flat_f) and _verify(flat_f, flat_s, intervals, ()):
-            return KFoldMosResult(True, "feasible", configs, sols, tested)
+            return KFoldMosResult(True, "feasible", configs, [sols], tested)
         return None
 
     # most true reports fit the configuration that spreads the positives evenly: a few
@@ -508,7 +503,7 @@ def check_mos_kfold_intervals(  # noqa: C901 (a carefully ordered search: even c
     # HiGHS's "infeasible" is not trusted (it was wrong on true reports); CBC decides
     state, values = _cbc(model, time_limit)
     if state == "infeasible":
-        return KFoldMosResult(False, "infeasible", None, None, tested)
+        return KFoldMosResult(False, "infeasible", None, [], tested)
     if state == "solution" and (r := verified(*_decode(model, values))) is not None:
         return r
     if len(datasets) == 1 and datasets[0][3] == 1 and count is not None and count <= enumerate_limit:
@@ -519,12 +514,12 @@ def check_mos_kfold_intervals(  # noqa: C901 (a carefully ordered search: even c
         ):
             res = check_mos_intervals(folds, intervals, time_limit=time_limit)
             if res.status == "feasible":
-                return KFoldMosResult(True, "feasible", (folds,), (res.solution,), tested)
+                return KFoldMosResult(True, "feasible", (folds,), [(res.evidence[0],)], tested)
             if res.status == "undecided":
                 break
         else:
-            return KFoldMosResult(False, "infeasible", None, None, tested)
-    return KFoldMosResult(True, "undecided", None, None, tested)
+            return KFoldMosResult(False, "infeasible", None, [], tested)
+    return KFoldMosResult(True, "undecided", None, [], tested)
 
 
 def check_mos_kfold(

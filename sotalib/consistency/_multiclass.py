@@ -58,7 +58,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._deprecate import renamed_arguments
 from .._frame import as_counts, as_mapping
 from .._json import json_safe
 from .._result import Result
@@ -78,13 +77,7 @@ from ._multiclass_scores import (
 from ._multiclass_search import search_linear
 from ._typos import Suggestion, typo_candidates
 
-__all__ = [
-    "MulticlassResult",
-    "check_multiclass",
-    "check_multiclass_intervals",
-    "diagnose_multiclass",
-    "stratified_class_folds",
-]
+__all__ = ["MulticlassResult", "check_multiclass", "diagnose_multiclass", "stratified_class_folds"]
 
 ENGINES = ("auto", "ilp", "exhaustive")
 AGGREGATIONS = ("single", "som", "mos")
@@ -101,16 +94,15 @@ class MulticlassResult(Result):
         value; False is a proof of the contrary.
     evidence : list
         Confusion matrices (rows: true class): for a test set or Score of Means a list of
-        k x k matrices, for Mean of Scores one list of per-fold matrices.
+        k x k matrices (at most ``max_solutions``), for Mean of Scores one list of per-fold
+        matrices; empty when inconsistent or undecided.
     configurations_tested : int
         1: the stated test set or fold configuration.
     details : dict
-        ``status``, ``method`` ('exhaustive', 'search' or 'ilp'), ``aggregation``, ``classes`` (per fold for MoS), ``n_solutions``
-        (exhaustive method: the exact number of compatible (diagonal, column sums); None otherwise),
+        ``status``, ``engine`` ('exhaustive', 'search' or 'ilp'), ``aggregation``, ``classes`` (per fold for MoS), ``n_solutions``
+        (exhaustive engine: the exact number of compatible (diagonal, column sums); None otherwise),
         ``scores`` (how each reported name was read) and ``note``.
     status : {'feasible', 'infeasible', 'undecided'}
-    solutions : list
-        The same matrices as ``evidence`` (at most ``max_solutions``).
     suggestions : list of Suggestion
         The typo finder's proposals for an inconsistent report (:func:`diagnose_multiclass`).
     reported : dict
@@ -121,21 +113,16 @@ class MulticlassResult(Result):
 
     consistent: bool
     status: str
-    method: str
+    engine: str
     aggregation: str
     classes: tuple
-    solutions: list = field(default_factory=list)
+    evidence: list = field(default_factory=list)
     n_solutions: int | None = None
     intervals: tuple = field(repr=False, default=())
     note: str = ""
     suggestions: list = field(default_factory=list)
     reported: dict = field(default_factory=dict, repr=False, compare=False)
     class_sizes: tuple | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def evidence(self) -> list:
-        """Confusion matrices that reproduce the report (empty when inconsistent or undecided)."""
-        return self.solutions
 
     @property
     def configurations_tested(self) -> int:
@@ -145,7 +132,7 @@ class MulticlassResult(Result):
     def details(self) -> dict:
         return {
             "status": self.status,
-            "method": self.method,
+            "engine": self.engine,
             "aggregation": self.aggregation,
             "classes": [list(c) for c in self.classes],
             "n_solutions": self.n_solutions,
@@ -156,18 +143,19 @@ class MulticlassResult(Result):
     def to_dict(self) -> dict:
         """JSON-safe form of the result.
 
-        The four common keys, then ``status``, ``n_solutions``, ``solutions`` (matrices) and
+        The four common keys, then ``status``, ``n_solutions``, ``solutions`` (the evidence's matrices again, the key
+        the command line has always printed) and
         ``suggestions`` (the typo finder's).
         """
         return json_safe(
             {
                 "consistent": bool(self.consistent),
-                "evidence": self.solutions,
+                "evidence": self.evidence,
                 "configurations_tested": 1,
                 "details": self.details,
                 "status": self.status,
                 "n_solutions": self.n_solutions,
-                "solutions": self.solutions,
+                "solutions": self.evidence,
                 "suggestions": [x.to_dict() for x in self.suggestions],
             }
         )
@@ -188,8 +176,8 @@ class MulticlassResult(Result):
             + f"; read as {', '.join(f'{k} = {x}' for k, x in details['scores'].items())}"
         )
         lines.append(f"  {details['note']}")
-        if self.solutions:
-            first = self.solutions[0]
+        if self.evidence:
+            first = self.evidence[0]
             lines.append(
                 "  evidence (confusion matrix, rows = true class):"
                 if self.aggregation != "mos"
@@ -386,7 +374,6 @@ def _beta(beta: float | str | None) -> float | None:
     return None if beta is None else check_real("beta", beta, low=0.0, low_open=True)
 
 
-@renamed_arguments(method="engine", typos="diagnosis")
 def check_multiclass(
     classes: Sequence[int] | None,
     scores: Mapping[str, float | str],
@@ -437,7 +424,7 @@ def check_multiclass(
         exact search with the classes of equal size merged when the scores are linear (method
         'search' in the details; it leaves to the solver what it does not settle).
     max_solutions : int
-        At most this many matrices are returned as evidence by the exhaustive method.
+        At most this many matrices are returned as evidence by the exhaustive engine.
     k : int, optional
         Number of folds of stratified k-fold (with ``stratified=True``).
     stratified : bool
@@ -468,7 +455,7 @@ def check_multiclass(
     --------
     >>> from sotalib.consistency import check_multiclass
     >>> r = check_multiclass([10, 12, 8], {"acc": "0.8000", "macro_f1": "0.7990"}, decimals=4)
-    >>> r.consistent, r.details["method"]
+    >>> r.consistent, r.details["engine"]
     (True, 'exhaustive')
     """
     beta = _beta(beta)
@@ -534,7 +521,7 @@ def diagnose_multiclass(
     """Find the single reported score of one multiclass test set that, mistyped, explains the report.
 
     As :func:`sotalib.consistency.diagnose`: for each reported score, the values a
-    mistyped report may have meant (:func:`sotalib.consistency.typo_candidates`: a few
+    mistyped report may have meant (``_typos.typo_candidates``: a few
     units of the last decimal, one mistyped digit, two swapped digits), nearest first,
     are tried against the values the *other* scores allow -- every (diagonal, column
     sums) they admit, enumerated -- and the first that fits is proposed after
@@ -621,7 +608,7 @@ def _typos(c, ivs, names, written, kw, zero_division, limit) -> list[Suggestion]
                         float(cand),
                         float(cand - rep),
                         int(r.n_solutions),
-                        r.solutions[0],
+                        r.evidence[0],
                         "single",
                         nd,
                         kind,

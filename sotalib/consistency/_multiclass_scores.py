@@ -50,16 +50,7 @@ from .._validate import check_choice, check_int
 from ._intervals import FLOAT_SLACK, ToleranceOptions, as_decimal, tolerance
 from ._scores import resolve_score
 
-__all__ = [
-    "AVERAGES",
-    "MULTICLASS_SCORES",
-    "MulticlassInterval",
-    "multiclass_intervals",
-    "multiclass_score",
-    "multiclass_scores",
-    "transport_feasible",
-    "build_matrix",
-]
+__all__ = ["multiclass_scores"]
 
 AVERAGES = ("micro", "macro", "weighted")
 
@@ -121,7 +112,7 @@ def multiclass_intervals(
     """Resolve the score names and turn the reported values into exact intervals.
 
     A name may carry a ``micro_`` / ``macro_`` / ``weighted_`` prefix or suffix overriding
-    ``average``; the intervals are as in :func:`sotalib.consistency.score_intervals`
+    ``average``; the intervals are as in ``_intervals.score_intervals``
     (``eps``, or ``decimals`` with ``rounding``).
     """
     average = check_choice("average", average, AVERAGES)

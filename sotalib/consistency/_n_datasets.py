@@ -15,7 +15,7 @@ in the unknown (tp, tn) of every unit for acc, sens, spec and bacc.  The
 integer program (Eq. 9 with these weights) is written with integer
 coefficients and exactly rounded bounds.  A small program (a few units) is
 searched exactly in integer arithmetic (:mod:`sotalib.consistency._integer_search`,
-``method='enumeration'``); a larger one is solved by SciPy's HiGHS (an
+``engine='enumeration'``); a larger one is solved by SciPy's HiGHS (an
 infeasibility it reports is confirmed by CBC).  Any solution is verified in
 rational arithmetic; an infeasible program is a proof.
 ``across='som'`` is the single-test-set check on the grand totals (any score).
@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -60,7 +60,7 @@ class TwoLevelResult(Result):
     configurations_tested : int
         1: the stated folds of every data set.
     details : dict
-        ``status``, ``method`` ('enumeration', 'ilp' or 'undefined'), ``across``, ``within`` and the units (``[p, n]`` per data set).
+        ``status``, ``engine`` ('enumeration', 'ilp' or 'undefined'), ``across``, ``within`` and the units (``[p, n]`` per data set).
     """
 
     consistent: bool
@@ -68,12 +68,8 @@ class TwoLevelResult(Result):
     across: str
     within: tuple
     units: tuple
-    solution: tuple | None = None
-    method: str = "ilp"
-
-    @property
-    def evidence(self) -> list:
-        return [[list(map(list, ds)) for ds in self.solution]] if self.solution else []
+    evidence: list = field(default_factory=list)
+    engine: str = "ilp"
 
     @property
     def configurations_tested(self) -> int:
@@ -83,7 +79,7 @@ class TwoLevelResult(Result):
     def details(self) -> dict:
         return {
             "status": self.status,
-            "method": self.method,
+            "engine": self.engine,
             "across": self.across,
             "within": list(self.within),
             "units": [[list(u) for u in ds] for ds in self.units],
@@ -208,15 +204,15 @@ def check_n_datasets(  # noqa: C901 (validation, search and solvers in order; to
             owner.append(j)
     unit_groups = tuple(tuple(u for u, o in zip(units, owner) if o == j) for j in range(D))
 
-    def result(status, sol=None, method="ilp"):
-        grouped = None
+    def result(status, sol=None, engine="ilp"):
+        evidence = []
         if sol is not None:
-            grouped = tuple(tuple(s for s, o in zip(sol, owner) if o == j) for j in range(D))
-        return TwoLevelResult(status != "infeasible", status, across, withins, unit_groups, grouped, method)
+            evidence = [[[list(s) for s, o in zip(sol, owner) if o == j] for j in range(D)]]
+        return TwoLevelResult(status != "infeasible", status, across, withins, unit_groups, evidence, engine)
 
     for iv in intervals:
         if not all(_defined(iv.base, p, n) for p, n in units):
-            return result("infeasible", method="undefined")
+            return result("infeasible", engine="undefined")
 
     def value(iv, sol):
         return sum(
@@ -243,9 +239,9 @@ def check_n_datasets(  # noqa: C901 (validation, search and solvers in order; to
     # a few units: search the integer points exactly (no solver set-up); too many: the solvers
     state, sol = _search(units, weights, rows, lbs, ubs)
     if state == "infeasible":
-        return result("infeasible", method="enumeration")
+        return result("infeasible", engine="enumeration")
     if state == "feasible" and verify(sol):
-        return result("feasible", sol, method="enumeration")
+        return result("feasible", sol, engine="enumeration")
     sol = _solve_highs(units, rows, lbs, ubs, time_limit)  # in-process, no solver start-up
     if sol is not None and verify(sol):
         return result("feasible", sol)

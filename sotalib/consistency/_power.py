@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._deprecate import renamed_arguments
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
@@ -24,7 +23,7 @@ from ._intervals import score_intervals
 from ._mos import check_mos_intervals
 from ._single import check_single
 
-__all__ = ["PowerPoint", "power_typo", "power_oversampling", "report_scores"]
+__all__ = ["PowerPoint", "power_typo", "power_oversampling"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -84,7 +83,6 @@ def report_scores(values: dict[str, float], decimals: int) -> dict[str, str]:
     return {k: _fmt(v, decimals) for k, v in values.items()}
 
 
-@renamed_arguments(reps="n_resamples")
 def power_typo(
     p: int,
     n: int,
@@ -157,7 +155,6 @@ def power_typo(
     return PowerPoint(d, pw, math.sqrt(pw * (1 - pw) / reps), reps, seed)
 
 
-@renamed_arguments(reps="n_resamples")
 def power_oversampling(
     decimals: int,
     *,

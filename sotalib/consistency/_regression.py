@@ -11,7 +11,7 @@ from some residuals exactly when
 i.e. ``MAE <= RMSE <= sqrt(n) MAE``: the lower end is reached by equal
 residuals, the upper by a single non-zero one, and every value between by
 continuity.  So a report is consistent when the reported values, widened to
-the intervals their rounding allows (as :func:`sotalib.consistency.score_intervals`),
+the intervals their rounding allows (as ``_intervals.score_intervals``),
 leave an MSE and an MAE that satisfy these bounds.  The check is exact
 (rational arithmetic: intervals of RMSE are squared, never rooted); the verdict
 names every relation a report violates, and the evidence is a pair (MAE, MSE)

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
-from .._deprecate import warn_deprecated
-from .._frame import as_mapping
+from .._frame import _is_frame, _is_series, as_mapping
 from .._json import json_safe
 from .._progress import progress as _progress
 from .._result import Result
@@ -72,8 +71,9 @@ class ReportVerdict(Result):
     consistent : bool
         Some tested aggregation fits (an inconsistency is certain).
     evidence : list
-        Witnesses of consistency (the same list as ``solutions``): [tp, tn] pairs for a test set
-        or Score of Means, per-fold [[tp_i, tn_i], ...] for Mean of Scores; empty when inconsistent.
+        Witnesses of consistency: up to 100 [tp, tn] pairs for a test set or Score of Means,
+        per-fold [[tp_i, tn_i], ...] of feasible configurations for Mean of Scores; empty when
+        inconsistent.
     configurations_tested : int or None
         Fold configurations covered (None: too many to count; the verdict still covers all).
     details : dict
@@ -81,8 +81,6 @@ class ReportVerdict(Result):
         configurations_tested, note (and for MoS the folds of the evidence, ``solution_folds``).
     n_solutions : int
         Single test set / SoM: compatible (tp, tn) pairs; MoS: feasible fold configurations.
-    solutions : list
-        Up to 100 [tp, tn] pairs, or for MoS per-fold [[tp_i, tn_i], ...] of feasible configurations.
     aggregation : str
         'single', 'som', 'mos' or 'som+mos' (both tested).
     fits : list of str
@@ -101,7 +99,7 @@ class ReportVerdict(Result):
 
     consistent: bool
     n_solutions: int
-    solutions: list
+    evidence: list
     configurations_tested: int | None
     aggregation: str
     fits: list[str] = field(default_factory=list)
@@ -111,27 +109,23 @@ class ReportVerdict(Result):
     evidence_aggregation: str | None = None
     reported: dict = field(default_factory=dict, repr=False, compare=False)
 
-    @property
-    def evidence(self) -> list:
-        """Witnesses of consistency: the list ``solutions``."""
-        return self.solutions
-
     def to_dict(self) -> dict:
         """JSON-safe form (no NaN): the keys of ``sotalib check --json``.
 
-        The four common keys, then n_solutions, solutions, aggregation, fits, suggestions,
-        diagnosis, evidence_aggregation.
+        The four common keys, then n_solutions, solutions (the evidence again, the key the
+        command line has always printed), aggregation, fits, suggestions, diagnosis,
+        evidence_aggregation.
         """
         return json_safe(
             {
                 "consistent": bool(self.consistent),
-                "evidence": self.solutions,
+                "evidence": self.evidence,
                 "configurations_tested": (
                     None if self.configurations_tested is None else int(self.configurations_tested)
                 ),
                 "details": self.details,
                 "n_solutions": int(self.n_solutions),
-                "solutions": self.solutions,
+                "solutions": self.evidence,
                 "aggregation": self.aggregation,
                 "fits": list(self.fits),
                 "suggestions": [s.to_dict() for s in self.suggestions],
@@ -152,11 +146,11 @@ class ReportVerdict(Result):
                 + ("" if d.get("n_solutions_counted", True) else " (at least)")
                 + f", configurations tested {'too many to count' if tested is None else format_count(tested)}"
             )
-        if self.solutions:
+        if self.evidence:
             agg = self.evidence_aggregation
-            shown = self.solutions[:5]
+            shown = self.evidence[:5]
             what = "per-fold (tp, tn)" if agg == "mos" else "(tp, tn)"
-            lines.append(f"  evidence under {agg}, {what}: {shown}{' ...' if len(self.solutions) > 5 else ''}")
+            lines.append(f"  evidence under {agg}, {what}: {shown}{' ...' if len(self.evidence) > 5 else ''}")
             folds = self.details.get(agg, {}).get("solution_folds")
             if folds:
                 lines.append(f"  on folds (p_i, n_i): {folds[0]}")
@@ -188,7 +182,7 @@ def _som(p: int, n: int, report: _Report, diagnosis: bool) -> tuple[dict, tuple[
     d = {
         "consistent": r.consistent,
         "n_solutions": r.n_solutions,
-        "solutions": r.solutions[:100].tolist(),
+        "solutions": r.evidence[:100].tolist(),
         "configurations_tested": 1,
         "note": f"totals p={p}, n={n}",
     }
@@ -209,14 +203,14 @@ class _Enumeration:
 def _mos(configs, intervals, progress, bounds=()) -> dict:
     if isinstance(configs, tuple):
         r = check_mos_intervals(configs, intervals, bounds)
-        sols = [[list(x) for x in r.solution]] if r.solution else []
+        sols = [[list(x) for x in r.evidence[0]]] if r.evidence else []
         return {
             "consistent": r.consistent,
             "n_solutions": int(r.consistent),
             "solutions": sols,
-            "solution_folds": [[list(f) for f in configs]] if r.solution else [],
+            "solution_folds": [[list(f) for f in configs]] if r.evidence else [],
             "configurations_tested": 1,
-            "note": f"{r.status} ({r.method})",
+            "note": f"{r.status} ({r.engine})",
         }
     configs, total = configs.configurations, configs.total
     tested, nfeas, sols, folds_of, undecided = 0, 0, [], [], 0
@@ -226,8 +220,8 @@ def _mos(configs, intervals, progress, bounds=()) -> dict:
         if r.consistent:
             nfeas += 1
             undecided += r.status == "undecided"
-            if r.solution and len(sols) < 100:
-                sols.append([list(x) for x in r.solution])
+            if r.evidence and len(sols) < 100:
+                sols.append([list(x) for x in r.evidence[0]])
                 folds_of.append([list(f) for f in folds])
     note = f"{nfeas} of {tested} fold configurations feasible"
     if undecided:
@@ -242,22 +236,27 @@ def _mos(configs, intervals, progress, bounds=()) -> dict:
     }
 
 
-def _accepts_former_order(func: Callable[..., ReportVerdict]) -> Callable[..., ReportVerdict]:
-    """Keep ``check_report(scores, p=..., n=...)``, the order before 0.4, working with a warning."""
+def _scores_third(func: Callable[..., ReportVerdict]) -> Callable[..., ReportVerdict]:
+    """Refuse scores given first (a mapping or a Series where ``p`` goes) with a message, not Python's TypeError.
+
+    ``check_report(scores, p=..., n=...)``, the order before 0.4, was removed in 0.6; without this the
+    call fails with "got multiple values for argument 'p'", which does not say what to write.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> ReportVerdict:
-        if args and isinstance(args[0], Mapping):
-            warn_deprecated("check_report(scores, p=..., n=...)", "check_report(p, n, scores, ...)")
-            if len(args) > 1 or "scores" in kwargs:
-                raise TypeError("check_report(p, n, scores, ...): give the scores once, after p and n")
-            return func(kwargs.pop("p", None), kwargs.pop("n", None), args[0], **kwargs)
+        if args and (isinstance(args[0], Mapping) or _is_series(args[0]) or _is_frame(args[0])):
+            raise ValueError(
+                f"check_report(p, n, scores, ...): the scores come third, after p and n; got a "
+                f"{type(args[0]).__name__} of scores first, where p goes (write check_report(p, n, scores) "
+                "or check_report(scores=..., folds=...))"
+            )
         return func(*args, **kwargs)
 
     return wrapper
 
 
-@_accepts_former_order
+@_scores_third
 def check_report(
     p: int | None = None,
     n: int | None = None,
@@ -696,7 +695,7 @@ def _mos_joint(dataset, intervals):
         note = f"infeasible: one integer program over all {space}"
     else:
         note = f"undecided (solver time limit) over all {space}, counted as consistent"
-    sols = [[list(x) for rep in r.solution for x in rep]] if r.solution else []
+    sols = [[list(x) for rep in r.evidence[0] for x in rep]] if r.evidence else []
     folds = [[list(f) for rep in r.configurations for f in rep]] if r.configurations else []
     return {
         "consistent": r.consistent,

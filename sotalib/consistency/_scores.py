@@ -31,19 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = [
-    "SCORES",
-    "ALIASES",
-    "LINEAR_SCORES",
-    "ScoreSpec",
-    "resolve_score",
-    "score_value",
-    "score_float",
-    "exact_sign",
-    "score_range",
-    "all_scores",
-    "aggregate_scores",
-]
+__all__ = ["SCORES", "all_scores", "aggregate_scores"]
 
 #: The 20 base scores of Table 2, in the paper's order.
 SCORES = (

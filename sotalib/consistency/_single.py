@@ -43,7 +43,7 @@ from ._folds import check_folds as _check_folds
 from ._intervals import ScoreInterval, score_intervals
 from ._scores import SCORES, exact_sign
 
-__all__ = ["MAX_COUNT", "SingleResult", "check_single", "check_som", "brute_force"]
+__all__ = ["SingleResult", "check_single", "check_som"]
 
 #: p + n must not exceed this: every product of two counts stays below 2**62 (exact in int64).
 #: Up to 2**26 the kernel's float64 arithmetic is exact on products; above, it takes the wide
@@ -60,16 +60,15 @@ class SingleResult(Result):
     ----------
     consistent : bool
         Some integer (tp, tn) reproduces every reported score (False is a proof of the contrary).
-    evidence : list of (tp, tn)
-        The compatible pairs found (``solutions`` as tuples; empty when inconsistent).
+    evidence : ndarray of shape (k, 2)
+        The compatible (tp, tn) pairs found, in lexicographic order (at most ``max_solutions``;
+        empty when inconsistent).
     configurations_tested : int
         Always 1: one test set (for Score of Means, the totals over the folds).
     details : dict
         ``p``, ``n``, ``n_solutions`` (exact count), ``fallbacks``.
     n_solutions : int
-        Number of compatible (tp, tn) pairs (exact count).
-    solutions : ndarray of shape (k, 2)
-        Compatible (tp, tn) pairs in lexicographic order (at most ``max_solutions``).
+        Number of compatible (tp, tn) pairs (exact count; ``evidence`` holds at most ``max_solutions``).
     p, n : int
         The test set (for Score of Means: the totals over the folds, Eq. 7).
     fallbacks : int
@@ -79,16 +78,11 @@ class SingleResult(Result):
 
     consistent: bool
     n_solutions: int
-    solutions: np.ndarray
+    evidence: np.ndarray
     p: int
     n: int
     intervals: tuple[ScoreInterval, ...] = field(repr=False, default=())
     fallbacks: int = 0
-
-    @property
-    def evidence(self) -> list:
-        """The compatible (tp, tn) pairs found, as tuples of ints."""
-        return [(int(a), int(b)) for a, b in np.asarray(self.solutions).reshape(-1, 2)]
 
     @property
     def configurations_tested(self) -> int:
@@ -106,8 +100,11 @@ class SingleResult(Result):
         }
 
     def to_dict(self) -> dict:
-        """JSON-safe form: the four common keys, then ``n_solutions``, ``solutions``, ``p``, ``n``, ``fallbacks``."""
-        ev = [list(e) for e in self.evidence]
+        """JSON-safe form: the four common keys, then ``n_solutions``, ``solutions``, ``p``, ``n``, ``fallbacks``.
+
+        ``solutions`` is the evidence again, the key the command line has always printed.
+        """
+        ev = np.asarray(self.evidence).reshape(-1, 2).tolist()
         return json_safe(
             {
                 "consistent": bool(self.consistent),

@@ -28,7 +28,7 @@ from ._mos import _nearest_mean, check_mos_intervals
 from ._scores import score_float, score_range
 from ._single import check_intervals
 
-__all__ = ["TYPO_DIGITS", "TYPO_UNITS", "Suggestion", "diagnose", "diagnose_mos", "typo_candidates"]
+__all__ = ["Suggestion", "diagnose", "diagnose_mos"]
 
 #: A typo is plausible when one score moved by at most this many units of its last reported
 #: decimal, or one of its last :data:`TYPO_DIGITS` digits was mistyped, or two adjacent digits
@@ -141,7 +141,7 @@ def single_typos(
         if not res.consistent:
             continue
         spec = iv.spec
-        vals, ok = score_float(spec.base, res.solutions[:, 0], res.solutions[:, 1], p, n, float(spec.beta))
+        vals, ok = score_float(spec.base, res.evidence[:, 0], res.evidence[:, 1], p, n, float(spec.beta))
         if spec.complement:
             vals = 1 - vals
         vals = np.sort(vals[ok])
@@ -170,7 +170,7 @@ def single_typos(
                         round(float(c), d),
                         round(float(c - rep), d),
                         chk.n_solutions,
-                        tuple(int(x) for x in chk.solutions[0]),
+                        tuple(int(x) for x in chk.evidence[0]),
                         "single",
                         d,
                         kind,
@@ -218,7 +218,7 @@ def mos_typos(
             checks += 1
             r = check_mos_intervals(folds, _replace(intervals, i, civ))
             if r.status == "feasible":
-                assert r.solution is not None  # a feasible result carries its verified solution
+                assert r.evidence  # a feasible result carries its verified solution
                 out.append(
                     Suggestion(
                         name,
@@ -226,7 +226,7 @@ def mos_typos(
                         round(float(c), d),
                         round(float(c - rep), d),
                         1,
-                        r.solution,
+                        r.evidence[0],
                         "mos",
                         d,
                         kind,

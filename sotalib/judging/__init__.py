@@ -50,8 +50,6 @@ How precise is a score?
    bootstrap_interval
    paired_bootstrap
    bootstrap_coverage
-   guyon_size
-   rule_of_thumb_size
    achieved_precision
    ErrorBars
    BootstrapInterval
@@ -81,6 +79,7 @@ Staged evaluation
    simulate_final_phase
    winner_distribution_exact
    PublicPrivate
+   BoostingAttack
    FinalPhase
 
 Ranking functions and their properties
@@ -109,11 +108,11 @@ Comparing many candidates, and how sure a ranking is
    FriedmanTest
    Pairwise
    BayesianSignedRank
+   BradleyTerry
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from .._lazy import attach
@@ -123,6 +122,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .._per_item import read_per_item as read_per_item
     from ._bayes import BayesianSignedRank as BayesianSignedRank
     from ._bayes import bayesian_signed_rank as bayesian_signed_rank
+    from ._bradley_terry import BradleyTerry as BradleyTerry
     from ._bradley_terry import bradley_terry as bradley_terry
     from ._cd_diagram import plot_cd_diagram as plot_cd_diagram
     from ._cd_diagram import plot_rank_intervals as plot_rank_intervals
@@ -151,8 +151,6 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._readers import read_battles as read_battles
     from ._readers import read_scores as read_scores
     from ._sizes import achieved_precision as achieved_precision
-    from ._sizes import guyon_size as guyon_size
-    from ._sizes import rule_of_thumb_size as rule_of_thumb_size
     from ._stability import GranularityRanks as GranularityRanks
     from ._stability import RankingStability as RankingStability
     from ._stability import VarianceDecomposition as VarianceDecomposition
@@ -160,6 +158,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._stability import rank_sd_by_granularity as rank_sd_by_granularity
     from ._stability import ranking_stability as ranking_stability
     from ._stability import variance_decomposition as variance_decomposition
+    from ._staged import BoostingAttack as BoostingAttack
     from ._staged import FinalPhase as FinalPhase
     from ._staged import PublicPrivate as PublicPrivate
     from ._staged import boosting_attack as boosting_attack
@@ -172,7 +171,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._uncertainty import estimate_rank_uncertainty as estimate_rank_uncertainty
     from ._wilcoxon import Pairwise as Pairwise
 
-_getattr, __dir__, __all__ = attach(
+__getattr__, __dir__, __all__ = attach(
     __name__,
     {
         "._testsize": ["TestSize", "estimate_test_size"],
@@ -192,7 +191,7 @@ _getattr, __dir__, __all__ = attach(
             "error_bars",
             "paired_bootstrap",
         ],
-        "._sizes": ["achieved_precision", "guyon_size", "rule_of_thumb_size"],
+        "._sizes": ["achieved_precision"],
         "._stability": [
             "GranularityRanks",
             "RankingStability",
@@ -203,6 +202,7 @@ _getattr, __dir__, __all__ = attach(
             "variance_decomposition",
         ],
         "._staged": [
+            "BoostingAttack",
             "FinalPhase",
             "PublicPrivate",
             "boosting_attack",
@@ -214,58 +214,7 @@ _getattr, __dir__, __all__ = attach(
         "._properties": ["SearchResult", "property_table", "search_counterexample"],
         "._property_checks": ["Counterexample"],
         "._bayes": ["BayesianSignedRank", "bayesian_signed_rank"],
-        "._bradley_terry": ["bradley_terry"],
+        "._bradley_terry": ["BradleyTerry", "bradley_terry"],
         "._cd_diagram": ["plot_cd_diagram", "plot_rank_intervals"],
     },
-    deprecated={
-        # internals that leave the public API (the replacement, where there is one, is in the comment)
-        "TIE_RTOL": ("._ranking_functions", "TIE_RTOL"),
-        "TIE_WORDS": ("._bradley_terry", "TIE_WORDS"),
-        "METHODS": ("._ranking", "METHODS"),
-        "FUNCTIONS": ("._property_checks", "FUNCTIONS"),
-        "PROPERTIES": ("._property_checks", "PROPERTIES"),
-        "outcomes": ("._property_checks", "outcomes"),
-        "format_counterexample": ("._properties", "format_counterexample"),
-        "accuracy": ("._errorbars", "accuracy"),
-        "cv_bootstrap_schema": ("._errorbars", "cv_bootstrap_schema"),
-        "bradley_terry_mle": ("._bradley_terry", "bradley_terry_mle"),
-        "bootstrap_scores": ("._uncertainty", "_bootstrap_scores"),
-        "summarize_ranks": ("._uncertainty", "_summarize_ranks"),
-        "ladder": ("._staged", "ladder"),
-        # the parts of compare_candidates
-        "average_ranks": ("._compare", "average_ranks"),
-        "friedman_test": ("._compare", "friedman_test"),
-        "holm": ("._wilcoxon", "holm"),
-        "nemenyi_groups": ("._compare", "nemenyi_groups"),
-        "pairwise_wilcoxon": ("._wilcoxon", "pairwise_wilcoxon"),
-        "q_alpha": ("._compare", "q_alpha"),
-        "wilcoxon_signed_rank": ("._wilcoxon", "wilcoxon_signed_rank"),
-        # the ranking functions: rank_candidates(scores, method=...)
-        "average_rank": ("._ranking_functions", "average_rank"),
-        "condorcet_winner": ("._ranking_functions", "condorcet_winner"),
-        "copeland": ("._ranking_functions", "copeland"),
-        "mean_score": ("._ranking_functions", "mean_score"),
-        "median_score": ("._ranking_functions", "median_score"),
-        "pairwise_wins": ("._ranking_functions", "pairwise_wins"),
-        "random_dictator": ("._ranking_functions", "random_dictator"),
-        "rank": ("._ranking_functions", "rank"),
-        "relative_difference": ("._ranking_functions", "relative_difference"),
-        "weighted_average_rank": ("._ranking_functions", "weighted_average_rank"),
-        "kemeny_objective": ("._kemeny", "kemeny_objective"),
-        "kendall_tau_distance": ("._kemeny", "kendall_tau_distance"),
-    },
 )
-
-#: Renamed front-door functions whose old signatures differ from the new ones: the old name is a
-#: wrapper that keeps the old signature and warns, naming the new function, when it is called.
-_RENAMED = {
-    "test_size": "._testsize",
-    "compare": "._compare",
-    "rank_uncertainty": "._uncertainty",
-}
-
-
-def __getattr__(name: str) -> object:
-    if name in _RENAMED:
-        return getattr(importlib.import_module(_RENAMED[name], __name__), name)
-    return _getattr(name)

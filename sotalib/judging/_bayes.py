@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import renamed_arguments
 from .._result import Result
 from .._rng import as_generator, seed_record
 from .._validate import check_int, check_real
@@ -75,7 +74,6 @@ def _heaviside(x: np.ndarray) -> np.ndarray:
     return (x > 0).astype(float) + 0.5 * (x == 0)
 
 
-@renamed_arguments(samples="n_resamples")
 def bayesian_signed_rank(
     a: ArrayLike,
     b: ArrayLike,
@@ -83,7 +81,7 @@ def bayesian_signed_rank(
     rope: float = 0.0,
     lower_is_better: bool = False,
     prior: float = 0.5,
-    n_resamples: int = 50_000,
+    n_resamples: int = 10_000,
     rng: np.random.Generator | int | None = None,
 ) -> BayesianSignedRank:
     """The Bayesian signed-rank test of candidates ``a`` and ``b`` over ``N`` judges {benavoli2017time}.

@@ -21,18 +21,20 @@ redrawn is reported.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.sparse.csgraph import connected_components
 
-from .._deprecate import renamed_arguments
+from .._json import json_safe
 from .._progress import progress as _bar
+from .._result import Result
 from .._rng import as_generator, check_rng
 from .._validate import NoSolutionError, check_int, check_memory, check_probability
-from ._uncertainty import RankUncertainty, _summarize_ranks
+from ._uncertainty import _summarize_ranks
 
-__all__ = ["bradley_terry"]
+__all__ = ["BradleyTerry", "bradley_terry"]
 
 #: Values of ``winner`` that mean a tie (case-insensitive; an empty cell too).
 TIE_WORDS = ("tie", "draw", "")
@@ -106,18 +108,114 @@ def _wins(ia: np.ndarray, ib: np.ndarray, outcome: np.ndarray, weights: np.ndarr
     return flat.reshape(k, k)
 
 
-@renamed_arguments(show="progress", reps="n_resamples")
+@dataclass(frozen=True, repr=False)
+class BradleyTerry(Result):
+    """Bradley--Terry ratings of the candidates of pairwise battles, with bootstrap intervals.
+
+    What :func:`bradley_terry` returns (``sotalib rank-uncertainty --battles --json`` prints
+    :meth:`to_dict`).
+
+    Attributes
+    ----------
+    candidates : tuple of str
+        Candidate names, sorted.
+    rating : ndarray, shape (m,)
+        The maximum-likelihood rating of each candidate on the Elo scale (mean 1000).
+    ci_low, ci_high : ndarray
+        Bootstrap percentile interval of each rating (level ``1 - alpha``).
+    rank : ndarray of int
+        Rank by rating (1 is best; ties share the best rank).
+    rank_low, rank_high : ndarray of int
+        Rank interval: the ``alpha/2`` and ``1 - alpha/2`` quantiles of the
+        candidate's rank over the resamples.
+    p_first : ndarray
+        Share of the resamples in which the candidate ranks first.
+    rank_counts : ndarray of int, shape (m, m)
+        ``rank_counts[j, r - 1]``: resamples in which candidate ``j`` has rank ``r``.
+    n_resamples : int
+        Bootstrap resamples of the battles.
+    alpha : float
+        The intervals' level is ``1 - alpha``.
+    n_battles : int
+        Battles read.
+    seed : int or None
+        The int ``rng`` the resamples were drawn with (None otherwise).
+    note : str
+        Resamples drawn again (those without a maximum), if any.
+    """
+
+    candidates: tuple
+    rating: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    rank: np.ndarray
+    rank_low: np.ndarray
+    rank_high: np.ndarray
+    p_first: np.ndarray
+    rank_counts: np.ndarray
+    n_resamples: int
+    alpha: float
+    n_battles: int
+    seed: int | None
+    note: str = ""
+
+    @property
+    def order(self) -> np.ndarray:
+        """Candidate indices, best rating first."""
+        return np.argsort(-self.rating, kind="stable")
+
+    def to_text(self) -> str:
+        """One line per candidate, best rating first: what ``sotalib rank-uncertainty --battles`` prints."""
+        from ._uncertainty import rank_table_text
+
+        return rank_table_text(self.to_dict(), f"Bradley-Terry ratings (Elo scale) from {self.n_battles:,} battles")
+
+    def to_dict(self) -> dict:
+        """JSON-safe form (the output of ``sotalib rank-uncertainty --battles --json``).
+
+        The keys of :meth:`RankUncertainty.to_dict <sotalib.judging.RankUncertainty.to_dict>`, which
+        the command has always printed: ``candidates`` (``{name, score, ci_low, ci_high, rank_low,
+        rank_high, p_first}``, best first; ``score`` is the rating), ``reps``, ``n_resamples``, ``alpha``,
+        ``lower_is_better`` (False), ``n_items`` (the battles), ``seed``, ``statistic``
+        (``"bradley-terry"``), ``note``.
+        """
+        return json_safe(
+            {
+                "candidates": [
+                    {
+                        "name": self.candidates[j],
+                        "score": float(self.rating[j]),
+                        "ci_low": float(self.ci_low[j]),
+                        "ci_high": float(self.ci_high[j]),
+                        "rank_low": self.rank_low[j],  # numpy integers: json_safe makes them ints
+                        "rank_high": self.rank_high[j],
+                        "p_first": float(self.p_first[j]),
+                    }
+                    for j in self.order
+                ],
+                "reps": self.n_resamples,
+                "n_resamples": self.n_resamples,
+                "alpha": self.alpha,
+                "lower_is_better": False,
+                "n_items": self.n_battles,
+                "seed": self.seed,
+                "statistic": "bradley-terry",
+                "note": self.note,
+            }
+        )
+
+
 def bradley_terry(
     a: Sequence[str],
     b: Sequence[str],
     winner: Sequence[str],
     *,
-    n_resamples: int = 1000,
+    n_resamples: int = 1_000,
     alpha: float = 0.05,
     rng: np.random.Generator | int | None = None,
     max_redraws: int | None = None,
     progress: bool | None = None,
-) -> RankUncertainty:
+) -> BradleyTerry:
     """Bradley--Terry ratings of the candidates of pairwise battles, with bootstrap intervals.
 
     The front door of ``sotalib rank-uncertainty --battles``.
@@ -143,10 +241,9 @@ def bradley_terry(
 
     Returns
     -------
-    RankUncertainty
-        ``score`` is the rating on the Elo scale (``statistic="bradley-terry"``),
-        ``n_items`` the number of battles; rank intervals and ``p_first``
-        come from the same resamples.
+    BradleyTerry
+        ``rating`` on the Elo scale with its bootstrap interval; rank
+        intervals and ``p_first`` come from the same resamples.
 
     Raises
     ------
@@ -169,8 +266,8 @@ def bradley_terry(
     >>> b = ["y", "z", "z", "x", "x", "y"] * 5
     >>> w = ["x", "x", "y", "x", "z", "y"] * 5
     >>> bt = bradley_terry(a, b, w, n_resamples=50, rng=1)
-    >>> bt.to_dict()["candidates"][0]["name"], bt.statistic
-    ('x', 'bradley-terry')
+    >>> bt.candidates[bt.order[0]], bt.n_battles
+    ('x', 30)
     """
     a = [str(x) for x in a]
     b = [str(x) for x in b]
@@ -233,7 +330,7 @@ def bradley_terry(
             S[done] = bradley_terry_mle(W, start=theta)
             done += 1
     note = f"{redrawn} resamples without a maximum were drawn again" if redrawn else ""
-    return _summarize_ranks(
+    ranks = _summarize_ranks(  # the rank intervals of the bootstrap, shared with estimate_rank_uncertainty
         1000.0 + ELO * theta,
         1000.0 + ELO * S,
         names,
@@ -242,4 +339,20 @@ def bradley_terry(
         rng=rng,
         statistic="bradley-terry",
         note=note,
+    )
+    return BradleyTerry(
+        candidates=ranks.candidates,
+        rating=ranks.score,
+        ci_low=ranks.ci_low,
+        ci_high=ranks.ci_high,
+        rank=ranks.rank,
+        rank_low=ranks.rank_low,
+        rank_high=ranks.rank_high,
+        p_first=ranks.p_first,
+        rank_counts=ranks.rank_counts,
+        n_resamples=ranks.n_resamples,
+        alpha=ranks.alpha,
+        n_battles=n,
+        seed=ranks.seed,
+        note=ranks.note,
     )

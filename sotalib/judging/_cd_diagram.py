@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._bradley_terry import BradleyTerry
 from ._compare import Comparison
 from ._uncertainty import RankUncertainty
 
@@ -36,7 +37,7 @@ def _pyplot() -> Any:
 
 
 def plot_cd_diagram(
-    comparison: Comparison, ax: Axes | None = None, *, color: str | None = None, label_size: float | None = None
+    comparison: Comparison, *, ax: Axes | None = None, color: str | None = None, label_size: float | None = None
 ) -> Axes:
     """The critical-difference diagram of {demsar2006statistical} (his Figure 1) for a :class:`Comparison`.
 
@@ -138,14 +139,14 @@ def plot_cd_diagram(
 
 
 def plot_rank_intervals(
-    result: RankUncertainty,
-    ax: Axes | None = None,
+    result: RankUncertainty | BradleyTerry,
     *,
+    ax: Axes | None = None,
     true_rank: ArrayLike | None = None,
     blobs: bool | None = None,
     color: str | None = None,
 ) -> Axes:
-    """Each candidate's rank interval from a :class:`RankUncertainty` (a "blob plot" for few candidates).
+    """Each candidate's rank interval from a :class:`RankUncertainty` or :class:`BradleyTerry` (a "blob plot" for few candidates).
 
     Candidates are placed along the horizontal axis in the order of their
     observed rank; a vertical bar spans each rank interval and a dot marks
@@ -158,7 +159,7 @@ def plot_rank_intervals(
 
     Parameters
     ----------
-    result : RankUncertainty
+    result : RankUncertainty or BradleyTerry
         The result of :func:`estimate_rank_uncertainty` or :func:`bradley_terry`.
     ax : matplotlib Axes, optional
         Drawn on a new figure if omitted.

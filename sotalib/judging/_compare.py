@@ -37,7 +37,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._deprecate import renamed_arguments, warn_deprecated
 from .._frame import AXES, as_matrix
 from .._json import json_safe
 from .._result import Result
@@ -111,22 +110,22 @@ class FriedmanTest(Result):
     statistic : float
         ``chi2_F`` (corrected for ties unless ``tie_correction=False``).
     p_value : float
-        Upper tail of the chi-square distribution with ``k - 1`` degrees of freedom.
+        Upper tail of the chi-square distribution with ``m - 1`` degrees of freedom.
     iman_davenport_F : float
-        ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)`` (infinite when every judge ranks alike).
+        ``F_F = (N - 1) chi2_F / (N (m - 1) - chi2_F)`` (infinite when every judge ranks alike).
     iman_davenport_p : float
-        Upper tail of the F distribution with ``(k - 1, (k - 1)(N - 1))`` degrees of freedom.
-    k, N : int
-        Candidates and judges.
+        Upper tail of the F distribution with ``(m - 1, (m - 1)(N - 1))`` degrees of freedom.
+    m, N : int
+        Candidates and judges (Demšar writes ``k`` for the candidates).
     tie_correction : float
-        The divisor ``1 - sum (t^3 - t) / (N k (k^2 - 1))`` applied (1 if none).
+        The divisor ``1 - sum (t^3 - t) / (N m (m^2 - 1))`` applied (1 if none).
     """
 
     statistic: float
     p_value: float
     iman_davenport_F: float
     iman_davenport_p: float
-    k: int
+    m: int
     N: int
     tie_correction: float
 
@@ -212,17 +211,17 @@ def q_alpha(k: int, alpha: float = 0.05) -> float:
     return _q_alpha(int(k), alpha)
 
 
-def nemenyi_cd(k: int, N: int, alpha: float = 0.05) -> float:
-    """The Nemenyi critical difference ``CD = q_alpha sqrt(k (k + 1) / (6 N))``.
+def nemenyi_cd(m: int, N: int, *, alpha: float = 0.05) -> float:
+    """The Nemenyi critical difference ``CD = q_alpha sqrt(m (m + 1) / (6 N))``.
 
-    Two of ``k`` candidates ranked over ``N`` judges whose average ranks
+    Two of ``m`` candidates ranked over ``N`` judges whose average ranks
     differ by ``CD`` or more are significantly different at level ``alpha``;
-    ``q_alpha`` is the studentized range quantile for ``k`` means on
-    infinite degrees of freedom over ``sqrt(2)``.
+    ``q_alpha`` is the studentized range quantile for ``m`` means on
+    infinite degrees of freedom over ``sqrt(2)`` (Demšar writes ``k`` for ``m``).
 
     Parameters
     ----------
-    k : int
+    m : int
         Candidates, >= 2.
     N : int
         Judges (data sets), >= 1.
@@ -237,7 +236,7 @@ def nemenyi_cd(k: int, N: int, alpha: float = 0.05) -> float:
     Raises
     ------
     ValueError
-        ``k`` or ``N`` not an integer in range, ``alpha`` out of (0, 1).
+        ``m`` or ``N`` not an integer in range, ``alpha`` out of (0, 1).
 
     References
     ----------
@@ -250,9 +249,9 @@ def nemenyi_cd(k: int, N: int, alpha: float = 0.05) -> float:
     >>> round(nemenyi_cd(4, 14), 3)          # Demšar's worked example: CD = 1.25
     1.254
     """
-    k = check_int("k", k, low=2)
+    m = check_int("m", m, low=2)
     N = check_int("N", N, low=1)
-    return q_alpha(k, alpha) * float(np.sqrt(k * (k + 1) / (6.0 * N)))
+    return q_alpha(m, alpha) * float(np.sqrt(m * (m + 1) / (6.0 * N)))
 
 
 def nemenyi_groups(R, cd: float) -> list[list[int]]:
@@ -404,7 +403,6 @@ class Comparison(Result):
         return "\n".join(lines)
 
 
-@renamed_arguments(M="scores")
 def compare_candidates(
     scores: ArrayLike,
     *,
@@ -525,19 +523,4 @@ def compare_candidates(
         lower_is_better=bool(lower_is_better),
         note=note,
         candidates_axis=axis,
-    )
-
-
-def compare(
-    M: ArrayLike,
-    alpha: float = 0.05,
-    lower_is_better: bool = False,
-    *,
-    candidates: Sequence[str] | None = None,
-    tie_correction: bool = True,
-) -> Comparison:
-    """Deprecated: use :func:`compare_candidates` (every option keyword-only)."""
-    warn_deprecated("compare()", "sotalib.judging.compare_candidates()")
-    return compare_candidates(
-        M, alpha=alpha, lower_is_better=lower_is_better, candidates=candidates, tie_correction=tie_correction
     )

@@ -24,7 +24,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._deprecate import renamed_arguments
 from .._result import Result
 from .._rng import as_generator
 from .._validate import check_choice, check_int, check_probability
@@ -54,10 +53,10 @@ class ErrorBars(Result):
         The sample mean.
     sd : float
         Standard deviation with Bessel's correction (``n - 1``).
-    sem : float
+    se : float
         Standard error of the mean, ``sd / sqrt(n)``.
     ci_low, ci_high : float
-        The Student-t interval ``mean -/+ t_{1-alpha/2, n-1} sem``.
+        The Student-t interval ``mean -/+ t_{1-alpha/2, n-1} se``.
     n : int
         Observations.
     alpha : float
@@ -66,7 +65,7 @@ class ErrorBars(Result):
 
     mean: float
     sd: float
-    sem: float
+    se: float
     ci_low: float
     ci_high: float
     n: int
@@ -102,7 +101,7 @@ def error_bars(x: ArrayLike, *, alpha: float = 0.05) -> ErrorBars:
     --------
     >>> from sotalib.judging import error_bars
     >>> eb = error_bars([0.80, 0.82, 0.81, 0.79, 0.83])
-    >>> round(eb.mean, 4), round(eb.sem, 4), round(eb.ci_high, 4)
+    >>> round(eb.mean, 4), round(eb.se, 4), round(eb.ci_high, 4)
     (0.81, 0.0071, 0.8296)
     """
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
@@ -111,9 +110,9 @@ def error_bars(x: ArrayLike, *, alpha: float = 0.05) -> ErrorBars:
         raise ValueError(f"x must hold at least 2 finite values, got {a.size}")
     mean = float(a.mean())
     sd = float(a.std(ddof=1))
-    sem = sd / math.sqrt(a.size)
+    se = sd / math.sqrt(a.size)
     t = float(stats.t.ppf(1 - alpha / 2, a.size - 1))
-    return ErrorBars(mean, sd, sem, mean - t * sem, mean + t * sem, int(a.size), alpha)
+    return ErrorBars(mean, sd, se, mean - t * se, mean + t * se, int(a.size), alpha)
 
 
 # ------------------------------------------------------------------ bootstrap
@@ -180,7 +179,7 @@ def bootstrap_interval(
     *arrays: ArrayLike,
     method: str = "BCa",
     alpha: float = 0.05,
-    n_resamples: int = 2000,
+    n_resamples: int = 1_000,
     rng: np.random.Generator | int | None = None,
     vectorized: bool = False,
 ) -> BootstrapInterval:
@@ -297,7 +296,7 @@ def paired_bootstrap(
     *,
     method: str = "BCa",
     alpha: float = 0.05,
-    n_resamples: int = 2000,
+    n_resamples: int = 1_000,
     rng: np.random.Generator | int | None = None,
     lower_is_better: bool = False,
     vectorized: bool = False,
@@ -391,10 +390,10 @@ class Coverage(Result):
     Attributes
     ----------
     rate : float
-        Fraction of the ``n_simulations`` intervals that contain the truth.
+        Fraction of the ``n_datasets`` intervals that contain the truth.
     se : float
         Its Monte Carlo standard error.
-    n_simulations : int
+    n_datasets : int
         Simulated test sets.
     nominal : float
         The intervals' level ``1 - alpha``.
@@ -406,26 +405,25 @@ class Coverage(Result):
 
     rate: float
     se: float
-    n_simulations: int
+    n_datasets: int
     nominal: float
     method: str
     mean_width: float
 
 
-@renamed_arguments(reps="n_simulations")
 def bootstrap_coverage(
     theta: float,
     n: int,
     *,
     method: str = "BCa",
     alpha: float = 0.05,
-    n_simulations: int = 1000,
-    n_resamples: int = 999,
+    n_datasets: int = 1000,
+    n_resamples: int = 1_000,
     rng: np.random.Generator | int | None = None,
 ) -> Coverage:
     """How often the bootstrap interval of an accuracy contains the true accuracy ``theta``.
 
-    Each of ``n_simulations`` simulated test sets draws ``n`` items correct
+    Each of ``n_datasets`` simulated test sets draws ``n`` items correct
     with probability ``theta`` (independently) and computes the bootstrap
     interval of their mean from ``n_resamples`` resamples.  Degenerate
     samples (all right or all wrong) count as misses for BCa.
@@ -440,7 +438,7 @@ def bootstrap_coverage(
         The bootstrap interval.
     alpha : float
         The intervals' level is ``1 - alpha``; in (0, 1).
-    n_simulations : int
+    n_datasets : int
         Simulated test sets, >= 1 (the Monte Carlo replications of the
         coverage; each interval has ``n_resamples`` bootstrap resamples).
     n_resamples : int
@@ -467,13 +465,13 @@ def bootstrap_coverage(
     Examples
     --------
     >>> from sotalib.judging import bootstrap_coverage
-    >>> cov = bootstrap_coverage(0.8, 50, method="percentile", n_simulations=20, n_resamples=200, rng=1)
-    >>> cov.n_simulations, 0.5 < cov.rate <= 1.0
+    >>> cov = bootstrap_coverage(0.8, 50, method="percentile", n_datasets=20, n_resamples=200, rng=1)
+    >>> cov.n_datasets, 0.5 < cov.rate <= 1.0
     (20, True)
     """
     theta = check_probability("theta", theta, open_low=True, open_high=True)
     n = check_int("n", n, low=2)
-    reps = check_int("n_simulations", n_simulations, low=1)
+    reps = check_int("n_datasets", n_datasets, low=1)
     n_resamples = check_int("n_resamples", n_resamples, low=10)  # as bootstrap_interval
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     method = check_choice("method", method, ("percentile", "BCa"))
@@ -507,7 +505,6 @@ def bootstrap_coverage(
     )
 
 
-@renamed_arguments(n_boot="n_resamples")
 def cv_bootstrap_schema(
     n: int, k: int, n_resamples: int, rng: np.random.Generator | int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:

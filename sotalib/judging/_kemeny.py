@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import renamed_arguments
 from .._numba import njit
 from .._progress import progress
 from .._result import Result
@@ -80,7 +79,7 @@ class KemenyResult(Result):
         Candidate indices, best first (one optimal ordering).
     objective : float
         Sum of Kendall tau distances to the judges (ties count one half).
-    method : str
+    engine : str
         ``"brute-force"``, ``"ilp"`` (both exact) or ``"heuristic"``.
     exact : bool
         Whether ``objective`` is proved minimal.
@@ -94,7 +93,7 @@ class KemenyResult(Result):
 
     order: tuple
     objective: float
-    method: str
+    engine: str
     exact: bool
     optimal_orders: tuple | None = None
     mean_positions: tuple | None = None
@@ -273,12 +272,11 @@ def _components(P: np.ndarray) -> list[np.ndarray]:
     return [o[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
 
 
-@renamed_arguments(show="progress", M="scores")
 def kemeny_young(
     scores: ArrayLike,
     *,
     lower_is_better: bool = False,
-    method: str = "auto",
+    engine: str = "auto",
     time_limit: float | None = None,
     progress: bool | None = None,
 ) -> KemenyResult:
@@ -295,7 +293,7 @@ def kemeny_young(
         The score matrix, candidates x judges (finite).
     lower_is_better : bool
         The judges' scores are losses.
-    method : {"auto", "brute-force", "ilp", "heuristic"}
+    engine : {"auto", "brute-force", "ilp", "heuristic"}
         ``"brute-force"`` enumerates all ``n!`` orderings and returns every
         optimal one (``n <= 8``); ``"ilp"`` solves the binary program with
         transitivity constraints on all triples with CBC through PuLP (exact;
@@ -323,7 +321,7 @@ def kemeny_young(
     Raises
     ------
     ValueError
-        ``scores`` not a finite non-empty matrix, an unknown ``method``,
+        ``scores`` not a finite non-empty matrix, an unknown ``engine``,
         brute force on more than 9 candidates, or a preference table that
         cannot fit in memory.
 
@@ -346,8 +344,8 @@ def kemeny_young(
     (5.5, True, 3)
     """
     A = _matrix(scores)
-    method = check_choice("method", method, ("auto", "brute-force", "ilp", "heuristic"))
-    return _kemeny(A, lower_is_better, method, time_limit, progress)
+    engine = check_choice("engine", engine, ("auto", "brute-force", "ilp", "heuristic"))
+    return _kemeny(A, lower_is_better, engine, time_limit, progress)
 
 
 def _kemeny(
@@ -373,7 +371,7 @@ def _kemeny(
 
 
 def _kemeny_blocks(A, P, lower_is_better, time_limit, show) -> KemenyResult:
-    """``method="auto"`` beyond brute force: each block of :func:`_components` solved on its own."""
+    """``engine="auto"`` beyond brute force: each block of :func:`_components` solved on its own."""
     n = P.shape[0]
     blocks = _components(P)
     order: list[int] = []
@@ -393,7 +391,7 @@ def _kemeny_blocks(A, P, lower_is_better, time_limit, show) -> KemenyResult:
         else:
             _check_local_size(k, n)
             res = _kemeny_heuristic(sub, np.argsort(borda[b], kind="stable"), show)
-        used.append(res.method)
+        used.append(res.engine)
         exact = exact and res.exact
         positions[b] = len(order) + res.positions()
         order.extend(int(b[i]) for i in res.order)

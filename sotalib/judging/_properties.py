@@ -87,8 +87,8 @@ class SearchResult(Result):
         The ranking function.
     property : str
         The property.
-    trials : int
-        Random instances drawn.
+    n_resamples : int
+        Random instances drawn (the search budget).
     tested : int
         Instances that satisfied the property's premise (and had a unique
         Kemeny ranking where needed).
@@ -98,13 +98,13 @@ class SearchResult(Result):
 
     function: str
     property: str
-    trials: int
+    n_resamples: int
     tested: int
     counterexample: Counterexample | None
 
     def to_dict(self) -> dict:
         """JSON-safe form; the counterexample (if any) as its own ``to_dict()``."""
-        out = {f: getattr(self, f) for f in ("function", "property", "trials", "tested")}
+        out = {f: getattr(self, f) for f in ("function", "property", "n_resamples", "tested")}
         out["counterexample"] = None if self.counterexample is None else self.counterexample.to_dict()
         return json_safe(out)
 
@@ -117,7 +117,8 @@ class SearchResult(Result):
 def search_counterexample(
     function: str,
     prop: str,
-    trials: int = 2000,
+    *,
+    n_resamples: int = 2000,
     rng: np.random.Generator | int | None = None,
     max_candidates: int = 5,
     max_judges: int = 9,
@@ -133,8 +134,8 @@ def search_counterexample(
     prop : str
         ``"majority"``, ``"condorcet"``, ``"consistency"``,
         ``"participation"``, ``"iia"``, ``"liia"`` or ``"clone-proof"``.
-    trials : int
-        Random instances to draw; the search stops at the first counterexample.
+    n_resamples : int
+        Random instances to draw (the search budget); the search stops at the first counterexample.
     rng : int, numpy.random.Generator or None
         Randomness (SPEC 7): an int seed gives the numbers of ``numpy.random.default_rng(int)``;
         None draws fresh entropy.
@@ -163,13 +164,13 @@ def search_counterexample(
     Examples
     --------
     >>> from sotalib.judging import search_counterexample
-    >>> res = search_counterexample("mean", "majority", trials=200, rng=1)
+    >>> res = search_counterexample("mean", "majority", n_resamples=200, rng=1)
     >>> res.holds, res.counterexample.property
     (False, 'majority')
     """
     function = check_choice("function", function, FUNCTIONS)
     prop = check_choice("prop", prop, PROPERTIES)
-    trials = check_int("trials", trials, low=1)
+    trials = check_int("n_resamples", n_resamples, low=1)
     max_candidates = check_int("max_candidates", max_candidates, low=3, high=6)
     max_judges = check_int("max_judges", max_judges, low=2)
     rng = as_generator(rng)
@@ -200,7 +201,8 @@ def search_counterexample(
 
 
 def property_table(
-    trials: int = 2000,
+    *,
+    n_resamples: int = 2000,
     rng: np.random.Generator | int | None = None,
     functions: Sequence[str] = FUNCTIONS,
     properties: Sequence[str] = PROPERTIES,
@@ -214,7 +216,7 @@ def property_table(
 
     Parameters
     ----------
-    trials : int
+    n_resamples : int
         Random instances per cell.
     rng : int, numpy.random.Generator or None
         Randomness (see above).
@@ -240,7 +242,7 @@ def property_table(
     Examples
     --------
     >>> from sotalib.judging import property_table
-    >>> t = property_table(50, rng=7, functions=("mean",), properties=("majority", "iia"))
+    >>> t = property_table(n_resamples=50, rng=7, functions=("mean",), properties=("majority", "iia"))
     >>> sorted(t)
     [('mean', 'iia'), ('mean', 'majority')]
     """
@@ -248,7 +250,7 @@ def property_table(
     out = {}
     for i, f in enumerate(functions):
         for j, p in enumerate(properties):
-            out[f, p] = search_counterexample(f, p, trials, np.random.default_rng([seed, i, j]))
+            out[f, p] = search_counterexample(f, p, n_resamples=n_resamples, rng=np.random.default_rng([seed, i, j]))
     return out
 
 

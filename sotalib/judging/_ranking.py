@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import renamed_arguments
 from .._frame import AXES, as_matrix
 from .._json import json_safe
 from .._result import Result
@@ -136,7 +135,6 @@ class Aggregation(Result):
         return "\n".join(lines)
 
 
-@renamed_arguments(show="progress", M="scores")
 def rank_candidates(
     scores: ArrayLike,
     method: str,
@@ -256,11 +254,11 @@ def rank_candidates(
         res = _kemeny(A, lower_is_better, "auto", None, progress)
         s, hib = res.positions(), False
         if res.exact:
-            note = f"Kemeny-Young by {res.method}, proved optimal"
-        elif res.method == "heuristic":
+            note = f"Kemeny-Young by {res.engine}, proved optimal"
+        elif res.engine == "heuristic":
             note = "Kemeny-Young by local search from the average-rank order (heuristic, not proved optimal)"
         else:
-            note = f"Kemeny-Young by {res.method} (heuristic, not proved optimal)"
+            note = f"Kemeny-Young by {res.engine} (heuristic, not proved optimal)"
         if res.optimal_orders is not None and len(res.optimal_orders) > 1:
             note += f"; {len(res.optimal_orders)} co-optimal orderings, positions averaged"
     r = rank(s, lower_is_better=not hib)

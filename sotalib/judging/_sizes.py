@@ -1,71 +1,54 @@
-"""Test-set size formulas (Pavão, Section 3.2): the rule of thumb ``100 / p`` and Guyon's formula."""
+"""Test-set size formulas (Pavão, Section 3.2): the rule of thumb ``100 / E`` and Guyon's formula.
+
+:func:`estimate_test_size` is the one public test-set size (both formulas, rounded up); here are
+the formulas themselves and :func:`achieved_precision`, Guyon's formula solved for the precision.
+"""
 
 from __future__ import annotations
 
 import math
 
-from .._validate import check_probability, check_real
+from .._validate import check_real
 
-__all__ = ["achieved_precision", "guyon_size", "rule_of_thumb_size"]
+__all__ = ["achieved_precision"]
 
 
-def rule_of_thumb_size(p: float) -> float:
-    """Guyon et al.'s (1998) rule of thumb ``n = 100 / p`` for an error rate ``p``.
+def _rule_of_thumb_size(error: float) -> float:
+    """Guyon et al.'s (1998) rule of thumb ``n = 100 / E`` for an error rate ``E`` in (0, 1] (not rounded)."""
+    return 100.0 / error
 
-    Parameters
-    ----------
-    p : float
-        The error rate, in (0, 1].
 
-    Returns
-    -------
-    float
-        ``100 / p`` test items (not rounded).
+def _guyon_size(error: float, sd: float, *, z: float, precision: float) -> float:
+    """Guyon's size ``n = (S^2 / E^2) z^2 10^(2 V)`` (not rounded), for checked ``E > 0``, ``S >= 0``, ``z > 0``.
 
-    Raises
-    ------
-    ValueError
-        If ``p`` is not in (0, 1].
-
-    References
-    ----------
-    Pavão, *How to judge a competition*, Section 3.2 (the rule of thumb).
-
-    Examples
-    --------
-    >>> from sotalib.judging import rule_of_thumb_size
-    >>> rule_of_thumb_size(0.05)
-    2000.0
+    The number of items for which the ``z``-standard-error half-width ``z S / sqrt(n)`` of the
+    mean error is ``10^-V`` times the mean error ``E``.
     """
-    p = check_probability("p", p, open_low=True)
-    return 100.0 / p
+    return (sd / error) ** 2 * z**2 * 10.0 ** (2 * precision)
 
 
-def guyon_size(mu: float, sigma: float | None = None, k: float = 1.96, nu: float = 1.0) -> float:
-    """Guyon's test-set size ``n = (sigma^2 / mu^2) k^2 10^(2 nu)``.
+def achieved_precision(n: float, error: float, *, sd: float | None = None, z: float = 1.96) -> float:
+    """The precision ``V`` that ``n`` items reach: Guyon's formula solved for ``V``.
 
-    The number of items for which the ``k``-standard-error half-width
-    ``k sigma / sqrt(n)`` of the mean error is ``10^-nu`` times the mean
-    error ``mu`` -- ``nu`` significant digits of relative precision at
-    ``k`` standard errors.  :func:`estimate_test_size` rounds it up and takes
-    a level ``alpha`` instead of ``k``.
+    The inverse of :attr:`TestSize.guyon <sotalib.judging.TestSize>` (before rounding): with
+    ``n`` items the ``z``-standard-error half-width of the mean error is ``10^-V`` times ``error``.
 
     Parameters
     ----------
-    mu : float
-        Mean error (loss) of the model evaluated, > 0.
-    sigma : float, optional
-        Standard deviation (>= 0) of the per-item errors; default
-        ``sqrt(mu (1 - mu))``, that of 0/1 errors (then ``mu`` must be <= 1).
-    k : float
-        The half-width in standard errors, > 0 (the paper's 1.96 for 95%).
-    nu : float
-        Precision in decimal digits, in [-10, 10].
+    n : float
+        Test items, > 0.
+    error : float
+        ``E > 0``: the error rate (or, with ``sd``, the mean loss).
+    sd : float, optional
+        Standard deviation of the per-item errors (default ``sqrt(E (1 - E))``, 0/1 errors,
+        then ``error`` must be <= 1).
+    z : float
+        The half-width in standard errors, > 0 (the paper's 1.96).
 
     Returns
     -------
     float
-        The number of items (not rounded).
+        ``V = 0.5 log10(n / n_0)`` with ``n_0`` Guyon's size at ``V = 0``.
 
     Raises
     ------
@@ -78,53 +61,15 @@ def guyon_size(mu: float, sigma: float | None = None, k: float = 1.96, nu: float
 
     Examples
     --------
-    >>> from sotalib.judging import guyon_size
-    >>> round(guyon_size(0.01, k=1, nu=1))
-    9900
-    """
-    mu = check_real("mu", mu, low=0.0, low_open=True)
-    if sigma is None:
-        mu = check_real("mu", mu, low=0.0, high=1.0, low_open=True)
-        sigma = math.sqrt(mu * (1 - mu))
-    sigma = check_real("sigma", sigma, low=0.0)
-    k = check_real("k", k, low=0.0, low_open=True)
-    nu = check_real("nu", nu, low=-10, high=10)
-    return (sigma / mu) ** 2 * k**2 * 10.0 ** (2 * nu)
-
-
-def achieved_precision(n: float, mu: float, sigma: float | None = None, k: float = 1.96) -> float:
-    """The precision ``nu`` that ``n`` items reach: Guyon's formula solved for ``nu``.
-
-    Parameters
-    ----------
-    n : float
-        Test items, > 0.
-    mu : float
-        Mean error, > 0.
-    sigma : float, optional
-        Standard deviation of the per-item errors (default ``sqrt(mu (1 - mu))``).
-    k : float
-        The half-width in standard errors, > 0.
-
-    Returns
-    -------
-    float
-        ``nu = 0.5 log10(n / n_0)`` with ``n_0`` Guyon's size at ``nu = 0``.
-
-    Raises
-    ------
-    ValueError
-        A parameter outside its range.
-
-    References
-    ----------
-    Pavão, *How to judge a competition*, Section 3.2 (Guyon's formula).
-
-    Examples
-    --------
     >>> from sotalib.judging import achieved_precision
-    >>> round(achieved_precision(9900, 0.01, k=1), 6)
+    >>> round(achieved_precision(9900, 0.01, z=1), 6)
     1.0
     """
     n = check_real("n", n, low=0.0, low_open=True)
-    return 0.5 * math.log10(n / guyon_size(mu, sigma, k, 0.0))
+    error = check_real("error", error, low=0.0, low_open=True)
+    if sd is None:
+        error = check_real("error", error, low=0.0, high=1.0, low_open=True)
+        sd = math.sqrt(error * (1 - error))
+    sd = check_real("sd", sd, low=0.0, low_open=True)
+    z = check_real("z", z, low=0.0, low_open=True)
+    return 0.5 * math.log10(n / _guyon_size(error, sd, z=z, precision=0.0))

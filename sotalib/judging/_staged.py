@@ -26,12 +26,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._deprecate import renamed_arguments
 from .._result import Result
 from .._rng import as_generator
 from .._validate import check_choice, check_int, check_probability, check_real
 
 __all__ = [
+    "BoostingAttack",
     "FinalPhase",
     "PublicPrivate",
     "boosting_attack",
@@ -91,7 +91,7 @@ class PublicPrivate(Result):
 
 
 def simulate_public_private(
-    teams: int = 300,
+    m: int = 300,
     n_public: int = 1000,
     n_private: int = 4000,
     *,
@@ -120,7 +120,7 @@ def simulate_public_private(
 
     Parameters
     ----------
-    teams : int
+    m : int
         Number of teams, >= 1.
     n_public, n_private : int
         Items of the public and of the private test set, >= 1.
@@ -156,11 +156,11 @@ def simulate_public_private(
     Examples
     --------
     >>> from sotalib.judging import simulate_public_private
-    >>> pp = simulate_public_private(teams=50, rng=1)
+    >>> pp = simulate_public_private(m=50, rng=1)
     >>> bool(pp.overfit() > 0)                       # the public board flatters
     True
     """
-    teams = check_int("teams", teams, low=1)
+    teams = check_int("m", m, low=1)
     n_public = check_int("n_public", n_public, low=1)
     n_private = check_int("n_private", n_private, low=1)
     max_submissions = check_int("max_submissions", max_submissions, low=1)
@@ -189,21 +189,46 @@ def simulate_public_private(
     return PublicPrivate(th, pub, priv, S, mechanism)
 
 
+@dataclass(frozen=True, repr=False)
+class BoostingAttack(Result):
+    """Result of :func:`boosting_attack`: the final submission's accuracies.
+
+    Attributes
+    ----------
+    public : float
+        Accuracy of the final submission on the public items.
+    private : float
+        Its accuracy on the private items (expectation 1/2: the labels are coin flips).
+    n_submissions : int
+        Random submissions made.
+    n_selected : int
+        Submissions the leaderboard let through into the majority vote.
+    mechanism : str
+        What the public leaderboard showed: ``"kaggle"`` or ``"ladder"``.
+    """
+
+    public: float
+    private: float
+    n_submissions: int
+    n_selected: int
+    mechanism: str
+
+
 def boosting_attack(
     n_public: int = 4000,
     n_private: int = 4000,
-    k: int = 700,
     *,
+    n_submissions: int = 700,
     mechanism: str = "kaggle",
     eta: float | None = None,
     rng: np.random.Generator | int | None = None,
-) -> tuple[float, float]:
+) -> BoostingAttack:
     """Blum and Hardt's boosting attack by a participant who knows nothing.
 
-    The labels are fair coin flips.  The attacker submits ``k`` uniformly
-    random label vectors and learns from the leaderboard which of them look
-    better than chance: with ``"kaggle"`` those whose public accuracy
-    exceeds 1/2; with ``"ladder"`` (step ``eta``, default
+    The labels are fair coin flips.  The attacker submits ``n_submissions``
+    uniformly random label vectors and learns from the leaderboard which of
+    them look better than chance: with ``"kaggle"`` those whose public
+    accuracy exceeds 1/2; with ``"ladder"`` (step ``eta``, default
     ``1 / sqrt(n_public)``) only those the Ladder accepted.  The final
     submission is the majority vote of the selected vectors.
 
@@ -211,7 +236,7 @@ def boosting_attack(
     ----------
     n_public, n_private : int
         Items of the public and of the private test set, >= 1.
-    k : int
+    n_submissions : int
         Random submissions, >= 1.
     mechanism : {"kaggle", "ladder"}
         What the public leaderboard shows.
@@ -223,9 +248,10 @@ def boosting_attack(
 
     Returns
     -------
-    tuple of float
-        ``(public accuracy, private accuracy)`` of the final submission;
-        both have expectation 1/2 for any honest procedure.
+    BoostingAttack
+        The ``public`` and ``private`` accuracy of the final submission (both
+        have expectation 1/2 for any honest procedure) and how many
+        submissions were selected.
 
     Raises
     ------
@@ -241,13 +267,13 @@ def boosting_attack(
     Examples
     --------
     >>> from sotalib.judging import boosting_attack
-    >>> public, private = boosting_attack(rng=1)
-    >>> public > 0.55, abs(private - 0.5) < 0.05
+    >>> r = boosting_attack(rng=1)
+    >>> r.public > 0.55, abs(r.private - 0.5) < 0.05
     (True, True)
     """
     n_public = check_int("n_public", n_public, low=1)
     n_private = check_int("n_private", n_private, low=1)
-    k = check_int("k", k, low=1)
+    k = check_int("n_submissions", n_submissions, low=1)
     mechanism = check_choice("mechanism", mechanism, ("kaggle", "ladder"))
     eta = 1.0 / math.sqrt(n_public) if eta is None else check_real("eta", eta, low=0.0, low_open=True)
     rng = as_generator(rng)
@@ -266,7 +292,7 @@ def boosting_attack(
     votes = np.where(U[sel], 1, -1).sum(axis=0)
     final = np.where(votes > 0, True, np.where(votes < 0, False, U[sel][0]))
     ok = final == y
-    return float(ok[:n_public].mean()), float(ok[n_public:].mean())
+    return BoostingAttack(float(ok[:n_public].mean()), float(ok[n_public:].mean()), k, int(sel.sum()), mechanism)
 
 
 @dataclass(frozen=True, repr=False)
@@ -297,7 +323,6 @@ class FinalPhase(Result):
     n_resamples: int
 
 
-@renamed_arguments(reps="n_resamples")
 def simulate_final_phase(
     thetas: ArrayLike,
     n_dev: int,
@@ -305,8 +330,8 @@ def simulate_final_phase(
     *,
     rule: str = "all",
     baseline: float | None = None,
-    k: int | None = None,
-    n_resamples: int = 2000,
+    n_finalists: int | None = None,
+    n_resamples: int = 10_000,
     rng: np.random.Generator | int | None = None,
 ) -> FinalPhase:
     """Choose a winner in two phases: development (``n_dev`` items) then final (``n_final`` items).
@@ -325,10 +350,10 @@ def simulate_final_phase(
         is strictly above the baseline's development score (the baseline, of
         true accuracy ``baseline``, is scored on the same development items
         as a participant would be: an independent binomial draw); or the
-        ``k`` best development scores.
+        ``n_finalists`` best development scores.
     baseline : float, optional
         The baseline's true accuracy (for ``rule="baseline"``).
-    k : int, optional
+    n_finalists : int, optional
         Finalists (for ``rule="top-k"``), in [1, number of participants].
     n_resamples : int
         Simulated competitions, >= 1.
@@ -377,7 +402,7 @@ def simulate_final_phase(
         admit = np.floor(dev) > base
         admit[~admit.any(axis=1)] = True
     else:
-        k = check_int("k", k, low=1, high=m)
+        k = check_int("n_finalists", n_finalists, low=1, high=m)
         thr = -np.sort(-dev, axis=1)[:, k - 1 : k]
         admit = dev >= thr
     winner = np.argmax(np.where(admit, fin, -1.0), axis=1)

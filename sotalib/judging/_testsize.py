@@ -6,11 +6,10 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from .._deprecate import warn_deprecated
 from .._json import json_safe
 from .._result import Result
 from .._validate import ParameterError, check_real
-from ._sizes import guyon_size, rule_of_thumb_size
+from ._sizes import _guyon_size, _rule_of_thumb_size
 
 __all__ = ["TestSize", "estimate_test_size"]
 
@@ -173,27 +172,5 @@ def _test_size(error: float, sd: float | None, a: float, k: float, precision: fl
             "z",
             "precision",
         )
-    n_rule = _items(rule_of_thumb_size(e)) if e <= 1 else None
-    return TestSize(e, s, a, k, v, n_rule, _items(guyon_size(e, s, k, v)))
-
-
-def test_size(error: float, *, sd: float | None = None, confidence: float = 1.96, precision: float = 1.0) -> TestSize:
-    """Deprecated: use :func:`estimate_test_size` (``confidence`` here is a z value, ``z=`` there).
-
-    ``confidence`` keeps its former meaning, ``K`` in standard errors; a value
-    in (0, 1), which reads like a level, is refused: give ``alpha`` (a level)
-    to :func:`estimate_test_size` instead.
-    """
-    warn_deprecated("test_size()", "estimate_test_size() (confidence=K becomes z=K; a level is alpha=)")
-    k = check_real("confidence", confidence, low=0.0, high=math.inf, low_open=True, high_open=True)
-    if k < 1:
-        raise ValueError(
-            f"confidence is a z value (standard errors), got {k:g}, which reads like a level; "
-            "for a level use estimate_test_size(error, alpha=...) (alpha=0.05 is 95%)"
-        )
-    return _test_size(error, sd, 2.0 * NormalDist().cdf(-k), k, precision)
-
-
-# a library function, not a pytest test (pytest collects test_* by name); set through vars() because
-# a function's type declares no __test__ attribute
-vars(test_size)["__test__"] = False
+    n_rule = _items(_rule_of_thumb_size(e)) if e <= 1 else None
+    return TestSize(e, s, a, k, v, n_rule, _items(_guyon_size(e, s, z=k, precision=v)))

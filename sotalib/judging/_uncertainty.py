@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import renamed_arguments, warn_deprecated
 from .._json import json_safe
 from .._per_item import PerItem, as_per_item
 from .._progress import progress as _bar
@@ -184,31 +183,31 @@ class RankUncertainty(Result):
 
         What ``sotalib rank-uncertainty`` prints.
         """
-        d = self.to_dict()
-        if self.statistic == "bradley-terry":
-            what = f"Bradley-Terry ratings (Elo scale) from {self.n_items:,} battles"
-        else:
-            better = "lower" if self.lower_is_better else "higher"
-            what = f"{self.statistic} per-item result on {self.n_items:,} items ({better} is better)"
-        w = max([len("candidate")] + [len(c["name"]) for c in d["candidates"]])
-        level = f"{100 * (1 - self.alpha):g}%"
-        lines = [
-            f"{len(d['candidates'])} candidates: {what}; {self.n_resamples:,} bootstrap resamples"
-            + (f", seed {self.seed}" if self.seed is not None else ""),
-            f"  {'candidate'.ljust(w)}  {'score':>10}  {level + ' interval':^24}  {'rank ' + level:>11}  P(first)",
-        ]
-        for c in d["candidates"]:
-            ranks = f"{c['rank_low']}-{c['rank_high']}" if c["rank_low"] != c["rank_high"] else f"{c['rank_low']}"
-            lines.append(
-                f"  {c['name'].ljust(w)}  {c['score']:10.4f}  [{c['ci_low']:10.4f}, {c['ci_high']:10.4f}]"
-                f"  {ranks:>11}  {c['p_first']:8.3f}"
-            )
-        if self.note:
-            lines.append(f"note: {self.note}")
-        return "\n".join(lines)
+        better = "lower" if self.lower_is_better else "higher"
+        what = f"{self.statistic} per-item result on {self.n_items:,} items ({better} is better)"
+        return rank_table_text(self.to_dict(), what)
 
 
-@renamed_arguments(show="progress", reps="n_resamples", X="scores")
+def rank_table_text(d: dict, what: str) -> str:
+    """The table ``sotalib rank-uncertainty`` prints from a result's ``to_dict()``: one line per candidate."""
+    w = max([len("candidate")] + [len(c["name"]) for c in d["candidates"]])
+    level = f"{100 * (1 - d['alpha']):g}%"
+    lines = [
+        f"{len(d['candidates'])} candidates: {what}; {d['n_resamples']:,} bootstrap resamples"
+        + (f", seed {d['seed']}" if d["seed"] is not None else ""),
+        f"  {'candidate'.ljust(w)}  {'score':>10}  {level + ' interval':^24}  {'rank ' + level:>11}  P(first)",
+    ]
+    for c in d["candidates"]:
+        ranks = f"{c['rank_low']}-{c['rank_high']}" if c["rank_low"] != c["rank_high"] else f"{c['rank_low']}"
+        lines.append(
+            f"  {c['name'].ljust(w)}  {c['score']:10.4f}  [{c['ci_low']:10.4f}, {c['ci_high']:10.4f}]"
+            f"  {ranks:>11}  {c['p_first']:8.3f}"
+        )
+    if d["note"]:
+        lines.append(f"note: {d['note']}")
+    return "\n".join(lines)
+
+
 def estimate_rank_uncertainty(
     scores: PerItem | Any,
     *,
@@ -352,27 +351,4 @@ def _summarize_ranks(
         seed=seed,
         statistic=statistic,
         note=note,
-    )
-
-
-def rank_uncertainty(
-    X: PerItem | Any,
-    lower_is_better: bool = False,
-    *,
-    reps: int = 1000,
-    alpha: float = 0.05,
-    rng: np.random.Generator | int | None = None,
-    candidates: Sequence[str] | None = None,
-    show: bool | None = None,
-) -> RankUncertainty:
-    """Deprecated: use :func:`estimate_rank_uncertainty` (``reps`` is ``n_resamples``, ``show`` is ``progress``)."""
-    warn_deprecated("rank_uncertainty()", "sotalib.judging.estimate_rank_uncertainty()")
-    return estimate_rank_uncertainty(
-        X,
-        lower_is_better=lower_is_better,
-        n_resamples=reps,
-        alpha=alpha,
-        rng=rng,
-        candidates=candidates,
-        progress=show,
     )

@@ -14,7 +14,7 @@ def test_true_reports_are_never_flagged():
             r = check_multiclass(CLASSES, rep, decimals=d, max_solutions=10**6)
             assert r.consistent
             assert any(
-                np.array_equal(np.diag(m), np.diag(x)) and np.array_equal(m.sum(0), np.sum(x, 0)) for x in r.solutions
+                np.array_equal(np.diag(m), np.diag(x)) and np.array_equal(m.sum(0), np.sum(x, 0)) for x in r.evidence
             )
 
 

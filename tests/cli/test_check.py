@@ -324,3 +324,47 @@ def test_integer_options_take_exponent_notation(capsys):
     one = json.loads(capsys.readouterr().out)
     assert main(["check", "--p", "1000", "--n", "2000", "--decimals", "4", "--score", "acc=0.6667", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == one
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "named"),
+    [
+        ("--fold-min", "acc=0,85", "--fold-min acc must be a number, got '0,85' (write a decimal point: 0.85)"),
+        ("--fold-max", "acc=0,9", "--fold-max acc must be a number, got '0,9' (write a decimal point: 0.9)"),
+        ("--fold-min", "acc=1.5", "--fold-min acc must be in [0, 1], got 1.5"),
+        ("--fold-min", "acc=abc", "--fold-min acc must be a number, got 'abc'"),
+    ],
+)
+def test_fold_bounds_errors_name_the_option_given(capsys, option, value, named):
+    # the trap of 0.5: "--fold-min acc=0,85" was refused as "--score acc must be a number"
+    bounds = {"--fold-min": "acc=0.80", "--fold-max": "acc=0.90", option: value}
+    argv = ["check", "--p", "40", "--n", "60", "--k", "5", "--stratified", "--eps", "1e-4", "--score", "acc=0.85"]
+    for opt, val in bounds.items():
+        argv += [opt, val]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err == f"sotalib check: error: {named}\n"
+
+
+def test_decimal_comma_in_a_score_is_refused_with_the_form_expected(capsys):
+    # no option of the command line reads a decimal comma; the message shows the value with a point
+    assert main(["check", "--p", "40", "--n", "60", "--eps", "1e-4", "--score", "acc=0,85"]) == 2
+    assert capsys.readouterr().err == (
+        "sotalib check: error: --score acc must be a number, got '0,85' (write a decimal point: 0.85)\n"
+    )
+
+
+MULTICLASS = ["check", "--classes", "10,12,8", "--score", "acc=0.81", "--score", "macro_recall=0.79", "--decimals", "2"]
+
+
+def test_engine_is_the_option_and_method_its_alias_with_a_note(capsys):
+    new = _json(capsys, MULTICLASS + ["--engine", "exhaustive"])
+    assert new["details"]["engine"] == "exhaustive" and "method" not in new["details"]
+    assert main(MULTICLASS + ["--method", "exhaustive", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == new
+    assert err.count("\n") == 1 and err.startswith("sotalib check: note: --method is now --engine")
+    assert main(MULTICLASS + ["--method", "ilp", "--engine", "exhaustive"]) == 2
+    assert "give one of them" in capsys.readouterr().err
+    assert main(MULTICLASS + ["--engine", "mc"]) == 2
+    assert "--engine" in capsys.readouterr().err

@@ -194,3 +194,16 @@ def test_candidates_columns_reads_a_table_of_data_sets_as_rows_and_says_so(tmp_p
     assert "3 candidates on 4 judges; score: higher is better; candidates: the columns\n" in (capsys.readouterr().out)
     assert main(["rank", "--scores", str(path), "--method", "mean"]) == 0
     assert "candidates: the rows\n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("where", ["/proc/x/cd.png", "{tmp}/no/such/dir/cd.svg", "{tmp}"])
+def test_unwritable_cd_diagram_names_the_option_and_the_path(demsar, tmp_path, capsys, where):
+    # the trap of 0.5: a bare "[Errno 2] No such file or directory: '/proc/x/cd.png'"
+    path = where.format(tmp=tmp_path) if where != "{tmp}" else str(tmp_path / "is-a-dir.png")
+    if where == "{tmp}":
+        (tmp_path / "is-a-dir.png").mkdir()
+    assert main(["compare", "--scores", demsar, "--cd-diagram", path]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"sotalib compare: error: --cd-diagram cannot write {path!r}: ")
+    assert "[Errno" not in err

@@ -177,6 +177,7 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
         "--average": "micro",
         "--beta": "2",
         "--zero-division": "1",
+        "--engine": "exhaustive",
         "--method": "exhaustive",
         "--target-var": "1.5",
         "--fold-min": "acc=0.4",

@@ -47,7 +47,7 @@ def test_fold_bounds_agree_with_brute_force(scores, fold_min, fold_max):
     v = check_report(scores=scores, folds=FOLDS, decimals=2, fold_min=fold_min, fold_max=fold_max)
     assert v.aggregation == "mos" and v.consistent == ref
     if ref:
-        (sol,) = v.solutions
+        (sol,) = v.evidence
         name = next(iter(fold_min))
         lo = score_intervals({name: fold_min[name]}, decimals=2)[0].lo
         hi = score_intervals({name: fold_max[name]}, decimals=2)[0].hi

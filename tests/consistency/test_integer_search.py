@@ -92,7 +92,7 @@ def test_two_level_search_agrees_with_the_integer_program(monkeypatch):
     monkeypatch.setattr(_n_datasets, "search_box", lambda *_a, **_k: ("unknown", None))
     slow = [check_n_datasets(ds, sc, within=w, decimals=3) for ds, w, sc in reports]
     assert [r.status for r in fast] == [r.status for r in slow]
-    assert sum(r.details["method"] == "enumeration" for r in fast) >= 15  # the fast path decided most
+    assert sum(r.details["engine"] == "enumeration" for r in fast) >= 15  # the fast path decided most
     assert {r.status for r in fast} == {"feasible", "infeasible"}
 
 
@@ -176,9 +176,9 @@ def test_multiclass_search_agrees_with_the_integer_program():
     fast = [check_multiclass(c, sc, decimals=3, **kw) for c, sc, kw in reports]
     slow = [check_multiclass(c, sc, decimals=3, engine="ilp", **kw) for c, sc, kw in reports]
     assert [r.status for r in fast] == [r.status for r in slow]
-    searched = [r for r in fast if r.method == "search"]
+    searched = [r for r in fast if r.engine == "search"]
     assert len(searched) >= 15 and {r.status for r in searched} == {"feasible", "infeasible"}
     for (classes, _, kw), r in zip(reports, fast):
-        if r.method == "search" and r.consistent and not kw:  # the evidence: a matrix with these row sums
+        if r.engine == "search" and r.consistent and not kw:  # the evidence: a matrix with these row sums
             (m,) = r.evidence
             assert [sum(row) for row in m] == list(classes) and min(min(row) for row in m) >= 0

@@ -32,7 +32,7 @@ EXAMPLE_TPTN = [(1, 96), (3, 92), (38, 59), (90, 2), (96, 1)]
 
 def test_section_433_feasible_and_infeasible():
     r = check_mos(TABLE5, {"acc": 0.8290, "sens": 0.7391, "spec": 0.8741}, eps=1e-4)
-    assert r.status == "feasible" and r.solution is not None
+    assert r.status == "feasible" and len(r.evidence) == 1
     assert check_mos(TABLE5, {"acc": 0.8280, "sens": 0.7391, "spec": 0.8741}, eps=1e-4).status == "infeasible"
 
 
@@ -82,14 +82,14 @@ def test_tpehg_inconsistent_with_all_918_configurations():
     s = search_configurations(kfold_configurations(38, 262, 5, positives_in_every_fold=True), TPEHG, eps=1e-4)
     assert s.configurations_tested == 918 and s.n_feasible == 0 and not s.consistent
     # accuracy alone decides it: every fold has 60 records, 300 * [0.9446, 0.9448] holds no integer
-    assert s.methods == {"integer-total": 918}
+    assert s.engines == {"integer-total": 918}
 
 
 def test_tpehg_oversampled_example_configuration():
     ivs = score_intervals(TPEHG, eps=1e-4)
     assert _verify(EXAMPLE_FOLDS, EXAMPLE_TPTN, ivs, ())
     r = check_mos(EXAMPLE_FOLDS, TPEHG, eps=1e-4)
-    assert r.status == "feasible" and _verify(EXAMPLE_FOLDS, r.solution, ivs, ())
+    assert r.status == "feasible" and _verify(EXAMPLE_FOLDS, r.evidence[0], ivs, ())
     assert sum(a for a, _ in EXAMPLE_FOLDS) == 244 and sum(b for _, b in EXAMPLE_FOLDS) == 262
 
 
@@ -150,8 +150,8 @@ def test_property_mos_never_inconsistent(folds, seed, names, d, mode):
         scores[s] = f"{r / 10**d:.{d}f}"
     res = check_mos(folds, scores, decimals=d, rounding=mode)
     assert res.consistent
-    if res.solution is not None:
-        assert _verify(tuple(folds), res.solution, score_intervals(scores, decimals=d, rounding=mode), ())
+    if res.evidence:
+        assert _verify(tuple(folds), res.evidence[0], score_intervals(scores, decimals=d, rounding=mode), ())
 
 
 def test_mos_typo_finder_section_433():

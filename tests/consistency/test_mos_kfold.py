@@ -73,7 +73,7 @@ def _check_evidence(r, p, n, k, scores, tol=1e-4):
         assert sum(f[0] for f in folds) == p and sum(f[1] for f in folds) == n
         assert sorted({sum(f) for f in folds}) in ([(p + n) // k], [(p + n) // k, (p + n) // k + 1])
     flat_f = [f for c in r.configurations for f in c]
-    flat_s = [s for c in r.solution for s in c]
+    flat_s = [s for c in r.evidence[0] for s in c]
     mean = aggregate_scores(flat_f, flat_s)
     for name, v in scores.items():
         assert abs(mean[name][0] - float(v)) <= tol + 1e-12
@@ -134,7 +134,7 @@ def test_several_datasets():
     assert r.status == "feasible" and len(r.configurations) == 3
     assert [sum(f[0] for f in c) for c in r.configurations] == [20, 15, 15]
     flat_f = [f for c in r.configurations for f in c]
-    flat_s = [s for c in r.solution for s in c]
+    flat_s = [s for c in r.evidence[0] for s in c]
     assert _verify(flat_f, flat_s, ivs, ())
 
 

@@ -197,12 +197,12 @@ def test_exhaustive_and_ilp_agree_with_brute_force(classes, scores, decimals):
     ex = check_multiclass_intervals(classes, ivs, engine="exhaustive", max_solutions=10**6)
     assert ex.consistent == bool(ref)
     assert ex.n_solutions == len(ref)
-    assert {_ds(m) for m in ex.solutions} == ref
+    assert {_ds(m) for m in ex.evidence} == ref
     # the integer program, f1_of_means included (an outer approximation refined to a verified point)
     ilp = check_multiclass_intervals(classes, ivs, engine="ilp")
     assert ilp.status == ("feasible" if ref else "infeasible")
     if ref:
-        assert _ds(ilp.solutions[0]) in ref
+        assert _ds(ilp.evidence[0]) in ref
 
 
 def test_the_inconsistent_cases_exist():
@@ -229,7 +229,7 @@ def test_true_reports_are_never_inconsistent_and_the_true_matrix_is_evidence(pro
     scores = _report(m, names, decimals, mode)
     r = check_multiclass(classes, scores, decimals=decimals, rounding=mode, engine="exhaustive", max_solutions=10**6)
     assert r.consistent
-    assert _ds(m) in {_ds(x) for x in r.solutions}
+    assert _ds(m) in {_ds(x) for x in r.evidence}
     ilp = check_multiclass(classes, scores, decimals=decimals, rounding=mode, engine="ilp")
     assert ilp.status == "feasible"
 
@@ -247,7 +247,7 @@ def test_exhaustive_equals_brute_force_on_random_reports(problem, seed):
     ivs = multiclass_intervals(scores, decimals=decimals, rounding=mode)
     ref = _reference(tuple(classes), ivs)
     ex = check_multiclass_intervals(classes, ivs, engine="exhaustive", max_solutions=10**6)
-    assert {_ds(x) for x in ex.solutions} == ref and ex.n_solutions == len(ref)
+    assert {_ds(x) for x in ex.evidence} == ref and ex.n_solutions == len(ref)
     ilp = check_multiclass_intervals(classes, ivs, engine="ilp")
     assert ilp.status == ("feasible" if ref else "infeasible")
 
@@ -287,7 +287,7 @@ def test_mean_of_scores_agrees_with_brute_force(scores):
     r = check_multiclass_intervals(None, ivs, folds=folds, aggregation="mos")
     assert r.status == ("feasible" if ref else "infeasible")
     if ref:
-        (per,) = r.solutions
+        (per,) = r.evidence
         vals = [sum(_ref_score(m, iv.base, iv.average, iv.beta) for m in per) / len(per) for iv in ivs]
         assert all(iv.lo <= v <= iv.hi for iv, v in zip(ivs, vals))
         assert [np.asarray(m).sum(axis=1).tolist() for m in per] == [list(f) for f in folds]

@@ -128,8 +128,8 @@ def test_joint_program_equals_enumeration_for_one_repetition(seed):
     assert enumerated.details["mos"]["configurations_tested"] == len(configs)
     assert "one integer program" in joint.details["mos"]["note"]
     assert joint.consistent == enumerated.consistent
-    if joint.consistent and joint.solutions:  # the evidence reproduces the means exactly
-        (sol,) = joint.solutions
+    if joint.consistent and joint.evidence:  # the evidence reproduces the means exactly
+        (sol,) = joint.evidence
         (jf,) = joint.details["mos"]["solution_folds"]
         agg = aggregate_scores([tuple(f) for f in jf], [tuple(s) for s in sol])
         for name, value in scores.items():
@@ -239,14 +239,14 @@ def test_evidence_names_its_aggregation():
         scores={"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, folds="1:101,4:97,40:61,99:2,100:1", eps="1e-4"
     )
     assert v.fits == ["som", "mos"] and v.evidence_aggregation == "som"
-    assert v.solutions == v.details["som"]["solutions"]
+    assert v.evidence == v.details["som"]["solutions"]
     v = check_report(
         scores={"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"},
         folds="1:101,4:97,40:61,99:2,100:1",
         eps="1e-4",
         aggregation="mos",
     )
-    assert v.evidence_aggregation == "mos" and v.solutions == v.details["mos"]["solutions"]
+    assert v.evidence_aggregation == "mos" and v.evidence == v.details["mos"]["solutions"]
     v = check_report(1000, 6000, {**PAPER_33, "acc": "0.6821"}, eps="1e-4")
     assert v.evidence_aggregation == "single"
 
@@ -266,3 +266,17 @@ def test_rules_about_several_parameters_name_them():
     assert check_report(10, 10, {"acc": "0.45"}, decimals=2) == check_report(
         10, 10, {"acc": "0.45"}, decimals=2, rounding="round"
     )
+
+
+def test_scores_as_a_series_work_third_and_are_refused_first_with_a_clear_message():
+    pd = pytest.importorskip("pandas")
+    s = pd.Series({"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"})
+    as_dict = check_report(1000, 6000, dict(s), eps="1e-4")
+    assert check_report(1000, 6000, s, eps="1e-4").to_dict() == as_dict.to_dict()
+    assert check_report(p=1000, n=6000, scores=s, eps="1e-4").to_dict() == as_dict.to_dict()
+    # the trap of 0.5: check_report(series, p=..., n=...) raised "TypeError: got multiple values for argument 'p'"
+    for first in (s, dict(s), s.to_frame().T):
+        with pytest.raises(ValueError, match=r"check_report\(p, n, scores, \.\.\.\): the scores come third"):
+            check_report(first, p=1000, n=6000, eps="1e-4")
+    with pytest.raises(ValueError, match="the scores come third"):
+        check_report(dict(s), folds=[(100, 200)] * 2, eps="1e-4")

@@ -33,8 +33,8 @@ def test_section_32_interval_example():
     assert (round(lo, 2), round(hi, 2)) == (71.86, 72.08)
     r = check_single(40, 70, {"acc": 0.927}, eps=0.001)
     # ... but tn = 72 exceeds n = 70: tp = 30 is not possible at all; tp = 32..40 are
-    assert [tn for tp, tn in r.solutions.tolist() if tp == 30] == []
-    assert r.solutions.tolist() == [[tp, 102 - tp] for tp in range(32, 41)]
+    assert [tn for tp, tn in r.evidence.tolist() if tp == 30] == []
+    assert r.evidence.tolist() == [[tp, 102 - tp] for tp in range(32, 41)]
 
 
 def test_section_33_as_printed_is_inconsistent():
@@ -52,10 +52,10 @@ def test_section_33_as_printed_is_inconsistent():
     assert all_scores(743, 4032, 1000, 6000)["acc"] == pytest.approx(0.68214, abs=5e-6)
     # npv and f1 alone admit exactly the two pairs the paper names
     r2 = check_single(1000, 6000, {"npv": 0.9401, "f1": 0.4004}, eps=1e-4)
-    assert r2.solutions.tolist() == [[743, 4031], [743, 4032]]
+    assert r2.evidence.tolist() == [[743, 4031], [743, 4032]]
     # with acc 0.6821 the paper's statement holds
     r3 = check_single(1000, 6000, {**PAPER_33, "acc": 0.6821}, eps=1e-4)
-    assert r3.solutions.tolist() == [[743, 4031], [743, 4032]]
+    assert r3.evidence.tolist() == [[743, 4031], [743, 4032]]
 
 
 @pytest.mark.parametrize("change", [{"acc": 0.6811}, {"p": 1100}])
@@ -149,7 +149,7 @@ def test_fast_equals_brute_force(seed):
         ref = brute_force(p, n, ivs)
         assert fast.consistent == (len(ref) > 0)
         assert fast.n_solutions == len(ref)
-        assert np.array_equal(fast.solutions, ref)
+        assert np.array_equal(fast.evidence, ref)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -168,7 +168,7 @@ def test_fast_equals_brute_force_wide_windows(seed):
         fast = check_intervals(p, n, ivs)
         ref = brute_force(p, n, ivs)
         assert fast.n_solutions == len(ref) > 0
-        assert np.array_equal(fast.solutions, ref)
+        assert np.array_equal(fast.evidence, ref)
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
@@ -189,7 +189,7 @@ def test_property_true_report_never_inconsistent(p, n, units, names, d, mode):
             continue
         r = check_single(p, n, scores, decimals=d, rounding=mode)
         assert r.consistent
-        assert _has(r.solutions, tp, tn)
+        assert _has(r.evidence, tp, tn)
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
@@ -209,7 +209,7 @@ def test_property_som_never_inconsistent(folds, seed, names, d, mode):
     if not scores:
         return
     r = check_som(folds, scores, decimals=d, rounding=mode)
-    assert r.consistent and _has(r.solutions, sum(tps), sum(tns))
+    assert r.consistent and _has(r.evidence, sum(tps), sum(tns))
 
 
 def test_large_test_set_true_pair_found():
@@ -218,7 +218,7 @@ def test_large_test_set_true_pair_found():
     for names in (["acc", "sens", "spec"], ["fbp", "mcc"], ["mk", "upm", "pt"], ["dor", "lrp", "kappa"]):
         scores = _report(p, n, tp, tn, names, 4, "round")
         r = check_single(p, n, scores, decimals=4)
-        assert [tp, tn] in r.solutions.tolist()
+        assert [tp, tn] in r.evidence.tolist()
         assert r.fallbacks < 100
 
 

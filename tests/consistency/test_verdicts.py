@@ -13,6 +13,7 @@ from sotalib.consistency import (
     MosResult,
     ReportVerdict,
     SingleResult,
+    aggregate_scores,
     check_batch,
     check_mos,
     check_mos_kfold,
@@ -51,8 +52,9 @@ def test_single_verdict_evidence_is_the_solutions():
     r = check_single(40, 70, {"acc": "0.927"}, decimals=3)
     assert isinstance(r, SingleResult)
     d = _assert_common(r)
-    assert r.evidence == [tuple(x) for x in r.solutions.tolist()] and len(r.evidence) == r.n_solutions == 9
-    assert d["evidence"] == d["solutions"] == r.solutions.tolist()
+    # by hand: acc = (tp + tn) / 110 in [0.9265, 0.9275) -> tp + tn = 102, tn <= 70 -> tp in 32..40
+    assert r.evidence.tolist() == [[tp, 102 - tp] for tp in range(32, 41)] and len(r.evidence) == r.n_solutions == 9
+    assert d["evidence"] == d["solutions"] == r.evidence.tolist()
     assert r.configurations_tested == 1 and d["details"]["n_solutions"] == 9
     assert d["n_solutions"] == 9 and (d["p"], d["n"]) == (40, 70)
 
@@ -60,7 +62,7 @@ def test_single_verdict_evidence_is_the_solutions():
 def test_single_inconsistent_paper_example_has_no_evidence():
     r = check_single(1000, 6000, {"acc": "0.6801", "npv": "0.9401", "f1": "0.4004"}, eps="1e-4")
     d = _assert_common(r)
-    assert r.consistent is False and r.evidence == [] and d["evidence"] == []
+    assert r.consistent is False and r.evidence.size == 0 and d["evidence"] == []
 
 
 def test_score_of_means_has_the_same_shape():
@@ -74,7 +76,9 @@ def test_mean_of_scores_section_433():
     ok = check_mos(TABLE5, {"acc": 0.8290, "sens": 0.7391, "spec": 0.8741}, eps=1e-4)
     assert isinstance(ok, MosResult)
     d = _assert_common(ok)
-    assert ok.consistent and ok.evidence == [ok.solution] and d["evidence"] == [[list(x) for x in ok.solution]]
+    (sol,) = ok.evidence
+    assert ok.consistent and d["evidence"] == [[list(x) for x in sol]] and d["solution"] == d["evidence"][0]
+    assert aggregate_scores(TABLE5, sol)["acc"][0] == pytest.approx(0.8290, abs=1e-4)
     assert ok.configurations_tested == 1 and d["details"]["status"] == "feasible"
     bad = check_mos(TABLE5, {"acc": 0.8280, "sens": 0.7391, "spec": 0.8741}, eps=1e-4)
     d = _assert_common(bad)
@@ -89,14 +93,15 @@ def test_kfold_mos_verdict():
     assert bad.consistent is False and bad.evidence == [] and d["configurations_tested"] == 918
     good = check_mos_kfold(38, 262, 5, {"acc": "0.9", "sens": "0.8"}, eps="0.05", repeats=2)
     d = _assert_common(good)
-    assert good.consistent and good.evidence == [good.solution] and d["details"]["status"] == good.status
+    assert good.consistent and len(good.evidence) == 1 and d["details"]["status"] == good.status
+    assert d["solution"] == d["evidence"][0] and len(good.evidence[0]) == 2  # per repetition
 
 
 def test_report_verdict_keeps_the_cli_keys_and_adds_the_common_ones():
     v = check_report(38, 262, {"acc": "0.9447", "sens": "0.9139", "spec": "0.9733"}, k=5, eps="1e-4", aggregation="mos")
     assert isinstance(v, ReportVerdict)
     d = _assert_common(v)
-    assert v.consistent is False and v.evidence == v.solutions == [] and v.configurations_tested == 918
+    assert v.consistent is False and v.evidence == d["solutions"] == [] and v.configurations_tested == 918
     for key in ("n_solutions", "solutions", "aggregation", "fits", "suggestions"):
         assert key in d
     v = check_report(1000, 6000, {"acc": "0.6821", "npv": "0.9401", "f1": "0.4004"}, eps="1e-4")

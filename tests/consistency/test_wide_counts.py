@@ -95,7 +95,7 @@ def test_pt_is_defined_where_float_products_tie():
     # end to end: the true confusion matrix is among the solutions of its own report
     report = {"pt": f"{score_value('pt', tp, tn, p, n):.15f}", "sens": f"{tp / p:.12f}"}
     r = check_single(p, n, report, decimals=15, max_solutions=10**6)
-    assert r.consistent and (tp, tn) in r.evidence
+    assert r.consistent and [tp, tn] in r.evidence.tolist()
 
 
 # ---------------------------------------------------------------- an independent reference: Table 2, exact, brute force
@@ -344,7 +344,7 @@ def test_wide_path_equals_exact_reference(case):
     want = _reference(p, n, report, decimals, columns)
     r = check_single(p, n, report, decimals=decimals, max_solutions=1000)
     assert r.n_solutions == len(want), report
-    assert r.solutions.tolist() == [list(s) for s in want[:1000]], report
+    assert r.evidence.tolist() == [list(s) for s in want[:1000]], report
     assert r.consistent == bool(want)
     if shift == 0:
         assert (tp, tn) in want  # the true confusion matrix reproduces its own report
@@ -356,7 +356,7 @@ def test_at_the_limit(p, n):
     tp, tn = p // 3, n - n // 7
     report = {"sens": f"{tp / p:.9f}", "spec": f"{tn / n:.9f}", "acc": f"{(tp + tn) / (p + n):.9f}"}
     r = check_single(p, n, report, decimals=9)
-    assert r.consistent and (tp, tn) in r.evidence
+    assert r.consistent and [tp, tn] in r.evidence.tolist()
     with pytest.raises(ValueError, match=r"must be <= "):
         check_single(p, n + 1, report, decimals=9)
 
@@ -387,8 +387,8 @@ def test_exact_columns_equal_brute_force(p, n, ft, fu, names, decimals, shift):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(single, "MAX_UNDECIDED", -1)
         r = check_single(p, n, report, decimals=decimals)
-    assert r.n_solutions == len(want), (report, r.solutions.tolist(), want)
-    assert r.solutions.tolist() == [list(x) for x in want]
+    assert r.n_solutions == len(want), (report, r.evidence.tolist(), want)
+    assert r.evidence.tolist() == [list(x) for x in want]
     assert r.to_dict() == check_single(p, n, report, decimals=decimals).to_dict()
     if shift == 0:
         assert (tp, tn) in want  # the true confusion matrix reproduces its own report

@@ -41,8 +41,9 @@ def test_ties_count_half_and_names():
     res = bradley_terry(a, b, w, n_resamples=50, rng=1)
     W = np.array([[0, 1.5, 0.5], [1.5, 0, 1.0], [0.5, 0, 0]])  # x, y, z: the tie with x is z's only "win"
     assert res.candidates == ("x", "y", "z")
-    assert res.score == pytest.approx(1000 + ELO * _mm(W), abs=1e-6)
-    assert res.statistic == "bradley-terry" and res.n_items == 5
+    assert res.rating == pytest.approx(1000 + ELO * _mm(W), abs=1e-6)
+    assert type(res).__name__ == "BradleyTerry" and res.n_battles == 5
+    assert res.to_dict()["statistic"] == "bradley-terry" and res.to_dict()["n_items"] == 5  # the JSON keys kept
     # without that tie z never wins: no maximum
     with pytest.raises(ValueError, match="do not exist"):
         bradley_terry(a, b, w[:4] + ["x"], n_resamples=50, rng=1)

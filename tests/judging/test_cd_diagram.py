@@ -36,7 +36,7 @@ def test_rank_intervals_mark_the_misses():
     true_bad = true.copy()
     true_bad[0] = 1  # the worst classifier cannot be first: outside its interval
     fig, ax = plt.subplots()
-    plot_rank_intervals(res, ax, true_rank=true_bad)
+    plot_rank_intervals(res, ax=ax, true_rank=true_bad)
     assert len(ax.collections[-1].get_segments()) == 6  # one bar per candidate
     crosses = [ln for ln in ax.lines if ln.get_marker() == "x"]
     inside, outside = (len(ln.get_xdata()) for ln in crosses)

@@ -61,8 +61,8 @@ def test_demsar_worked_example_as_printed():
     # "the critical value of F(3, 39) for alpha = 0.05 is 2.85, so we reject the null hypothesis"
     assert round(stats.f.ppf(0.95, 3, 39), 2) == 2.85 and fr.iman_davenport_p < 0.05
     # CD = 2.569 sqrt(4 * 5 / (6 * 14)) = 1.25 at alpha = 0.05, 1.12 at alpha = 0.10 (q = 2.291)
-    assert round(nemenyi_cd(4, 14, 0.05), 2) == 1.25
-    assert round(nemenyi_cd(4, 14, 0.10), 2) == 1.12
+    assert round(nemenyi_cd(4, 14, alpha=0.05), 2) == 1.25
+    assert round(nemenyi_cd(4, 14, alpha=0.10), 2) == 1.12
 
 
 def test_demsar_groups_of_figure_1():

@@ -14,11 +14,10 @@ from sotalib.judging import (
     bootstrap_coverage,
     bootstrap_interval,
     error_bars,
-    guyon_size,
+    estimate_test_size,
     kendall_w,
     paired_bootstrap,
     ranking_stability,
-    rule_of_thumb_size,
     variance_decomposition,
 )
 
@@ -35,7 +34,7 @@ def test_error_bars_match_textbook_formulas():
     x = np.array([0.81, 0.84, 0.79, 0.86, 0.83])
     eb = error_bars(x)
     assert eb.sd == pytest.approx(math.sqrt(sum((v - x.mean()) ** 2 for v in x) / 4), rel=1e-14)
-    assert eb.sem == pytest.approx(stats.sem(x), rel=1e-14)
+    assert eb.se == pytest.approx(stats.sem(x), rel=1e-14)
     lo, hi = stats.t.interval(0.95, 4, loc=x.mean(), scale=stats.sem(x))
     assert (eb.ci_low, eb.ci_high) == pytest.approx((lo, hi), rel=1e-12)
     with pytest.raises(ValueError, match="at least 2"):
@@ -43,29 +42,41 @@ def test_error_bars_match_textbook_formulas():
 
 
 def test_rule_of_thumb_worked_values():
-    # Guyon et al. (1998): n = 100 / p
-    assert rule_of_thumb_size(0.01) == pytest.approx(10_000)
-    assert rule_of_thumb_size(0.05) == pytest.approx(2_000)
-    assert rule_of_thumb_size(0.2) == pytest.approx(500)
-    with pytest.raises(ValueError, match="p must be"):
-        rule_of_thumb_size(0.0)
+    # Guyon et al. (1998): n = 100 / p, the one test-set size function's rule_of_thumb
+    assert estimate_test_size(0.01).rule_of_thumb == 10_000
+    assert estimate_test_size(0.05).rule_of_thumb == 2_000
+    assert estimate_test_size(0.2).rule_of_thumb == 500
+    assert estimate_test_size(1 / 3).rule_of_thumb == 300  # 300.00000000000006 is 300 items
+    with pytest.raises(ValueError, match="error must be"):
+        estimate_test_size(0.0)
+
+
+def _guyon(mu, sigma=None, z=1.96, nu=1.0):
+    """Guyon's formula written out: n = sigma^2 / mu^2 * z^2 * 10^(2 nu), unrounded (the reference)."""
+    sigma = math.sqrt(mu * (1 - mu)) if sigma is None else sigma
+    return sigma**2 / mu**2 * z**2 * 10 ** (2 * nu)
 
 
 def test_guyon_formula_worked_values():
-    # n = sigma^2 / mu^2 * k^2 * 10^(2 nu); 0/1 errors: sigma^2 = mu (1 - mu)
-    assert guyon_size(0.01, k=1, nu=1) == pytest.approx(9_900)  # ~ the rule of thumb 100/p
-    assert guyon_size(0.01, k=1.96, nu=1) == pytest.approx(0.99 / 0.01 * 1.96**2 * 100)
-    assert guyon_size(0.1, sigma=0.3, k=2, nu=1) == pytest.approx(3_600)
+    # estimate_test_size(...).guyon is Guyon's n rounded up; 0/1 errors: sigma^2 = mu (1 - mu)
+    assert estimate_test_size(0.01, z=1, precision=1).guyon == 9_900  # ~ the rule of thumb 100/p
+    assert estimate_test_size(0.01, z=1.96).guyon == math.ceil(0.99 / 0.01 * 1.96**2 * 100)
+    assert estimate_test_size(0.1, sd=0.3, z=2).guyon == 3_600
     # "to increase the precision by one decimal, 100 times more test examples are needed"
-    assert guyon_size(0.05, k=1.96, nu=2) / guyon_size(0.05, k=1.96, nu=1) == pytest.approx(100)
-    # k squared: doubling the confidence multiplier quadruples n
-    assert guyon_size(0.05, k=2, nu=1) / guyon_size(0.05, k=1, nu=1) == pytest.approx(4)
-    # the half-width k sigma / sqrt(n) equals mu 10^-nu
-    n = guyon_size(0.02, k=1.96, nu=1.5)
+    assert _guyon(0.05, nu=2) / _guyon(0.05, nu=1) == pytest.approx(100)
+    assert estimate_test_size(0.05, z=2, precision=2).guyon == 100 * estimate_test_size(0.05, z=2).guyon
+    # z squared: doubling z quadruples n
+    assert estimate_test_size(0.05, z=2).guyon == 4 * estimate_test_size(0.05, z=1).guyon
+    # the half-width z sigma / sqrt(n) equals mu 10^-nu
+    n = _guyon(0.02, nu=1.5)
     assert 1.96 * math.sqrt(0.02 * 0.98) / math.sqrt(n) == pytest.approx(0.02 * 10**-1.5)
     assert achieved_precision(n, 0.02) == pytest.approx(1.5)
-    with pytest.raises(ValueError, match="mu"):
-        guyon_size(1.5)  # an error rate above 1 needs sigma
+    assert achieved_precision(n, 0.02, sd=math.sqrt(0.02 * 0.98), z=1.96) == pytest.approx(1.5)
+    assert achieved_precision(9_900, 0.01, z=1) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="error"):
+        achieved_precision(100, 1.5)  # an error rate above 1 needs sd
+    with pytest.raises(TypeError):
+        achieved_precision(100, 0.1, None, 1.96)  # options are keyword-only
 
 
 def test_bootstrap_percentile_interval_of_accuracy_is_near_normal_interval():
@@ -81,7 +92,7 @@ def test_bootstrap_percentile_interval_of_accuracy_is_near_normal_interval():
 @pytest.mark.parametrize("method", ["percentile", "BCa"])
 def test_bootstrap_coverage_near_nominal(method):
     # reduced size (300 replications, seed 11); the book runs 2,000
-    cov = bootstrap_coverage(0.8, 100, method=method, n_simulations=300, n_resamples=999, rng=11)
+    cov = bootstrap_coverage(0.8, 100, method=method, n_datasets=300, n_resamples=999, rng=11)
     assert abs(cov.rate - 0.95) < 4 * math.sqrt(0.95 * 0.05 / 300)
 
 

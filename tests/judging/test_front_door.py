@@ -158,16 +158,6 @@ def test_test_size_trap_a_level_is_a_level():
             estimate_test_size(0.1, z=bad)
 
 
-def test_deprecated_test_size_keeps_z_and_refuses_a_level():
-    with pytest.warns(DeprecationWarning, match="estimate_test_size"):
-        old = sotalib.judging.test_size(0.1, sd=0.3, confidence=2)
-    assert old == estimate_test_size(0.1, sd=0.3, z=2)
-    with pytest.warns(DeprecationWarning, match="estimate_test_size"):
-        assert sotalib.judging.test_size(0.01).guyon == estimate_test_size(0.01, z=1.96).guyon
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="confidence.*alpha"):
-        sotalib.judging.test_size(0.1, confidence=0.95)  # the trap: a level where a z value is meant
-
-
 @pytest.mark.parametrize(
     "kwargs, name",
     [
@@ -185,54 +175,26 @@ def test_test_size_bad_input_names_the_parameter(kwargs, name):
         estimate_test_size(**kwargs)
 
 
-def test_deprecated_front_door_names_warn_and_agree():
-    import pandas as pd
-
-    M = np.array([[0.9, 0.8, 0.85, 0.7], [0.8, 0.75, 0.8, 0.6], [0.7, 0.7, 0.75, 0.65]])
-    with pytest.warns(DeprecationWarning, match="compare_candidates"):
-        old = sotalib.judging.compare(M, 0.1, True, candidates=["a", "b", "c"])
-    assert old.to_dict() == compare_candidates(M, alpha=0.1, lower_is_better=True, candidates=["a", "b", "c"]).to_dict()
-    # per-item results: 20 items as rows, the candidates x, y, z as columns
-    X = pd.DataFrame((np.arange(60).reshape(3, 20) % 3 > 0).astype(float), index=["x", "y", "z"]).T
-    with pytest.warns(DeprecationWarning, match="estimate_rank_uncertainty"):
-        old = sotalib.judging.rank_uncertainty(X, reps=50, rng=1)
-    assert old.to_dict() == estimate_rank_uncertainty(X, n_resamples=50, rng=1).to_dict()
-    with pytest.warns(DeprecationWarning, match="progress"):
-        a = rank_candidates(TABLE3, "copeland", show=False)
-    assert a.to_dict() == rank_candidates(TABLE3, "copeland", progress=False).to_dict()
-    with pytest.warns(DeprecationWarning, match="n_resamples"):
-        a = estimate_rank_uncertainty(X, reps=40, rng=2)
-    assert a.to_dict() == estimate_rank_uncertainty(X, n_resamples=40, rng=2).to_dict()
-
-
 @pytest.mark.parametrize(
-    "old, args",
+    "old",
     [
-        ("mean_score", (TABLE3,)),
-        ("copeland", (TABLE3,)),
-        ("rank", ([0.5, 0.9, 0.5],)),
-        ("friedman_test", (TABLE3,)),
-        ("q_alpha", (4,)),
-        ("holm", ([0.01, 0.04],)),
-        ("ladder", ([0.5, 0.6, 0.7], 0.05)),
-        ("kendall_tau_distance", ([0, 1, 2], [0.8, 0.6, 0.4])),
+        "test_size",
+        "compare",
+        "rank_uncertainty",
+        "mean_score",
+        "copeland",
+        "friedman_test",
+        "holm",
+        "ladder",
+        "TIE_RTOL",
     ],
 )
-def test_internals_leaving_the_api_still_work_with_a_warning(old, args):
-    # private: the deprecated public name must be the very function of the private module it left for
-    from sotalib.judging import _compare, _kemeny, _ranking_functions, _staged, _wilcoxon
-
-    with pytest.warns(DeprecationWarning, match=f"sotalib.judging.{old} is deprecated"):
-        f = getattr(sotalib.judging, old)
-    home = next(m for m in (_ranking_functions, _compare, _staged, _kemeny, _wilcoxon) if hasattr(m, old))
-    assert f is getattr(home, old)
-    assert f(*args) is not None
-
-
-@pytest.mark.parametrize("name", ["TIE_RTOL", "TIE_WORDS", "METHODS", "FUNCTIONS", "PROPERTIES"])
-def test_constants_leaving_the_api_warn(name):
-    with pytest.warns(DeprecationWarning, match=name):
-        assert getattr(sotalib.judging, name)
+def test_names_deprecated_for_0_5_are_gone(old):
+    # removed in 0.6.0 (deprecated in 0.4 for removal in 0.5): no silent alias remains
+    assert old not in dir(sotalib.judging)
+    with pytest.raises(AttributeError, match=old):
+        getattr(sotalib.judging, old)
+    assert not hasattr(sotalib, old)
 
 
 def test_every_judging_result_is_a_frozen_result_with_json_safe_to_dict():
@@ -254,19 +216,19 @@ def test_every_judging_result_is_a_frozen_result_with_json_safe_to_dict():
 
 # ------------------------------------------------------------------ one rng argument
 def test_rng_int_equals_generator_across_judging():
-    a = search_counterexample("median", "majority", trials=50, rng=3)
-    b = search_counterexample("median", "majority", trials=50, rng=np.random.default_rng(3))
+    a = search_counterexample("median", "majority", n_resamples=50, rng=3)
+    b = search_counterexample("median", "majority", n_resamples=50, rng=np.random.default_rng(3))
     assert a.tested == b.tested and (a.counterexample is None) == (b.counterexample is None)
     if a.counterexample is not None:
         np.testing.assert_array_equal(a.counterexample.M, b.counterexample.M)
-    t1 = property_table(20, rng=7, functions=("mean",), properties=("majority", "iia"))
-    t2 = property_table(20, rng=7, functions=("mean",), properties=("majority", "iia"))
+    t1 = property_table(n_resamples=20, rng=7, functions=("mean",), properties=("majority", "iia"))
+    t2 = property_table(n_resamples=20, rng=7, functions=("mean",), properties=("majority", "iia"))
     assert {k: v.tested for k, v in t1.items()} == {k: v.tested for k, v in t2.items()}
     # cell (i, j) of the table uses default_rng([seed, i, j]), as the cached table did
-    c = search_counterexample("mean", "iia", 20, np.random.default_rng([7, 0, 1]))
+    c = search_counterexample("mean", "iia", n_resamples=20, rng=np.random.default_rng([7, 0, 1]))
     assert c.tested == t1["mean", "iia"].tested
-    x = simulate_public_private(teams=30, rng=4)
-    y = simulate_public_private(teams=30, rng=np.random.default_rng(4))
+    x = simulate_public_private(m=30, rng=4)
+    y = simulate_public_private(m=30, rng=np.random.default_rng(4))
     np.testing.assert_array_equal(x.public, y.public)
     f1 = simulate_final_phase([0.7, 0.72], 100, 100, n_resamples=50, rng=2)
     f2 = simulate_final_phase([0.7, 0.72], 100, 100, n_resamples=50, rng=np.random.default_rng(2))
@@ -280,7 +242,7 @@ def test_rng_int_equals_generator_across_judging():
 @pytest.mark.parametrize("rng", [-1, True, "seed", [1, 2]])
 def test_bad_rng_names_the_parameter(rng):
     with pytest.raises(ValueError, match="rng"):
-        simulate_public_private(teams=5, rng=rng)
+        simulate_public_private(m=5, rng=rng)
 
 
 def test_every_kind_of_judging_result_dumps_to_json():
@@ -294,20 +256,24 @@ def test_every_kind_of_judging_result_dumps_to_json():
         j.estimate_rank_uncertainty(j.PerItem(X.T), n_resamples=20, rng=1),
         j.error_bars([1.0, 2.0, 4.0]),
         j.bootstrap_interval(np.mean, np.arange(10.0), n_resamples=50, rng=1, vectorized=True),
-        j.bootstrap_coverage(0.8, 20, method="percentile", n_simulations=3, n_resamples=50, rng=1),
+        j.bootstrap_coverage(0.8, 20, method="percentile", n_datasets=3, n_resamples=50, rng=1),
         j.variance_decomposition([1.0, 2.0, 3.0], [0, 0, 1]),
         j.rank_sd_by_granularity(np.ones((2, 2, 5)), n_resamples=3, rng=1),
-        j.simulate_public_private(teams=3, rng=1),
+        j.simulate_public_private(m=3, rng=1),
         j.simulate_final_phase([0.7, 0.8], 50, 50, n_resamples=5, rng=1),
         j.kemeny_young(TABLE3),
-        j.search_counterexample("mean", "majority", trials=200, rng=1),
+        j.search_counterexample("mean", "majority", n_resamples=200, rng=1),
         j.bayesian_signed_rank([0.8, 0.9, 0.7], [0.7, 0.9, 0.6], n_resamples=100, rng=1),
         j.compare_candidates(TABLE3).friedman,
         j.compare_candidates(TABLE3).pairwise,
         j.ranking_stability(j.PerItem(X.T), [5, 10], n_resamples=3, rng=1),
         j.PerItem(X.T),
+        j.boosting_attack(50, 50, n_submissions=5, rng=1),
+        j.bradley_terry(["a", "b", "c"] * 4, ["b", "c", "a"] * 4, ["a", "b", "tie"] * 4, n_resamples=20, rng=1),
     ]
     for r in results:
         d = r.to_dict()
         assert json.loads(json.dumps(d, allow_nan=False)) == d, type(r).__name__
     assert results[12].to_dict()["counterexample"]["property"] == "majority"
+    assert results[12].to_dict()["n_resamples"] == 200 and "trials" not in results[12].to_dict()
+    assert [type(r).__name__ for r in results[-2:]] == ["BoostingAttack", "BradleyTerry"]

@@ -36,7 +36,9 @@ def test_search_agrees_with_table4_except_where_the_chapter_says():
 
 @pytest.mark.parametrize("function, prop", sorted({(f, p) for f in FUNCTIONS for p in PROPERTIES if TABLE[f, p].holds}))
 def test_reduced_search_finds_no_violation_where_property_holds(function, prop):
-    res = search_counterexample(function, prop, trials=60, rng=np.random.default_rng([99, FUNCTIONS.index(function)]))
+    res = search_counterexample(
+        function, prop, n_resamples=60, rng=np.random.default_rng([99, FUNCTIONS.index(function)])
+    )
     assert res.holds and res.tested > 0
 
 
@@ -54,7 +56,7 @@ def test_reduced_search_finds_no_violation_where_property_holds(function, prop):
 def test_search_reproduces_cached_counterexample(function, prop):
     # the table's cell (i, j) uses the generator seeded by [seed, i, j]; the search is deterministic
     rng = np.random.default_rng([SEED, FUNCTIONS.index(function), PROPERTIES.index(prop)])
-    res = search_counterexample(function, prop, TRIALS, rng)
+    res = search_counterexample(function, prop, n_resamples=TRIALS, rng=rng)
     cached = TABLE[function, prop].counterexample
     assert res.counterexample is not None and np.array_equal(res.counterexample.M, cached.M)
 

@@ -63,7 +63,7 @@ def test_table3_every_function():
     assert condorcet_winner(TABLE3) is None
     # Kemeny-Young: the three cyclic orders are co-optimal; positions average to 2
     assert agg["kemeny"].ranks.tolist() == [2, 2, 2]
-    res = kemeny_young(TABLE3, method="brute-force")
+    res = kemeny_young(TABLE3, engine="brute-force")
     assert set(res.optimal_orders) == {(0, 1, 2), (1, 2, 0), (2, 0, 1)}
     assert res.objective == 5.5
     assert agg["relative-difference"].ranks.tolist() == [1, 3, 2]
@@ -109,13 +109,13 @@ def _brute(M):
 @given(st.integers(2, 7), st.integers(1, 9), st.integers(0, 2**32 - 1))
 def test_kemeny_ilp_matches_brute_force(n, m, seed):
     M = np.random.default_rng(seed).integers(0, 4, size=(n, m)).astype(float)
-    ilp = kemeny_young(M, method="ilp")
-    brute = kemeny_young(M, method="brute-force")
+    ilp = kemeny_young(M, engine="ilp")
+    brute = kemeny_young(M, engine="brute-force")
     assert ilp.exact and brute.exact
     assert ilp.objective == pytest.approx(brute.objective)
     assert ilp.order in brute.optimal_orders
     assert kemeny_objective(M, ilp.order) == pytest.approx(ilp.objective)
-    heur = kemeny_young(M, method="heuristic")
+    heur = kemeny_young(M, engine="heuristic")
     assert heur.objective >= brute.objective - 1e-9
     if heur.exact:  # proved by the lower bound: then it is optimal
         assert heur.objective == pytest.approx(brute.objective)
@@ -125,7 +125,7 @@ def test_kemeny_ilp_matches_brute_force(n, m, seed):
 @given(st.integers(2, 5), st.integers(1, 4), st.integers(0, 2**32 - 1))
 def test_brute_force_objective_is_sum_of_kendall_distances(n, m, seed):
     M = np.random.default_rng(seed).integers(0, 3, size=(n, m)).astype(float)
-    assert kemeny_young(M, method="brute-force").objective == pytest.approx(_brute(M))
+    assert kemeny_young(M, engine="brute-force").objective == pytest.approx(_brute(M))
 
 
 @settings(max_examples=200, deadline=None)
@@ -162,7 +162,7 @@ def test_kemeny_heuristic_beyond_exact_limit_is_labelled():
     M = np.random.default_rng(0).random((17, 5))
     res = kemeny_young(M)
     a = rank_candidates(M, "kemeny")
-    assert "heuristic" in res.method and not res.exact
+    assert "heuristic" in res.engine and not res.exact
     assert "heuristic" in a.note and "not proved optimal" in a.note
 
 

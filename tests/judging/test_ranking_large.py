@@ -94,7 +94,7 @@ def test_kemeny_in_blocks_matches_the_whole_ilp(n, m, seed, noise):
     rng = np.random.default_rng(seed)
     M = np.round(_consensus(rng, n, m, noise))
     auto = kemeny_young(M)
-    whole = kemeny_young(M, method="ilp")
+    whole = kemeny_young(M, engine="ilp")
     assert auto.exact
     assert auto.objective == pytest.approx(whole.objective)
     assert kemeny_objective(M, auto.order) == pytest.approx(auto.objective)
@@ -106,7 +106,7 @@ def test_kemeny_blocks_respect_a_strict_majority_split():
     M = np.vstack([10 + rng.random((10, 5)), rng.random((10, 5))])
     res = kemeny_young(M)
     assert set(res.order[:10]) == set(range(10))
-    assert "blocks kept in majority order" in res.method and res.exact
+    assert "blocks kept in majority order" in res.engine and res.exact
 
 
 def test_kemeny_thousand_candidates_is_exact_when_the_judges_nearly_agree():
@@ -126,7 +126,7 @@ def test_kemeny_thousand_random_candidates_is_a_labelled_local_optimum():
     rng = np.random.default_rng(3)
     M = rng.random((1000, 5))
     res = kemeny_young(M)
-    assert not res.exact and "heuristic" in res.method
+    assert not res.exact and "heuristic" in res.engine
     P = _preference(M, False)
     # a local optimum: no single candidate moves to a better place
     order = list(res.order)

@@ -24,8 +24,8 @@ def test_ladder_releases_only_significant_improvements_rounded():
 
 
 def test_selection_on_public_leaderboard_overfits_and_ladder_reduces_it():
-    kag = simulate_public_private(teams=400, mechanism="kaggle", rng=1)
-    lad = simulate_public_private(teams=400, mechanism="ladder", rng=1)
+    kag = simulate_public_private(m=400, mechanism="kaggle", rng=1)
+    lad = simulate_public_private(m=400, mechanism="ladder", rng=1)
     d_k = kag.public - kag.private
     d_l = lad.public - lad.private
     assert d_k.mean() > 4 * d_k.std(ddof=1) / math.sqrt(d_k.size)
@@ -37,8 +37,14 @@ def test_selection_on_public_leaderboard_overfits_and_ladder_reduces_it():
 
 def test_boosting_attack_fools_kaggle_not_ladder():
     n = 2000
-    k_pub, k_priv = np.mean([boosting_attack(n, n, 300, mechanism="kaggle", rng=s) for s in range(8)], axis=0)
-    l_pub, l_priv = np.mean([boosting_attack(n, n, 300, mechanism="ladder", rng=s) for s in range(8)], axis=0)
+    runs = {
+        m: [boosting_attack(n, n, n_submissions=300, mechanism=m, rng=s) for s in range(8)]
+        for m in ("kaggle", "ladder")
+    }
+    k_pub, k_priv = np.mean([(r.public, r.private) for r in runs["kaggle"]], axis=0)
+    l_pub, l_priv = np.mean([(r.public, r.private) for r in runs["ladder"]], axis=0)
+    assert all(r.n_submissions == 300 and 1 <= r.n_selected <= 300 for rs in runs.values() for r in rs)
+    assert runs["kaggle"][0].to_dict()["mechanism"] == "kaggle"
     se = 0.5 / math.sqrt(8 * n)
     assert k_pub > 0.5 + 10 * se  # the public score climbs ...
     assert abs(k_priv - 0.5) < 4 * se  # ... the private one stays at chance
@@ -48,7 +54,7 @@ def test_boosting_attack_fools_kaggle_not_ladder():
 def test_final_phase_rules():
     th = np.r_[np.full(50, 0.80), 0.82]
     a = simulate_final_phase(th, 1000, 1000, rule="all", n_resamples=500, rng=7)
-    b = simulate_final_phase(th, 1000, 1000, rule="top-k", k=th.size, n_resamples=500, rng=7)
+    b = simulate_final_phase(th, 1000, 1000, rule="top-k", n_finalists=th.size, n_resamples=500, rng=7)
     assert a.winner_theta == b.winner_theta and a.p_best == b.p_best
     one = simulate_final_phase([0.7], 100, 100, rule="baseline", baseline=0.9, n_resamples=10, rng=0)
     assert one.winner_theta == pytest.approx(0.7) and one.finalists == 1
