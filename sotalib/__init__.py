@@ -138,7 +138,9 @@ Per-item results
     default: exact where it takes seconds), ``"exact"``, ``"normal"`` (a
     stated approximation) or ``"simulate"`` (Monte Carlo) [``--engine``].
     A result records the engine that computed it in its ``engine`` field
-    (never ``method``), with these values.
+    (never ``method``), with these values; where several exact solvers
+    exist an exact engine is named by its solver (the multiclass
+    consistency tests' ``"exhaustive"``, ``"search"`` and ``"ilp"``).
 ``n_resamples=``
     The number of Monte Carlo replications or bootstrap resamples, under
     this one name [``--reps``], keyword-only, with one default per kind:

@@ -103,6 +103,8 @@ class MulticlassResult(Result):
         (exhaustive engine: the exact number of compatible (diagonal, column sums); None otherwise),
         ``scores`` (how each reported name was read) and ``note``.
     status : {'feasible', 'infeasible', 'undecided'}
+    engine : {'exhaustive', 'search', 'ilp'}
+        The exact solver that decided (see ``engine=`` in the vocabulary of :mod:`sotalib`).
     suggestions : list of Suggestion
         The typo finder's proposals for an inconsistent report (:func:`diagnose_multiclass`).
     reported : dict
