@@ -164,7 +164,9 @@ def test_numba_caches_outside_the_package(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path)
     # one small kernel compiled from cold (every kernel goes through sotalib._numba.njit; check_single's took 80 s)
-    code = "from sotalib.judging import relative_difference; relative_difference([[1.0, 2.0], [3.0, 4.0]])"
+    code = (
+        'from sotalib.judging import rank_candidates; rank_candidates([[1.0, 2.0], [3.0, 4.0]], "relative-difference")'
+    )
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
     after = {p for p in PKG.rglob("*") if p.is_file()}
     assert not {p for p in after - before if p.suffix in (".nbi", ".nbc")}
