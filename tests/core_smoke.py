@@ -64,7 +64,8 @@ def the_wheel_is_installed(repository: Path | None) -> str:
         if "/licenses/" in str(f):
             assert "Permission is hereby granted" in f.read_text() or "Apache License" in f.read_text(), f
     shown = subprocess.run([EXE, "--version"], capture_output=True, text=True, check=True)
-    version = (shown.stdout + shown.stderr).split()[-1]  # "sotalib X.Y.Z"
+    assert shown.stderr == "", shown.stderr
+    version = shown.stdout.split()[-1]  # "sotalib X.Y.Z" on stdout
     assert version == sotalib.__version__ == dist.version, (version, sotalib.__version__, dist.version)
     if repository is not None:
         assert not Path.cwd().resolve().is_relative_to(repository), "run from inside the repository"

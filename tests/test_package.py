@@ -134,6 +134,14 @@ def test_import_sotalib_loads_nothing_heavy():
     assert _modules_after("import sotalib") == []
 
 
+def test_version_is_printed_on_stdout(capsys):
+    from sotalib.cli import main
+
+    assert main(["--version"]) == 0
+    out, err = capsys.readouterr()
+    assert (out, err) == (f"sotalib {sotalib.__version__}\n", "")
+
+
 def test_help_and_version_load_neither_numpy_scipy_numba_nor_pandas():
     from sotalib.cli import COMMANDS
 

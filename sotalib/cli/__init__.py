@@ -127,7 +127,8 @@ class _Version(argparse.Action):
     def __call__(self, parser, _namespace, _values, _option_string=None):
         from .._version import __version__
 
-        parser.exit(0, f"sotalib {__version__}\n")
+        print(f"sotalib {__version__}")  # on stdout, as argparse's own version action prints
+        parser.exit(0)
 
 
 def build_parser() -> argparse.ArgumentParser:
