@@ -126,7 +126,8 @@ class PerItem(Result):
     --------
     >>> import numpy as np
     >>> import sotalib
-    >>> t = sotalib.PerItem(np.array([[1, 0], [1, 1], [0, np.nan]]), items=["q1", "q2", "q3"], models=["A", "B"])
+    >>> outcomes = np.array([[1, 0], [1, 1], [0, np.nan]])
+    >>> t = sotalib.PerItem(outcomes, items=["q1", "q2", "q3"], models=["A", "B"])
     >>> t.n, t.m, t.binary, t.n_incomplete
     (3, 2, True, 1)
     >>> t.shared().items

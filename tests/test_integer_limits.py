@@ -131,7 +131,12 @@ CALLS = [
     ),
     pytest.param(lambda v: multiplicity.iid_max_distribution(v, 10, 0.8), "n", 1, id="iid_max_distribution n"),
     pytest.param(lambda v: multiplicity.max_distribution(100, v, 0.8), "m", 1, id="max_distribution m"),
-    pytest.param(lambda v: multiplicity.simulate_max(100, 10, 0.8, n_resamples=v), "reps", 1, id="simulate_max reps"),
+    pytest.param(
+        lambda v: multiplicity.simulate_max(100, 10, 0.8, n_resamples=v),
+        "n_resamples",
+        1,
+        id="simulate_max n_resamples",
+    ),
     pytest.param(lambda v: multiplicity.clopper_pearson(3, v), "n", 1, id="clopper_pearson n"),
     pytest.param(lambda v: consistency.count_configurations(10, 10, v), "k", 2, id="count_configurations k"),
     pytest.param(lambda v: consistency.stratified_folds(v, 10, 3), "p", 0, id="stratified_folds p"),

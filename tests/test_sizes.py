@@ -22,7 +22,7 @@ def test_compare_ten_thousand_candidates_bounds_the_pairwise_tests():
     t0 = time.perf_counter()
     cmp = s.compare_candidates(A)
     assert time.perf_counter() - t0 < 60
-    assert cmp.average_ranks.shape == (10_000,) and cmp.friedman.k == 10_000
+    assert cmp.average_ranks.shape == (10_000,) and cmp.friedman.m == 10_000
     assert cmp.critical_difference == pytest.approx(s.judging.nemenyi_cd(10_000, 5))
     assert cmp.pairwise.p.size == 1000 * 999 // 2 <= MAX_PAIRS  # not 49,995,000
     tested = np.union1d(cmp.pairwise.a, cmp.pairwise.b)
@@ -178,7 +178,7 @@ def test_iid_maximum_at_a_billion_items_against_mpmath():
 
 def test_iid_exact_beyond_two_to_the_53_is_refused_naming_n():
     with pytest.raises(ValueError, match=r"^n=\d+ items is more than .* n <= 2\*\*53 .* give a smaller n$"):
-        s.summarize_max(2**53 + 1, 10, 0.8)
+        s.summarize_max(2**53 + 1, 10, 0.8, engine="exact")
 
 
 # ------------------------------------------------------------------ exact runs beyond the time limit
@@ -194,7 +194,7 @@ def test_iid_exact_beyond_two_to_the_53_is_refused_naming_n():
 )
 def test_dependent_or_spread_exact_at_a_billion_is_refused_naming_n(kwargs, named):
     with pytest.raises(ValueError, match=r"SOTALIB_TIME_LIMIT") as info:
-        s.summarize_max(10**12 if kwargs.get("y0") == "fixed" else 10**9, 1000, 0.9, **kwargs)
+        s.summarize_max(10**12 if kwargs.get("y0") == "fixed" else 10**9, 1000, 0.9, engine="exact", **kwargs)
     message = str(info.value)
     assert message.startswith("the exact distribution at n=") and named in message
     assert "engine='simulate'" in message and "give a smaller n" in message

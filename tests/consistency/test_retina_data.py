@@ -34,7 +34,12 @@ def test_every_shipped_file_is_declared_for_the_wheel():
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = config["tool"]["setuptools"]["package-data"]["sotalib.consistency"]
-    declared = {m for pat in patterns for m in glob.glob(pat, root_dir=PACKAGE)}
+    declared = {
+        m
+        for pat in patterns
+        for m in glob.glob(pat, root_dir=PACKAGE, recursive=True)  # setuptools reads ** recursively
+        if (PACKAGE / m).is_file() and "__pycache__" not in m
+    }
     assert declared == {f"data/retina/{rel}" for rel in _files(SHIPPED)}
 
 
