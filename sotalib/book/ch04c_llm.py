@@ -12,23 +12,7 @@ import pandas as pd
 
 from .style import COLORS
 
-__all__ = ["best_of_k_table", "board_row", "plot_best_of_k"]
-
-
-def board_row(name, n, scores, models, estimate, naive) -> dict:
-    """One leaderboard of the chapter's table: winner, estimate or reason."""
-    top = scores.argmax()
-    return {
-        "board": name,
-        "n": n,
-        "models": len(scores),
-        "winner": str(models[top]).split("/")[-1],
-        "best": float(scores[top]),
-        "estimate": estimate.estimate if estimate.solved else None,
-        "models above": estimate.teams_above if estimate.solved else None,
-        "inside its interval": naive.details["teams_inside_interval"],
-        "no solution": "outlier" if not estimate.solved else "",
-    }
+__all__ = ["best_of_k_table", "plot_best_of_k"]
 
 
 def best_of_k_table(fit) -> pd.DataFrame:
