@@ -38,7 +38,6 @@ __all__ = [
     "figure_verdicts",
     "paper_verdicts",
     "category",
-    "category_counts",
     "plot_field",
 ]
 
@@ -176,24 +175,6 @@ def paper_verdicts(figures: pd.DataFrame) -> pd.DataFrame:
         row["category"] = category(row["with_fov"], row["without_fov"])
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def category_counts(
-    papers: pd.DataFrame, authors: pd.DataFrame
-) -> pd.DataFrame:
-    """Papers per category, the book's and the authors' (``authors`` indexed by key)."""
-    counts = (
-        pd.DataFrame(
-            {
-                "this book": papers["category"].value_counts(),
-                "Kovács & Fazekas": authors["category_agg"].value_counts(),
-            }
-        )
-        .fillna(0)
-        .astype(int)
-        .reindex(["FoV", "no FoV", "ambiguous", "outlier"])
-    )
-    return counts.reset_index(names="consistent with")
 
 
 def plot_field(papers: pd.DataFrame, ax=None):
