@@ -1075,7 +1075,7 @@ def read_logs(
     if filter is not None and kind not in ("lm-eval", "eval-arena", "eee"):
         raise ValueError(
             f"filter applies to lm-eval (its filters), eval-arena (benchmark_id) and eee (evaluation_name) files, "
-            f"not to a {kind} file (got filter={filter!r})"
+            f"not to {kind} files (got filter={filter!r})"
         )
     if outcome is not None and kind == "wide":
         raise ValueError(f"outcome does not apply to a wide CSV (one column per model), got outcome={outcome!r}")
