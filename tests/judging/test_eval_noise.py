@@ -355,3 +355,23 @@ def test_library_summary_agrees_with_the_table_on_binary_rows():
     assert s.se_diff == pytest.approx(table.columns["SE(A-B)"]["mean"], rel=1e-12)
     assert s.se_pred is None and s.se_diff_pred is None  # the published table prints 0 there
     assert table.columns["SE_pred(A)"]["mean"] == 0.0
+
+
+def test_summary_without_pairs_is_the_summary_with_them():
+    rng = np.random.default_rng(9)
+    for y in (binary_table(rng, 300, 12), rng.beta(2, 2, (300, 12))):
+        with_pairs = evaluation_noise(sotalib.PerItem(y)).summary
+        without = evaluation_noise(sotalib.PerItem(y), pairs=False).summary
+        assert with_pairs.to_dict() == without.to_dict()
+        assert with_pairs.close_pairs > 0
+
+
+def test_critical_counts_match_the_exact_test():
+    from sotalib.judging._eval_noise import _critical_counts
+
+    threshold = 2 * stats.norm.sf(3.0)
+    crit = _critical_counts(60, threshold)
+    for t in range(61):
+        for k in range(t + 1):
+            p = stats.binomtest(k, t, 0.5).pvalue if t else 1.0
+            assert (p > threshold) == (min(k, t - k) > crit[t]), (k, t)
