@@ -1018,9 +1018,9 @@ def evaluation_noise(
             p = _sign_test(blk.wins_a, blk.wins_b)
             is_close = near & (p > thr)
         else:  # only the summary: compare the counts with the critical ones, no p-value each
-            k = np.floor(blk.wins_a + 1e-9)
+            wins = np.floor(blk.wins_a + 1e-9)
             total = np.floor(blk.wins_a + blk.wins_b + 1e-9)
-            low = np.minimum(np.minimum(k, total), total - np.minimum(k, total))
+            low = np.minimum(np.minimum(wins, total), total - np.minimum(wins, total))
             ti = np.clip(total, 0, n_max).astype(np.int64)
             is_close = near & (low > critical[ti])
         close += int(is_close.sum())
