@@ -38,7 +38,8 @@ split no longer adds up exactly.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -1108,6 +1109,52 @@ TABLE_COLUMNS = (
 )
 
 
+_CRUX_PAIRS = (
+    ("deepseek-base-33b", "deepseek-base-6.7b"),
+    ("deepseek-instruct-33b", "deepseek-instruct-6.7b"),
+    ("codellama-34b+cot", "codellama-13b+cot"),
+    ("codellama-13b+cot", "codellama-7b+cot"),
+)
+_MBPP_PAIRS = (("deepseek-coder-33b-instruct", "deepseek-coder-6.7b-instruct"), ("wizardcoder-34b", "wizardcoder-7b"))
+#: eval-arena's model pairs of one family and two sizes (``signal_noise.py``, ``model_pairs``), larger first,
+#: for the code benchmarks vendored in ``data/llm/eval-arena`` (its dictionaries repeat a key for CRUXEval,
+#: and the last one counts, so only the ``+cot`` codellama pairs are used).
+EVAL_ARENA_SIZE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
+    "humaneval+": (
+        ("deepseek-coder-33b-instruct", "deepseek-coder-6.7b-instruct"),
+        ("opencodeinterpreter-ds-33b", "opencodeinterpreter-ds-6.7b"),
+    ),
+    "mbpp": _MBPP_PAIRS,
+    "mbpp+": _MBPP_PAIRS,
+    "CRUXEval-input-T0.2": _CRUX_PAIRS,
+    "CRUXEval-output-T0.2": _CRUX_PAIRS,
+    "CRUXEval-input-T0.8": _CRUX_PAIRS,
+    "CRUXEval-output-T0.8": _CRUX_PAIRS,
+}
+_SIZE = re.compile(r"(.*)[-_x](\d+\.?\d?)[bB]")
+
+
+def _signal_to_noise(t: PerItem, pairs: Sequence[tuple[str, str]]) -> float | None:
+    """eval-arena's ``sig_noise``: the median over the pairs of ``sum(A-B) / sqrt(sum(A!=B)) / log2(size ratio)``."""
+    index = {name: j for j, name in enumerate(t.models)}
+    values = []
+    for big, small in pairs:
+        if big not in index or small not in index:
+            return None  # eval-arena drops the benchmark when a pair is missing
+        sizes = []
+        for name in (big, small):
+            found = _SIZE.search(name)
+            if found is None:
+                raise ValueError(f"size_pairs: no size such as '7b' in the model name {name!r}")
+            sizes.append(float(found.group(2)))
+        a, b = t.outcomes[:, index[big]], t.outcomes[:, index[small]]
+        both = ~np.isnan(a) & ~np.isnan(b)
+        wins_a = float(np.sum(a[both] * (1 - b[both])))
+        wins_b = float(np.sum((1 - a[both]) * b[both]))
+        values.append((wins_a - wins_b) / math.sqrt(wins_a + wins_b) / (math.log2(sizes[0]) - math.log2(sizes[1])))
+    return float(np.median(values)) if values else None
+
+
 def _describe(v: np.ndarray) -> dict:
     """As pandas' ``Series.describe()``: count, mean, std (n - 1), min, quartiles (linear), max; NaN left out."""
     v = np.asarray(v, dtype=np.float64)
@@ -1153,6 +1200,13 @@ class BenchmarkNoiseTable(Result):
         above ``min_perf``) and ``SE(A-B)``, ``SE_x(A-B)``, ``SE_pred(A-B)``,
         ``SE_signtest``, ``corr(A,B)``, ``sum(A!=B)`` (over the close pairs):
         ``count``, ``mean``, ``std``, ``min``, ``25%``, ``50%``, ``75%``, ``max``.
+    sig_noise : float or None
+        eval-arena's signal to noise of model size: over pairs of one family
+        (larger, smaller), the median of ``sum(A - B) / sqrt(sum(A != B)) /
+        log2(size ratio)`` (``signal_noise.py`` defines the per-pair value;
+        the published column is their median: with four CRUXEval pairs it
+        matches the median to 10 digits, not the mean); None without
+        ``size_pairs`` or when a model of a pair is missing.
     """
 
     size: int
@@ -1162,6 +1216,7 @@ class BenchmarkNoiseTable(Result):
     no_solve: int
     tau_minus: int
     columns: dict
+    sig_noise: float | None
 
 
 def benchmark_noise_table(
@@ -1170,6 +1225,7 @@ def benchmark_noise_table(
     max_diff: float = MAX_DIFF,
     z: float = SIGMA,
     min_perf: float = MIN_PERF,
+    size_pairs: str | Sequence[tuple[str, str]] | None = None,
 ) -> BenchmarkNoiseTable:
     r"""eval-arena's published summary row of a benchmark, computed with its definitions.
 
@@ -1207,6 +1263,11 @@ def benchmark_noise_table(
     min_perf : float
         Models at or below this accuracy are left out of the model columns and
         of the close pairs, in [0, 1).
+    size_pairs : str or sequence of (str, str), optional
+        For ``sig_noise``: pairs of models of one family, larger first, with
+        the size in the name (``"...-33b"``), or the benchmark id of one of
+        eval-arena's lists (``EVAL_ARENA_SIZE_PAIRS``: ``"humaneval+"``,
+        ``"mbpp"``, ``"mbpp+"``, ``"CRUXEval-input-T0.2"``, ...).
 
     Returns
     -------
@@ -1217,7 +1278,8 @@ def benchmark_noise_table(
     ------
     ValueError
         A missing cell (eval-arena requires a complete grid), outcomes outside
-        [0, 1], or an option out of range.
+        [0, 1], an option out of range, an unknown ``size_pairs`` benchmark or
+        a model name without a size.
 
     References
     ----------
@@ -1240,6 +1302,13 @@ def benchmark_noise_table(
     max_diff = check_real("max_diff", max_diff, low=0.0)
     z = check_real("z", z, low=0.0, low_open=True)
     min_perf = check_real("min_perf", min_perf, low=0.0, high=1.0, high_open=True)
+    if isinstance(size_pairs, str):
+        if size_pairs not in EVAL_ARENA_SIZE_PAIRS:
+            raise ValueError(
+                f"size_pairs={size_pairs!r} is not one of eval-arena's lists: {', '.join(EVAL_ARENA_SIZE_PAIRS)} "
+                "(or give the pairs of models)"
+            )
+        size_pairs = EVAL_ARENA_SIZE_PAIRS[size_pairs]
     Y = t.outcomes
     if np.isnan(Y).any():
         i, j = (int(v) for v in np.argwhere(np.isnan(Y))[0])
@@ -1294,4 +1363,5 @@ def benchmark_noise_table(
         no_solve=no_solve,
         tau_minus=tau_minus,
         columns={key: _describe(cols[key]) for key in TABLE_COLUMNS},
+        sig_noise=None if size_pairs is None else _signal_to_noise(t, size_pairs),
     )

@@ -328,7 +328,7 @@ def sig4(x: float | None) -> str | None:
 @pytest.mark.parametrize(("file", "row"), ROWS)
 def test_published_summary_row_is_reproduced(file, row):
     published = pd.read_csv(DATA / "published_summary.csv").set_index("benchmark_id").loc[row]
-    got = benchmark_noise_table(read_arena(file))
+    got = benchmark_noise_table(read_arena(file), size_pairs=row)
     counts = {
         "size": got.size,
         "models": got.models,
@@ -343,6 +343,7 @@ def test_published_summary_row_is_reproduced(file, row):
         assert mine["count"] == int(theirs["count"]), column
         for stat in ("mean", "50%"):
             assert sig4(mine[stat]) == sig4(theirs[stat]), (column, stat)
+    assert sig4(got.sig_noise) == sig4(float(published["sig_noise"]))
 
 
 def test_library_summary_agrees_with_the_table_on_binary_rows():
