@@ -1,8 +1,8 @@
 r"""Error bars and pairs of language-model evaluations: data noise, prediction noise and paired tests.
 
-Wang (2025), *Measuring all the noises of LLM evals* {wang2025noises} (its
+Wang (2025), *Measuring all the noises of LLM evals* (arXiv:2512.21326; its
 code: ``crux-eval/eval-arena``, ``arena.py`` and ``estimators.py`` at commit
-``89f867d``), and Miller (2024), *Adding error bars to evals* {miller2024errorbars}:
+``89f867d``), and Miller (2024), *Adding error bars to evals* (arXiv:2411.00640):
 
 * :func:`evaluation_noise` -- per model the accuracy, its standard error,
   the split of its variance into **data noise** (``se_data``, the paper's
@@ -30,7 +30,10 @@ paper's variances of one sample drawn at a random item, per model:
   ``var(x)`` holds ``u / K`` of prediction noise per item),
 
 so that total = data + prediction; the standard errors are their square
-roots over ``sqrt(n)`` (``SE``, ``SE_x``, ``SE_pred``).  A negative data
+roots over ``sqrt(n)`` (``SE``, ``SE_x``, ``SE_pred``).  For one sample per
+item the total is the plug-in variance (divisor ``n``), as the paper and
+eval-arena write it: ``se`` is :func:`sotalib.judging.error_bars`' standard
+error (divisor ``n - 1``) times ``sqrt((n - 1) / n)``.  A negative data
 variance estimate is clipped to 0 (as eval-arena clips), after which the
 split no longer adds up exactly.
 """
@@ -476,10 +479,16 @@ class NoiseSummary(Result):
         Items on which better models do worse: Kendall's tau between the
         item's outcomes and the models' accuracies is negative.
     se, se_data, se_pred : float or None
-        Mean over the models with accuracy above 0.1 of each standard error.
+        Mean over the models with accuracy above 0.1 of each standard error
+        (of those where it can be estimated).  Unlike eval-arena's published
+        model columns (see :func:`benchmark_noise_table`), the split is the
+        small-K corrected one, and a model with one sample per item is left
+        out of ``se_data``/``se_pred`` rather than counted as 0.
     se_diff, se_diff_data, se_diff_pred, corr : float or None
         Mean over the close pairs of the paired standard errors and of the
-        correlation.
+        correlation.  eval-arena counts ordered pairs and tests each order;
+        on graded outcomes the truncated win counts of the two orders can
+        differ, and here each pair is tested once, ``a`` against ``b``.
     min_detectable_difference : float or None
         :func:`minimum_detectable_difference` of ``se_diff`` at the call's
         ``alpha`` and power 0.8: the smallest difference a typical close
