@@ -577,9 +577,14 @@ class EvaluationNoise(Result):
         """A short table of the models and the summary."""
         s = self.summary
         lines = [f"{s.n_models} models on {s.n_items} items; {s.n_pairs} pairs, {s.close_pairs} close"]
+
+        def num(v: float | None) -> str:
+            return "-" if v is None else f"{v:.4f}"
+
         for r in self.models.to_records():
-            se = "-" if r["se"] is None else f"{r['se']:.4f}"
-            lines.append(f"  {r['model']}: {r['accuracy']:.4f} +/- {se} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]")
+            lines.append(
+                f"  {r['model']}: {num(r['accuracy'])} +/- {num(r['se'])} [{num(r['ci_low'])}, {num(r['ci_high'])}]"
+            )
         if self.pairs is not None:
             told = int(np.sum(self.pairs.significant))
             lines.append(f"pairs told apart (Holm, alpha={self.alpha:g}): {told} of {len(self.pairs)}")
@@ -1052,7 +1057,7 @@ def evaluation_noise(
             ok & (np.abs(acc[blk.ia] - acc[blk.ib]) <= MAX_DIFF) & (acc[blk.ia] > MIN_PERF) & (acc[blk.ib] > MIN_PERF)
         )
         if pairs:
-            p = _sign_test(blk.wins_a, blk.wins_b)
+            p = np.where(ok, _sign_test(blk.wins_a, blk.wins_b), np.nan)  # no shared item: no test
             is_close = near & (p > thr)
         else:  # only the summary: compare the counts with the critical ones, no p-value each
             wins = np.floor(blk.wins_a + 1e-9)

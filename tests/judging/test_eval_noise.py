@@ -465,3 +465,15 @@ def test_no_solve_and_tau_minus_against_scipy():
     assert (r.summary.no_solve, r.summary.tau_minus) == (no_solve, tau_minus)
     assert tau_minus > 0 and no_solve > 0
     assert "models on 40 items" in r.to_text()
+
+
+def test_a_pair_without_shared_items_is_not_tested():
+    y = np.array([[np.nan, 1.0, 1.0], [0.0, np.nan, 0.0], [1.0, np.nan, 1.0]])
+    r = evaluation_noise(sotalib.PerItem(y))
+    d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    first = d["pairs"][0]
+    assert (first["a"], first["b"], first["n_items"]) == ("model 1", "model 2", 0)
+    assert first["p_value"] is None and first["p_adjusted"] is None and first["significant"] is False
+    assert d["summary"]["n_pairs"] == 2
+    assert r.pairs.p_adjusted[1] == pytest.approx(min(1.0, 2 * r.pairs.p_value[1]))  # Holm counts 2 tests
+    assert "model 2" in r.to_text()
