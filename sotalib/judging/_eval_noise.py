@@ -288,22 +288,20 @@ def _bh(p: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------- results
 
 
+def _json_column(values: Any) -> list:
+    """A column as Python values (``tolist()``), NaN and infinities as None."""
+    out = np.asarray(values).tolist()
+    if np.asarray(values).dtype.kind == "f":
+        return [v if math.isfinite(v) else None for v in out]
+    return out
+
+
 def _records(columns: dict[str, Any]) -> Iterator[dict]:
     """One JSON-safe dict per row of equal-length columns, keys in the columns' order (NaN as None)."""
     keys = list(columns)
-    for k in range(len(columns[keys[0]]) if keys else 0):
-        rec: dict = {}
-        for key in keys:
-            v = columns[key][k]
-            if isinstance(v, (np.bool_, bool)):
-                rec[key] = bool(v)
-            elif isinstance(v, (np.integer, int)):
-                rec[key] = int(v)
-            elif isinstance(v, (np.floating, float)):
-                rec[key] = _nan_to_none(float(v))
-            else:
-                rec[key] = v
-        yield rec
+    lists = [_json_column(columns[key]) for key in keys]
+    for row in zip(*lists, strict=True):
+        yield dict(zip(keys, row, strict=True))
 
 
 @dataclass(frozen=True, repr=False)
