@@ -477,3 +477,13 @@ def test_a_pair_without_shared_items_is_not_tested():
     assert d["summary"]["n_pairs"] == 2
     assert r.pairs.p_adjusted[1] == pytest.approx(min(1.0, 2 * r.pairs.p_value[1]))  # Holm counts 2 tests
     assert "model 2" in r.to_text()
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (3, 7), (50, 100), (512, 1100), (4_850, 10_000), (5_900, 12_000)])
+def test_sign_test_matches_binomtest_on_large_counts(k, n):
+    from sotalib.judging._eval_noise import _sign_test
+
+    for a, b in ((k, n - k), (n - k, k), (k + 0.7, n - k + 0.2)):
+        p = _sign_test(np.array([a], dtype=float), np.array([b], dtype=float))[0]
+        ref = stats.binomtest(int(a), int(a + b), 0.5).pvalue
+        assert p == pytest.approx(ref, rel=1e-9, abs=1e-300)
