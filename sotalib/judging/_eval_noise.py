@@ -35,7 +35,11 @@ item the total is the plug-in variance (divisor ``n``), as the paper and
 eval-arena write it: ``se`` is :func:`sotalib.judging.error_bars`' standard
 error (divisor ``n - 1``) times ``sqrt((n - 1) / n)``.  A negative data
 variance estimate is clipped to 0 (as eval-arena clips), after which the
-split no longer adds up exactly.
+split no longer adds up exactly.  The split needs ``squares`` and ``K >= 2``:
+a model with one sample on every item, or without ``squares``, has no
+``se_data``/``se_pred`` (None), and its cells count as single samples in
+``se``; a model with ``K >= 2`` on some items only lends the mean ``u`` of
+those items to its one-sample cells (assumed alike).
 """
 
 from __future__ import annotations
@@ -945,7 +949,8 @@ def evaluation_noise(
     outcomes, and for graded ones Jeffreys' Bayesian interval (Beta(x + 1/2,
     n' - x + 1/2) quantiles) on the effective number of items ``n' =
     p (1 - p) / se_mean**2`` with ``x = p n'``.  ``"normal"`` and ``"exact"``
-    force one kind.
+    force one kind (Clopper--Pearson assumes independent items: with
+    clusters, ``"auto"`` keeps the normal interval on the clustered error).
 
     **Clusters** (Miller 2024, eq. 4): the variance of the accuracy is
     ``sum_c (sum_{i in c} (x_i - mean))**2 / n**2`` (the cluster-robust
