@@ -487,3 +487,20 @@ def test_sign_test_matches_binomtest_on_large_counts(k, n):
         p = _sign_test(np.array([a], dtype=float), np.array([b], dtype=float))[0]
         ref = stats.binomtest(int(a), int(a + b), 0.5).pvalue
         assert p == pytest.approx(ref, rel=1e-9, abs=1e-300)
+
+
+def test_mixed_k_lends_the_known_within_variance_to_one_sample_cells():
+    rng = np.random.default_rng(16)
+    n = 80
+    K = np.where(np.arange(n) < 40, 4, 1)
+    q = rng.beta(1, 1, n)
+    cells = np.array([(rng.random(k) < qi).mean() for k, qi in zip(K, q, strict=True)])
+    t = sotalib.PerItem(cells[:, None], samples=K[:, None], squares=cells[:, None])
+    r = evaluation_noise(t, pairs=False)
+    u_known = (cells * (1 - cells) * K / np.maximum(K - 1, 1))[K > 1]
+    u = np.where(K > 1, cells * (1 - cells) * K / np.maximum(K - 1, 1), u_known.mean())
+    assert r.models.se_pred[0] ** 2 * n == pytest.approx(u_known.mean(), rel=1e-12)
+    data = np.var(cells) - np.mean(u / K)
+    assert data > 0
+    assert r.models.se_data[0] ** 2 * n == pytest.approx(max(data, 0.0), rel=1e-12)
+    assert r.models.samples[0] == pytest.approx(K.mean())
