@@ -56,6 +56,24 @@ How precise is a score?
    PairedComparison
    Coverage
 
+Noise of language-model evaluations
+-----------------------------------
+
+Wang (2025), *Measuring all the noises of LLM evals*, and Miller (2024),
+*Adding error bars to evals*: data and prediction noise, paired standard
+errors and exact tests of every pair, clustered standard errors.
+
+.. autosummary::
+
+   evaluation_noise
+   minimum_detectable_difference
+   benchmark_noise_table
+   EvaluationNoise
+   ModelNoise
+   PairNoise
+   NoiseSummary
+   BenchmarkNoiseTable
+
 How stable is a ranking?
 ------------------------
 
@@ -138,6 +156,14 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._errorbars import bootstrap_interval as bootstrap_interval
     from ._errorbars import error_bars as error_bars
     from ._errorbars import paired_bootstrap as paired_bootstrap
+    from ._eval_noise import BenchmarkNoiseTable as BenchmarkNoiseTable
+    from ._eval_noise import EvaluationNoise as EvaluationNoise
+    from ._eval_noise import ModelNoise as ModelNoise
+    from ._eval_noise import NoiseSummary as NoiseSummary
+    from ._eval_noise import PairNoise as PairNoise
+    from ._eval_noise import benchmark_noise_table as benchmark_noise_table
+    from ._eval_noise import evaluation_noise as evaluation_noise
+    from ._eval_noise import minimum_detectable_difference as minimum_detectable_difference
     from ._kemeny import KemenyResult as KemenyResult
     from ._kemeny import kemeny_young as kemeny_young
     from ._properties import SearchResult as SearchResult
@@ -192,6 +218,16 @@ __getattr__, __dir__, __all__ = attach(
             "paired_bootstrap",
         ],
         "._sizes": ["achieved_precision"],
+        "._eval_noise": [
+            "BenchmarkNoiseTable",
+            "EvaluationNoise",
+            "ModelNoise",
+            "NoiseSummary",
+            "PairNoise",
+            "benchmark_noise_table",
+            "evaluation_noise",
+            "minimum_detectable_difference",
+        ],
         "._stability": [
             "GranularityRanks",
             "RankingStability",
