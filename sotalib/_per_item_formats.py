@@ -139,6 +139,22 @@ class _Cells:
         self.lines.extend(lines)
         self.files.extend([self.file] * len(lines))
 
+    def add_codes(self, models: tuple, items: tuple, values: np.ndarray, lines: Any, samples: tuple | None) -> None:
+        """Records given as factorized names, ``(codes, distinct names)`` each (the long CSV's fast path)."""
+
+        def ids(coded: tuple, known: dict) -> list[int]:
+            codes, names = coded
+            index = np.array([known.setdefault(x, len(known)) for x in names], dtype=np.int64)
+            return index[codes].tolist()
+
+        self.mi.extend(ids(models, self.models))
+        self.ii.extend(ids(items, self.items))
+        if samples is not None:
+            self.si.extend(ids(samples, self.samples))
+        self.values.extend(values.tolist())
+        self.lines.extend(np.asarray(lines).tolist())
+        self.files.extend([self.file] * len(values))
+
     def _where(self, r: int) -> str:
         return f"{self.file_names[self.files[r]]}, line {self.lines[r]}"
 
@@ -507,10 +523,15 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
 def _read_long_fast(
     src: _Source, cells: _Cells, header: list[str], delimiter: str, columns: tuple, extra: list[int], *, missing: bool
 ) -> None:
-    """The long CSV through pandas' C parser in chunks; _Slow (nothing added) at anything it does not take as is."""
+    """The long CSV through pandas' C parser in chunks; _Slow (nothing added) at anything it does not take as is.
+
+    The names are factorized per chunk and checked once per distinct value (blank, spaces around, a line
+    break inside quotes: then the line reader takes the file, and names the line).
+    """
     import pandas as pd
 
     jm, ji, js, jk = columns
+    texts = [j for j in (jm, ji, jk, *extra) if j is not None]
     parts: list[tuple] = []
     info: dict[int, dict[str, str]] = {j: {} for j in extra}
     varying: set[int] = set()
@@ -519,8 +540,9 @@ def _read_long_fast(
         reader = pd.read_csv(
             src.stream(),
             sep=delimiter,
-            dtype=str,
-            na_filter=False,
+            dtype={f"c{j}": (np.float64 if j == js else object) for j in range(len(header))},
+            keep_default_na=False,
+            na_values=[""],
             skip_blank_lines=False,
             chunksize=1_000_000,
             encoding="utf-8-sig",
@@ -531,46 +553,46 @@ def _read_long_fast(
         for chunk in reader:
             lines = np.arange(row0, row0 + len(chunk)) + 2  # the header is line 1; blank lines are rows here
             row0 += len(chunk)
-            cols = [chunk.iloc[:, j].str.strip() for j in range(len(header))]
-            filled = np.zeros(len(chunk), dtype=bool)
-            for c in cols:
-                filled |= (c != "").to_numpy()
-            if any(c.str.contains("\n", regex=False).any() for c in cols):
-                raise _Slow  # a quoted cell over several lines: line numbers need the line reader
-            model, item, text = cols[jm][filled], cols[ji][filled], cols[js][filled]
-            lines = lines[filled]
-            if (model == "").any() or (item == "").any():
+            blank = chunk.isna().all(axis=1).to_numpy()
+            values = chunk[f"c{js}"].to_numpy(dtype=np.float64)
+            keep = ~blank & ~np.isnan(values)
+            if not missing and (np.isnan(values) & ~blank).any():
                 raise _Slow
-            answered = (text != "").to_numpy()
-            if not answered.all() and not missing:
+            if not np.isfinite(values[keep]).all():
                 raise _Slow
-            values = pd.to_numeric(text[answered], errors="coerce").to_numpy(dtype=np.float64)
-            if not np.isfinite(values).all():
-                raise _Slow
-            sample = cols[jk][filled][answered].tolist() if jk is not None else None
-            items = item[answered].tolist()
-            parts.append((model[answered].tolist(), items, values, lines[answered].tolist(), sample))
+            coded = {}
+            for j in texts:
+                codes, uniques = pd.factorize(chunk[f"c{j}"].to_numpy()[keep], use_na_sentinel=True)
+                names = uniques.tolist()
+                if (codes < 0).any() and j in (jm, ji, jk):
+                    raise _Slow  # a row without its model, item or sample
+                if any(not isinstance(x, str) or x != x.strip() or not x or "\n" in x for x in names):
+                    raise _Slow
+                coded[j] = (codes, names)
+            parts.append((coded, values[keep], lines[keep]))
             for j in extra:
-                if j not in varying and not _same_per_item(item[answered], cols[j][filled][answered], info[j]):
+                if j not in varying and not _same_per_item(coded[ji], coded[j], info[j]):
                     varying.add(j)
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError, OSError, EOFError, zlib.error):
+    except (ValueError, TypeError, UnicodeDecodeError, pd.errors.ParserError, OSError, EOFError, zlib.error):
         raise _Slow from None
-    for models, items, values, lines, sample in parts:
-        cells.add_many(models, items, values, lines, sample)
+    for coded, values, lines in parts:
+        cells.add_codes(coded[jm], coded[ji], values, lines, coded[jk] if jk is not None else None)
     for j in extra:
         if j not in varying:
             cells.info[header[j]] = {cells.items[i]: v for i, v in info[j].items()}
 
 
-def _same_per_item(items: Any, values: Any, seen: dict[str, str]) -> bool:
-    """Whether a column holds one value per item (in this chunk and the ones before, remembered in ``seen``)."""
+def _same_per_item(items: tuple, values: tuple, seen: dict[str, str]) -> bool:
+    """Whether a column (codes, names) holds one value per item, here and in the chunks before (``seen``)."""
     import pandas as pd
 
-    pairs = pd.DataFrame({"i": items, "v": values}).drop_duplicates()
+    pairs = pd.DataFrame({"i": items[0], "v": values[0]}).drop_duplicates()
     if pairs["i"].duplicated().any():
         return False
+    item_names, value_names = items[1], values[1]
     for i, v in zip(pairs["i"].tolist(), pairs["v"].tolist(), strict=True):
-        if seen.setdefault(i, v) != v:
+        value = value_names[v] if v >= 0 else ""
+        if seen.setdefault(item_names[i], value) != value:
             return False
     return True
 
@@ -1057,7 +1079,22 @@ def _folder_sources(folder: str, format: str) -> tuple[str, list[_Source]]:
 def read_logs(
     path: str | os.PathLike, *, format: str, outcome: str | None, filter: str | None, missing: bool
 ) -> tuple[str, Any]:
-    """``(format, PerItem)`` of a log file or folder; ``("wide", source)`` when it is a wide CSV to read."""
+    """``(format, PerItem)`` of a log file or folder; ``("wide", source)`` when it is a wide CSV to read.
+
+    With ``format`` given, a refusal says so (the file may be another format).
+    """
+    try:
+        return _read_logs(path, format=format, outcome=outcome, filter=filter, missing=missing)
+    except InputError as exc:
+        if format == "auto":
+            raise
+        where = {"path": exc.path, "line": exc.line, "column": exc.column}
+        raise InputError(f"{exc.reason} (read as format={format!r})", **where) from None
+
+
+def _read_logs(
+    path: str | os.PathLike, *, format: str, outcome: str | None, filter: str | None, missing: bool
+) -> tuple[str, Any]:
     p = os.fspath(path)
     if p != "-" and os.path.isdir(p):
         kind, sources = _folder_sources(p, format)

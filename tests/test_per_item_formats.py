@@ -352,3 +352,36 @@ def test_stdin(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     t = sotalib.read_per_item("-")
     assert t.models == ("m1", "m2") and t.n == 3
+
+
+def test_long_fast_path_equals_the_line_reader(tmp_path, monkeypatch):
+    # private: the fast path (pandas' C parser) and the line reader must give the same table
+    from sotalib import _per_item_formats
+
+    rng = np.random.default_rng(11)
+    lines = ["Model;Item;Epoch;Correct;cluster;note"]
+    for j in range(5):
+        for i in range(40):
+            if (i + j) % 17 == 0:
+                continue  # a model missing an item
+            for k in range(1 + (i % 3)):
+                value = "" if (i, j, k) == (5, 1, 0) else f"{rng.random():.3f}"
+                lines.append(f"m{j};{i:03d};{k};{value};c{i % 4};n{rng.integers(9)}")
+        lines.append("")  # a blank line between models
+    path = write(tmp_path / "long.csv", "\n".join(lines) + "\n")
+    fast = sotalib.read_per_item(path, missing=True)
+
+    def slow(*_args, **_kwargs):
+        raise _per_item_formats._Slow
+
+    monkeypatch.setattr(_per_item_formats, "_read_long_fast", slow)
+    ref = sotalib.read_per_item(path, missing=True)
+    assert fast.items == ref.items and fast.models == ref.models and "000" in fast.items
+    np.testing.assert_array_equal(fast.outcomes, ref.outcomes)
+    np.testing.assert_array_equal(fast.samples, ref.samples)
+    np.testing.assert_allclose(fast.squares, ref.squares)
+    assert sorted(fast.item_info) == sorted(ref.item_info) == ["cluster"]  # note varies within an item
+    assert fast.item_info["cluster"].tolist() == ref.item_info["cluster"].tolist()
+    blank = next(n for n, text in enumerate(lines, 1) if text.startswith("m1;005;0;;"))
+    with pytest.raises(ValueError, match=rf"line {blank}, column \"Correct\": is blank"):
+        sotalib.read_per_item(path)
