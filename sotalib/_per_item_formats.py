@@ -281,6 +281,37 @@ class _Source:
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"is a damaged gzip file ({exc})", path=self.shown) from None
 
+    def blocks(self, size: int = 1 << 22) -> Iterator[tuple[list[int], list[bytes]]]:
+        """``(line numbers, lines)`` of the non-blank lines, a few MB at a time (no loop per line when none is blank)."""
+        number = 1
+        rest = b""
+        try:
+            with self.stream() as fh:
+                first = True
+                while True:
+                    chunk = fh.read(size)
+                    if first:
+                        chunk, first = chunk.removeprefix(b"\xef\xbb\xbf"), False
+                    if not chunk:
+                        break
+                    lines = (rest + chunk).split(b"\n")
+                    rest = lines.pop()
+                    yield self._numbered(number, lines)
+                    number += len(lines)
+                if rest:
+                    yield self._numbered(number, [rest])
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"is a damaged gzip file ({exc})", path=self.shown) from None
+
+    @staticmethod
+    def _numbered(number: int, lines: list[bytes]) -> tuple[list[int], list[bytes]]:
+        kept = [k for k, line in enumerate(lines) if not line.strip()]
+        if not kept:
+            return list(range(number, number + len(lines))), lines
+        blank = set(kept)
+        keep = [k for k in range(len(lines)) if k not in blank]
+        return [number + k for k in keep], [lines[k] for k in keep]
+
     def load(self) -> Any:
         """The whole file as one JSON document."""
         try:
@@ -303,29 +334,20 @@ class _Slow(Exception):
     """A batch the fast path cannot take as it is: read it record by record (which names any fault)."""
 
 
-def _json_batches(src: _Source, what: str, size: int = 20000) -> Iterator[tuple[list[int], list[dict]]]:
-    """The lines of a JSONL file as batches ``(line numbers, objects)``, parsed as one JSON array each."""
+def _json_batches(src: _Source, what: str) -> Iterator[tuple[list[int], list[dict]]]:
+    """The lines of a JSONL file as batches ``(line numbers, objects)``, each block parsed as one JSON array."""
     loads = json.loads
-    nums: list[int] = []
-    lines: list[bytes] = []
-
-    def parse() -> tuple[list[int], list[dict]]:
+    for nums, lines in src.blocks():
+        if not lines:
+            continue
         try:
             objs = loads(b"[" + b",".join(lines) + b"]")
-            if len(objs) == len(lines) and all(type(o) is dict for o in objs):
-                return nums, objs
+            if len(objs) == len(lines):
+                yield nums, objs
+                continue
         except (ValueError, UnicodeDecodeError):
             pass
-        return nums, [obj for _, obj in _json_lines_of(zip(nums, lines, strict=True), src.shown, what)]
-
-    for k, line in src.lines():
-        nums.append(k)
-        lines.append(line)
-        if len(lines) >= size:
-            yield parse()
-            nums, lines = [], []
-    if lines:
-        yield parse()
+        yield nums, [obj for _, obj in _json_lines_of(zip(nums, lines, strict=True), src.shown, what)]
 
 
 def _json_lines_of(numbered, shown: str, what: str) -> Iterator[tuple[int, dict]]:
@@ -339,11 +361,22 @@ def _json_lines_of(numbered, shown: str, what: str) -> Iterator[tuple[int, dict]
         yield k, obj
 
 
+def _checked(shown: str, what: str, lines: list[int], objs: list) -> Iterator[tuple[int, dict]]:
+    """``(line, object)`` pairs, a line that is not a JSON object refused."""
+    for line, obj in zip(lines, objs, strict=True):
+        if type(obj) is not dict:
+            raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=shown, line=line)
+        yield line, obj
+
+
 def _floats(raw: list, missing: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """Plain numbers (or true/false) as floats, and the rows to keep (None: all); _Slow for anything else."""
-    if not all(type(x) is int or type(x) is float or type(x) is bool or x is None for x in raw):
+    """Numbers (or true/false) as floats, and the rows to keep (None: all); _Slow for anything else."""
+    try:
+        v = np.array(raw, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise _Slow from None
+    if v.ndim != 1:
         raise _Slow
-    v = np.array(raw, dtype=np.float64)
     bad = ~np.isfinite(v)
     if not bad.any():
         return v, None
@@ -684,7 +717,7 @@ def read_eval_arena(  # noqa: C901 - a record-by-record reader and its batch fas
             models = [o["model"] for o in objs]
             items = [o["example_id"] for o in objs]
             raw = [o[key] for o in objs]
-        except KeyError:
+        except (KeyError, TypeError):
             raise _Slow from None
         if any("count" in o or "n" in o for o in objs):
             raise _Slow
@@ -705,7 +738,7 @@ def read_eval_arena(  # noqa: C901 - a record-by-record reader and its batch fas
         try:
             many(lines, objs)
         except _Slow:
-            for line, obj in zip(lines, objs, strict=True):
+            for line, obj in _checked(src.shown, what, lines, objs):
                 one(line, obj)
     if len(benchmarks) > 1:
         raise _refuse_several(src.shown, "benchmarks (benchmark_id)", benchmarks, "filter=")
@@ -799,11 +832,13 @@ def read_lm_eval(  # noqa: C901 - a record-by-record reader and its batch fast p
         cells_of(str(obj.get("filter", "none"))).add(model, doc if task is None else f"{task}/{doc}", value, line)
 
     def many(lines: list[int], objs: list[dict]) -> None:
+        if type(objs[0]) is not dict:
+            raise _Slow
         key = metric(lines[0], objs[0])
         try:
             docs = [str(o["doc_id"]) for o in objs]
             raw = [o[key] for o in objs]
-        except KeyError:
+        except (KeyError, TypeError):
             raise _Slow from None
         values, keep = _floats(raw, missing)
         filters = [str(o.get("filter", "none")) for o in objs]
@@ -828,7 +863,7 @@ def read_lm_eval(  # noqa: C901 - a record-by-record reader and its batch fast p
         try:
             many(lines, objs)
         except _Slow:
-            for line, obj in zip(lines, objs, strict=True):
+            for line, obj in _checked(src.shown, what, lines, objs):
                 one(line, obj)
 
 
@@ -1007,7 +1042,7 @@ def read_eee(  # noqa: C901 - a record-by-record reader and its batch fast path,
             models = [o["model_id"] for o in objs]
             items = [o["sample_id"] for o in objs]
             evals = [o["evaluation"] for o in objs]
-        except KeyError:
+        except (KeyError, TypeError):
             raise _Slow from None
         names = {o.get("evaluation_name") for o in objs}
         if (filter is not None and names != {filter}) or not all(type(e) is dict for e in evals):
@@ -1031,7 +1066,7 @@ def read_eee(  # noqa: C901 - a record-by-record reader and its batch fast path,
         try:
             many(lines, objs)
         except _Slow:
-            for line, obj in zip(lines, objs, strict=True):
+            for line, obj in _checked(src.shown, what, lines, objs):
                 one(line, obj)
     if len(evaluations) > 1:
         raise _refuse_several(src.shown, "evaluations (evaluation_name)", evaluations, "filter=")

@@ -385,3 +385,28 @@ def test_long_fast_path_equals_the_line_reader(tmp_path, monkeypatch):
     blank = next(n for n, text in enumerate(lines, 1) if text.startswith("m1;005;0;;"))
     with pytest.raises(ValueError, match=rf"line {blank}, column \"Correct\": is blank"):
         sotalib.read_per_item(path)
+
+
+def test_jsonl_across_read_blocks_blank_lines_and_a_bad_line_far_down(tmp_path):
+    rng = np.random.default_rng(5)
+    passed = rng.random((300, 200)) < 0.5
+    rows = [
+        json.dumps({"model": f"model-{j:03d}", "example_id": f"Long/benchmark/item/{i}", "pass1": int(passed[j, i])})
+        for j in range(300)
+        for i in range(200)
+    ]  # 60,000 lines, over 4 MB: several blocks of the reader
+    text = "\n".join(rows[:30000]) + "\n\n   \n" + "\n".join(rows[30000:]) + "\n"
+    path = write(tmp_path / "big.jsonl", text)
+    assert path.stat().st_size > 4_300_000  # the reader reads 4 MiB (4,194,304 bytes) at a time
+    t = sotalib.read_per_item(path)
+    ref = pd.read_json(path, lines=True).pivot(index="example_id", columns="model", values="pass1")
+    np.testing.assert_array_equal(t.outcomes, ref.reindex(index=list(t.items), columns=list(t.models)).to_numpy())
+    lines = text.split("\n")
+    lines[59000] = "[1, 2]"
+    path = write(tmp_path / "bad.jsonl", "\n".join(lines))
+    with pytest.raises(ValueError, match=r"bad\.jsonl, line 59001: is not a JSON object"):
+        sotalib.read_per_item(path)
+    lines[59000] = '{"model": "x", "example_id": "y", "pass1": "n/a"}'
+    path = write(tmp_path / "bad.jsonl", "\n".join(lines))
+    with pytest.raises(ValueError, match=r"bad\.jsonl, line 59001, column \"pass1\": is 'n/a', not a number"):
+        sotalib.read_per_item(path)
