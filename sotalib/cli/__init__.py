@@ -70,6 +70,7 @@ COMMANDS = (
     "rank-uncertainty",
     "dependence",
     "datasets",
+    "errorbars",
 )
 
 
@@ -249,6 +250,7 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "correct": "--per-item",
     },
     "datasets": {},
+    "errorbars": {"alpha": "--alpha", "clusters": "--clusters", "pairs": "--pairs", "pairs_file": "--pairs-file"},
 }
 
 
