@@ -177,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
     clusters = getattr(args, "clusters", None)
     if hasattr(args, "per_item_info") and clusters is None:  # the clusters are the only item attribute used here
         raise CliError("--item-info is read for --clusters COLUMN only: give --clusters (e.g. --clusters cluster)")
+    path = getattr(args, "per_item", None)
     per_item = per_item_from_args(args)
     info = per_item.item_info or {}
     if clusters is not None and clusters not in info:
@@ -185,7 +186,13 @@ def run(args: argparse.Namespace) -> int:
             f"--clusters {clusters}: no such column in the per-item file or --item-info (item columns: {known})"
         )
     options = {"alpha": args.alpha} if hasattr(args, "alpha") else {}
-    result = evaluation_noise(per_item, clusters=clusters, pairs=pairs, **options)
+    try:
+        result = evaluation_noise(per_item, clusters=clusters, pairs=pairs, **options)
+    except ValueError as exc:  # the library names its argument, per_item: here it is the file
+        message = " ".join(str(exc).split())
+        if not message.startswith("per_item"):
+            raise
+        raise CliError(f"--per-item {path}: {message[len('per_item') :].lstrip(': ')}") from None
     if pairs_file is not None and result.pairs is not None:
         _write_pairs(pairs_file, result.pairs)
     if not getattr(args, "json", False):  # the text lists the pairs from the result's columns

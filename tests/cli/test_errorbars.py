@@ -184,6 +184,7 @@ def test_clusters_from_item_info(capsys, small, tmp_path):
     [
         (["--pairs-file", "{tmp}/p.jsonl"], "--pairs-file"),
         (["--clusters", "nope"], "--clusters nope"),
+        (["--item-info", "{tmp}/info.csv"], "--item-info"),
         (["--alpha", "0"], "--alpha"),
         (["--alpha", "1.5"], "--alpha"),
     ],
@@ -206,6 +207,10 @@ def test_a_bad_file_is_one_line_naming_the_file_and_place(capsys, tmp_path):
     assert payload["exit_code"] == 2 and payload["file"].endswith("bad.csv") and payload["line"] == 3
     code, _, err = _run(capsys, ["--per-item", str(tmp_path / "missing.csv")])
     assert code == 2 and err.count("\n") == 1 and "missing.csv" in err
+    outside = tmp_path / "outside.csv"
+    outside.write_text("item,A,B\nq1,1,0\nq2,2,1\n")  # an outcome outside [0, 1]
+    code, _, err = _run(capsys, ["--per-item", str(outside)])
+    assert code == 2 and err.count("\n") == 1 and "outside.csv" in err and "'q2'" in err, err
 
 
 def test_vendored_humaneval_plus_end_to_end(capsys, tmp_path):
