@@ -139,6 +139,22 @@ class _Cells:
         self.lines.extend(lines)
         self.files.extend([self.file] * len(lines))
 
+    def add_codes(self, models: tuple, items: tuple, values: np.ndarray, lines: Any, samples: tuple | None) -> None:
+        """Records given as factorized names, ``(codes, distinct names)`` each (the long CSV's fast path)."""
+
+        def ids(coded: tuple, known: dict) -> list[int]:
+            codes, names = coded
+            index = np.array([known.setdefault(x, len(known)) for x in names], dtype=np.int64)
+            return index[codes].tolist()
+
+        self.mi.extend(ids(models, self.models))
+        self.ii.extend(ids(items, self.items))
+        if samples is not None:
+            self.si.extend(ids(samples, self.samples))
+        self.values.extend(values.tolist())
+        self.lines.extend(np.asarray(lines).tolist())
+        self.files.extend([self.file] * len(values))
+
     def _where(self, r: int) -> str:
         return f"{self.file_names[self.files[r]]}, line {self.lines[r]}"
 
@@ -265,6 +281,37 @@ class _Source:
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"is a damaged gzip file ({exc})", path=self.shown) from None
 
+    def blocks(self, size: int = 1 << 22) -> Iterator[tuple[list[int], list[bytes]]]:
+        """``(line numbers, lines)`` of the non-blank lines, a few MB at a time (no loop per line when none is blank)."""
+        number = 1
+        rest = b""
+        try:
+            with self.stream() as fh:
+                first = True
+                while True:
+                    chunk = fh.read(size)
+                    if first:
+                        chunk, first = chunk.removeprefix(b"\xef\xbb\xbf"), False
+                    if not chunk:
+                        break
+                    lines = (rest + chunk).split(b"\n")
+                    rest = lines.pop()
+                    yield self._numbered(number, lines)
+                    number += len(lines)
+                if rest:
+                    yield self._numbered(number, [rest])
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"is a damaged gzip file ({exc})", path=self.shown) from None
+
+    @staticmethod
+    def _numbered(number: int, lines: list[bytes]) -> tuple[list[int], list[bytes]]:
+        kept = [k for k, line in enumerate(lines) if not line.strip()]
+        if not kept:
+            return list(range(number, number + len(lines))), lines
+        blank = set(kept)
+        keep = [k for k in range(len(lines)) if k not in blank]
+        return [number + k for k in keep], [lines[k] for k in keep]
+
     def load(self) -> Any:
         """The whole file as one JSON document."""
         try:
@@ -287,29 +334,20 @@ class _Slow(Exception):
     """A batch the fast path cannot take as it is: read it record by record (which names any fault)."""
 
 
-def _json_batches(src: _Source, what: str, size: int = 20000) -> Iterator[tuple[list[int], list[dict]]]:
-    """The lines of a JSONL file as batches ``(line numbers, objects)``, parsed as one JSON array each."""
+def _json_batches(src: _Source, what: str) -> Iterator[tuple[list[int], list[dict]]]:
+    """The lines of a JSONL file as batches ``(line numbers, objects)``, each block parsed as one JSON array."""
     loads = json.loads
-    nums: list[int] = []
-    lines: list[bytes] = []
-
-    def parse() -> tuple[list[int], list[dict]]:
+    for nums, lines in src.blocks():
+        if not lines:
+            continue
         try:
             objs = loads(b"[" + b",".join(lines) + b"]")
-            if len(objs) == len(lines) and all(type(o) is dict for o in objs):
-                return nums, objs
+            if len(objs) == len(lines):
+                yield nums, objs
+                continue
         except (ValueError, UnicodeDecodeError):
             pass
-        return nums, [obj for _, obj in _json_lines_of(zip(nums, lines, strict=True), src.shown, what)]
-
-    for k, line in src.lines():
-        nums.append(k)
-        lines.append(line)
-        if len(lines) >= size:
-            yield parse()
-            nums, lines = [], []
-    if lines:
-        yield parse()
+        yield nums, [obj for _, obj in _json_lines_of(zip(nums, lines, strict=True), src.shown, what)]
 
 
 def _json_lines_of(numbered, shown: str, what: str) -> Iterator[tuple[int, dict]]:
@@ -323,11 +361,22 @@ def _json_lines_of(numbered, shown: str, what: str) -> Iterator[tuple[int, dict]
         yield k, obj
 
 
+def _checked(shown: str, what: str, lines: list[int], objs: list) -> Iterator[tuple[int, dict]]:
+    """``(line, object)`` pairs, a line that is not a JSON object refused."""
+    for line, obj in zip(lines, objs, strict=True):
+        if type(obj) is not dict:
+            raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=shown, line=line)
+        yield line, obj
+
+
 def _floats(raw: list, missing: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """Plain numbers (or true/false) as floats, and the rows to keep (None: all); _Slow for anything else."""
-    if not all(type(x) is int or type(x) is float or type(x) is bool or x is None for x in raw):
+    """Numbers (or true/false) as floats, and the rows to keep (None: all); _Slow for anything else."""
+    try:
+        v = np.array(raw, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise _Slow from None
+    if v.ndim != 1:
         raise _Slow
-    v = np.array(raw, dtype=np.float64)
     bad = ~np.isfinite(v)
     if not bad.any():
         return v, None
@@ -507,10 +556,15 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
 def _read_long_fast(
     src: _Source, cells: _Cells, header: list[str], delimiter: str, columns: tuple, extra: list[int], *, missing: bool
 ) -> None:
-    """The long CSV through pandas' C parser in chunks; _Slow (nothing added) at anything it does not take as is."""
+    """The long CSV through pandas' C parser in chunks; _Slow (nothing added) at anything it does not take as is.
+
+    The names are factorized per chunk and checked once per distinct value (blank, spaces around, a line
+    break inside quotes: then the line reader takes the file, and names the line).
+    """
     import pandas as pd
 
     jm, ji, js, jk = columns
+    texts = [j for j in (jm, ji, jk, *extra) if j is not None]
     parts: list[tuple] = []
     info: dict[int, dict[str, str]] = {j: {} for j in extra}
     varying: set[int] = set()
@@ -519,8 +573,9 @@ def _read_long_fast(
         reader = pd.read_csv(
             src.stream(),
             sep=delimiter,
-            dtype=str,
-            na_filter=False,
+            dtype={f"c{j}": (np.float64 if j == js else object) for j in range(len(header))},
+            keep_default_na=False,
+            na_values=[""],
             skip_blank_lines=False,
             chunksize=1_000_000,
             encoding="utf-8-sig",
@@ -531,46 +586,46 @@ def _read_long_fast(
         for chunk in reader:
             lines = np.arange(row0, row0 + len(chunk)) + 2  # the header is line 1; blank lines are rows here
             row0 += len(chunk)
-            cols = [chunk.iloc[:, j].str.strip() for j in range(len(header))]
-            filled = np.zeros(len(chunk), dtype=bool)
-            for c in cols:
-                filled |= (c != "").to_numpy()
-            if any(c.str.contains("\n", regex=False).any() for c in cols):
-                raise _Slow  # a quoted cell over several lines: line numbers need the line reader
-            model, item, text = cols[jm][filled], cols[ji][filled], cols[js][filled]
-            lines = lines[filled]
-            if (model == "").any() or (item == "").any():
+            blank = chunk.isna().all(axis=1).to_numpy()
+            values = chunk[f"c{js}"].to_numpy(dtype=np.float64)
+            keep = ~blank & ~np.isnan(values)
+            if not missing and (np.isnan(values) & ~blank).any():
                 raise _Slow
-            answered = (text != "").to_numpy()
-            if not answered.all() and not missing:
+            if not np.isfinite(values[keep]).all():
                 raise _Slow
-            values = pd.to_numeric(text[answered], errors="coerce").to_numpy(dtype=np.float64)
-            if not np.isfinite(values).all():
-                raise _Slow
-            sample = cols[jk][filled][answered].tolist() if jk is not None else None
-            items = item[answered].tolist()
-            parts.append((model[answered].tolist(), items, values, lines[answered].tolist(), sample))
+            coded = {}
+            for j in texts:
+                codes, uniques = pd.factorize(chunk[f"c{j}"].to_numpy()[keep], use_na_sentinel=True)
+                names = uniques.tolist()
+                if (codes < 0).any() and j in (jm, ji, jk):
+                    raise _Slow  # a row without its model, item or sample
+                if any(not isinstance(x, str) or x != x.strip() or not x or "\n" in x for x in names):
+                    raise _Slow
+                coded[j] = (codes, names)
+            parts.append((coded, values[keep], lines[keep]))
             for j in extra:
-                if j not in varying and not _same_per_item(item[answered], cols[j][filled][answered], info[j]):
+                if j not in varying and not _same_per_item(coded[ji], coded[j], info[j]):
                     varying.add(j)
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError, OSError, EOFError, zlib.error):
+    except (ValueError, TypeError, UnicodeDecodeError, pd.errors.ParserError, OSError, EOFError, zlib.error):
         raise _Slow from None
-    for models, items, values, lines, sample in parts:
-        cells.add_many(models, items, values, lines, sample)
+    for coded, values, lines in parts:
+        cells.add_codes(coded[jm], coded[ji], values, lines, coded[jk] if jk is not None else None)
     for j in extra:
         if j not in varying:
             cells.info[header[j]] = {cells.items[i]: v for i, v in info[j].items()}
 
 
-def _same_per_item(items: Any, values: Any, seen: dict[str, str]) -> bool:
-    """Whether a column holds one value per item (in this chunk and the ones before, remembered in ``seen``)."""
+def _same_per_item(items: tuple, values: tuple, seen: dict[str, str]) -> bool:
+    """Whether a column (codes, names) holds one value per item, here and in the chunks before (``seen``)."""
     import pandas as pd
 
-    pairs = pd.DataFrame({"i": items, "v": values}).drop_duplicates()
+    pairs = pd.DataFrame({"i": items[0], "v": values[0]}).drop_duplicates()
     if pairs["i"].duplicated().any():
         return False
+    item_names, value_names = items[1], values[1]
     for i, v in zip(pairs["i"].tolist(), pairs["v"].tolist(), strict=True):
-        if seen.setdefault(i, v) != v:
+        value = value_names[v] if v >= 0 else ""
+        if seen.setdefault(item_names[i], value) != value:
             return False
     return True
 
@@ -662,7 +717,7 @@ def read_eval_arena(  # noqa: C901 - a record-by-record reader and its batch fas
             models = [o["model"] for o in objs]
             items = [o["example_id"] for o in objs]
             raw = [o[key] for o in objs]
-        except KeyError:
+        except (KeyError, TypeError):
             raise _Slow from None
         if any("count" in o or "n" in o for o in objs):
             raise _Slow
@@ -683,7 +738,7 @@ def read_eval_arena(  # noqa: C901 - a record-by-record reader and its batch fas
         try:
             many(lines, objs)
         except _Slow:
-            for line, obj in zip(lines, objs, strict=True):
+            for line, obj in _checked(src.shown, what, lines, objs):
                 one(line, obj)
     if len(benchmarks) > 1:
         raise _refuse_several(src.shown, "benchmarks (benchmark_id)", benchmarks, "filter=")
@@ -777,11 +832,13 @@ def read_lm_eval(  # noqa: C901 - a record-by-record reader and its batch fast p
         cells_of(str(obj.get("filter", "none"))).add(model, doc if task is None else f"{task}/{doc}", value, line)
 
     def many(lines: list[int], objs: list[dict]) -> None:
+        if type(objs[0]) is not dict:
+            raise _Slow
         key = metric(lines[0], objs[0])
         try:
             docs = [str(o["doc_id"]) for o in objs]
             raw = [o[key] for o in objs]
-        except KeyError:
+        except (KeyError, TypeError):
             raise _Slow from None
         values, keep = _floats(raw, missing)
         filters = [str(o.get("filter", "none")) for o in objs]
@@ -806,7 +863,7 @@ def read_lm_eval(  # noqa: C901 - a record-by-record reader and its batch fast p
         try:
             many(lines, objs)
         except _Slow:
-            for line, obj in zip(lines, objs, strict=True):
+            for line, obj in _checked(src.shown, what, lines, objs):
                 one(line, obj)
 
 
@@ -985,7 +1042,7 @@ def read_eee(  # noqa: C901 - a record-by-record reader and its batch fast path,
             models = [o["model_id"] for o in objs]
             items = [o["sample_id"] for o in objs]
             evals = [o["evaluation"] for o in objs]
-        except KeyError:
+        except (KeyError, TypeError):
             raise _Slow from None
         names = {o.get("evaluation_name") for o in objs}
         if (filter is not None and names != {filter}) or not all(type(e) is dict for e in evals):
@@ -1009,7 +1066,7 @@ def read_eee(  # noqa: C901 - a record-by-record reader and its batch fast path,
         try:
             many(lines, objs)
         except _Slow:
-            for line, obj in zip(lines, objs, strict=True):
+            for line, obj in _checked(src.shown, what, lines, objs):
                 one(line, obj)
     if len(evaluations) > 1:
         raise _refuse_several(src.shown, "evaluations (evaluation_name)", evaluations, "filter=")
@@ -1057,7 +1114,22 @@ def _folder_sources(folder: str, format: str) -> tuple[str, list[_Source]]:
 def read_logs(
     path: str | os.PathLike, *, format: str, outcome: str | None, filter: str | None, missing: bool
 ) -> tuple[str, Any]:
-    """``(format, PerItem)`` of a log file or folder; ``("wide", source)`` when it is a wide CSV to read."""
+    """``(format, PerItem)`` of a log file or folder; ``("wide", source)`` when it is a wide CSV to read.
+
+    With ``format`` given, a refusal says so (the file may be another format).
+    """
+    try:
+        return _read_logs(path, format=format, outcome=outcome, filter=filter, missing=missing)
+    except InputError as exc:
+        if format == "auto":
+            raise
+        where = {"path": exc.path, "line": exc.line, "column": exc.column}
+        raise InputError(f"{exc.reason} (read as format={format!r})", **where) from None
+
+
+def _read_logs(
+    path: str | os.PathLike, *, format: str, outcome: str | None, filter: str | None, missing: bool
+) -> tuple[str, Any]:
     p = os.fspath(path)
     if p != "-" and os.path.isdir(p):
         kind, sources = _folder_sources(p, format)

@@ -83,25 +83,29 @@ def _in_option_terms(text: str) -> str:
     return re.sub(r"(?<![-\w])(outcome|filter|format)=", r"--\1", text)
 
 
-def per_item_from_args(args: argparse.Namespace, *, missing: bool = True) -> Any:
+def per_item_from_args(args: argparse.Namespace, *, missing: bool = True, item_info: str | bool = True) -> Any:
     """The :class:`sotalib.PerItem` of ``--per-item`` and its companions; they are removed from ``args``.
 
     ``missing``: whether a blank cell or a null result is a missing answer (NaN) rather than an error.
-    Companions given without ``--per-item`` are refused (exit code 2).
+    ``item_info``: True when the command uses item attributes; else the text naming what it is
+    (``--item-info`` is then refused rather than ignored).  Companions given without ``--per-item`` are
+    refused (exit code 2).
     """
     values = {dest: getattr(args, dest) for dest in DESTS if hasattr(args, dest)}
     for dest in DESTS:
         if hasattr(args, dest):
             delattr(args, dest)
-    return per_item_from_values(values, missing=missing)
+    return per_item_from_values(values, missing=missing, item_info=item_info)
 
 
-def per_item_from_values(values: dict, *, missing: bool = True) -> Any:
+def per_item_from_values(values: dict, *, missing: bool = True, item_info: str | bool = True) -> Any:
     """:func:`per_item_from_args` on a dict of the options' destinations (for a command that took them out)."""
     from .._io import InputError
     from .._per_item import read_per_item
     from . import CliError
 
+    if item_info is not True and values.get("per_item_info") is not None:
+        raise CliError(f"--item-info does not apply to {item_info or 'this command'}: it uses no item attributes")
     path = values.get("per_item")
     if path is None:
         given = [

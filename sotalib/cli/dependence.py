@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from . import CliError, call, emit, typed
 
     path = args.per_item
-    table = per_item_from_args(args)
+    table = per_item_from_args(args, item_info="dependence")
     given = typed(args)
     fit = given.pop("fit", False)
     given.setdefault("rng", 0)

@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         kind = "battles (--battles: each battle has a winner)"
         res = call("rank-uncertainty", bradley_terry, kind, battles.a, battles.b, battles.winner, **given)
     else:
-        per_item = per_item_from_args(args, missing=False)
+        per_item = per_item_from_args(args, missing=False, item_info="rank-uncertainty")
         kind = "per-item results (--per-item)"
         res = call("rank-uncertainty", estimate_rank_uncertainty, kind, per_item, **given)
     if args.plot is not None:

@@ -92,11 +92,17 @@ def test_filter_on_a_format_without_filters_is_refused(capsys):
     assert code == 2 and "--filter" in err and "not to inspect files" in err
 
 
-def test_item_info_side_file_reaches_the_table(tmp_path, capsys):
+def test_item_info_is_refused_where_no_item_attribute_is_used(tmp_path, capsys):
     side = tmp_path / "info.csv"
-    side.write_text("item,cluster\nT/0,a\nT/1,a\n")
-    code, _, err = run(capsys, "dependence", "--per-item", FIX / "eval_arena.jsonl", "--item-info", side)
-    assert code == 2 and "info.csv" in err and "no row for 1 of the 3 items (first: 'T/2')" in err
+    side.write_text("item,cluster\nT/0,a\nT/1,a\nT/2,b\n")
+    for command in (["dependence"], ["sota"], ["rank-uncertainty"]):
+        code, _, err = run(capsys, *command, "--per-item", FIX / "eval_arena.jsonl", "--item-info", side)
+        assert code == 2 and "--item-info does not apply to" in err and "uses no item attributes" in err
+
+
+def test_format_given_is_said_in_the_refusal(capsys):
+    code, _, err = run(capsys, "dependence", "--per-item", FIX / "eval_arena.jsonl", "--format", "helm")
+    assert code == 2 and "(read as --format 'helm')" in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_wide_csv_and_stdin_still_work(tmp_path, capsys, monkeypatch):
