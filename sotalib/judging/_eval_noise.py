@@ -35,7 +35,11 @@ item the total is the plug-in variance (divisor ``n``), as the paper and
 eval-arena write it: ``se`` is :func:`sotalib.judging.error_bars`' standard
 error (divisor ``n - 1``) times ``sqrt((n - 1) / n)``.  A negative data
 variance estimate is clipped to 0 (as eval-arena clips), after which the
-split no longer adds up exactly.
+split no longer adds up exactly.  The split needs ``squares`` and ``K >= 2``:
+a model with one sample on every item, or without ``squares``, has no
+``se_data``/``se_pred`` (None), and its cells count as single samples in
+``se``; a model with ``K >= 2`` on some items only lends the mean ``u`` of
+those items to its one-sample cells (assumed alike).
 """
 
 from __future__ import annotations
@@ -288,22 +292,20 @@ def _bh(p: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------- results
 
 
+def _json_column(values: Any) -> list:
+    """A column as Python values (``tolist()``), NaN and infinities as None."""
+    out = np.asarray(values).tolist()
+    if np.asarray(values).dtype.kind == "f":
+        return [v if math.isfinite(v) else None for v in out]
+    return out
+
+
 def _records(columns: dict[str, Any]) -> Iterator[dict]:
     """One JSON-safe dict per row of equal-length columns, keys in the columns' order (NaN as None)."""
     keys = list(columns)
-    for k in range(len(columns[keys[0]]) if keys else 0):
-        rec: dict = {}
-        for key in keys:
-            v = columns[key][k]
-            if isinstance(v, (np.bool_, bool)):
-                rec[key] = bool(v)
-            elif isinstance(v, (np.integer, int)):
-                rec[key] = int(v)
-            elif isinstance(v, (np.floating, float)):
-                rec[key] = _nan_to_none(float(v))
-            else:
-                rec[key] = v
-        yield rec
+    lists = [_json_column(columns[key]) for key in keys]
+    for row in zip(*lists, strict=True):
+        yield dict(zip(keys, row, strict=True))
 
 
 @dataclass(frozen=True, repr=False)
@@ -577,9 +579,14 @@ class EvaluationNoise(Result):
         """A short table of the models and the summary."""
         s = self.summary
         lines = [f"{s.n_models} models on {s.n_items} items; {s.n_pairs} pairs, {s.close_pairs} close"]
+
+        def num(v: float | None) -> str:
+            return "-" if v is None else f"{v:.4f}"
+
         for r in self.models.to_records():
-            se = "-" if r["se"] is None else f"{r['se']:.4f}"
-            lines.append(f"  {r['model']}: {r['accuracy']:.4f} +/- {se} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]")
+            lines.append(
+                f"  {r['model']}: {num(r['accuracy'])} +/- {num(r['se'])} [{num(r['ci_low'])}, {num(r['ci_high'])}]"
+            )
         if self.pairs is not None:
             told = int(np.sum(self.pairs.significant))
             lines.append(f"pairs told apart (Holm, alpha={self.alpha:g}): {told} of {len(self.pairs)}")
@@ -942,7 +949,8 @@ def evaluation_noise(
     outcomes, and for graded ones Jeffreys' Bayesian interval (Beta(x + 1/2,
     n' - x + 1/2) quantiles) on the effective number of items ``n' =
     p (1 - p) / se_mean**2`` with ``x = p n'``.  ``"normal"`` and ``"exact"``
-    force one kind.
+    force one kind (Clopper--Pearson assumes independent items: with
+    clusters, ``"auto"`` keeps the normal interval on the clustered error).
 
     **Clusters** (Miller 2024, eq. 4): the variance of the accuracy is
     ``sum_c (sum_{i in c} (x_i - mean))**2 / n**2`` (the cluster-robust
@@ -1052,7 +1060,7 @@ def evaluation_noise(
             ok & (np.abs(acc[blk.ia] - acc[blk.ib]) <= MAX_DIFF) & (acc[blk.ia] > MIN_PERF) & (acc[blk.ib] > MIN_PERF)
         )
         if pairs:
-            p = _sign_test(blk.wins_a, blk.wins_b)
+            p = np.where(ok, _sign_test(blk.wins_a, blk.wins_b), np.nan)  # no shared item: no test
             is_close = near & (p > thr)
         else:  # only the summary: compare the counts with the critical ones, no p-value each
             wins = np.floor(blk.wins_a + 1e-9)
