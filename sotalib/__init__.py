@@ -78,6 +78,7 @@ Judging a competition
    compare_candidates
    estimate_rank_uncertainty
    TestSize
+   DifferenceTestSize
    Aggregation
    Comparison
    RankUncertainty
@@ -236,6 +237,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .judging import Aggregation as Aggregation
     from .judging import BenchmarkNoiseTable as BenchmarkNoiseTable
     from .judging import Comparison as Comparison
+    from .judging import DifferenceTestSize as DifferenceTestSize
     from .judging import EvaluationNoise as EvaluationNoise
     from .judging import RankUncertainty as RankUncertainty
     from .judging import TestSize as TestSize
@@ -297,6 +299,7 @@ __getattr__, __dir__, __all__ = attach(
             "compare_candidates",
             "estimate_rank_uncertainty",
             "TestSize",
+            "DifferenceTestSize",
             "Aggregation",
             "Comparison",
             "RankUncertainty",

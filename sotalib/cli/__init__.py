@@ -70,6 +70,7 @@ COMMANDS = (
     "rank-uncertainty",
     "dependence",
     "datasets",
+    "errorbars",
 )
 
 
@@ -230,6 +231,10 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "confidence": "--confidence",
         "z": "--z",
         "precision": "--precision",
+        "difference": "--difference",
+        "corr": "--corr",
+        "power": "--power",
+        "items": "--items",
     },
     "compare": {"alpha": "--alpha", "lower_is_better": "--lower-is-better"},
     "rank-uncertainty": {
@@ -246,6 +251,7 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "correct": "--per-item",
     },
     "datasets": {},
+    "errorbars": {"alpha": "--alpha", "clusters": "--clusters", "pairs": "--pairs", "pairs_file": "--pairs-file"},
 }
 
 
