@@ -404,7 +404,10 @@ def _joint(parts: Sequence[_Part], low: int, high: int, limit: int) -> tuple[int
             idx = t - ms_arr * p.weight
             ok = (idx >= 0) & (idx <= high)
             ok[ok] = arrays[i][idx[ok]]
-            s = int(ms_arr[np.flatnonzero(ok)[0]])
+            cand = ms_arr[ok]
+            # any candidate completes the sum; take the one whose share is nearest the rest's mean share
+            span = sum(q.lattice.den * q.weight for q in parts[: i + 1])
+            s = int(cand[np.argmin(np.abs(cand * p.weight * span - t * p.lattice.den * p.weight))])
             chosen.append(p.lattice.witness(s))
             t -= s * p.weight
         witnesses.append(chosen[::-1])
