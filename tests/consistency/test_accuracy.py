@@ -358,3 +358,39 @@ def test_huge_benchmarks_and_wide_intervals_stay_small():
     fits = [k for k in near if abs(Fraction(k, n) - Fraction(v)) <= width]
     r = check_report({"acc": v}, n_items=n, decimals=15, rounding="round")
     assert r.evidence == fits and r.consistent == bool(fits)
+
+
+def test_min_repeats_of_a_macro_average_against_a_plain_search():
+    sizes = {"a": 2, "b": 3}
+    for v in ("0.31", "0.46", "0.69", "0.88"):
+        plain = None
+        for R in range(1, 6):
+            hits = [
+                (i, j)
+                for i in range(2 * R + 1)
+                for j in range(3 * R + 1)
+                if _within((Fraction(i, 2 * R) + Fraction(j, 3 * R)) / 2, v, 2, "round")
+            ]
+            if hits:
+                plain = R
+                break
+        r = check_report({"acc": v}, subsets=sizes, average="macro", decimals=2, rounding="round")
+        assert r.min_repeats == plain, v
+        i, j = r.example["counts"]
+        assert r.example["of"] == [2 * plain, 3 * plain]
+        assert _within((Fraction(i, 2 * plain) + Fraction(j, 3 * plain)) / 2, v, 2, "round")
+
+
+@pytest.mark.parametrize("average", ["micro", "macro"])
+def test_pass_at_k_over_subsets_against_every_count(average):
+    sizes, K, k = {"a": 1, "b": 2}, 4, 2
+    values = []
+    for ca in itertools.product(range(K + 1), repeat=1):
+        for cb in itertools.product(range(K + 1), repeat=2):
+            pa = sum(_pass_at_k(c, K, k) for c in ca)
+            pb = sum(_pass_at_k(c, K, k) for c in cb)
+            values.append((pa + pb) / 3 if average == "micro" else (pa / 1 + pb / 2) / 2)
+    for v in ("0.25", "0.4", "0.5", "0.61", "0.75", "0.9"):
+        expect = any(_within(x, v, 2, "round") for x in values)
+        r = check_report({"pass@2": v}, subsets=sizes, average=average, samples=K, decimals=2, rounding="round")
+        assert r.consistent == expect, v
