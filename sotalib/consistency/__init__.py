@@ -16,7 +16,10 @@ Reports
 -------
 One report or a table of them, against a test set, explicit folds, or k-fold
 cross-validation with known or unknown folds, by Score of Means or Mean of
-Scores (the ``sotalib check`` command).
+Scores (the ``sotalib check`` command); or an accuracy on a benchmark of n
+items (``check_report(scores, n_items=N)``): one run (k/n), the mean of R runs,
+pass@k over K samples per item, a macro average over subsets and the subsets'
+own scores, each lattice decided exactly, with the fewest runs a value needs.
 
 .. autosummary::
 
@@ -24,9 +27,12 @@ Scores (the ``sotalib check`` command).
    check_batch
    get_dataset
    DATASETS
+   benchmark
+   BENCHMARKS
    ReportVerdict
    BatchVerdict
    Dataset
+   Benchmark
 
 The tests of the paper
 ----------------------
@@ -101,6 +107,9 @@ from .._lazy import attach
 if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
     from ._batch import BatchVerdict as BatchVerdict
     from ._batch import check_batch as check_batch
+    from ._benchmarks import BENCHMARKS as BENCHMARKS
+    from ._benchmarks import Benchmark as Benchmark
+    from ._benchmarks import benchmark as benchmark
     from ._datasets import DATASETS as DATASETS
     from ._datasets import Dataset as Dataset
     from ._datasets import get_dataset as get_dataset
@@ -143,6 +152,7 @@ __getattr__, __dir__, __all__ = attach(
     __name__,
     {
         "._batch": ["BatchVerdict", "check_batch"],
+        "._benchmarks": ["BENCHMARKS", "Benchmark", "benchmark"],
         "._datasets": ["DATASETS", "Dataset", "get_dataset"],
         "._folds": ["count_configurations", "kfold_configurations", "read_folds", "stratified_folds"],
         "._multiclass": ["MulticlassResult", "check_multiclass", "diagnose_multiclass", "stratified_class_folds"],
