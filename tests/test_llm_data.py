@@ -85,3 +85,16 @@ def test_open_llm_boards():
     assert len(v2) == 348 and v2.model.nunique() == 340
     assert np.allclose(v2.mmlu_pro_accuracy, 0.1 + 0.9 * v2.mmlu_pro_normalised / 100, atol=1e-6)
     assert "1,804 rows, 1,756 distinct model names" in README and "348 rows,\n340 distinct" in README
+
+
+def test_reported_score_tables_match_the_readme():
+    r1 = pd.read_csv(LLM / "deepseek_r1_scores.csv", dtype=str)
+    assert len(r1) == 175 and "(175 rows;" in README
+    assert set(r1.table) == {"main", "distilled"} and not (r1.score == "-").any()
+    aime = r1[(r1.benchmark == "AIME 2024 (Pass@1)") & (r1.model == "DeepSeek R1")]
+    assert list(aime.score) == ["79.8"]  # the README's headline number, as printed
+    pro = pd.read_csv(LLM / "mmlu_pro_summaries.csv", dtype={"acc": str})
+    assert len(pro) == 43 and "(43 rows;" in README
+    assert set(pro.run) == {"deepseek", "gpt4o", "merged"} and list(pro.category).count("total") == 1
+    # each printed accuracy is its own count over the answered questions
+    assert np.allclose(pro["acc"].astype(float), pro["corr"] / (pro["corr"] + pro["wrong"]), rtol=0, atol=1e-15)
