@@ -24,9 +24,12 @@ Scores (the ``sotalib check`` command).
    check_batch
    get_dataset
    DATASETS
+   benchmark
+   BENCHMARKS
    ReportVerdict
    BatchVerdict
    Dataset
+   Benchmark
 
 The tests of the paper
 ----------------------
@@ -101,6 +104,9 @@ from .._lazy import attach
 if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
     from ._batch import BatchVerdict as BatchVerdict
     from ._batch import check_batch as check_batch
+    from ._benchmarks import BENCHMARKS as BENCHMARKS
+    from ._benchmarks import Benchmark as Benchmark
+    from ._benchmarks import benchmark as benchmark
     from ._datasets import DATASETS as DATASETS
     from ._datasets import Dataset as Dataset
     from ._datasets import get_dataset as get_dataset
@@ -143,6 +149,7 @@ __getattr__, __dir__, __all__ = attach(
     __name__,
     {
         "._batch": ["BatchVerdict", "check_batch"],
+        "._benchmarks": ["BENCHMARKS", "Benchmark", "benchmark"],
         "._datasets": ["DATASETS", "Dataset", "get_dataset"],
         "._folds": ["count_configurations", "kfold_configurations", "read_folds", "stratified_folds"],
         "._multiclass": ["MulticlassResult", "check_multiclass", "diagnose_multiclass", "stratified_class_folds"],
