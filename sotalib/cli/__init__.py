@@ -221,6 +221,11 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "target_var": "--target-var",
         "fold_min": "--fold-min",
         "fold_max": "--fold-max",
+        "n_items": "--items",
+        "samples": "--samples",
+        "pass_at": "--pass-at",
+        "subsets": "--subset",
+        "subset_scores": "--subset-score",
     },
     "rank": {"method": "--method", "lower_is_better": "--lower-is-better", "rng": "--seed", "seed": "--seed"},
     "testsize": {

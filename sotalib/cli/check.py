@@ -30,9 +30,14 @@ S = argparse.SUPPRESS  # an option not typed is not passed: the library's defaul
 KINDS = {
     "batch": "--batch (every report's settings come from the file's columns)",
     "binary": "a binary report (--p/--n, --dataset or --folds; --task binary)",
+    "accuracy": "an accuracy on n items (--items, or a benchmark's --dataset)",
     "multiclass": "a multiclass report (--classes; --task multiclass)",
     "regression": "a regression report (--task regression)",
 }
+
+
+#: The options (by parameter) that make a report an accuracy on n items.
+ACCURACY = ("n_items", "samples", "pass_at", "subsets", "subset_scores")
 
 
 def _pair(option: str):
@@ -56,6 +61,14 @@ def _pairs(items: list[tuple[str, str]], option: str) -> dict[str, str]:
     return out
 
 
+def _size(name: str, text: str) -> int:
+    """The size of ``--subset NAME=N``, an integer (the library checks its range)."""
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        raise CliError(f"--subset {name} must be an integer number of items, got {text!r}") from None
+
+
 def _class_sizes(text: str) -> list[int]:
     try:
         return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
@@ -76,7 +89,19 @@ def register(sub) -> None:
     a = p.add_argument
     a("--p", type=integer("--p"), help="number of positives (>= 1)")
     a("--n", type=integer("--n"), help="number of negatives (>= 1); regression: number of items")
-    a("--dataset", metavar="NAME", help="a named test set instead of --p/--n (sotalib datasets)")
+    a(
+        "--dataset",
+        metavar="NAME",
+        help="a named test set instead of --p/--n, or a named benchmark instead of --items (sotalib datasets)",
+    )
+    a(
+        "--items",
+        dest="n_items",
+        type=integer("--items"),
+        metavar="N",
+        help="an accuracy on N items (a share of the items: acc, pass@1, exact_match, resolved, ...; "
+        "acc=64.93%% is read as 0.6493) instead of --p/--n",
+    )
     a(
         "--score",
         dest="scores",
@@ -108,7 +133,8 @@ def register(sub) -> None:
         "--repeats",
         type=integer("--repeats"),
         help="repetitions of the k-fold or of the --folds (1-1000; default 1); without "
-        "--stratified every repetition may have its own fold configuration",
+        "--stratified every repetition may have its own fold configuration; with --items: the score is "
+        "the mean over R runs of every item (lattice k/(N R))",
     )
     a("--aggregation", choices=("som", "mos"), help="Score of Means or Mean of Scores")
     a(
@@ -125,6 +151,30 @@ def register(sub) -> None:
         help="skip the typo finder on inconsistent reports (faster batches)",
     )
     a("--json", action="store_true", default=False, help="print one JSON object")
+    acc = p.add_argument_group("an accuracy on n items (--items or a benchmark's --dataset)")
+    acc.add_argument(
+        "--samples",
+        type=integer("--samples"),
+        metavar="K",
+        help="K samples per item, scored by the unbiased pass@k of Chen et al. 2021 (with --pass-at; 1-1000)",
+    )
+    acc.add_argument("--pass-at", dest="pass_at", type=integer("--pass-at"), metavar="k", help="k of pass@k (1-K)")
+    acc.add_argument(
+        "--subset",
+        dest="subsets",
+        type=_pair("--subset"),
+        action="append",
+        metavar="NAME=N",
+        help="a subset of the items and its size (repeatable; a benchmark's --dataset gives them)",
+    )
+    acc.add_argument(
+        "--subset-score",
+        dest="subset_scores",
+        type=_pair("--subset-score"),
+        action="append",
+        metavar="NAME=VALUE",
+        help="the score reported on one subset, checked jointly with --score of the whole (repeatable)",
+    )
     g = p.add_argument_group("multiclass and regression reports")
     g.add_argument(
         "--task",
@@ -141,7 +191,8 @@ def register(sub) -> None:
         "--average",
         choices=("micro", "macro", "weighted"),
         help="average of the per-class scores (scikit-learn's meaning; default macro); "
-        "a score name may override it, e.g. --score micro_f1=0.8",
+        "a score name may override it, e.g. --score micro_f1=0.8; with --items: the whole's score over "
+        "all items (micro, the default) or the mean of the subsets' scores (macro)",
     )
     g.add_argument("--beta", help="weight of the F-beta score (default 1)")
     g.add_argument(
@@ -183,6 +234,8 @@ def _kind(given: dict) -> str:
     task = given.pop("task", None)
     if task is not None:
         return task
+    if any(name in given for name in ACCURACY):
+        return "accuracy"
     return "multiclass" if "classes" in given else "binary"
 
 
@@ -202,9 +255,13 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     kind = _kind(given)
-    for name, option in (("scores", "--score"), ("fold_min", "--fold-min"), ("fold_max", "--fold-max")):
+    pairs: tuple[tuple[str, str], ...] = (("scores", "--score"), ("fold_min", "--fold-min"), ("fold_max", "--fold-max"))
+    pairs += (("subset_scores", "--subset-score"), ("subsets", "--subset"))
+    for name, option in pairs:
         if name in given:
             given[name] = _pairs(given[name], option)
+    if "subsets" in given:
+        given["subsets"] = {name: _size(name, text) for name, text in given["subsets"].items()}
     if "zero_division" in given:
         given["zero_division"] = {"0": 0, "1": 1, "undefined": None}[given["zero_division"]]
     quiet = {"progress": False} if args.json else {}
@@ -241,7 +298,9 @@ def _answer(args: argparse.Namespace, kind: str, given: dict, quiet: dict) -> in
     from .. import consistency
     from . import emit
 
-    if kind == "binary":
+    if kind == "binary" and "average" in given and "dataset" not in given:
+        raise CliError(f"--average does not apply to {KINDS[kind]}")
+    if kind in ("binary", "accuracy"):
         result = call("check", consistency.check_report, KINDS[kind], **given, **quiet)
     elif kind == "regression":
         result = call("check", consistency.check_regression, KINDS[kind], **given)

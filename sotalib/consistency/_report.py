@@ -95,6 +95,13 @@ class ReportVerdict(Result):
         The aggregation the evidence belongs to ('single', 'som' or 'mos'; None when inconsistent).
     reported : dict
         The reported scores as given (name to value), which ``to_text()`` repeats.
+    min_repeats : int or None
+        An accuracy on n items (aggregation 'accuracy'): the smallest number of runs R (1 to 100)
+        whose mean over every item can give the reported values (None: none up to 100, or
+        samples per item were stated); 1 when one run can.
+    example : dict or None
+        With ``min_repeats``: ``{"repeats": R, "counts": ..., "of": ...}``, counts that give the
+        values over R runs (one count of n R, or one per subset).
     """
 
     consistent: bool
@@ -108,14 +115,24 @@ class ReportVerdict(Result):
     diagnosis: str = ""
     evidence_aggregation: str | None = None
     reported: dict = field(default_factory=dict, repr=False, compare=False)
+    min_repeats: int | None = None
+    example: dict | None = None
 
     def to_dict(self) -> dict:
         """JSON-safe form (no NaN): the keys of ``sotalib check --json``.
 
         The four common keys, then n_solutions, solutions (the evidence again, the key the
         command line has always printed), aggregation, fits, suggestions, diagnosis,
-        evidence_aggregation.
+        evidence_aggregation; for an accuracy on n items also verdict ('consistent' or
+        'inconsistent'), min_repeats and example.
         """
+        extra = {}
+        if self.aggregation == "accuracy":
+            extra = {
+                "verdict": "consistent" if self.consistent else "inconsistent",
+                "min_repeats": self.min_repeats,
+                "example": self.example,
+            }
         return json_safe(
             {
                 "consistent": bool(self.consistent),
@@ -131,6 +148,7 @@ class ReportVerdict(Result):
                 "suggestions": [s.to_dict() for s in self.suggestions],
                 "diagnosis": self.diagnosis,
                 "evidence_aggregation": self.evidence_aggregation,
+                **extra,
             }
         )
 
@@ -138,6 +156,8 @@ class ReportVerdict(Result):
         """The verdict, each aggregation tested, the evidence and the typos found: what ``sotalib check`` prints."""
         verdict = "CONSISTENT" if self.consistent else "INCONSISTENT"
         lines = [f"{verdict}: " + ", ".join(f"{k}={val}" for k, val in self.reported.items())]
+        if self.aggregation == "accuracy":
+            return "\n".join(lines + _accuracy_lines(self))
         for agg, d in self.details.items():
             state = {True: "consistent", False: "inconsistent", None: "not tested"}[d["consistent"]]
             tested = d["configurations_tested"]
@@ -245,6 +265,13 @@ def _scores_third(func: Callable[..., ReportVerdict]) -> Callable[..., ReportVer
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> ReportVerdict:
+        if (
+            len(args) == 1
+            and "scores" not in kwargs
+            and (isinstance(args[0], Mapping) or _is_series(args[0]))
+            and _accuracy_kind(kwargs)
+        ):  # an accuracy on n items has no p and n: its scores come first
+            return func(scores=args[0], **kwargs)
         if args and (isinstance(args[0], Mapping) or _is_series(args[0]) or _is_frame(args[0])):
             raise ValueError(
                 f"check_report(p, n, scores, ...): the scores come third, after p and n; got a "
@@ -276,11 +303,18 @@ def check_report(
     fold_min: Mapping[str, float | str] | None = None,
     fold_max: Mapping[str, float | str] | None = None,
     dataset: str | None = None,
+    n_items: int | None = None,
+    samples: int | None = None,
+    pass_at: int | None = None,
+    average: str | None = None,
+    subsets: Mapping[str, int] | None = None,
+    subset_scores: Mapping[str, float | str] | None = None,
 ) -> ReportVerdict:
     """Test whether the reported scores can come from the experiment the report describes.
 
     The experiment is a single test set of ``p`` positives and ``n``
-    negatives, or cross-validation: explicit folds, stratified k-fold, or
+    negatives, a benchmark of ``n_items`` items scored by an accuracy (any share of
+    the items: accuracy, pass@1, exact match, resolved rate), or cross-validation: explicit folds, stratified k-fold, or
     k-fold with unknown folds (every configuration is tested).  Over folds the
     scores may be a Score of Means or a Mean of Scores; when the paper does
     not say, both are tested and the verdict says which fits.  The answer is
@@ -332,7 +366,32 @@ def check_report(
         they constrain the Mean-of-Scores test (``aggregation`` then defaults to 'mos').
     dataset : str, optional
         A named test set (:func:`sotalib.consistency.get_dataset`, e.g. ``"drive-test-fov"``):
-        its ``p`` and ``n``, or its folds, instead of ``p``, ``n`` and ``folds``.
+        its ``p`` and ``n``, or its folds, instead of ``p``, ``n`` and ``folds``; or a named
+        language-model benchmark: its ``n_items`` and ``subsets``.
+    n_items : int, optional
+        An accuracy on n items: the scores are shares of the items (``acc``, ``pass@1``,
+        ``exact_match``, ``resolved``, ...; ``"64.93%"`` is read as 0.6493), each on the lattice
+        k/n -- over ``repeats`` runs of every item k/(n R); no ``p`` and ``n``, and the scores may
+        come first: ``check_report({"acc": "0.6493"}, n_items=164)``.  Scores of one name (and
+        ``error_rate`` with ``acc``) share one count; other names are other quantities.  Without
+        ``eps`` and ``decimals`` each value is read with the decimals written, and ``rounding``
+        defaults to 'any' (round, floor or ceil: never inconsistent because of a convention).
+        ``decimals`` counts the digits written (64.93%: 2).  The verdict has ``min_repeats``, the
+        fewest runs (up to 100) whose mean can give the values, with an ``example``.
+    samples, pass_at : int, optional
+        K samples per item scored by the unbiased pass@k estimator of Chen et al. (2021)
+        (``pass_at`` 1 to K, default 1), decided exactly by dynamic programming over the attainable
+        sums up to C(K, k) n = 10^7 numerators; beyond, refused.
+    average : {'micro', 'macro'}, optional
+        How the whole's score averages the ``subsets``: over all items (micro, the default) or
+        the mean of the subsets' accuracies (macro), decided exactly by dynamic programming over
+        the attainable sums with the common denominator (up to 10^7 sums; beyond it a macro
+        average is searched for counts that give it, and refused when none is found).
+    subsets : mapping, optional
+        Subset name -> its number of items (a named benchmark gives them).
+    subset_scores : mapping, optional
+        Subset name -> the reported score on that subset, checked jointly with the whole's
+        score (the one quantity of ``scores``).
 
     Returns
     -------
@@ -365,6 +424,14 @@ def check_report(
     (False, [('npv', 0.9409), ('acc', 0.6821)])
     >>> check_report(38, 262, {"acc": "0.9447", "sens": "0.9139"}, k=5, stratified=True, eps="1e-4").fits
     []
+
+    An accuracy on the 164 problems of HumanEval: 0.6493 is no count of 164, but the mean of two runs.
+
+    >>> v = check_report({"pass@1": "0.6493"}, n_items=164)
+    >>> v.consistent, v.min_repeats, v.example
+    (False, 2, {'repeats': 2, 'counts': 213, 'of': 328})
+    >>> check_report({"acc": "64.63%"}, n_items=164).evidence
+    [106]
     """
     return _check_report(
         p,
@@ -384,6 +451,12 @@ def check_report(
         fold_min=fold_min,
         fold_max=fold_max,
         dataset=dataset,
+        n_items=n_items,
+        samples=samples,
+        pass_at=pass_at,
+        average=average,
+        subsets=subsets,
+        subset_scores=subset_scores,
     )
 
 
@@ -406,8 +479,22 @@ def _check_report(
     fold_min: Mapping[str, float | str] | None,
     fold_max: Mapping[str, float | str] | None,
     dataset: str | None,
+    n_items: int | None = None,
+    samples: int | None = None,
+    pass_at: int | None = None,
+    average: str | None = None,
+    subsets: Mapping[str, int] | None = None,
+    subset_scores: Mapping[str, float | str] | None = None,
 ) -> ReportVerdict:
     """:func:`check_report` (also one row of a batch): reads the report once, then runs the tests."""
+    accuracy: dict[str, Any] = dict(n_items=n_items, samples=samples, pass_at=pass_at, average=average)
+    accuracy.update(subsets=subsets, subset_scores=subset_scores)
+    if _accuracy_kind(dict(accuracy, dataset=dataset)):
+        fold = dict(p=p, n=n, folds=folds, k=k, aggregation=aggregation, fold_min=fold_min, fold_max=fold_max)
+        fold["stratified"] = stratified or None
+        return _accuracy_report(
+            scores, fold, dataset, accuracy, repeats=repeats, eps=eps, decimals=decimals, rounding=rounding
+        )
     scores = as_mapping(scores, "scores")
     fold_min = as_mapping(fold_min, "fold_min")
     fold_max = as_mapping(fold_max, "fold_max")
@@ -706,3 +793,118 @@ def _mos_joint(dataset, intervals):
         "n_solutions_counted": False,
         "note": note,
     }
+
+
+# --------------------------------------------------------------------------- an accuracy on n items
+#: The parameters that make a report an accuracy on n items (sotalib.consistency._accuracy).
+ACCURACY_OPTIONS = ("n_items", "samples", "pass_at", "average", "subsets", "subset_scores")
+
+
+def _benchmark(name: object):
+    """The named language-model benchmark ``name`` (a :class:`Benchmark`), or None when it is a named test set.
+
+    A name that is neither is refused with the closest names of both registries.
+    """
+    from ._datasets import DATASETS
+
+    key = str(name).strip().lower()
+    if key in DATASETS:
+        return None
+    try:
+        from . import _benchmarks  # the registry of language-model benchmarks (branch benchmarks)
+    except ImportError:  # no registry of benchmarks: the named test sets say what is there
+        return None
+    try:
+        return _benchmarks.benchmark(name)
+    except ValueError:
+        import difflib
+
+        names = list(_benchmarks.BENCHMARKS) + list(DATASETS)
+        close = difflib.get_close_matches(key, names, n=4, cutoff=0.6)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise ValueError(
+            f"dataset must be a named benchmark or test set, got {str(name)!r}; {hint}(sotalib datasets lists them)"
+        ) from None
+
+
+def _accuracy_kind(kwargs: Mapping[str, Any]) -> bool:
+    """Whether the keywords describe an accuracy on n items (rather than a report of positives and negatives)."""
+    if any(kwargs.get(name) is not None for name in ACCURACY_OPTIONS):
+        return True
+    return kwargs.get("dataset") is not None and _benchmark(kwargs["dataset"]) is not None
+
+
+def _accuracy_report(scores, fold: dict, dataset, accuracy: dict, *, repeats, eps, decimals, rounding) -> ReportVerdict:
+    """The verdict on an accuracy on n items (sotalib.consistency._accuracy), the options of folds refused."""
+    from ._accuracy import check_accuracy
+
+    given = [name for name, value in fold.items() if value is not None]
+    if given:
+        why = [name for name, value in accuracy.items() if value is not None] + (["dataset"] if dataset else [])
+        raise ParameterError(
+            f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to an accuracy on a number of items "
+            f"(given by {', '.join(why)})",
+            *given,
+            *why,
+        )
+    if dataset is not None:
+        bench = _benchmark(dataset)
+        if bench is None:
+            raise ParameterError(
+                f"dataset {dataset!r} is a test set of positives and negatives, not a benchmark of n items: "
+                "give p and n (or n_items without the dataset)",
+                "dataset",
+                "n_items",
+            )
+        clash = [name for name in ("n_items", "subsets") if accuracy.get(name) is not None]
+        if clash:
+            raise ParameterError(
+                f"dataset {bench.name!r} fixes the benchmark: drop {', '.join(clash)}", "dataset", *clash
+            )
+        accuracy = dict(accuracy, n_items=bench.n_items, subsets=dict(bench.subsets) if bench.subsets else None)
+    scores = as_mapping(scores, "scores")
+    if scores is None:
+        scores = {}
+    ans = check_accuracy(scores, repeats=repeats, eps=eps, decimals=decimals, rounding=rounding, **accuracy)
+    detail = {
+        "consistent": ans.consistent,
+        "n_solutions": ans.n_solutions,
+        "solutions": ans.evidence,
+        "configurations_tested": 1,
+        "note": ans.note,
+        "average": ans.average,
+        "n_solutions_counted": ans.counted,
+    }
+    reported = dict(scores)
+    reported.update({f"{k} (subset)": v for k, v in (accuracy.get("subset_scores") or {}).items()})
+    return ReportVerdict(
+        ans.consistent,
+        ans.n_solutions,
+        ans.evidence,
+        1,
+        "accuracy",
+        ["accuracy"] if ans.consistent else [],
+        {"accuracy": detail},
+        [],
+        ans.diagnosis,
+        "accuracy" if ans.consistent else None,
+        reported=reported,
+        min_repeats=ans.min_repeats,
+        example=ans.example,
+    )
+
+
+def _accuracy_lines(v: ReportVerdict) -> list[str]:
+    """The lines of ``to_text()`` after the verdict, for an accuracy on n items."""
+    d = v.details["accuracy"]
+    state = "consistent" if d["consistent"] else "inconsistent"
+    more = "" if d.get("n_solutions_counted", True) else " (at least)"
+    lines = [f"  {d['note']}: {state}; solutions {d['n_solutions']:,}{more}"]
+    if v.evidence:
+        shown = v.evidence[:5]
+        lines.append(f"  evidence, counts that fit: {shown}{' ...' if len(v.evidence) > 5 else ''}")
+    if not v.consistent:
+        lines.append(f"  diagnosis: {v.diagnosis}")
+    elif v.min_repeats is not None and v.min_repeats > 1 and v.example:
+        lines.append(f"  fewest runs that give it: {v.min_repeats}")
+    return lines

@@ -182,6 +182,11 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
         "--target-var": "1.5",
         "--fold-min": "acc=0.4",
         "--fold-max": "acc=0.6",
+        "--items": "40",
+        "--samples": "3",
+        "--pass-at": "2",
+        "--subset": "a=5",
+        "--subset-score": "a=0.4",
     },
     "rank": {
         "--scores": "{matrix2}",
