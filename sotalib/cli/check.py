@@ -4,7 +4,9 @@ Parse, call one library function, print.  The options that set a report's
 experiment pick the function (``--batch``: :func:`sotalib.consistency.check_batch`;
 ``--task regression``: :func:`~sotalib.consistency.check_regression`;
 ``--classes`` or ``--task multiclass``: :func:`~sotalib.consistency.check_multiclass`;
-otherwise :func:`~sotalib.consistency.check_report`), and every option typed on
+otherwise :func:`~sotalib.consistency.check_report`, which also answers an accuracy
+on n items: ``--items``, ``--samples``, ``--pass-at``, ``--subset``, ``--subset-score``
+or a benchmark's ``--dataset``), and every option typed on
 the command line is passed to it as the parameter of the same name
 (:func:`sotalib.cli.call`): an option the function does not take is refused,
 never ignored, and the library decides every range and which options go
@@ -83,7 +85,9 @@ def register(sub) -> None:
         help="consistency of reported scores with the experiment (Fazekas & Kovacs)",
         description="Decide with certainty whether reported scores can come from a test set of P positives "
         "and N negatives, or from k-fold cross-validation aggregated by Score of Means (som) or "
-        "Mean of Scores (mos).  Without --aggregation both are tested.",
+        "Mean of Scores (mos).  Without --aggregation both are tested.  With --items N (or a benchmark's "
+        "--dataset): whether accuracies can come from N items, one run or the mean of --repeats R runs, "
+        "pass@k over --samples K, or a macro average over subsets.",
         argument_default=S,
     )
     a = p.add_argument

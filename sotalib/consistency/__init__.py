@@ -16,7 +16,10 @@ Reports
 -------
 One report or a table of them, against a test set, explicit folds, or k-fold
 cross-validation with known or unknown folds, by Score of Means or Mean of
-Scores (the ``sotalib check`` command).
+Scores (the ``sotalib check`` command); or an accuracy on a benchmark of n
+items (``check_report(scores, n_items=N)``): one run (k/n), the mean of R runs,
+pass@k over K samples per item, a macro average over subsets and the subsets'
+own scores, each lattice decided exactly, with the fewest runs a value needs.
 
 .. autosummary::
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
@@ -59,8 +59,10 @@ MAX_REPEATS = 1_000
 #: Witnesses of consistency kept in ``evidence``.
 MAX_EVIDENCE = 100
 
-#: Tries of the witness search of a macro average beyond the exact bound.
-SEARCH_TRIES = 400
+#: Tries of the witness search of a macro average beyond the exact bound, and the counts of the
+#: next-to-last subset searched around its share in each.
+SEARCH_TRIES = 100
+SEARCH_WINDOW = 500
 
 AVERAGES = ("micro", "macro")
 
@@ -235,11 +237,20 @@ class Lattice:
     def nearest(self, x: Fraction) -> tuple[int | None, int | None]:
         """The attainable numerators just below and above the value ``x``."""
         t = x * self.den
-        below = self.members(0, min(self.den, math.floor(t)))
-        above = self.members(max(0, math.ceil(t)), self.den, None if self.values is not None else 1)
-        lo = below[-1] if below else None
-        hi = above[0] if above else None
-        return lo, hi
+        a, b = min(self.den, math.floor(t)), max(0, math.ceil(t))
+        if self.values is None:
+            return (a if a >= 0 else None), (b if b <= self.den else None)
+        below = np.flatnonzero(self._fewest[: max(a, -1) + 1] <= self.n)
+        above = np.flatnonzero(self._fewest[b:] <= self.n) + b
+        return (int(below[-1]) if len(below) else None), (int(above[0]) if len(above) else None)
+
+    def count(self, a: int, b: int) -> int:
+        """How many numerators in ``a..b`` are attainable."""
+        if a > b:
+            return 0
+        if self.values is None:
+            return b - a + 1
+        return int(np.count_nonzero(self._fewest[a : b + 1] <= self.n))
 
     def bits(self, a: int, b: int) -> int:
         """The attainable numerators in ``a..b`` as a bitset (bit ``s`` set)."""
@@ -404,7 +415,10 @@ def _joint(parts: Sequence[_Part], low: int, high: int, limit: int) -> tuple[int
             idx = t - ms_arr * p.weight
             ok = (idx >= 0) & (idx <= high)
             ok[ok] = arrays[i][idx[ok]]
-            s = int(ms_arr[np.flatnonzero(ok)[0]])
+            cand = ms_arr[ok]
+            # any candidate completes the sum; take the one whose share is nearest the rest's mean share
+            span = sum(q.lattice.den * q.weight for q in parts[: i + 1])
+            s = int(cand[np.argmin(np.abs(cand * p.weight * span - t * p.lattice.den * p.weight))])
             chosen.append(p.lattice.witness(s))
             t -= s * p.weight
         witnesses.append(chosen[::-1])
@@ -423,7 +437,6 @@ def _macro_search(parts: Sequence[_Part], lo: Fraction, hi: Fraction, tries: int
     last, first = order[-2:], order[:-2]
     target = (lo + hi) / 2 * L
     pa, pb = parts[last[0]], parts[last[1]]
-    ma = pa.lattice.members(pa.a, pa.b)
     for attempt in range(tries):
         rest = target
         chosen: dict[int, int] = {}
@@ -433,15 +446,17 @@ def _macro_search(parts: Sequence[_Part], lo: Fraction, hi: Fraction, tries: int
             jitter = 0 if attempt == 0 else int(rng.integers(-2, 3))
             want = math.floor(share * p.lattice.den) + jitter
             ms = p.lattice.members(max(p.a, want - 3), min(p.b, want + 3))
-            if not ms:
-                ms = p.lattice.members(p.a, p.b)
+            if not ms:  # the target is beyond this subset's own range: its nearest end
+                end = min(max(want, p.a), p.b)
+                ms = [end] if p.lattice.values is None else p.lattice.members(p.a, p.b)
                 if not ms:
                     return None
             s = min(ms, key=lambda x: abs(x - want))
             chosen[i] = s
             rest -= Fraction(s, p.lattice.den)
         low_r, high_r = lo * L - (target - rest), hi * L - (target - rest)
-        for sa in ma:
+        want_a = math.floor(rest / 2 * pa.lattice.den)  # the two share the rest; a window of counts around it
+        for sa in pa.lattice.members(max(pa.a, want_a - SEARCH_WINDOW), min(pa.b, want_a + SEARCH_WINDOW)):
             va = Fraction(sa, pa.lattice.den)
             a_b, b_b = math.ceil((low_r - va) * pb.lattice.den), math.floor((high_r - va) * pb.lattice.den)
             hit = pb.lattice.members(max(a_b, pb.a), min(b_b, pb.b), 1)
@@ -468,6 +483,8 @@ class AccuracyAnswer:
     example: dict | None
     average: str
     counted: bool = True
+    witness: str = ""
+    roundings: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -479,6 +496,13 @@ class _Setup:
     pass_at: int | None
     whole: tuple[tuple[str, tuple[Share, ...]], ...]  # quantity -> its shares
     parts: dict[str, Share]  # subset -> its reported share
+    pass_at_of: dict[str, int] = field(default_factory=dict)  # a score named pass@N: its k, with samples
+
+    def pass_at_for(self, quantity: str | None) -> int | None:
+        """The k of pass@k of a quantity (named pass@N, with samples), else the one ``pass_at``."""
+        if quantity is None and len(self.whole) == 1:
+            quantity = self.whole[0][0]
+        return self.pass_at_of.get(quantity or "", self.pass_at)
 
 
 def _read_subsets(subsets, n_items) -> tuple[int, dict[str, int] | None]:
@@ -559,7 +583,28 @@ def _read_setup(
             "scores",
         )
     whole = tuple((q, tuple(v)) for q, v in grouped.items())
-    return _Setup(n, subsets, average, samples, pass_at, whole, parts)
+    return _Setup(n, subsets, average, samples, pass_at, whole, parts, _pass_at_names(grouped, samples, pass_at))
+
+
+def _pass_at_names(grouped: Mapping[str, list[Share]], samples, pass_at) -> dict[str, int]:
+    """With ``samples``, the k of each score named ``pass@k`` (``pass_at``, if given, must agree)."""
+    import re
+
+    out: dict[str, int] = {}
+    if samples is None:
+        return out
+    for q in grouped:
+        m = re.fullmatch(r"pass@(\d+)", q.replace(" ", ""))
+        if m:
+            k = int(m.group(1))
+            if pass_at is not None and k != pass_at:
+                raise ParameterError(
+                    f"score {q} names pass@{k} but pass_at={pass_at}: drop pass_at (a score named pass@k gives k)",
+                    "pass_at",
+                    "scores",
+                )
+            out[q] = k
+    return out
 
 
 def _window(shares: Sequence[Share]) -> tuple[Fraction, Fraction]:
@@ -581,28 +626,40 @@ class _Decision:
     failing: tuple[str, ...]  # what fails alone (for the diagnosis)
     counted: bool = True
     dens: object = None
+    witness: str = ""
+
+
+def _decide_whole(setup: _Setup, repeats: int, limit: int) -> _Decision:
+    """No subsets to check jointly: each quantity on the lattice of the whole, alone."""
+    lists: list[list] = []
+    count, failing, notes, forms = 1, [], [], []
+    for q, shares in setup.whole:
+        lat = lattice(setup.n, repeats=repeats, samples=setup.samples, pass_at=setup.pass_at_for(q))
+        a, b = lat.window(*_window(shares))
+        ms = lat.members(a, b, limit)
+        if not ms:
+            failing.append(q)
+        count *= lat.count(a, b)
+        lists.append([lat.witness(s) for s in ms])
+        notes.append(lat.describe().replace(" for any k", ""))
+        forms.append(_form(lat))
+    evidence = [x[0] for x in _product(lists, limit)] if len(lists) == 1 else _product(lists, limit)
+    note = "; ".join(dict.fromkeys(notes))
+    form = "; ".join(dict.fromkeys(forms))
+    if len(setup.whole) > 1:
+        form = f"one per score ({', '.join(q for q, _ in setup.whole)}): {form}"
+    return _Decision(
+        not failing, count, evidence if not failing else [], note, tuple(failing), dens=setup.n * repeats, witness=form
+    )
 
 
 def _decide(setup: _Setup, repeats: int, limit: int = MAX_EVIDENCE) -> _Decision:
-    lat = lattice(setup.n, repeats=repeats, samples=setup.samples, pass_at=setup.pass_at)
-    joint = bool(setup.parts) or (setup.average == "macro")
-    if not joint:
-        lists: list[list] = []
-        count, failing = 1, []
-        for q, shares in setup.whole:
-            a, b = lat.window(*_window(shares))
-            ms = lat.members(a, b)
-            if not ms:
-                failing.append(q)
-            count *= len(ms)
-            lists.append([lat.witness(s) for s in ms[:limit]])
-        evidence = [x[0] for x in _product(lists, limit)] if len(lists) == 1 else _product(lists, limit)
-        note = f"{lat.describe()}".replace(" for any k", "")
-        return _Decision(not failing, count, evidence if not failing else [], note, tuple(failing), dens=lat.den)
+    if not setup.parts and setup.average == "micro":
+        return _decide_whole(setup, repeats, limit)
+    pass_at = setup.pass_at_for(None)
+    lat = lattice(setup.n, repeats=repeats, samples=setup.samples, pass_at=pass_at)
     assert setup.subsets is not None
-    lats = {
-        k: lattice(v, repeats=repeats, samples=setup.samples, pass_at=setup.pass_at) for k, v in setup.subsets.items()
-    }
+    lats = {k: lattice(v, repeats=repeats, samples=setup.samples, pass_at=pass_at) for k, v in setup.subsets.items()}
     L = len(lats)
     failing = []
     windows = {}
@@ -661,9 +718,20 @@ def _decide(setup: _Setup, repeats: int, limit: int = MAX_EVIDENCE) -> _Decision
     src = "samples" if setup.samples else "runs"
     per = f", {repeats} runs" if repeats > 1 and src == "runs" else ""
     note = f"{what} over {L} subsets ({setup.n:,} items{per})" + ("" if counted else "; found by search, not counted")
-    return _Decision(
-        ok, total, evidence if ok else [], note, tuple(failing), counted, dens=[x.den for x in lats.values()]
-    )
+    form = f"one per subset ({', '.join(list(lats)[:5])}{', ...' if L > 5 else ''}): {_form(lat)}"
+    if len(whole) > 1:
+        form = f"one list per score ({', '.join(q for q, _ in whole)}), {form}"
+    dens = [x.den for x in lats.values()]
+    return _Decision(ok, total, evidence if ok else [], note, tuple(failing), counted, dens=dens, witness=form)
+
+
+def _form(lat: Lattice) -> str:
+    """What one witness of ``lat`` is, in words."""
+    if lat.values is None:
+        if lat.samples is not None:
+            return "correct samples k of n K"
+        return "count k of n R" if lat.repeats > 1 else "count k of n"
+    return f"the numbers of items with 0, 1, ..., {lat.samples} correct samples"
 
 
 def _fmt_value(x: Fraction, decimals: int) -> str:
@@ -726,25 +794,64 @@ def check_accuracy(
                 min_r, example = r, {"repeats": r, "counts": d.evidence[0], "of": d.dens}
                 break
     text = "" if dec.consistent else _diagnosis(setup, repeats, dec, min_r, example, searched)
+    fitting = None
+    if dec.consistent and eps is None and rounding in (None, "any"):  # which conventions the report fits
+        fitting = []
+        for how in ("round", "floor", "ceil"):
+            try:
+                d = _decide(replace(setup, **_reread(scores, subset_scores, setup, eps, decimals, how)), repeats, 1)
+            except ValueError:
+                continue
+            if d.consistent:
+                fitting.append(how)
     return AccuracyAnswer(
-        dec.consistent, dec.n_solutions, dec.evidence, dec.note, text, min_r, example, setup.average, dec.counted
+        dec.consistent,
+        dec.n_solutions,
+        dec.evidence,
+        dec.note,
+        text,
+        min_r,
+        example,
+        setup.average,
+        dec.counted,
+        dec.witness,
+        None if fitting is None else tuple(fitting),
     )
+
+
+def _reread(scores, subset_scores, setup: _Setup, eps, decimals, rounding: str) -> dict:
+    """The reported shares of ``setup`` read again under another rounding convention."""
+    new = _read_setup(
+        scores,
+        n_items=setup.n,
+        subsets=setup.subsets,
+        subset_scores=subset_scores,
+        average=setup.average,
+        samples=setup.samples,
+        pass_at=setup.pass_at,
+        eps=eps,
+        decimals=decimals,
+        rounding=rounding,
+    )
+    return {"whole": new.whole, "parts": new.parts}
 
 
 def _diagnosis(setup: _Setup, repeats: int, dec: _Decision, min_r, example, searched: bool) -> str:
     n_scores = sum(len(s) for _, s in setup.whole) + len(setup.parts)
     several = n_scores > 1
-    lat = lattice(setup.n, repeats=repeats, samples=setup.samples, pass_at=setup.pass_at)
+    lat = lattice(setup.n, repeats=repeats, samples=setup.samples, pass_at=setup.pass_at_for(None))
     said = []
     if not setup.parts and setup.average == "micro":
         for q, shares in setup.whole:
             if q in dec.failing:
-                said.append(_lattice_words(shares, lat, several))
+                own = lattice(setup.n, repeats=repeats, samples=setup.samples, pass_at=setup.pass_at_for(q))
+                said.append(_lattice_words(shares, own, several))
     else:
         assert setup.subsets is not None
         for q in dec.failing:
             if q in setup.parts:
-                sub = lattice(setup.subsets[q], repeats=repeats, samples=setup.samples, pass_at=setup.pass_at)
+                k = setup.pass_at_for(None)
+                sub = lattice(setup.subsets[q], repeats=repeats, samples=setup.samples, pass_at=k)
                 said.append(f"subset {q}: " + _lattice_words((setup.parts[q],), sub, True))
             else:
                 shares = dict(setup.whole)[q]

@@ -815,7 +815,7 @@ def _benchmark(name: object):
     except ImportError:  # no registry of benchmarks: the named test sets say what is there
         return None
     try:
-        return _benchmarks.benchmark(name)
+        return _benchmarks.benchmark(str(name))
     except ValueError:
         import difflib
 
@@ -874,6 +874,8 @@ def _accuracy_report(scores, fold: dict, dataset, accuracy: dict, *, repeats, ep
         "note": ans.note,
         "average": ans.average,
         "n_solutions_counted": ans.counted,
+        "witness": ans.witness,
+        "roundings": None if ans.roundings is None else list(ans.roundings),
     }
     reported = dict(scores)
     reported.update({f"{k} (subset)": v for k, v in (accuracy.get("subset_scores") or {}).items()})
@@ -902,7 +904,11 @@ def _accuracy_lines(v: ReportVerdict) -> list[str]:
     lines = [f"  {d['note']}: {state}; solutions {d['n_solutions']:,}{more}"]
     if v.evidence:
         shown = v.evidence[:5]
-        lines.append(f"  evidence, counts that fit: {shown}{' ...' if len(v.evidence) > 5 else ''}")
+        lines.append(f"  evidence ({d['witness']}): {shown}{' ...' if len(v.evidence) > 5 else ''}")
+    fits = d.get("roundings")
+    if v.consistent and fits is not None and len(fits) < 3:
+        how = " or ".join(fits) if fits else "none of round, floor and ceil alone (each value its own way)"
+        lines.append(f"  fits only if the values were shortened by {how}")
     if not v.consistent:
         lines.append(f"  diagnosis: {v.diagnosis}")
     elif v.min_repeats is not None and v.min_repeats > 1 and v.example:

@@ -327,3 +327,70 @@ def test_scores_come_first_only_for_an_accuracy():
     with pytest.raises(ValueError, match="the scores come third"):
         check_report({"acc": "0.5"}, p=5, n=5, decimals=1)
     assert check_report(5, 5, {"acc": "0.5"}, decimals=1).consistent  # the binary report is unchanged
+
+
+def test_scores_named_pass_at_k_take_their_k_and_each_is_decided_alone():
+    # 20 items, 10 samples: pass@1 is k/200; pass@5 has its own lattice
+    r = check_report({"pass@1": "0.515", "pass@5": "0.6493"}, n_items=20, samples=10)
+    assert r.consistent and r.evidence[0][0] == 103 and sum(r.evidence[0][1]) == 20
+    r5 = check_report({"pass@5": "0.6493"}, n_items=20, samples=10, pass_at=5)
+    assert r5.evidence == [w[1] for w in r.evidence][: len(r5.evidence)]
+    with pytest.raises(ValueError, match="names pass@5 but pass_at=3"):
+        check_report({"pass@5": "0.6493"}, n_items=20, samples=10, pass_at=3)
+
+
+def test_which_rounding_conventions_fit():
+    r = check_report({"acc": "0.6525"}, n_items=164)  # 107/164 = 0.65243...: only its ceiling is 0.6525
+    assert r.details["accuracy"]["roundings"] == ["ceil"] and "fits only if" in r.to_text()
+    assert check_report({"acc": "0.6524"}, n_items=164).details["accuracy"]["roundings"] == ["round", "floor"]
+    assert check_report({"acc": "0.6524"}, n_items=164, eps="1e-4").details["accuracy"]["roundings"] is None
+
+
+def test_huge_benchmarks_and_wide_intervals_stay_small():
+    r = check_report({"acc": "0.5"}, n_items=10**15, eps="0.4")
+    slack = Fraction(1, 10**12)  # every interval is widened by a relative 1e-12 (a float computed before rounding)
+    lo, hi = Fraction(1, 10) - slack, Fraction(9, 10) + slack
+    assert r.consistent and r.n_solutions == math.floor(hi * 10**15) - math.ceil(lo * 10**15) + 1
+    assert len(r.evidence) == 100
+    n, v = 10**12 + 7, "0.123456789012345"
+    width = Fraction(1, 2 * 10**15) + slack
+    near = range(math.floor(Fraction(v) * n) - 5, math.ceil(Fraction(v) * n) + 6)
+    fits = [k for k in near if abs(Fraction(k, n) - Fraction(v)) <= width]
+    r = check_report({"acc": v}, n_items=n, decimals=15, rounding="round")
+    assert r.evidence == fits and r.consistent == bool(fits)
+
+
+def test_min_repeats_of_a_macro_average_against_a_plain_search():
+    sizes = {"a": 2, "b": 3}
+    for v in ("0.31", "0.46", "0.69", "0.88"):
+        plain = None
+        for R in range(1, 6):
+            hits = [
+                (i, j)
+                for i in range(2 * R + 1)
+                for j in range(3 * R + 1)
+                if _within((Fraction(i, 2 * R) + Fraction(j, 3 * R)) / 2, v, 2, "round")
+            ]
+            if hits:
+                plain = R
+                break
+        r = check_report({"acc": v}, subsets=sizes, average="macro", decimals=2, rounding="round")
+        assert r.min_repeats == plain, v
+        i, j = r.example["counts"]
+        assert r.example["of"] == [2 * plain, 3 * plain]
+        assert _within((Fraction(i, 2 * plain) + Fraction(j, 3 * plain)) / 2, v, 2, "round")
+
+
+@pytest.mark.parametrize("average", ["micro", "macro"])
+def test_pass_at_k_over_subsets_against_every_count(average):
+    sizes, K, k = {"a": 1, "b": 2}, 4, 2
+    values = []
+    for ca in itertools.product(range(K + 1), repeat=1):
+        for cb in itertools.product(range(K + 1), repeat=2):
+            pa = sum(_pass_at_k(c, K, k) for c in ca)
+            pb = sum(_pass_at_k(c, K, k) for c in cb)
+            values.append((pa + pb) / 3 if average == "micro" else (pa / 1 + pb / 2) / 2)
+    for v in ("0.25", "0.4", "0.5", "0.61", "0.75", "0.9"):
+        expect = any(_within(x, v, 2, "round") for x in values)
+        r = check_report({"pass@2": v}, subsets=sizes, average=average, samples=K, decimals=2, rounding="round")
+        assert r.consistent == expect, v
