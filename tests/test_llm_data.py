@@ -85,3 +85,40 @@ def test_open_llm_boards():
     assert len(v2) == 348 and v2.model.nunique() == 340
     assert np.allclose(v2.mmlu_pro_accuracy, 0.1 + 0.9 * v2.mmlu_pro_normalised / 100, atol=1e-6)
     assert "1,804 rows, 1,756 distinct model names" in README and "348 rows,\n340 distinct" in README
+
+
+def test_reported_score_tables_match_the_readme():
+    r1 = pd.read_csv(LLM / "deepseek_r1_scores.csv", dtype=str)
+    assert len(r1) == 175 and "(175 rows;" in README
+    assert set(r1.table) == {"main", "distilled"} and not (r1.score == "-").any()
+    aime = r1[(r1.benchmark == "AIME 2024 (Pass@1)") & (r1.model == "DeepSeek R1")]
+    assert list(aime.score) == ["79.8"]  # the README's headline number, as printed
+    pro = pd.read_csv(LLM / "mmlu_pro_summaries.csv", dtype={"acc": str})
+    assert len(pro) == 43 and "(43 rows;" in README
+    assert set(pro.run) == {"deepseek", "gpt4o", "merged"} and list(pro.category).count("total") == 1
+    # each printed accuracy is its own count over the answered questions
+    assert np.allclose(pro["acc"].astype(float), pro["corr"] / (pro["corr"] + pro["wrong"]), rtol=0, atol=1e-15)
+
+
+def test_the_open_llm_v1_columns_name_their_splits():
+    """The audit of section 6d: the smallest size that gives every printed score is the split."""
+    from sotalib.multiplicity import possible_n
+
+    v1 = pd.read_csv(LLM / "open_llm_v1.csv")
+    for column, split in {"arc": 1172, "winogrande": 1267, "gsm8k": 1319}.items():
+        assert possible_n(v1[column] / 100, 4, range(1, 10_001), rounding="round")[0] == split
+        assert not len(possible_n(v1[column] / 100, 4, [split + 1], rounding="round"))
+
+
+def test_two_majority_votes_of_deepseek_r1_are_no_count_of_30():
+    """cons@64 is one answer per AIME problem: k/30.  Checked by hand with fractions."""
+    from fractions import Fraction
+
+    r1 = pd.read_csv(LLM / "deepseek_r1_scores.csv", dtype=str)
+    votes = r1[r1.benchmark == "AIME 2024 cons@64"]
+
+    def on_lattice(score: str) -> bool:
+        return any(abs(Fraction(100 * k, 30) - Fraction(score)) <= Fraction(1, 20) for k in range(31))
+
+    off = sorted(votes.score[~votes.score.map(on_lattice)])
+    assert off == ["13.4", "52.7"]

@@ -33,6 +33,8 @@ Table = Any
 
 #: Columns of a :class:`BatchVerdict` row.
 BATCH_RESULT_COLUMNS = ("id", "verdict", "fits", "n_solutions", "configurations_tested", "typo", "error")
+#: The columns added where a row is an accuracy on n items.
+ACCURACY_RESULT_COLUMNS = ("min_repeats", "example")
 
 
 @dataclass(frozen=True, repr=False)
@@ -43,7 +45,9 @@ class BatchVerdict(Result):
     ----------
     reports : tuple of dict
         One row per report: id, verdict ('consistent', 'INCONSISTENT' or 'error'), fits,
-        n_solutions, configurations_tested (None: too many to count, see note), typo, error, note.
+        n_solutions, configurations_tested (None: too many to count, see note), typo, error, note,
+        min_repeats and example (an accuracy on n items: the fewest runs whose mean gives the
+        values, with counts that do; None on the other rows).
     """
 
     reports: tuple
@@ -65,28 +69,36 @@ class BatchVerdict(Result):
     def to_frame(self) -> pandas.DataFrame:
         """One row per report as a pandas DataFrame (columns as in :data:`BATCH_RESULT_COLUMNS`).
 
-        ``configurations_tested`` keeps None (too many to count), never NaN.
+        ``configurations_tested`` keeps None (too many to count), never NaN; a table of accuracies
+        on n items also has ``min_repeats`` and ``example``.
         """
         import pandas as pd  # optional, heavy: only when a frame is asked for
 
-        return pd.DataFrame([dict(r) for r in self.reports], columns=list(BATCH_RESULT_COLUMNS), dtype=object)
+        columns = list(BATCH_RESULT_COLUMNS)
+        if any(r.get("min_repeats") is not None for r in self.reports):
+            columns += ACCURACY_RESULT_COLUMNS
+        return pd.DataFrame([dict(r) for r in self.reports], columns=columns, dtype=object)
 
     def to_text(self) -> str:
         """The table ``sotalib check --batch`` prints: one line per report, then every error in full."""
-        head = ("id", "verdict", "fits", "solutions", "configurations", "typo")
+        head: tuple[str, ...] = ("id", "verdict", "fits", "solutions", "configurations", "typo")
+        runs = any(r.get("min_repeats") is not None for r in self.reports)  # accuracies on n items
+        if runs:
+            head += ("fewest runs",)
         lines = []
         for r in self.reports:
             tested = r["configurations_tested"]
-            lines.append(
-                (
-                    str(r["id"]),
-                    r["verdict"],
-                    r["fits"],
-                    "-" if r["verdict"] == "error" else f"{r['n_solutions']:,}",
-                    "-" if r["verdict"] == "error" else ("too many to count" if tested is None else f"{tested:,}"),
-                    r["typo"] or "-",
-                )
+            cells: tuple[str, ...] = (
+                str(r["id"]),
+                r["verdict"],
+                r["fits"],
+                "-" if r["verdict"] == "error" else f"{r['n_solutions']:,}",
+                "-" if r["verdict"] == "error" else ("too many to count" if tested is None else f"{tested:,}"),
+                r["typo"] or "-",
             )
+            if runs:
+                cells += ("-" if r.get("min_repeats") is None else str(r["min_repeats"]),)
+            lines.append(cells)
         widths = [max(len(h), *(len(row[j]) for row in lines)) for j, h in enumerate(head)]
         out = ["  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip()]
         out += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in lines]
@@ -121,13 +133,33 @@ BATCH_COLUMNS: tuple[str, ...] = (
     "rounding",
 )
 BATCH_COLUMNS += ("dataset",)  # a named test set (sotalib.consistency.DATASETS) instead of p and n
+#: An accuracy on n items (a named benchmark in ``dataset``, or ``items``): runs are ``repeats``.
+ACCURACY_COLUMNS: tuple[str, ...] = ("items", "samples", "pass_at", "average")
+BATCH_COLUMNS += ACCURACY_COLUMNS
+#: Other spellings of batch columns.
+_ALIASES = {"n_items": "items", "pass_k": "pass_at", "passk": "pass_at"}
 
 _TRUE = ("true", "yes", "1", "1.0", "y", "t")
 _FALSE = ("false", "no", "0", "0.0", "n", "f")
 
 
 def _column_key(name: str) -> str:
-    return str(name).strip().lower().replace("-", "_").replace(" ", "_")
+    key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
+    return _ALIASES.get(key, key)
+
+
+def _names_a_benchmark(cell: str) -> bool:
+    """Whether a ``dataset`` cell names a language-model benchmark (not a named test set)."""
+    from ._benchmarks import benchmark
+    from ._datasets import DATASETS
+
+    if not cell.strip() or cell.strip().lower() in DATASETS:
+        return False
+    try:
+        benchmark(cell)
+    except ValueError:
+        return False
+    return True
 
 
 def _int_cell(column: str, text: str, low: int, high: int | None = None) -> int:
@@ -173,10 +205,14 @@ def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str
     return list(t.header), [(j + 1, list(r)) for j, r in enumerate(t.rows)], base, where, t.header_line
 
 
-def _columns(header, where, line: int | None = None) -> tuple[dict[str, int], dict[str, int]]:
+def _columns(header, where, line: int | None = None, rows=()) -> tuple[dict[str, int], dict[str, int]]:
     """({batch column: index}, {score name as written: index}); unknown or repeated columns are errors.
 
-    The errors name the table, the header's ``line`` (None for a DataFrame) and the column at fault.
+    A table of accuracies on n items (a column ``items``, ``samples``, ``pass_at`` or ``average``,
+    or a ``dataset`` cell naming a benchmark) takes any other column as a score: a share of the
+    items (``pass@1``, ``exact_match``, ``resolved``, ...); on a row of positives and negatives
+    such a column is that row's error.  The errors name the table, the header's ``line`` (None
+    for a DataFrame) and the column at fault.
     """
     known, scores, unknown = {}, {}, []
     seen: dict[str | tuple[str, str, bool, Fraction], str] = {}  # a batch column or a score
@@ -205,6 +241,12 @@ def _columns(header, where, line: int | None = None) -> tuple[dict[str, int], di
             known[key] = j
         else:
             scores[str(raw).strip()] = j
+    if unknown and _accuracy_table(header, rows):
+        for raw in unknown:
+            if raw in scores:
+                raise InputError(f"column {raw!r} is given twice: keep one", path=where, line=line)
+            scores[raw] = next(j for j, h in enumerate(header) if str(h).strip() == raw)
+        unknown = []
     if unknown:
         raise ValueError(
             f"{where}: unknown column(s) {', '.join(map(repr, unknown))}; the accepted columns are "
@@ -213,9 +255,20 @@ def _columns(header, where, line: int | None = None) -> tuple[dict[str, int], di
         )
     if not scores:
         raise ValueError(f"{where}: no score column (acc, sens, spec, f1, ...)")
-    if not ({"p", "n"} <= set(known) or "folds" in known or "folds_file" in known or "dataset" in known):
-        raise ValueError(f"{where}: needs columns p and n (or folds, or folds_file, or dataset)")
+    if not ({"p", "n"} <= set(known) or {"folds", "folds_file", "dataset", "items"} & set(known)):
+        raise ValueError(f"{where}: needs columns p and n (or folds, or folds_file, or dataset, or items)")
     return known, scores
+
+
+def _accuracy_table(header, rows) -> bool:
+    """Whether the table holds accuracies on n items: an accuracy column, or a benchmark in ``dataset``."""
+    keys = [_column_key(h) for h in header]
+    if set(ACCURACY_COLUMNS) & set(keys):
+        return True
+    if "dataset" not in keys:
+        return False
+    j = keys.index("dataset")
+    return any(j < len(cells) and _names_a_benchmark(cells[j]) for _, cells in rows)
 
 
 def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
@@ -250,7 +303,21 @@ def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
         fold_min=None,
         fold_max=None,
         dataset=opt("dataset"),
+        **_accuracy_options(get, opt),
     )
+    if v.aggregation == "accuracy":
+        detail = v.details["accuracy"]
+        return {
+            "verdict": "consistent" if v.consistent else "INCONSISTENT",
+            "fits": ",".join(v.fits) or "-",
+            "n_solutions": v.n_solutions,
+            "configurations_tested": v.configurations_tested,
+            "typo": "",
+            "error": "",
+            "note": detail.get("note", "") if v.consistent else v.diagnosis,
+            "min_repeats": v.min_repeats,
+            "example": v.example,
+        }
     sug = v.suggestions[0] if v.suggestions else None
     main = v.details[v.evidence_aggregation or next(iter(v.details))]
     typo = ""
@@ -266,7 +333,23 @@ def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
         "typo": typo,
         "error": "",
         "note": main.get("note", "") if v.configurations_tested is not None else _uncounted(v),
+        "min_repeats": None,
+        "example": None,
     }
+
+
+def _accuracy_options(get: dict[str, str], opt) -> dict[str, Any]:
+    """The options of an accuracy on n items a row gives (none: the row is not one)."""
+    out: dict[str, Any] = {}
+    if opt("items"):
+        out["n_items"] = _int_cell("items", get["items"], 1)
+    if opt("samples"):
+        out["samples"] = _int_cell("samples", get["samples"], 1)
+    if opt("pass_at"):
+        out["pass_at"] = _int_cell("pass_at", get["pass_at"], 1)
+    if opt("average"):
+        out["average"] = get["average"].lower()
+    return out
 
 
 def _uncounted(v: ReportVerdict) -> str:
@@ -284,7 +367,15 @@ def check_batch(table: Table, *, diagnosis: bool = True, progress: bool | None =
     CSV file with columns p and n, its path relative to the batch file), ``stratified``
     (true/false, yes/no, 1/0), ``repeats``, ``aggregation``, ``dataset`` (a named test set
     instead of p and n); every other column must be a
-    score name (Table 2 abbreviation, synonym or complement).  Empty cells mean "not
+    score name (Table 2 abbreviation, synonym or complement).
+
+    An accuracy on n items (:func:`sotalib.consistency.check_report` with ``n_items``): a row
+    with ``items`` (also ``n_items``) or a ``dataset`` naming a benchmark
+    (:data:`sotalib.consistency.BENCHMARKS`), optionally ``decimals`` or ``eps``, ``repeats``
+    (runs of every item), ``samples`` and ``pass_at`` (K samples per item, pass@k), ``average``
+    (micro or macro over a benchmark's subsets).  A table holding such rows takes any other
+    column as a score, a share of the items (``acc``, ``pass@1``, ``resolved``, ``64.93%``);
+    the verdict's ``min_repeats`` and ``example`` say how many runs a value needs.  Empty cells mean "not
     reported".  Values are read as the decimals written in the file; integer columns also
     accept the ``100.0`` pandas writes for a column with gaps.
 
@@ -327,9 +418,15 @@ def check_batch(table: Table, *, diagnosis: bool = True, progress: bool | None =
     >>> table = io.StringIO("id,p,n,eps,acc,npv,f1\npaper,1000,6000,1e-4,0.6801,0.9401,0.4004\n")
     >>> check_batch(table).reports[0]["typo"]
     'npv 0.9401 -> 0.9409'
+
+    Accuracies on language-model benchmarks, one verdict per row:
+
+    >>> table = io.StringIO("id,dataset,items,pass@1\nA,humaneval,,0.6493\nB,,164,0.6463\nC,gsm8k,,1.2\n")
+    >>> [(r["id"], r["verdict"], r["min_repeats"]) for r in check_batch(table).reports]
+    [('A', 'INCONSISTENT', 2), ('B', 'consistent', 1), ('C', 'error', None)]
     """
     header, rows, base, where, header_line = _read_table(table)
-    known, score_cols = _columns(header, where, header_line)
+    known, score_cols = _columns(header, where, header_line, rows)
     out = []
     for number, cells in _progress(rows, total=len(rows), desc="reports", show=progress):
         id_j = known.get("id")
@@ -341,6 +438,8 @@ def check_batch(table: Table, *, diagnosis: bool = True, progress: bool | None =
             row.update(_check_row(cells, known, score_cols, base, diagnosis))
         except Exception as exc:  # noqa: BLE001 - one bad row never costs another row its verdict
             msg = " ".join(str(exc).split()) or type(exc).__name__
+            if "n_items" in getattr(exc, "parameters", ()):  # the option check_report names is the column items
+                msg = msg.replace("n_items", "items")
             if not isinstance(exc, ValueError):
                 msg = f"{type(exc).__name__}: {msg}"
             row.update(
@@ -352,6 +451,8 @@ def check_batch(table: Table, *, diagnosis: bool = True, progress: bool | None =
                     "typo": "",
                     "error": msg,
                     "note": "",
+                    "min_repeats": None,
+                    "example": None,
                 }
             )
         out.append(row)

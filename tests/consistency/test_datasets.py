@@ -3,6 +3,7 @@
 import csv
 import json
 import random
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def test_single_dataset_takes_k():
 @pytest.mark.parametrize(
     "kwargs,match",
     [
-        (dict(dataset="mnist"), r"^dataset must be a named test set, got 'mnist'"),
+        (dict(dataset="mnist"), r"^dataset must be a named (benchmark or )?test set, got 'mnist'"),
         (dict(dataset="tpehg", p=38), r"dataset 'tpehg' fixes the experiment: drop p"),
         (dict(dataset="drive-test-fov", k=5), r"drop k"),
         (dict(dataset="drive-test-all", folds="1:2"), r"drop folds"),
@@ -81,7 +82,7 @@ def test_batch_dataset_column(tmp_path):
     )
     rows = check_batch(f).reports
     assert [r["verdict"] for r in rows] == ["consistent", "INCONSISTENT", "error"]
-    assert "dataset must be a named test set" in rows[2]["error"]
+    assert re.search("dataset must be a named (benchmark or )?test set", rows[2]["error"])
 
 
 # ---------------------------------------------------------------------------
