@@ -78,6 +78,7 @@ Judging a competition
    compare_candidates
    estimate_rank_uncertainty
    TestSize
+   DifferenceTestSize
    Aggregation
    Comparison
    RankUncertainty
@@ -221,6 +222,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .consistency import check_report as check_report
     from .judging import Aggregation as Aggregation
     from .judging import Comparison as Comparison
+    from .judging import DifferenceTestSize as DifferenceTestSize
     from .judging import RankUncertainty as RankUncertainty
     from .judging import TestSize as TestSize
     from .judging import compare_candidates as compare_candidates
@@ -278,6 +280,7 @@ __getattr__, __dir__, __all__ = attach(
             "compare_candidates",
             "estimate_rank_uncertainty",
             "TestSize",
+            "DifferenceTestSize",
             "Aggregation",
             "Comparison",
             "RankUncertainty",

@@ -40,6 +40,7 @@ return.
    MulticlassResult
    RegressionResult
    TestSize
+   DifferenceTestSize
    Aggregation
    Comparison
    RankUncertainty
@@ -128,6 +129,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .judging import Comparison as Comparison
     from .judging import Counterexample as Counterexample
     from .judging import Coverage as Coverage
+    from .judging import DifferenceTestSize as DifferenceTestSize
     from .judging import ErrorBars as ErrorBars
     from .judging import FinalPhase as FinalPhase
     from .judging import FriedmanTest as FriedmanTest
@@ -186,6 +188,7 @@ __getattr__, __dir__, __all__ = attach(
         ],
         "sotalib.judging": [
             "TestSize",
+            "DifferenceTestSize",
             "Aggregation",
             "Comparison",
             "RankUncertainty",

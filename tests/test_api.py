@@ -193,6 +193,7 @@ OPTION_NAMES = {
 DATA_WITH_DEFAULT = {
     ("rank_candidates", "method"): "the rule is part of the question: rank_candidates(M, 'copeland')",
     ("estimate_sota", "n"): "the test-set size, None when the scores carry it (a Leaderboard or per-item results)",
+    ("estimate_test_size", "error"): "the error rate; None when difference asks for the items of two models",
     ("check_report", "p"): "the experiment (p, n) or scores, any of which a dataset name may give instead",
     ("check_report", "n"): "the experiment (p, n) or scores, any of which a dataset name may give instead",
     ("check_report", "scores"): "the experiment (p, n) or scores, any of which a dataset name may give instead",

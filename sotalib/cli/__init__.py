@@ -229,6 +229,10 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "confidence": "--confidence",
         "z": "--z",
         "precision": "--precision",
+        "difference": "--difference",
+        "corr": "--corr",
+        "power": "--power",
+        "items": "--items",
     },
     "compare": {"alpha": "--alpha", "lower_is_better": "--lower-is-better"},
     "rank-uncertainty": {

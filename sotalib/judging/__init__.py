@@ -25,6 +25,7 @@ prints with ``--json``.
    compare_candidates
    estimate_rank_uncertainty
    TestSize
+   DifferenceTestSize
    Aggregation
    Comparison
    RankUncertainty
@@ -165,6 +166,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._staged import simulate_final_phase as simulate_final_phase
     from ._staged import simulate_public_private as simulate_public_private
     from ._staged import winner_distribution_exact as winner_distribution_exact
+    from ._testsize import DifferenceTestSize as DifferenceTestSize
     from ._testsize import TestSize as TestSize
     from ._testsize import estimate_test_size as estimate_test_size
     from ._uncertainty import RankUncertainty as RankUncertainty
@@ -174,7 +176,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
 __getattr__, __dir__, __all__ = attach(
     __name__,
     {
-        "._testsize": ["TestSize", "estimate_test_size"],
+        "._testsize": ["TestSize", "DifferenceTestSize", "estimate_test_size"],
         "._ranking": ["Aggregation", "rank_candidates"],
         "._compare": ["Comparison", "FriedmanTest", "compare_candidates", "nemenyi_cd"],
         "._wilcoxon": ["Pairwise"],

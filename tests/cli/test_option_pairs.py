@@ -196,6 +196,11 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
         "--confidence": "0.9",
         "--z": "2.5",
         "--precision": "1.5",
+        "--alpha": "0.1",
+        "--difference": "0.05",
+        "--corr": "0.5",
+        "--power": "0.9",
+        "--items": "100",
     },
     "compare": {
         "--scores": "{matrix2}",
