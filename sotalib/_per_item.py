@@ -45,8 +45,8 @@ __all__ = ["PerItem", "as_per_item", "read_per_item"]
 #: Header names of a first column that always holds item ids (any case).
 ID_HEADERS = ("", "item", "id")
 
-#: Formats :func:`read_per_item` reads ("auto" is "wide" until other layouts are added).
-FORMATS = ("auto", "wide")
+#: Formats :func:`read_per_item` reads ("auto" detects by the file's name and content).
+FORMATS = ("auto", "wide", "long", "eval-arena", "lm-eval", "inspect", "helm", "eee")
 
 
 def _names(values: Sequence | None, count: int, default: str, field_name: str, unit: str) -> tuple[str, ...]:
@@ -496,9 +496,9 @@ def as_per_item(
 
 
 # ------------------------------------------------------------------ the reader
-def _table(path: str | os.PathLike, needs: str) -> Table:
+def _table(path: str | os.PathLike | bytes, needs: str, name: str | None = None) -> Table:
     """The file read as a table; a gzip-compressed file (``.csv.gz``) decompressed first."""
-    raw, shown = _raw_source(path, None)
+    raw, shown = _raw_source(path, name)
     if isinstance(raw, str):  # standard input as a text stream: its text, as bytes (a str would be a path)
         raw = raw.encode("utf-8")
     if raw[:2] == b"\x1f\x8b":
@@ -512,75 +512,167 @@ def _table(path: str | os.PathLike, needs: str) -> Table:
 def read_per_item(
     path: str | os.PathLike,
     *,
+    format: Literal["auto", "wide", "long", "eval-arena", "lm-eval", "inspect", "helm", "eee"] = "auto",
+    outcome: str | None = None,
+    filter: str | None = None,
+    item_info: str | os.PathLike | None = None,
     missing: bool = False,
     labels: bool | None = None,
-    format: Literal["auto", "wide"] = "auto",
 ) -> PerItem:
-    r"""Read per-item results from a CSV file: one row per test item, one column per model.
+    r"""Read per-item results from a file or a folder of runs: the wide CSV, a long table or an evaluation log.
 
-    The first row names the models.  The first column holds the item ids,
-    not a model, when its header is empty, ``item`` or ``id`` (any case), or
-    -- whatever its header (``question_id``, ``doc``...) -- when some cell
-    of it is not a number, or its cells are whole numbers not all 0 or 1
-    (question numbers such as 70, 71, ...): a model's outcomes are 0/1
-    (correct/wrong) or have fractions (graded results, losses).  ``labels``
-    overrides the rule (``labels=False`` for a first model whose losses are
-    whole numbers).
-    Every other cell is a finite number: 1/0 for correct/wrong, a graded
-    result in [0, 1], or a loss.  Blank lines are skipped.
+    ``format="auto"`` tells the layout from the file's name and first bytes:
+
+    * ``"wide"``: a CSV, one row per test item, one column per model.  The
+      first row names the models.  The first column holds the item ids, not
+      a model, when its header is empty, ``item`` or ``id`` (any case), or
+      -- whatever its header (``question_id``, ``doc``...) -- when some cell
+      of it is not a number, or its cells are whole numbers not all 0 or 1
+      (question numbers such as 70, 71, ...): a model's outcomes are 0/1
+      (correct/wrong) or have fractions (graded results, losses).
+      ``labels`` overrides the rule (``labels=False`` for a first model
+      whose losses are whole numbers).  Blank lines are skipped.
+    * ``"long"``: a CSV with one row per model, item (and sample): columns
+      named (any case) ``model`` (or ``model_id``, ``model_name``,
+      ``system``, ``candidate``, ``submission``), ``item`` (or ``item_id``,
+      ``example_id``, ``doc_id``, ``id``, ``question_id``, ``instance_id``,
+      ``problem_id``, ``task_id``), a score (``score``, ``outcome``,
+      ``correct``, ``is_correct``, ``pass1``, ``pass@1``, ``value``,
+      ``acc``, ``accuracy``, ``exact_match``, ``result``, or the column ``outcome`` names)
+      and optionally a sample (``sample``, ``sample_index``, ``epoch``,
+      ``repeat``, ``repetition``, ``trial``, ``generation``, ``seed``,
+      ``run``).  Other columns constant within each item (``cluster``,
+      ``options``...) become :attr:`PerItem.item_info`.
+    * ``"eval-arena"``: eval-arena's JSONL (``model``, ``example_id``,
+      ``pass1``; ``.jsonl.gz`` too).  ``pass1`` may be a mean over K
+      samples the file does not record: ``samples`` stays None (unknown)
+      unless a ``count`` or ``n`` key gives K; ``squares`` is ``pass1``
+      itself (the mean square of 0/1 passes is their mean).  Several
+      ``benchmark_id`` values are refused unless ``filter`` names one.
+    * ``"lm-eval"``: lm-evaluation-harness ``--log_samples`` files
+      (``samples_<task>_<date>.jsonl``): ``doc_id`` and the metric as a
+      top-level key (``acc``, ``exact_match``...), one line per document
+      and filter; ``filter`` chooses the filter (several and none named is
+      refused, listing them).  The model is the ``model_name`` (or
+      ``pretrained=``) of the ``results_<date>.json`` beside it, else its
+      folder's name; a folder of several tasks names items ``task/doc_id``.
+    * ``"inspect"``: Inspect AI logs (``.eval`` zip or ``.json``): each
+      sample's ``id``, ``epoch`` and ``scores[scorer].value`` (``C`` 1,
+      ``I`` 0, ``P`` 0.5, ``N`` 0, or a number); epochs are samples.
+    * ``"helm"``: HELM's ``per_instance_stats.json``: ``instance_id``, the
+      stat ``outcome`` names (``exact_match``...), ``train_trial_index`` as
+      samples; perturbed copies are left out; the model from the run's
+      ``run_spec.json`` or its folder's ``model=``.
+    * ``"eee"``: Every Eval Ever instance JSONL (``sample_id``,
+      ``model_id``, ``evaluation.score``, else ``evaluation.is_correct``).
+
+    A folder is read as one run per file (or per sub-folder), combined.
+    Items are matched by id across models; an item some model lacks is NaN
+    there (counted in :attr:`PerItem.n_incomplete` and its text), never
+    dropped or invented.  Repeated samples (epochs, trials, a long table's
+    sample column) are kept: the cell is their mean, :attr:`PerItem.samples`
+    their number K and :attr:`PerItem.squares` their mean square.
 
     Parameters
     ----------
     path : str or path-like
-        The CSV file: UTF-8 (a byte-order mark is fine), separated by commas,
-        semicolons (decimal commas allowed) or tabs, possibly gzip-compressed
-        (``.csv.gz``); ``"-"`` reads standard input.
+        A file (UTF-8, possibly gzip-compressed), a folder of runs, or
+        ``"-"`` for standard input.
+    format : {"auto", "wide", "long", "eval-arena", "lm-eval", "inspect", "helm", "eee"}
+        The layout (default: detected).
+    outcome : str, optional
+        The metric (lm-eval), stat (HELM), scorer (Inspect), key (eval-arena,
+        default ``pass1``; eee: ``score`` or ``is_correct``) or score column
+        (long) to read; needed when the file holds several, which are then
+        listed.
+    filter : str, optional
+        The lm-eval filter (eval-arena: the ``benchmark_id``; eee: the
+        ``evaluation_name``) to read.
+    item_info : str or path-like, optional
+        A CSV with a column ``item`` and any of ``cluster``, ``options``
+        (and other attributes), one row per item, merged into
+        :attr:`PerItem.item_info`.
     missing : bool
-        Whether a blank cell is a missing answer (NaN) rather than an error
-        (the default: a bootstrap of per-item results needs every cell).
+        Whether a blank cell (or a null result) is a missing answer (NaN)
+        rather than an error (the default: a bootstrap of per-item results
+        needs every cell).
     labels : bool or None
-        Whether the first column holds item ids (None: by the rule above).
-    format : {"auto", "wide"}
-        The file's layout: ``"wide"`` (items x models, as above); ``"auto"``
-        reads it.
+        Whether the first column of a wide CSV holds item ids (None: by the
+        rule above).
 
     Returns
     -------
     PerItem
-        Items as rows, models as columns; item ids from the first column
-        (else ``"item 1"``, ``"item 2"``, ...).  A cell a
+        Items as rows, models as columns.  From a wide CSV a cell a
         function later refuses (a graded 0.3 where correct/wrong is needed)
         is named by its line and column.
 
     Raises
     ------
     ValueError
-        An ``InputError`` (a ``ValueError``) when the file cannot be read, is
-        not UTF-8 text, has a blank or repeated model name, a blank or
-        repeated item id (an item listed twice would count twice), or a cell
-        that is not a finite number; the message names the file, the line and
-        the column.
+        An ``InputError`` (a ``ValueError``) naming the file, the line and
+        the column (or key) when the file cannot be read, is none of the
+        formats (one line saying what was expected), has a repeated model
+        name, item id or record (both lines named), several metrics,
+        scorers, stats or filters and none chosen (listing them), or a cell
+        that is not a finite number.
 
     References
     ----------
     Pavão, *How to judge a competition*, Section 3 (per-item results: the
-    bootstrap resamples the test items).
+    bootstrap resamples the test items).  The formats' documented schemas:
+    ``tests/data/per_item_formats/README.md``.
 
     Examples
     --------
     >>> import pathlib, tempfile
     >>> import sotalib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "items.csv"
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> path = folder / "items.csv"
     >>> _ = path.write_text("question_id,A,B\n70,1,0\n71,1,1\n72,0,1\n")
     >>> t = sotalib.read_per_item(path)
     >>> t.items, t.models, t.outcomes.tolist()
     (('70', '71', '72'), ('A', 'B'), [[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+
+    A long table with two samples per cell, one item missing for B:
+
+    >>> path = folder / "long.csv"
+    >>> _ = path.write_text("model,item,sample,score\nA,q1,1,1\nA,q1,2,0\nA,q2,1,1\nA,q2,2,1\nB,q1,1,1\nB,q1,2,1\n")
+    >>> t = sotalib.read_per_item(path)
+    >>> t.outcomes.tolist(), t.samples.tolist(), t.n_incomplete
+    ([[0.5, 1.0], [1.0, nan]], [[2, 2], [2, 0]], 1)
     """
+    from ._per_item_formats import attach_item_info, read_logs
+
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(map(repr, FORMATS))}, got {format!r}")
     if labels is not None and not isinstance(labels, bool):
         raise ValueError(f"labels must be True, False or None, got {labels!r}")
-    t = _table(path, "a header row naming the models and one row per test item")
+    for name, value in (("outcome", outcome), ("filter", filter)):
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ValueError(f"{name} must be a non-empty name or None, got {value!r}")
+    kind, read = read_logs(path, format=format, outcome=outcome, filter=filter, missing=missing)
+    if kind == "wide":
+        if outcome is not None or filter is not None:
+            raise ValueError(
+                "outcome and filter do not apply to a wide CSV (one column per model); give format= if the file is "
+                "another layout"
+            )
+        table = _read_wide(
+            read.data if read.data is not None else read.path, read.shown, missing=missing, labels=labels
+        )
+    else:
+        if labels is not None:
+            raise ValueError(f"labels applies to a wide CSV only, not to a {kind} file")
+        table = read
+    if item_info is not None:
+        table = attach_item_info(table, item_info)
+    return table
+
+
+def _read_wide(source: Any, shown: str, *, missing: bool, labels: bool | None) -> PerItem:
+    """The wide CSV: one row per item, one column per model."""
+    t = _table(source, "a header row naming the models and one row per test item", name=shown)
     assert t.header is not None  # read with header=True
     if labels is None:
         labels = _is_label_column(t.header[0], [row[0] for row in t.rows])
