@@ -621,7 +621,7 @@ def _inspect_samples(src: _Source) -> tuple[str, Iterator[tuple[str, int | None,
             raise InputError(f"is a damaged Inspect .eval log ({exc})", path=src.shown) from None
         names = archive.namelist()
         header: Any = {}
-        for start in ("header.json", "_journal/start.json"):
+        for start in ("header.json", "start.json", "_journal/start.json"):
             if start in names:
                 header = json.loads(archive.read(start))
                 break

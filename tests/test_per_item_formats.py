@@ -188,3 +188,167 @@ def test_folder_of_eval_arena_files_is_combined(tmp_path):
     )
     t = sotalib.read_per_item(folder)
     assert t.models == ("a", "b") and t.items == ("x", "y") and t.n_incomplete == 1
+
+
+# ------------------------------------------------------------------ lm-evaluation-harness
+LM = FIX / "lm_eval"
+LM_A = LM / "org__model-a" / "samples_gsm8k_2025-01-02T10-00-00.123456.jsonl"
+
+
+def test_lm_eval_folder_two_filters_refused_listing_them():
+    with pytest.raises(ValueError, match=r"several filters \('flexible-extract', 'strict-match'\).*filter="):
+        sotalib.read_per_item(LM)
+
+
+@pytest.mark.parametrize(
+    ("name", "a", "b"), [("strict-match", [1, 0, 1], [0, 1, nan]), ("flexible-extract", [1, 1, 0], [0, 1, nan])]
+)
+def test_lm_eval_folder_one_run_per_model(name, a, b):
+    t = sotalib.read_per_item(LM, filter=name)
+    # model a from its results file's model_name; model b (no results file) from its folder
+    assert t.models == ("org/model-a", "org__model-b") and t.items == ("0", "1", "2")
+    np.testing.assert_array_equal(t.outcomes, np.array([a, b]).T)
+    assert t.n_incomplete == 1 and t.samples is None
+
+
+def test_lm_eval_metric_chosen_and_refused(tmp_path):
+    rows = [
+        {"doc_id": 0, "filter": "none", "acc": 1.0, "acc_norm": 0.0},
+        {"doc_id": 1, "filter": "none", "acc": 0.0, "acc_norm": 1.0},
+    ]
+    path = jsonl(tmp_path / "samples_arc_easy_2025-01-01T00-00-00.jsonl", rows)
+    with pytest.raises(ValueError, match=r"line 1: holds several metrics \('acc', 'acc_norm'\)"):
+        sotalib.read_per_item(path)
+    t = sotalib.read_per_item(path, outcome="acc_norm")
+    assert t.outcomes.ravel().tolist() == [0.0, 1.0] and t.models == (tmp_path.name,)
+    with pytest.raises(ValueError, match=r"no metric 'bleu'"):
+        sotalib.read_per_item(path, outcome="bleu")
+
+
+def test_lm_eval_repeated_document_refused_and_gzip(tmp_path):
+    rows = [{"doc_id": 0, "filter": "none", "acc": 1}, {"doc_id": 0, "filter": "none", "acc": 0}]
+    path = tmp_path / "samples_t_2025-01-01T00-00-00.jsonl.gz"
+    path.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in rows).encode()))
+    with pytest.raises(ValueError, match=r"item '0': the same result is listed twice .*line 1 and .*line 2"):
+        sotalib.read_per_item(path)
+
+
+def test_lm_eval_several_tasks_prefix_items(tmp_path):
+    (tmp_path / "m").mkdir()
+    jsonl(tmp_path / "m" / "samples_arc_2025-01-01T00-00-00.jsonl", [{"doc_id": 0, "acc": 1}])
+    jsonl(tmp_path / "m" / "samples_piqa_2025-01-01T00-00-00.jsonl", [{"doc_id": 0, "acc": 0}])
+    t = sotalib.read_per_item(tmp_path / "m")
+    assert t.items == ("arc/0", "piqa/0") and t.outcomes.ravel().tolist() == [1.0, 0.0]
+
+
+# ------------------------------------------------------------------ Inspect
+INSPECT = FIX / "inspect"
+
+
+def test_inspect_eval_zip_epochs_are_samples():
+    t = sotalib.read_per_item(INSPECT / "toy_gpt-4o-mini.eval")
+    assert t.models == ("openai/gpt-4o-mini",)
+    by_item = {x: (cell(t, x, t.models[0]), cell(t, x, t.models[0], "squares")) for x in t.items}
+    # q1: C, I -> 1/2; q2: C, C -> 1; id 3: P (0.5), I (0) -> 0.25, squares (0.25 + 0) / 2
+    assert by_item == {"q1": (0.5, 0.5), "q2": (1.0, 1.0), "3": (0.25, 0.125)}
+    assert t.samples.ravel().tolist() == [2, 2, 2]
+
+
+def test_inspect_json_log_and_folder():
+    t = sotalib.read_per_item(INSPECT / "toy_claude-3-haiku.json")
+    assert t.models == ("anthropic/claude-3-haiku",) and t.items == ("q1", "q2", "3")
+    assert t.outcomes.ravel().tolist() == [1.0, 0.0, 0.25]  # a number, N (no answer: 0), a number
+    both = sotalib.read_per_item(INSPECT)
+    assert set(both.models) == {"anthropic/claude-3-haiku", "openai/gpt-4o-mini"} and both.n == 3
+    assert (
+        cell(both, "3", "openai/gpt-4o-mini", "samples") == 2
+        and cell(both, "3", "anthropic/claude-3-haiku", "samples") == 1
+    )
+
+
+def test_inspect_several_scorers_and_a_repeated_epoch(tmp_path):
+    log = {
+        "eval": {"model": "m"},
+        "samples": [{"id": 1, "epoch": 1, "scores": {"a": {"value": "C"}, "b": {"value": 0}}}],
+    }
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log, indent=1))
+    with pytest.raises(ValueError, match=r"several scorers \('a', 'b'\).*outcome="):
+        sotalib.read_per_item(path)
+    assert sotalib.read_per_item(path, outcome="b").outcomes.tolist() == [[0.0]]
+    log["samples"].append({"id": 1, "epoch": 1, "scores": {"a": {"value": "I"}}})
+    path.write_text(json.dumps(log, indent=1))
+    with pytest.raises(ValueError, match=r"same sample is listed twice"):
+        sotalib.read_per_item(path, outcome="a")
+
+
+# ------------------------------------------------------------------ HELM
+HELM = FIX / "helm"
+
+
+def test_helm_folder_trials_are_samples_and_perturbations_left_out():
+    with pytest.raises(ValueError, match=r"several stats \('exact_match', 'num_prompt_tokens', 'quasi_exact_match'\)"):
+        sotalib.read_per_item(HELM)
+    t = sotalib.read_per_item(HELM, outcome="exact_match")
+    assert t.models == ("meta_llama-7b", "openai/gpt2")  # the folder's model=, run_spec.json's adapter_spec.model
+    assert t.items == ("id10", "id11", "id12")
+    # gpt2: id10 trials 1, 0 (the perturbed copy's 0 left out) -> 0.5; id11 0, 0; id12 not run
+    np.testing.assert_array_equal(t.outcomes, [[1, 0.5], [1, 0], [0, nan]])
+    assert t.samples.tolist() == [[1, 2], [1, 2], [1, 0]]
+
+
+def test_helm_repeated_instance_trial_refused(tmp_path):
+    entry = {"instance_id": "i", "train_trial_index": 0, "stats": [{"name": {"name": "exact_match"}, "mean": 1.0}]}
+    path = tmp_path / "per_instance_stats.json"
+    path.write_text(json.dumps([entry, entry]))
+    with pytest.raises(ValueError, match=r"same sample is listed twice"):
+        sotalib.read_per_item(path)
+
+
+# ------------------------------------------------------------------ Every Eval Ever
+def test_eee_fixture_score_then_is_correct():
+    t = sotalib.read_per_item(FIX / "eee_samples.jsonl")
+    assert t.models == ("org/a", "org/b") and t.items == ("s1", "s2", "s3")
+    # s3 of org/a has a null score: its is_correct (true) is read
+    np.testing.assert_array_equal(t.outcomes, [[1, 0.5], [0, nan], [1, 0]])
+    t = sotalib.read_per_item(FIX / "eee_samples.jsonl", outcome="is_correct")
+    np.testing.assert_array_equal(t.outcomes, [[1, 0], [0, nan], [1, 0]])
+
+
+def test_eee_vendored_example_and_a_repeated_sample(tmp_path):
+    t = sotalib.read_per_item(EEE / "f3a1c0de-4b2e-4c1a-9f6d-1b7e5a2c8d40_samples.jsonl")
+    assert t.models == ("demo-org/demo-model",) and t.items == ("demo_0001",) and t.outcomes.tolist() == [[1.0]]
+    line = (EEE / "f3a1c0de-4b2e-4c1a-9f6d-1b7e5a2c8d40_samples.jsonl").read_text().strip()
+    path = write(tmp_path / "x.jsonl", line + "\n" + line + "\n")
+    with pytest.raises(ValueError, match=r"listed twice"):
+        sotalib.read_per_item(path)
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("long.csv", "long"),
+        ("eval_arena.jsonl", "eval-arena"),
+        ("lm_eval", "lm-eval"),
+        ("inspect/toy_gpt-4o-mini.eval", "inspect"),
+        ("inspect/toy_claude-3-haiku.json", "inspect"),
+        ("helm", "helm"),
+        ("eee_samples.jsonl", "eee"),
+    ],
+)
+def test_explicit_format_reads_the_same_as_auto(path, kind):
+    options = {"lm-eval": {"filter": "strict-match"}, "helm": {"outcome": "exact_match"}}.get(kind, {})
+    auto = sotalib.read_per_item(FIX / path, **options)
+    given = sotalib.read_per_item(FIX / path, format=kind, **options)
+    np.testing.assert_array_equal(auto.outcomes, given.outcomes)
+    assert auto.items == given.items and auto.models == given.models
+
+
+def test_stdin(monkeypatch):
+    import io
+    import sys
+
+    data = (FIX / "eval_arena.jsonl").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    t = sotalib.read_per_item("-")
+    assert t.models == ("m1", "m2") and t.n == 3
