@@ -83,6 +83,17 @@ Judging a competition
    Comparison
    RankUncertainty
 
+Noise of language-model evaluations
+-----------------------------------
+
+.. autosummary::
+
+   evaluation_noise
+   minimum_detectable_difference
+   benchmark_noise_table
+   EvaluationNoise
+   BenchmarkNoiseTable
+
 The papers
 ==========
 ``multiplicity``
@@ -221,13 +232,18 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .consistency import check_regression as check_regression
     from .consistency import check_report as check_report
     from .judging import Aggregation as Aggregation
+    from .judging import BenchmarkNoiseTable as BenchmarkNoiseTable
     from .judging import Comparison as Comparison
     from .judging import DifferenceTestSize as DifferenceTestSize
+    from .judging import EvaluationNoise as EvaluationNoise
     from .judging import RankUncertainty as RankUncertainty
     from .judging import TestSize as TestSize
+    from .judging import benchmark_noise_table as benchmark_noise_table
     from .judging import compare_candidates as compare_candidates
     from .judging import estimate_rank_uncertainty as estimate_rank_uncertainty
     from .judging import estimate_test_size as estimate_test_size
+    from .judging import evaluation_noise as evaluation_noise
+    from .judging import minimum_detectable_difference as minimum_detectable_difference
     from .judging import rank_candidates as rank_candidates
     from .multiplicity import Dependence as Dependence
     from .multiplicity import DependenceFit as DependenceFit
@@ -284,6 +300,11 @@ __getattr__, __dir__, __all__ = attach(
             "Aggregation",
             "Comparison",
             "RankUncertainty",
+            "evaluation_noise",
+            "minimum_detectable_difference",
+            "benchmark_noise_table",
+            "EvaluationNoise",
+            "BenchmarkNoiseTable",
         ],
         ".results": ["results"],
         "._per_item": ["PerItem", "read_per_item"],

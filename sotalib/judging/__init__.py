@@ -57,6 +57,24 @@ How precise is a score?
    PairedComparison
    Coverage
 
+Noise of language-model evaluations
+-----------------------------------
+
+Wang (2025), *Measuring all the noises of LLM evals*, and Miller (2024),
+*Adding error bars to evals*: data and prediction noise, paired standard
+errors and exact tests of every pair, clustered standard errors.
+
+.. autosummary::
+
+   evaluation_noise
+   minimum_detectable_difference
+   benchmark_noise_table
+   EvaluationNoise
+   ModelNoise
+   PairNoise
+   NoiseSummary
+   BenchmarkNoiseTable
+
 How stable is a ranking?
 ------------------------
 
@@ -194,6 +212,16 @@ __getattr__, __dir__, __all__ = attach(
             "paired_bootstrap",
         ],
         "._sizes": ["achieved_precision"],
+        "._eval_noise": [
+            "BenchmarkNoiseTable",
+            "EvaluationNoise",
+            "ModelNoise",
+            "NoiseSummary",
+            "PairNoise",
+            "benchmark_noise_table",
+            "evaluation_noise",
+            "minimum_detectable_difference",
+        ],
         "._stability": [
             "GranularityRanks",
             "RankingStability",

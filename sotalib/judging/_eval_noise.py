@@ -1,0 +1,1216 @@
+r"""Error bars and pairs of language-model evaluations: data noise, prediction noise and paired tests.
+
+Wang (2025), *Measuring all the noises of LLM evals* {wang2025noises} (its
+code: ``crux-eval/eval-arena``, ``arena.py`` and ``estimators.py`` at commit
+``89f867d``), and Miller (2024), *Adding error bars to evals* {miller2024errorbars}:
+
+* :func:`evaluation_noise` -- per model the accuracy, its standard error,
+  the split of its variance into **data noise** (``se_data``, the paper's
+  ``SE_x``) and **prediction noise** (``se_pred``) by the law of total
+  variance with the paper's small-K correction, clustered standard errors
+  (Miller's CRSE), an interval; for every pair of models the difference,
+  its paired standard error (and its split), the correlation, the exact
+  sign test and Holm's and Benjamini--Hochberg's control of the many
+  comparisons; and a summary of the board;
+* :func:`minimum_detectable_difference` -- the smallest true difference a
+  two-sided z test finds with a given power;
+* :func:`benchmark_noise_table` -- eval-arena's published summary row of a
+  benchmark, with its definitions, to reproduce ``summary.csv``.
+
+Notation.  Item ``i`` of ``n`` is answered by model ``a`` with ``K`` samples
+(``per_item.samples``; one where None) whose mean is the cell ``x`` and
+whose mean square is ``s`` (``per_item.squares``; for 0/1 samples ``s = x``;
+when unknown and ``K = 1``, ``s = x**2``).  The unbiased within-item
+variance of one sample is ``u = (s - x**2) K / (K - 1)`` (``K >= 2``).  The
+paper's variances of one sample drawn at a random item, per model:
+
+* total ``Var[A] = mean(s) - mean(x)**2``;
+* prediction ``E_x Var_eps[A] = mean(u)``;
+* data ``Var_x E_eps[A] = var(x) - mean(u / K)`` (the small-K correction:
+  ``var(x)`` holds ``u / K`` of prediction noise per item),
+
+so that total = data + prediction; the standard errors are their square
+roots over ``sqrt(n)`` (``SE``, ``SE_x``, ``SE_pred``).  A negative data
+variance estimate is clipped to 0 (as eval-arena clips), after which the
+split no longer adds up exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from .._numba import njit
+from .._per_item import PerItem, as_per_item
+from .._result import Result
+from .._validate import check_choice, check_probability, check_real
+
+__all__ = [
+    "BenchmarkNoiseTable",
+    "EvaluationNoise",
+    "ModelNoise",
+    "NoiseSummary",
+    "PairNoise",
+    "benchmark_noise_table",
+    "evaluation_noise",
+    "minimum_detectable_difference",
+]
+
+#: Models per block of the pair computation: the working memory is about 12 arrays of ``_BLOCK x m`` floats.
+_BLOCK = 256
+#: The normal interval is used by ``interval="auto"`` from this many items on (and 10 successes and failures).
+SMALL_N = 100
+#: eval-arena's defaults (``ReportArgs``): pairs within this accuracy, not told apart at this many sigmas,
+#: both models above this accuracy.
+MAX_DIFF = 0.2
+SIGMA = 5.0
+MIN_PERF = 0.1
+
+
+def _nan_to_none(v: float) -> float | None:
+    return float(v) if v is not None and math.isfinite(v) else None
+
+
+# ---------------------------------------------------------------------------- the cells
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """The per-item table as dense arrays: zeros where not answered."""
+
+    X: np.ndarray  # cell means (0 where missing)
+    M: np.ndarray  # answered (bool)
+    SQ: np.ndarray  # mean squares (x**2 where unknown)
+    U: np.ndarray  # unbiased within variance of one sample (imputed per model; 0 where missing)
+    UK: np.ndarray  # U / K
+    u_known: np.ndarray  # per model: whether the prediction noise can be estimated
+    K: np.ndarray  # samples (1 where missing)
+    binary: np.ndarray  # per model: every answered cell is 0/1 from one sample
+    complete: bool
+
+
+def _cells(t: PerItem) -> _Cells:
+    Y = t.outcomes
+    M = ~np.isnan(Y)
+    X = np.where(M, Y, 0.0)
+    K = np.ones(Y.shape) if t.samples is None else np.where(M, t.samples, 1).astype(np.float64)
+    if t.squares is not None:
+        SQ = np.where(M, np.maximum(t.squares, X * X), 0.0)
+        multi = M & (K >= 2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            u = np.where(multi, (SQ - X * X) * K / np.maximum(K - 1, 1), np.nan)
+        known = multi.any(axis=0)
+        with np.errstate(invalid="ignore"):
+            fill = np.where(known, np.nansum(np.where(multi, u, 0.0), axis=0) / np.maximum(multi.sum(axis=0), 1), 0.0)
+        U = np.where(multi, u, np.where(M, fill[None, :], 0.0))
+        # a K = 1 cell whose within variance is imputed holds that much prediction noise in its mean square
+        SQ = np.where(M & ~multi & known[None, :], X * X + U, SQ)
+    else:
+        SQ = X * X
+        U = np.zeros(Y.shape)
+        known = np.zeros(Y.shape[1], dtype=bool)
+    U = np.where(known[None, :], U, 0.0)
+    UK = U / K
+    binary = np.all(~M | (((X == 0) | (X == 1)) & (K == 1)), axis=0)
+    return _Cells(X, M, SQ, U, UK, known, K, binary, bool(M.all()))
+
+
+def _cluster_codes(t: PerItem, clusters: Any) -> np.ndarray | None:
+    if clusters is None:
+        return None
+    if isinstance(clusters, str):
+        if clusters not in t.item_info:
+            known = ", ".join(repr(k) for k in t.item_info) or "none"
+            raise ValueError(f"clusters={clusters!r} is not a column of per_item.item_info (it has: {known})")
+        labels = np.asarray(t.item_info[clusters])
+    else:
+        labels = np.asarray(clusters)
+    if labels.ndim != 1 or labels.shape[0] != t.n:
+        raise ValueError(f"clusters must give one label per item ({t.n}), got shape {labels.shape}")
+    text = np.array(["" if _missing_label(v) else str(v) for v in labels.tolist()], dtype=object)
+    if np.any(text == ""):
+        i = int(np.argmax(text == ""))
+        raise ValueError(f"clusters: item {t.items[i]!r} (row {i + 1}) has no cluster label")
+    _, codes = np.unique(text.astype(str), return_inverse=True)
+    return codes.astype(np.int64)
+
+
+def _missing_label(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v)) or (isinstance(v, str) and not v.strip())
+
+
+def _cluster_sum(codes: np.ndarray | None, E: np.ndarray) -> np.ndarray:
+    """Sums of the rows of ``E`` within each cluster (``E`` itself without clusters)."""
+    if codes is None:
+        return E
+    out = np.zeros((int(codes.max()) + 1, E.shape[1]))
+    np.add.at(out, codes, E)
+    return out
+
+
+# ---------------------------------------------------------------------------- exact tests
+
+
+def _sign_test(wins_a: np.ndarray, wins_b: np.ndarray) -> np.ndarray:
+    """Two-sided exact binomial test of ``floor(wins_a)`` successes in ``floor(wins_a + wins_b)`` at 1/2.
+
+    eval-arena's ``binomtest(int(awins), int(awins + bwins))``: for 0/1
+    outcomes the sign test on the discordant items (McNemar's exact test); 1
+    where there is no discordant item.
+    """
+    k = np.floor(np.asarray(wins_a) + 1e-9)
+    total = np.floor(np.asarray(wins_a) + np.asarray(wins_b) + 1e-9)
+    k = np.minimum(k, total)
+    low = np.minimum(k, total - k)
+    with np.errstate(invalid="ignore"):
+        p = np.minimum(1.0, 2.0 * stats.binom.cdf(low, total, 0.5))
+    p = np.where(total <= 0, 1.0, p)
+    p = np.where(2 * k == total, 1.0, p)
+    return np.where(np.isfinite(wins_a) & np.isfinite(wins_b), p, np.nan)
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN stays NaN and is not counted)."""
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    if ok.size == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = order.size
+    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    out[order] = np.maximum.accumulate(adj)
+    return out
+
+
+def _bh(p: np.ndarray) -> np.ndarray:
+    """Benjamini--Hochberg q-values (NaN stays NaN and is not counted)."""
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    if ok.size == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = order.size
+    q = p[order] * m / np.arange(1, m + 1)
+    out[order] = np.minimum(1.0, np.minimum.accumulate(q[::-1])[::-1])
+    return out
+
+
+# ---------------------------------------------------------------------------- results
+
+
+def _records(columns: dict[str, Any]) -> Iterator[dict]:
+    """One JSON-safe dict per row of equal-length columns, keys in the columns' order (NaN as None)."""
+    keys = list(columns)
+    for k in range(len(columns[keys[0]]) if keys else 0):
+        rec: dict = {}
+        for key in keys:
+            v = columns[key][k]
+            if isinstance(v, (np.bool_, bool)):
+                rec[key] = bool(v)
+            elif isinstance(v, (np.integer, int)):
+                rec[key] = int(v)
+            elif isinstance(v, (np.floating, float)):
+                rec[key] = _nan_to_none(float(v))
+            else:
+                rec[key] = v
+        yield rec
+
+
+@dataclass(frozen=True, repr=False)
+class ModelNoise(Result):
+    """Per-model error bars, columnar (one array entry per model).
+
+    Attributes
+    ----------
+    model : tuple of str
+        Model names.
+    accuracy : numpy.ndarray
+        Mean outcome over the items the model answered.
+    se : numpy.ndarray
+        The paper's total standard error ``SE(A)``: of one sample per item
+        (``sqrt(se_data**2 + se_pred**2)`` before clipping); where the
+        within-item variance is unknown, the standard error of the
+        accuracy as given (``se_mean``).  Clustered when clusters are given.
+    se_data, se_pred : numpy.ndarray
+        Data noise ``SE_x(A)`` and prediction noise ``SE_pred(A)``; NaN
+        (None in ``to_dict()``) where they cannot be estimated (one sample
+        per item, or no ``squares``).
+    se_mean : numpy.ndarray
+        Standard error of the accuracy as reported (the mean of ``K``
+        samples per item): ``sqrt(se_data**2 + se_pred**2 / K)``, measured
+        from the spread of the cells; equals ``se`` when ``K = 1``.  The
+        interval is built on it.
+    ci_low, ci_high : numpy.ndarray
+        The interval of level ``1 - alpha`` of the accuracy.
+    interval : tuple of str
+        Which interval each model got: ``"normal"``, ``"clopper-pearson"``
+        or ``"jeffreys"``.
+    n_items : numpy.ndarray
+        Items the model answered.
+    samples : numpy.ndarray
+        ``K`` per item (its mean where it varies).
+    """
+
+    model: tuple
+    accuracy: np.ndarray
+    se: np.ndarray
+    se_data: np.ndarray
+    se_pred: np.ndarray
+    se_mean: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    interval: tuple
+    n_items: np.ndarray
+    samples: np.ndarray
+
+    _COLUMNS = ("accuracy", "se", "se_data", "se_pred", "se_mean", "ci_low", "ci_high", "n_items", "samples")
+
+    def _columns(self) -> dict[str, Any]:
+        cols: dict[str, Any] = {"model": np.array(self.model, dtype=object)}
+        for key in self._COLUMNS:
+            cols[key] = np.asarray(getattr(self, key))
+        cols["interval"] = np.array(self.interval, dtype=object)
+        return cols
+
+    def to_records(self) -> list[dict]:
+        """One JSON-safe dict per model (None where a quantity cannot be estimated)."""
+        return list(_records(self._columns()))
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame, one row per model."""
+        import pandas as pd
+
+        return pd.DataFrame(self._columns())
+
+    def to_dict(self) -> dict:
+        """The per-model records under ``"models"``."""
+        return {"models": self.to_records()}
+
+
+@dataclass(frozen=True, repr=False)
+class PairNoise(Result):
+    """Every unordered pair of models on their shared items, columnar (model ``a`` before ``b``).
+
+    Attributes
+    ----------
+    models : tuple of str
+        The model names ``ia`` and ``ib`` index.
+    ia, ib : numpy.ndarray
+        Indices of the two models of each pair (``a`` and ``b`` give names).
+    n_items : numpy.ndarray
+        Shared items.
+    difference : numpy.ndarray
+        ``accuracy(a) - accuracy(b)`` on the shared items.
+    se, se_data, se_pred : numpy.ndarray
+        Paired standard error of the difference of one sample per item
+        (paper's ``SE(A-B)``) and its split into data and prediction noise
+        (NaN where not estimable).
+    se_mean : numpy.ndarray
+        Standard error of the difference as reported (means of ``K``).
+    corr : numpy.ndarray
+        Pearson correlation of the two models' cells over the shared items.
+    p_value : numpy.ndarray
+        The exact sign test: on 0/1 outcomes McNemar's exact test (the
+        discordant items); on graded ones eval-arena's test on the expected
+        win counts ``sum a(1-b)`` and ``sum (1-a)b``, truncated to integers.
+    p_adjusted : numpy.ndarray
+        Holm's step-down adjustment over all pairs.
+    q_value : numpy.ndarray
+        Benjamini--Hochberg q-values over all pairs.
+    significant : numpy.ndarray
+        ``p_adjusted <= alpha``: the pair is told apart with the family-wise
+        error held at ``alpha``.
+    """
+
+    models: tuple
+    ia: np.ndarray
+    ib: np.ndarray
+    n_items: np.ndarray
+    difference: np.ndarray
+    se: np.ndarray
+    se_data: np.ndarray
+    se_pred: np.ndarray
+    se_mean: np.ndarray
+    corr: np.ndarray
+    p_value: np.ndarray
+    p_adjusted: np.ndarray
+    q_value: np.ndarray
+    significant: np.ndarray
+
+    _COLUMNS = (
+        "difference",
+        "se",
+        "se_data",
+        "se_pred",
+        "corr",
+        "p_value",
+        "p_adjusted",
+        "q_value",
+        "significant",
+        "se_mean",
+        "n_items",
+    )
+
+    @property
+    def a(self) -> np.ndarray:
+        """Name of the first model of each pair."""
+        return np.asarray(self.models, dtype=object)[self.ia]
+
+    @property
+    def b(self) -> np.ndarray:
+        """Name of the second model of each pair."""
+        return np.asarray(self.models, dtype=object)[self.ib]
+
+    def __len__(self) -> int:
+        return int(self.ia.shape[0])
+
+    def iter_records(self, chunk: int = 65536) -> Iterator[dict]:
+        """The pairs one JSON-safe dict at a time (for streaming to a JSONL file)."""
+        names = np.asarray(self.models, dtype=object)
+        for start in range(0, len(self), chunk):
+            sl = slice(start, start + chunk)
+            cols: dict[str, Any] = {"a": names[self.ia[sl]], "b": names[self.ib[sl]]}
+            for key in self._COLUMNS:
+                cols[key] = getattr(self, key)[sl]
+            yield from _records(cols)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame, one row per pair."""
+        import pandas as pd
+
+        cols: dict[str, Any] = {"a": self.a, "b": self.b}
+        for key in self._COLUMNS:
+            cols[key] = getattr(self, key)
+        return pd.DataFrame(cols)
+
+    def to_dict(self) -> dict:
+        """The pairs as records under ``"pairs"``."""
+        return {"pairs": list(self.iter_records())}
+
+
+@dataclass(frozen=True, repr=False)
+class NoiseSummary(Result):
+    """A benchmark in a few numbers (eval-arena's summary, over unordered pairs).
+
+    Attributes
+    ----------
+    n_items, n_models, n_pairs : int
+        Items, models and unordered pairs with a shared item.
+    close_pairs : int
+        Unordered pairs as eval-arena counts its "close" ones: accuracies
+        within 0.2, both above 0.1, and not told apart at 5 sigma (exact
+        sign test p-value above ``2 Phi(-5)``).
+    no_solve : int
+        Items no model got any credit on.
+    tau_minus : int
+        Items on which better models do worse: Kendall's tau between the
+        item's outcomes and the models' accuracies is negative.
+    se, se_data, se_pred : float or None
+        Mean over the models with accuracy above 0.1 of each standard error.
+    se_diff, se_diff_data, se_diff_pred, corr : float or None
+        Mean over the close pairs of the paired standard errors and of the
+        correlation.
+    min_detectable_difference : float or None
+        :func:`minimum_detectable_difference` of ``se_diff`` at the call's
+        ``alpha`` and power 0.8: the smallest difference a typical close
+        pair tells apart.
+    """
+
+    n_items: int
+    n_models: int
+    n_pairs: int
+    close_pairs: int
+    no_solve: int
+    tau_minus: int
+    se: float | None
+    se_data: float | None
+    se_pred: float | None
+    se_diff: float | None
+    se_diff_data: float | None
+    se_diff_pred: float | None
+    corr: float | None
+    min_detectable_difference: float | None
+
+
+@dataclass(frozen=True, repr=False)
+class EvaluationNoise(Result):
+    """What :func:`evaluation_noise` returns: per model, per pair, and the summary.
+
+    Attributes
+    ----------
+    models : ModelNoise
+        Per-model error bars.
+    pairs : PairNoise or None
+        Every unordered pair (None with ``pairs=False``).
+    summary : NoiseSummary
+        The benchmark in a few numbers.
+    alpha : float
+        Level of the intervals and of Holm's control.
+    interval_method : str
+        The interval rule asked for: ``"auto"``, ``"normal"`` or ``"exact"``.
+    clustered : bool
+        Whether the standard errors are clustered.
+    """
+
+    models: ModelNoise
+    pairs: PairNoise | None
+    summary: NoiseSummary
+    alpha: float
+    interval_method: str
+    clustered: bool
+
+    def to_dict(self, *, max_pairs: int | None = None) -> dict:
+        """The JSON of ``sotalib errorbars --json``: ``models``, ``pairs`` (when computed), ``summary``.
+
+        With ``max_pairs`` and more pairs than that, ``pairs`` is left out
+        and ``note`` says so (stream them with ``pairs.iter_records()``).
+        """
+        out: dict = {"models": self.models.to_records()}
+        if self.pairs is not None:
+            if max_pairs is not None and len(self.pairs) > max_pairs:
+                out["note"] = f"{len(self.pairs)} pairs, more than {max_pairs}: left out of this object"
+            else:
+                out["pairs"] = list(self.pairs.iter_records())
+        out["summary"] = self.summary.to_dict()
+        out["alpha"] = self.alpha
+        out["interval_method"] = self.interval_method
+        out["clustered"] = self.clustered
+        return out
+
+    def to_text(self) -> str:
+        """A short table of the models and the summary."""
+        s = self.summary
+        lines = [f"{s.n_models} models on {s.n_items} items; {s.n_pairs} pairs, {s.close_pairs} close"]
+        for r in self.models.to_records():
+            se = "-" if r["se"] is None else f"{r['se']:.4f}"
+            lines.append(f"  {r['model']}: {r['accuracy']:.4f} +/- {se} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]")
+        if self.pairs is not None:
+            told = int(np.sum(self.pairs.significant))
+            lines.append(f"pairs told apart (Holm, alpha={self.alpha:g}): {told} of {len(self.pairs)}")
+        if s.min_detectable_difference is not None:
+            lines.append(f"minimum detectable difference (power 0.8): {s.min_detectable_difference:.4f}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- per model
+
+
+def _model_noise(c: _Cells, codes: np.ndarray | None, alpha: float, interval: str, models: tuple) -> ModelNoise:
+    X, M = c.X, c.M
+    nj = M.sum(axis=0).astype(np.float64)
+    safe = np.maximum(nj, 1)
+    acc = X.sum(axis=0) / safe
+    E = np.where(M, X - acc[None, :], 0.0)
+    G = _cluster_sum(codes, E)
+    crse2 = (G * G).sum(axis=0) / safe**2  # variance of the accuracy as reported (Miller's CRSE)
+    mean_u = c.U.sum(axis=0) / safe
+    data2 = crse2 - c.UK.sum(axis=0) / safe**2
+    pred2 = mean_u / safe
+    known = c.u_known
+    se2 = np.maximum(data2, 0.0) + pred2  # U = 0 where unknown: then crse2, the cell counted as one sample
+    if codes is None:  # the same numbers, written as the paper writes them
+        total = c.SQ.sum(axis=0) / safe - acc**2
+        se2 = np.maximum(total, 0.0) / safe
+    se = np.sqrt(np.maximum(se2, 0.0))
+    se_data = np.where(known, np.sqrt(np.maximum(data2, 0.0)), np.nan)
+    se_pred = np.where(known, np.sqrt(np.maximum(pred2, 0.0)), np.nan)
+    se_mean = np.sqrt(np.maximum(crse2, 0.0))
+    Kbar = np.where(M, c.K, 0.0).sum(axis=0) / safe
+    z = float(stats.norm.ppf(1 - alpha / 2))
+    lo = acc - z * se_mean
+    hi = acc + z * se_mean
+    kinds = []
+    for j in range(len(models)):
+        small = nj[j] < SMALL_N or min(acc[j], 1 - acc[j]) * nj[j] < 10
+        use_exact = interval == "exact" or (interval == "auto" and small and codes is None)
+        if nj[j] == 0:
+            kinds.append("none")
+            lo[j] = hi[j] = np.nan
+        elif not use_exact:
+            kinds.append("normal")
+            lo[j], hi[j] = max(0.0, lo[j]), min(1.0, hi[j])
+        elif c.binary[j]:
+            k = round(acc[j] * nj[j])
+            n = int(nj[j])
+            kinds.append("clopper-pearson")
+            lo[j] = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2, k, n - k + 1))
+            hi[j] = 1.0 if k == n else float(stats.beta.ppf(1 - alpha / 2, k + 1, n - k))
+        else:
+            # Jeffreys' interval on the effective number of items: the one whose binomial variance is se_mean**2
+            v = se_mean[j] ** 2
+            p = min(max(acc[j], 0.0), 1.0)
+            n_eff = p * (1 - p) / v if v > 0 else nj[j]
+            n_eff = float(min(max(n_eff, 1.0), 1e12))
+            kinds.append("jeffreys")
+            lo[j] = 0.0 if p <= 0 else float(stats.beta.ppf(alpha / 2, p * n_eff + 0.5, (1 - p) * n_eff + 0.5))
+            hi[j] = 1.0 if p >= 1 else float(stats.beta.ppf(1 - alpha / 2, p * n_eff + 0.5, (1 - p) * n_eff + 0.5))
+    return ModelNoise(
+        model=tuple(models),
+        accuracy=np.where(nj > 0, acc, np.nan),
+        se=np.where(nj > 0, se, np.nan),
+        se_data=se_data,
+        se_pred=se_pred,
+        se_mean=np.where(nj > 0, se_mean, np.nan),
+        ci_low=lo,
+        ci_high=hi,
+        interval=tuple(kinds),
+        n_items=nj.astype(np.int64),
+        samples=Kbar,
+    )
+
+
+# ---------------------------------------------------------------------------- pairs
+
+
+@dataclass
+class _PairBlock:
+    ia: np.ndarray
+    ib: np.ndarray
+    n: np.ndarray
+    diff: np.ndarray
+    acc_a: np.ndarray
+    acc_b: np.ndarray
+    se: np.ndarray
+    se_data: np.ndarray
+    se_pred: np.ndarray
+    se_mean: np.ndarray
+    corr: np.ndarray
+    wins_a: np.ndarray
+    wins_b: np.ndarray
+
+
+def _pair_blocks(c: _Cells, codes: np.ndarray | None, *, block: int = _BLOCK) -> Iterator[_PairBlock]:
+    """The pairs ``a < b`` block by block of ``a`` (O(block x m) memory), by matrix products over the items."""
+    X, M = c.X, c.M
+    n_items, m = X.shape
+    Mf = M.astype(np.float64)
+    X2 = X * X
+    if codes is not None:
+        n_cl = int(codes.max()) + 1
+    for a0 in range(0, m - 1, block):
+        a1 = min(a0 + block, m - 1)
+        cols = slice(a0, m)  # b >= a0; the entries with b <= a are dropped below
+        if c.complete:
+            N = np.full((a1 - a0, m - a0), float(n_items))
+            SXa = np.broadcast_to(X[:, a0:a1].sum(axis=0)[:, None], N.shape)
+            SXb = np.broadcast_to(X[:, cols].sum(axis=0)[None, :], N.shape)
+            SX2a = np.broadcast_to(X2[:, a0:a1].sum(axis=0)[:, None], N.shape)
+            SX2b = np.broadcast_to(X2[:, cols].sum(axis=0)[None, :], N.shape)
+            SQa = np.broadcast_to(c.SQ[:, a0:a1].sum(axis=0)[:, None], N.shape)
+            SQb = np.broadcast_to(c.SQ[:, cols].sum(axis=0)[None, :], N.shape)
+            SUa = np.broadcast_to(c.U[:, a0:a1].sum(axis=0)[:, None], N.shape)
+            SUb = np.broadcast_to(c.U[:, cols].sum(axis=0)[None, :], N.shape)
+            SUKa = np.broadcast_to(c.UK[:, a0:a1].sum(axis=0)[:, None], N.shape)
+            SUKb = np.broadcast_to(c.UK[:, cols].sum(axis=0)[None, :], N.shape)
+        else:
+            Ma, Mb = Mf[:, a0:a1], Mf[:, cols]
+            N = Ma.T @ Mb
+            SXa = X[:, a0:a1].T @ Mb
+            SXb = Ma.T @ X[:, cols]
+            SX2a = X2[:, a0:a1].T @ Mb
+            SX2b = Ma.T @ X2[:, cols]
+            SQa = c.SQ[:, a0:a1].T @ Mb
+            SQb = Ma.T @ c.SQ[:, cols]
+            SUa = c.U[:, a0:a1].T @ Mb
+            SUb = Ma.T @ c.U[:, cols]
+            SUKa = c.UK[:, a0:a1].T @ Mb
+            SUKb = Ma.T @ c.UK[:, cols]
+        SXX = X[:, a0:a1].T @ X[:, cols]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mu_a = SXa / N
+            mu_b = SXb / N
+            cov = SXX / N - mu_a * mu_b
+            var_a = SX2a / N - mu_a**2
+            var_b = SX2b / N - mu_b**2
+            corr = cov / np.sqrt(var_a * var_b)
+            var_cells = var_a + var_b - 2 * cov  # var(x_a - x_b): of the difference as reported
+            total = (SQa / N - mu_a**2) + (SQb / N - mu_b**2) - 2 * cov
+            pred = (SUa + SUb) / N
+            bias = (SUKa + SUKb) / N
+            if codes is not None:
+                if c.complete:
+                    Ga = _cluster_sum(codes, X[:, a0:a1] - mu_a[:, 0][None, :])
+                    Gb = _cluster_sum(codes, X[:, cols] - X[:, cols].mean(axis=0)[None, :])
+                    Q = (Ga * Ga).sum(axis=0)[:, None] + (Gb * Gb).sum(axis=0)[None, :] - 2 * Ga.T @ Gb
+                else:
+                    Q = np.empty(N.shape)
+                    for r, a in enumerate(range(a0, a1)):
+                        mask = Mf[:, a : a + 1] * Mb
+                        d = (X[:, a : a + 1] - X[:, cols]) * mask
+                        Dc = np.zeros((n_cl, m - a0))
+                        Nc = np.zeros((n_cl, m - a0))
+                        np.add.at(Dc, codes, d)
+                        np.add.at(Nc, codes, mask)
+                        dbar = Dc.sum(axis=0) / np.maximum(Nc.sum(axis=0), 1)
+                        Q[r] = ((Dc - Nc * dbar[None, :]) ** 2).sum(axis=0)
+                crse2 = Q / N**2
+                data2 = crse2 - bias / N
+                total = np.maximum(data2, 0.0) * N + pred
+                var_cells = crse2 * N
+            else:
+                data2 = (var_cells - bias) / N
+            se_mean = np.sqrt(np.maximum(var_cells, 0.0) / N)
+            wins_a = SXa - SXX
+            wins_b = SXb - SXX
+        known = c.u_known[a0:a1, None] & c.u_known[None, cols]
+        # a model whose within-item variance is unknown has U = 0 and SQ = x**2: its cell counts as one sample
+        se = np.sqrt(np.maximum(total, 0.0) / N)
+        se_data = np.where(known, np.sqrt(np.maximum(data2, 0.0)), np.nan)
+        se_pred = np.where(known, np.sqrt(np.maximum(pred, 0.0) / N), np.nan)
+        ra, rb = np.nonzero(np.arange(a0, a1)[:, None] < np.arange(a0, m)[None, :])
+        pick = (ra, rb)
+        yield _PairBlock(
+            ia=(ra + a0).astype(np.int64),
+            ib=(rb + a0).astype(np.int64),
+            n=N[pick].astype(np.int64),
+            diff=(mu_a - mu_b)[pick],
+            acc_a=mu_a[pick],
+            acc_b=mu_b[pick],
+            se=se[pick],
+            se_data=se_data[pick],
+            se_pred=se_pred[pick],
+            se_mean=se_mean[pick],
+            corr=corr[pick],
+            wins_a=wins_a[pick],
+            wins_b=wins_b[pick],
+        )
+
+
+# ---------------------------------------------------------------------------- items: no_solve, tau-
+
+
+@njit
+def _tau_signs(X: np.ndarray, M: np.ndarray, y: np.ndarray) -> np.ndarray:  # noqa: C901 - one compiled loop
+    """Sign of Kendall's tau between each row of ``X`` (answered cells) and ``y``, in O(m log m) per row.
+
+    The sign of tau-a, tau-b and tau-c is the sign of ``S = sum_{j<k}
+    sign(x_j - x_k) sign(y_j - y_k)``, counted with a Fenwick tree over the
+    ranks of ``x`` while the models are visited by increasing ``y`` (ties in
+    ``y`` visited as one group, so they add nothing).  0 where fewer than
+    two models answered or ``S = 0``.
+    """
+    n, m = X.shape
+    order = np.argsort(y, kind="mergesort")
+    out = np.zeros(n, dtype=np.int64)
+    tree = np.zeros(m + 2, dtype=np.int64)
+    for i in range(n):
+        vals = np.empty(m)
+        cnt = 0
+        for j in range(m):
+            if M[i, j]:
+                vals[cnt] = X[i, j]
+                cnt += 1
+        if cnt < 2:
+            continue
+        uniq = np.unique(vals[:cnt])
+        R = uniq.shape[0]
+        if R < 2:
+            continue
+        for r in range(R + 2):
+            tree[r] = 0
+        inserted = 0
+        S = 0
+        g = 0
+        while g < m:
+            h = g
+            while h + 1 < m and y[order[h + 1]] == y[order[g]]:
+                h += 1
+            # count, for each model of the group, the earlier (smaller y) models below and above it in x
+            for t in range(g, h + 1):
+                j = order[t]
+                if not M[i, j]:
+                    continue
+                r = np.searchsorted(uniq, X[i, j]) + 1  # 1-based rank
+                below = 0
+                q = r - 1
+                while q > 0:
+                    below += tree[q]
+                    q -= q & (-q)
+                le = 0
+                q = r
+                while q > 0:
+                    le += tree[q]
+                    q -= q & (-q)
+                above = inserted - le
+                S += below - above
+            for t in range(g, h + 1):
+                j = order[t]
+                if not M[i, j]:
+                    continue
+                r = np.searchsorted(uniq, X[i, j]) + 1
+                q = r
+                while q <= R:
+                    tree[q] += 1
+                    q += q & (-q)
+                inserted += 1
+            g = h + 1
+        out[i] = 1 if S > 0 else (-1 if S < 0 else 0)
+    return out
+
+
+def _item_counts(c: _Cells, acc: np.ndarray) -> tuple[int, int]:
+    """eval-arena's ``no_solve`` (items whose mean outcome over the models is 0) and ``tau-``."""
+    answered = c.M.sum(axis=1)
+    no_solve = int(np.sum((answered > 0) & (c.X.sum(axis=1) == 0)))
+    y = np.where(np.isfinite(acc), acc, 0.0)
+    signs = _tau_signs(np.ascontiguousarray(c.X), np.ascontiguousarray(c.M), y.astype(np.float64))
+    return no_solve, int(np.sum(signs < 0))
+
+
+# ---------------------------------------------------------------------------- public functions
+
+
+def minimum_detectable_difference(se_diff: ArrayLike, *, alpha: float = 0.05, power: float = 0.8) -> Any:
+    r"""The smallest true difference a two-sided z test at level ``alpha`` detects with probability ``power``.
+
+    ``(z_{1 - alpha/2} + z_{power}) * se_diff``: 2.80 standard errors at
+    the usual 0.05 and 0.8.  With a paired ``se_diff`` (from
+    :func:`evaluation_noise`) it is the paired test's; with
+    ``sqrt(se_a**2 + se_b**2)`` the unpaired one's.
+
+    Parameters
+    ----------
+    se_diff : float or array_like
+        Standard error(s) of the difference, ``>= 0``.
+    alpha : float
+        Level of the two-sided test, in (0, 1).
+    power : float
+        Probability of detecting the difference, in (0, 1).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The difference (same shape as ``se_diff``).
+
+    Raises
+    ------
+    ValueError
+        ``se_diff`` negative or not finite, ``alpha`` or ``power`` outside (0, 1).
+
+    References
+    ----------
+    Wang (2025), *Measuring all the noises of LLM evals*; Miller (2024),
+    *Adding error bars to evals*, Section 5 (power analysis).
+
+    Examples
+    --------
+    >>> import sotalib
+    >>> round(sotalib.minimum_detectable_difference(0.01), 4)
+    0.028
+    """
+    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    power = check_probability("power", power, open_low=True, open_high=True)
+    s = np.asarray(se_diff, dtype=np.float64)
+    if not np.all(np.isfinite(s)) or np.any(s < 0):
+        raise ValueError("se_diff must be finite standard errors >= 0")
+    k = float(stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power))
+    out = k * s
+    return float(out) if out.ndim == 0 else out
+
+
+def evaluation_noise(
+    per_item: Any,
+    *,
+    alpha: float = 0.05,
+    clusters: str | ArrayLike | None = None,
+    pairs: bool = True,
+    interval: Literal["auto", "normal", "exact"] = "auto",
+) -> EvaluationNoise:
+    r"""Error bars of every model and of every pair of models, with the noise split as Wang (2025) splits it.
+
+    **Per model**: the accuracy (mean outcome over its answered items), its
+    standard error ``se`` (the paper's ``SE(A)``, of one sample per item),
+    its data noise ``se_data`` (``SE_x``) and prediction noise ``se_pred``
+    (``SE_pred``) with the small-K correction (see the module text; None
+    where ``K = 1`` everywhere or ``squares`` is unknown: one sample per item
+    cannot tell them apart, and eval-arena's published table prints 0
+    there), and an interval of level ``1 - alpha``.
+
+    **Interval rule** (``interval="auto"``): the normal interval
+    ``accuracy -/+ z se_mean`` when the model answered at least 100 items
+    with at least 10 successes and 10 failures (``n p`` and ``n (1 - p)``)
+    or when clusters are given; else an exact one: Clopper--Pearson for 0/1
+    outcomes, and for graded ones Jeffreys' Bayesian interval (Beta(x + 1/2,
+    n' - x + 1/2) quantiles) on the effective number of items ``n' =
+    p (1 - p) / se_mean**2`` with ``x = p n'``.  ``"normal"`` and ``"exact"``
+    force one kind.
+
+    **Clusters** (Miller 2024, eq. 4): the variance of the accuracy is
+    ``sum_c (sum_{i in c} (x_i - mean))**2 / n**2`` (the cluster-robust
+    sandwich), and the data noise is that minus the prediction noise it
+    holds (``sum_i u_i / K_i / n**2``); without clusters every item is its
+    own cluster and the formulas are the paper's.
+
+    **Pairs** (``a`` before ``b`` in the table's order), on the items both
+    answered: the difference, its paired standard error from the covariance
+    (``Var[A-B] = Var[A] + Var[B] - 2 Cov[x_a, x_b]``) with its data and
+    prediction split, the correlation, the exact sign test, Holm's adjusted
+    p-values (``significant``: at most ``alpha`` after Holm) and
+    Benjamini--Hochberg q-values.  Computed by matrix products over the
+    items in blocks of 256 models: working memory about 12 x 256 x m floats
+    besides the table; the pairs themselves take about 100 bytes each
+    (``pairs=False`` keeps only the summary, whose pair means are
+    accumulated block by block).
+
+    Parameters
+    ----------
+    per_item : PerItem or pandas.DataFrame
+        Items as rows, models as columns, outcomes in [0, 1] (NaN: not
+        answered); ``samples`` and ``squares`` split the noise.
+    alpha : float
+        Level of the intervals and of Holm's control, in (0, 1).
+    clusters : str or array_like, optional
+        A key of ``per_item.item_info`` or one label per item: clustered
+        standard errors.
+    pairs : bool
+        Compute every pair (``m (m - 1) / 2`` of them).
+    interval : {"auto", "normal", "exact"}
+        The per-model interval (rule above).
+
+    Returns
+    -------
+    EvaluationNoise
+        ``models`` (:class:`ModelNoise`), ``pairs`` (:class:`PairNoise` or
+        None), ``summary`` (:class:`NoiseSummary`); ``to_dict()`` is the JSON
+        of ``sotalib errorbars --json``.
+
+    Raises
+    ------
+    ValueError
+        Outcomes outside [0, 1], ``alpha`` outside (0, 1), an unknown
+        ``interval``, clusters not one label per item or not a key of
+        ``item_info``.
+
+    References
+    ----------
+    Wang (2025), *Measuring all the noises of LLM evals*, Sections 3.4-3.8
+    (eval-arena, ``estimators.py`` and ``arena.py`` at ``89f867d``); Miller
+    (2024), *Adding error bars to evals*, arXiv:2411.00640, Section 2.2
+    (clustered standard errors); Holm (1979); Benjamini and Hochberg (1995).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import sotalib
+    >>> y = np.array([[1, 1, 0], [1, 0, 0], [0, 1, 1], [1, 1, 0], [1, 0, 0], [0, 0, 0]])
+    >>> r = sotalib.evaluation_noise(sotalib.PerItem(y, models=["A", "B", "C"]))
+    >>> [round(float(v), 4) for v in r.models.accuracy]
+    [0.6667, 0.5, 0.1667]
+    >>> round(float(r.models.se[0]), 4), r.models.se_pred[0]
+    (0.1925, np.float64(nan))
+    >>> for rec in r.pairs.iter_records():
+    ...     print(rec["a"], rec["b"], round(rec["difference"], 4), rec["p_value"])
+    A B 0.1667 1.0
+    A C 0.5 0.375
+    B C 0.3333 0.5
+    """
+    t = as_per_item(per_item)
+    alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
+    interval = check_choice("interval", interval, ("auto", "normal", "exact"))  # type: ignore[assignment]
+    Y = t.outcomes
+    bad = ~np.isnan(Y) & ((Y < 0) | (Y > 1))
+    if bad.any():
+        i, j = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(
+            f"per_item: outcomes must lie in [0, 1]; row {i + 1} (item {t.items[i]!r}), "
+            f"column {j + 1} (model {t.models[j]!r}) is {Y[i, j]!r}"
+        )
+    codes = _cluster_codes(t, clusters)
+    c = _cells(t)
+    models = _model_noise(c, codes, alpha, str(interval), t.models)
+    acc = models.accuracy
+    thr = 2 * float(stats.norm.sf(SIGMA))
+    keep: dict[str, list] = {k: [] for k in _PairBlock.__dataclass_fields__}
+    keep["p"] = []
+    n_pairs = close = 0
+    sums = np.zeros(4)
+    counts = np.zeros(4)
+    for blk in _pair_blocks(c, codes):
+        p = _sign_test(blk.wins_a, blk.wins_b)
+        ok = blk.n > 0
+        n_pairs += int(ok.sum())
+        is_close = (
+            ok
+            & (np.abs(acc[blk.ia] - acc[blk.ib]) <= MAX_DIFF)
+            & (acc[blk.ia] > MIN_PERF)
+            & (acc[blk.ib] > MIN_PERF)
+            & (p > thr)
+        )
+        close += int(is_close.sum())
+        for k, arr in enumerate((blk.se, blk.se_data, blk.se_pred, blk.corr)):
+            v = arr[is_close]
+            v = v[np.isfinite(v)]
+            sums[k] += v.sum()
+            counts[k] += v.size
+        if pairs:
+            for key in _PairBlock.__dataclass_fields__:
+                keep[key].append(getattr(blk, key))
+            keep["p"].append(p)
+    pair_result = None
+    if pairs:
+
+        def cat(key: str, dtype: Any = np.float64) -> np.ndarray:
+            return np.concatenate(keep[key]) if keep[key] else np.zeros(0, dtype=dtype)
+
+        p_all = cat("p")
+        holm = _holm(p_all)
+        pair_result = PairNoise(
+            models=t.models,
+            ia=cat("ia", np.int64),
+            ib=cat("ib", np.int64),
+            n_items=cat("n", np.int64),
+            difference=cat("diff"),
+            se=cat("se"),
+            se_data=cat("se_data"),
+            se_pred=cat("se_pred"),
+            se_mean=cat("se_mean"),
+            corr=cat("corr"),
+            p_value=p_all,
+            p_adjusted=holm,
+            q_value=_bh(p_all),
+            significant=np.isfinite(holm) & (holm <= alpha),
+        )
+    above = np.isfinite(acc) & (acc > MIN_PERF)
+
+    def mean_of(v: np.ndarray) -> float | None:
+        w = v[above & np.isfinite(v)]
+        return float(w.mean()) if w.size else None
+
+    pair_means = [float(s / k) if k else None for s, k in zip(sums, counts, strict=True)]
+    no_solve, tau_minus = _item_counts(c, acc)
+    mdd = None if pair_means[0] is None else minimum_detectable_difference(pair_means[0], alpha=alpha)
+    summary = NoiseSummary(
+        n_items=t.n,
+        n_models=t.m,
+        n_pairs=n_pairs,
+        close_pairs=close,
+        no_solve=no_solve,
+        tau_minus=tau_minus,
+        se=mean_of(models.se),
+        se_data=mean_of(models.se_data),
+        se_pred=mean_of(models.se_pred),
+        se_diff=pair_means[0],
+        se_diff_data=pair_means[1],
+        se_diff_pred=pair_means[2],
+        corr=pair_means[3],
+        min_detectable_difference=mdd,
+    )
+    return EvaluationNoise(
+        models=models,
+        pairs=pair_result,
+        summary=summary,
+        alpha=alpha,
+        interval_method=str(interval),
+        clustered=codes is not None,
+    )
+
+
+# ---------------------------------------------------------------------------- eval-arena's summary row
+
+#: The columns of eval-arena's summary row that are distributions (``describe()`` of pandas).
+TABLE_COLUMNS = (
+    "SE(A)",
+    "SE_x(A)",
+    "SE_pred(A)",
+    "SE(A-B)",
+    "SE_x(A-B)",
+    "SE_pred(A-B)",
+    "SE_signtest",
+    "corr(A,B)",
+    "sum(A!=B)",
+)
+
+
+def _describe(v: np.ndarray) -> dict:
+    """As pandas' ``Series.describe()``: count, mean, std (n - 1), min, quartiles (linear), max; NaN left out."""
+    v = np.asarray(v, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return {"count": 0, "mean": None, "std": None, "min": None, "25%": None, "50%": None, "75%": None, "max": None}
+    q = np.percentile(v, [25, 50, 75])
+    return {
+        "count": int(v.size),
+        "mean": float(v.mean()),
+        "std": float(v.std(ddof=1)) if v.size > 1 else None,
+        "min": float(v.min()),
+        "25%": float(q[0]),
+        "50%": float(q[1]),
+        "75%": float(q[2]),
+        "max": float(v.max()),
+    }
+
+
+@dataclass(frozen=True, repr=False)
+class BenchmarkNoiseTable(Result):
+    """eval-arena's summary row of one benchmark (``summary.csv`` of the paper's site).
+
+    Attributes
+    ----------
+    size : int
+        Items.
+    models : int
+        Models.
+    total_pairs : int
+        **Ordered** pairs of different models whose accuracies differ by at
+        most ``max_diff``.
+    close_pairs : int
+        Of those, the pairs both above ``min_perf`` whose sign-test p-value
+        exceeds ``2 Phi(-z)`` (not told apart at ``z`` standard errors).
+    no_solve : int
+        Items whose mean outcome over all models is 0.
+    tau_minus : int
+        Items with a negative Kendall tau between their outcomes and the
+        models' accuracies (eval-arena's ``tau-``).
+    columns : dict
+        For each of ``SE(A)``, ``SE_x(A)``, ``SE_pred(A)`` (over the models
+        above ``min_perf``) and ``SE(A-B)``, ``SE_x(A-B)``, ``SE_pred(A-B)``,
+        ``SE_signtest``, ``corr(A,B)``, ``sum(A!=B)`` (over the close pairs):
+        ``count``, ``mean``, ``std``, ``min``, ``25%``, ``50%``, ``75%``, ``max``.
+    """
+
+    size: int
+    models: int
+    total_pairs: int
+    close_pairs: int
+    no_solve: int
+    tau_minus: int
+    columns: dict
+
+
+def benchmark_noise_table(
+    per_item: Any,
+    *,
+    max_diff: float = MAX_DIFF,
+    z: float = SIGMA,
+    min_perf: float = MIN_PERF,
+) -> BenchmarkNoiseTable:
+    r"""eval-arena's published summary row of a benchmark, computed with its definitions.
+
+    The definitions of ``arena.py`` (``summarize_benchmark``) and
+    ``estimators.py`` at commit ``89f867d``, kept as they are so that the
+    published ``summary.csv`` can be checked:
+
+    * the model columns use the **uncorrected** split of
+      ``model_table``: ``SE(A) = sqrt(total / n)``, ``SE_x(A) = std(x) /
+      sqrt(n)``, ``SE_pred(A) = sqrt(mean(s - x**2) / n)`` (0 for one 0/1
+      sample per item, which is why the published table prints 0 where the
+      prediction noise cannot be estimated), over models with accuracy above
+      ``min_perf``;
+    * the pair columns use ``Paired.from_bernoulli_prob_unbiasedK`` with the
+      model's ``K`` (NaN, so not counted, when either model has ``K = 1``),
+      clipped at 0; ``SE_signtest = sqrt(sum(A != B)) / n``; ``corr`` is
+      Pearson's on the cells; the p-value is ``binomtest(int(awins),
+      int(awins + bwins))``; over ordered pairs within ``max_diff`` that are
+      "close" (see :class:`BenchmarkNoiseTable`).
+
+    Where ``per_item.squares`` is None the samples are taken as 0/1, as
+    eval-arena does (``s = x``).  A model's ``K`` is its rounded mean of
+    ``samples``.
+
+    Parameters
+    ----------
+    per_item : PerItem or pandas.DataFrame
+        A complete grid (every model answered every item), outcomes in [0, 1].
+    max_diff : float
+        Pairs whose accuracies differ by more are not counted (eval-arena's
+        ``max_diff``; its published table used 0.2), ``>= 0``.
+    z : float
+        Close pairs are not told apart at this many standard errors
+        (eval-arena's ``sigma_thres``, 5), ``> 0``.
+    min_perf : float
+        Models at or below this accuracy are left out of the model columns and
+        of the close pairs, in [0, 1).
+
+    Returns
+    -------
+    BenchmarkNoiseTable
+        The row.
+
+    Raises
+    ------
+    ValueError
+        A missing cell (eval-arena requires a complete grid), outcomes outside
+        [0, 1], or an option out of range.
+
+    References
+    ----------
+    Wang (2025), *Measuring all the noises of LLM evals*; eval-arena
+    (``crux-eval/eval-arena``), ``arena.py`` and ``estimators.py`` at ``89f867d``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import sotalib
+    >>> rng = np.random.default_rng(0)
+    >>> y = (rng.random((50, 4)) < [0.3, 0.4, 0.5, 0.6]).astype(float)
+    >>> row = sotalib.benchmark_noise_table(sotalib.PerItem(y))
+    >>> row.size, row.models, row.total_pairs
+    (50, 4, 10)
+    >>> row.columns["SE_pred(A)"]["mean"]
+    0.0
+    """
+    t = as_per_item(per_item)
+    max_diff = check_real("max_diff", max_diff, low=0.0)
+    z = check_real("z", z, low=0.0, low_open=True)
+    min_perf = check_real("min_perf", min_perf, low=0.0, high=1.0, high_open=True)
+    Y = t.outcomes
+    if np.isnan(Y).any():
+        i, j = (int(v) for v in np.argwhere(np.isnan(Y))[0])
+        raise ValueError(
+            f"per_item: eval-arena's table needs a complete grid; row {i + 1} (item {t.items[i]!r}) has no "
+            f"outcome for model {t.models[j]!r} (column {j + 1})"
+        )
+    if np.any((Y < 0) | (Y > 1)):
+        raise ValueError("per_item: outcomes must lie in [0, 1]")
+    squares = Y.copy() if t.squares is None else t.squares
+    K = np.ones(Y.shape[1]) if t.samples is None else np.round(t.samples.mean(axis=0))
+    Kc = np.broadcast_to(K[None, :], Y.shape).astype(np.int64)
+    t2 = PerItem(Y, items=t.items, models=t.models, samples=Kc, squares=squares)
+    c = _cells(t2)
+    n = float(t.n)
+    acc = Y.mean(axis=0)
+    w = np.maximum(squares - Y * Y, 0.0)
+    total = squares.mean(axis=0) - acc**2
+    above = acc > min_perf
+    cols = {
+        "SE(A)": np.sqrt(np.maximum(total, 0.0) / n)[above],
+        "SE_x(A)": (Y.std(axis=0) / math.sqrt(n))[above],
+        "SE_pred(A)": np.sqrt(w.mean(axis=0) / n)[above],
+    }
+    thr = 2 * float(stats.norm.sf(abs(z)))
+    parts: dict[str, list] = {k: [] for k in TABLE_COLUMNS[3:]}
+    total_pairs = close = 0
+    for blk in _pair_blocks(c, None):
+        a, b = blk.ia, blk.ib
+        within = np.abs(acc[a] - acc[b]) <= max_diff
+        both = (acc[a] > min_perf) & (acc[b] > min_perf)
+        diff_sum = blk.wins_a + blk.wins_b
+        for wa, wb in ((blk.wins_a, blk.wins_b), (blk.wins_b, blk.wins_a)):  # both orders of each pair
+            p = _sign_test(wa, wb)
+            is_close = within & both & (p > thr)
+            total_pairs += int(within.sum())
+            close += int(is_close.sum())
+            parts["SE(A-B)"].append(blk.se[is_close])
+            parts["SE_x(A-B)"].append(blk.se_data[is_close])
+            parts["SE_pred(A-B)"].append(blk.se_pred[is_close])
+            parts["SE_signtest"].append(np.sqrt(diff_sum[is_close]) / n)
+            parts["corr(A,B)"].append(blk.corr[is_close])
+            parts["sum(A!=B)"].append(diff_sum[is_close])
+    for key, chunks in parts.items():
+        cols[key] = np.concatenate(chunks) if chunks else np.zeros(0)
+    no_solve, tau_minus = _item_counts(c, acc)
+    return BenchmarkNoiseTable(
+        size=t.n,
+        models=t.m,
+        total_pairs=total_pairs,
+        close_pairs=close,
+        no_solve=no_solve,
+        tau_minus=tau_minus,
+        columns={key: _describe(cols[key]) for key in TABLE_COLUMNS},
+    )
