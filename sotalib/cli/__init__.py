@@ -175,6 +175,7 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "n": "--n",
         "metric": "--metric",
         "classes": "--classes",
+        "chance": "--chance",
         "prevalence": "--prevalence",
         "rho": "--rho",
         "method": "--method",

@@ -46,7 +46,7 @@ def register(sub) -> None:
     a(
         "--batch",
         metavar="MANIFEST",
-        help="estimate every board of a manifest CSV (columns file, n, and metric, classes, prevalence, rho, "
+        help="estimate every board of a manifest CSV (columns file, n, and metric, classes, chance, prevalence, rho, "
         "method, target, alpha, engine, n_resamples, seed, id, score_column as needed; file paths relative "
         "to the manifest): one row per board, none lost; the other options then come from the columns",
     )
@@ -67,6 +67,13 @@ def register(sub) -> None:
         "--classes",
         type=integer("--classes", 2),
         help="number of classes (>= 2; chance = 1/classes; accuracy only); default 2",
+    )
+    a(
+        "--chance",
+        type=real("--chance"),
+        help="chance level of the accuracy, in [0, 1): teams at or below it are left out and shrink moves "
+        "toward it; 0 for a task with none (code generation, open answers); default 1/classes (not with "
+        "--classes; accuracy only)",
     )
     a("--prevalence", type=real("--prevalence"), help="share of positives, in (0, 1) (AUC only, required there)")
     a(
@@ -142,8 +149,12 @@ def _refuse_unused(given: dict) -> None:
     metric = given.get("metric", "accuracy")
     method = given.get("method", "shrink")
     shown = f"--method {method}" + ("" if "method" in given else " (the default)")
+    if "chance" in given and "classes" in given:
+        from . import CliError
+
+        raise CliError("--chance and --classes cannot both be given (--classes K sets the chance level 1/K)")
     if metric == "auc":
-        refuse_unused("sota", given, ("classes",), "--metric auc (chance is an AUC of 0.5)")
+        refuse_unused("sota", given, ("classes", "chance"), "--metric auc (chance is an AUC of 0.5)")
         if given.get("engine") == "normal":
             refuse_unused("sota", given, ("rng",), "--metric auc with --engine normal, which draws nothing")
         else:

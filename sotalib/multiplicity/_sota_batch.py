@@ -28,6 +28,7 @@ MANIFEST_COLUMNS = (
     "n",
     "metric",
     "classes",
+    "chance",
     "prevalence",
     "rho",
     "method",
@@ -38,7 +39,7 @@ MANIFEST_COLUMNS = (
     "seed",
 )
 _INTEGERS = ("n", "classes", "n_resamples", "seed")
-_REALS = ("prevalence", "rho", "alpha")
+_REALS = ("chance", "prevalence", "rho", "alpha")
 #: Columns of a :class:`SotaBatch` row.
 BATCH_ROW_KEYS = (
     "row",
@@ -204,7 +205,8 @@ def estimate_sota_batch(table: Manifest, *, progress: bool | None = None) -> Sot
     relative to the manifest's folder) and ``n`` (its test-set size), and as needed the
     options of :func:`~sotalib.multiplicity.estimate_sota`: ``metric`` (``accuracy``,
     ``auc`` or ``gini`` -- the normalized Gini ``2 AUC - 1``, estimated as the AUC
-    ``(Gini + 1) / 2``), ``classes``, ``prevalence``, ``rho``, ``method``, ``target``,
+    ``(Gini + 1) / 2``), ``classes``, ``chance`` (the chance level, in ``[0, 1)``: 0 for a task without
+    one; not with ``classes``), ``prevalence``, ``rho``, ``method``, ``target``,
     ``alpha``, ``engine``, ``n_resamples``, ``seed``; optionally ``id`` and
     ``score_column``.  Empty cells take the defaults.
 

@@ -24,6 +24,7 @@ from .._validate import (
     check_choice,
     check_int,
     check_probability,
+    check_real,
     check_time,
     time_limit,
 )
@@ -94,13 +95,15 @@ def _is_correctness(A: np.ndarray) -> bool:
 
 
 def _per_item_board(
-    correct: PerItem, n: int | None, rho: float | Dependence | None, uses_rho: bool
-) -> tuple[np.ndarray, int, float | Dependence | None, list[str], dict]:
-    """The board behind a per-item matrix: ``(scores, n, rho, notes, details)``.
+    correct: PerItem, n: int | None, rho: float | Dependence | None, uses_rho: bool, item_chance: np.ndarray | None
+) -> tuple[np.ndarray, int, float | Dependence | None, list[str], dict, float | None]:
+    """The board behind a per-item matrix: ``(scores, n, rho, notes, details, chance)``.
 
     The scores are the models' accuracies on the items every model answered, ``n`` is their number,
     and ``rho``, when the method uses it and none is given, is measured from the same items
-    (:func:`estimate_dependence`, without a bootstrap).
+    (:func:`estimate_dependence`, without a bootstrap).  ``chance`` is the mean of ``item_chance`` (one
+    chance level per item) over those items: the accuracy of a model that guesses every item (None when
+    ``item_chance`` is None).
     """
     Y, names = _as_matrix(correct, "scores", "estimate_sota")
     complete = ~np.isnan(Y).any(axis=1)
@@ -142,19 +145,79 @@ def _per_item_board(
             f"{dep.n_models:,} models on {dep.n_items:,} items; estimate_dependence)"
         )
     details = {"items_dropped": dropped, "best_model": names[int(np.argmax(values))], "rho_measured": measured}
-    return values, n_items, rho, notes, details
+    chance = None if item_chance is None else float(np.mean(item_chance[complete]))
+    return values, n_items, rho, notes, details, chance
+
+
+def _item_chance(table: PerItem, chance: Any, classes: int | None) -> tuple[np.ndarray | None, str | None]:
+    """One chance level per item of a per-item board, and where it came from; ``(None, None)`` for one level.
+
+    A sequence ``chance`` gives one level per item (each in ``[0, 1)``); with neither ``chance`` nor
+    ``classes`` given, the items' ``item_info["options"]`` (a number of answer options each, ``>= 2``) gives
+    ``1/options`` per item, as MMLU-Pro's items have 3 to 10 options.
+    """
+    if chance is not None and np.ndim(chance) > 0:
+        try:
+            c = np.asarray(chance, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError("chance must be a number in [0, 1) or one such number per item") from None
+        if c.ndim != 1 or c.size != table.n:
+            raise ValueError(f"chance must be one number, or one per item ({table.n:,}); got shape {c.shape}")
+        bad = np.flatnonzero(~((c >= 0) & (c < 1)))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"chance must be in [0, 1) for every item: item {table.items[i]!r} has {c[i]:g}")
+        return c, "the chance level given per item"
+    if chance is not None or classes is not None or "options" not in table.item_info:
+        return None, None
+    raw = table.item_info["options"]
+    try:
+        options = np.asarray(raw, dtype=float)
+    except (TypeError, ValueError):
+        options = np.full(raw.shape, np.nan)
+    bad = np.flatnonzero(~(np.isfinite(options) & (options >= 2) & (options == np.round(options))))
+    if bad.size:
+        i = int(bad[0])
+        shown = raw[i].item() if isinstance(raw[i], np.generic) else raw[i]
+        raise ValueError(
+            f"item_info['options'] must give each item's number of answer options, a whole number >= 2: item "
+            f"{table.items[i]!r} has {shown!r} (give chance=0 for a task without a chance level)"
+        )
+    return 1.0 / options, "1/options of each item (item_info['options'])"
+
+
+def _check_chance(chance: Any, classes: int | None, metric: str) -> tuple[Any, int | None]:
+    """``chance`` (one number, checked; a sequence is left to the per-item board) and ``classes``, checked."""
+    if chance is not None and classes is not None:
+        raise ValueError("give classes or chance, not both (classes=K sets the chance level 1/K)")
+    if metric == "auc" and chance is not None:
+        raise ValueError("chance does not apply to metric='auc', whose chance level is an AUC of 0.5")
+    if classes is not None:
+        classes = check_int("classes", classes, low=2)
+    if chance is None or np.ndim(chance) > 0:
+        return chance, classes
+    return check_real("chance", chance, low=0.0, high=1.0, high_open=True), classes
 
 
 def _resolve_board(
-    scores: Any, n: int | None, rho: float | Dependence | None, metric: str, method: str
-) -> tuple[Any, int, float | None, list[str], dict]:
+    scores: Any,
+    n: int | None,
+    rho: float | Dependence | None,
+    metric: str,
+    method: str,
+    chance: Any = None,
+    classes: int | None = None,
+) -> tuple[Any, int, float | None, list[str], dict, float | None]:
     """The board, ``n`` and ``rho`` behind ``scores`` (a per-item matrix read as its board), with notes and details.
 
-    ``n`` is checked and given; ``rho`` is a float, or None for the paper's default.
+    ``n`` is checked and given; ``rho`` is a float, or None for the paper's default.  The last element is the
+    chance level of a per-item board whose items have their own (the mean of theirs; :func:`_item_chance`),
+    else None.
     """
     uses_rho = metric == "auc" or method not in _NO_RHO_METHODS
     notes: list[str] = []
     details: dict = {}
+    level = None
     table = _per_item_form(scores)
     if table is not None:
         if metric != "accuracy":
@@ -165,8 +228,14 @@ def _resolve_board(
             )
         if isinstance(rho, Dependence):
             rho, notes = _dependence_rho(rho, uses_rho)
-        scores, n, rho, more, details = _per_item_board(table, n, rho, uses_rho)
+        item_chance, source = _item_chance(table, chance, classes)
+        scores, n, rho, more, details, level = _per_item_board(table, n, rho, uses_rho, item_chance)
         notes += more
+        if level is not None:
+            notes.append(
+                f"chance level {level:.4f}: the mean over the {n:,} items of {source} (a model that guesses "
+                "every item scores it)"
+            )
     elif np.ndim(scores) == 2 and not isinstance(scores, Leaderboard):
         try:
             as_vector(scores, "scores")
@@ -175,6 +244,11 @@ def _resolve_board(
                 f"{exc} (per-item correctness, items as rows and models as columns, is given as a sotalib.PerItem "
                 "or a DataFrame of 0, 1 and NaN)"
             ) from None
+    if level is None and chance is not None and np.ndim(chance) > 0:
+        raise ValueError(
+            "chance must be one number in [0, 1) for a board of scores (a chance level per item needs per-item "
+            "results, a sotalib.PerItem)"
+        )
     if n is None:
         raise ValueError(
             "n must be given for a leaderboard of scores: the test-set size, an integer >= 1 (only a per-item "
@@ -183,7 +257,7 @@ def _resolve_board(
     n = check_int("n", n, low=1)
     if isinstance(rho, Dependence):
         rho, notes = _dependence_rho(rho, uses_rho)
-    return scores, n, rho, notes, details
+    return scores, n, rho, notes, details, level
 
 
 def _dependence_rho(rho: Dependence, uses_rho: bool) -> tuple[float, list[str]]:
@@ -327,7 +401,8 @@ def estimate_sota(
     n: int | None = None,
     *,
     metric: str = "accuracy",
-    classes: int = 2,
+    classes: int | None = None,
+    chance: float | ArrayLike | None = None,
     prevalence: float | None = None,
     rho: float | Dependence | None = None,
     method: str = "shrink",
@@ -343,8 +418,11 @@ def estimate_sota(
     The sample maximum of ``m`` teams overestimates the best true score
     ``theta_SOTA``.  The estimators (``method=``):
 
-    * ``"shrink"`` -- Eq. 9, ``theta'_j = w theta_hat_j + (1 - w)/classes``
-      with ``w`` solved so that the expected maximum under the dependent,
+    * ``"shrink"`` -- Eq. 9, ``theta'_j = w theta_hat_j + (1 - w) c`` toward
+      the chance level ``c`` (``1/classes`` in the paper, the random
+      classifier; ``c = 0`` for a task with no chance level, where the
+      target is 0 and ``theta'_j = w theta_hat_j`` scales the board, so
+      the estimate is ``w max(theta_hat)``), with ``w`` solved so that the expected maximum under the dependent,
       non-identical model (Eqs. 6-8) equals the observed maximum
       (``target="expected"``, Table 2 row 3) or its upper ``1 - alpha/2``
       bound does (``"upper"``, row 4); for ``metric="auc"`` toward 0.5 with
@@ -376,8 +454,8 @@ def estimate_sota(
     ----------
     scores : array_like of float, Leaderboard or per-item matrix
         One score per team (accuracy or AUC), each in ``[0, 1]``; teams at or
-        below chance (``1/classes``, or 0.5 for the AUC) are left out and
-        counted.  A :class:`Leaderboard` (what :func:`read_leaderboard`
+        below chance (``chance``, or 0.5 for the AUC) are left out and
+        counted (``below_chance``).  A :class:`Leaderboard` (what :func:`read_leaderboard`
         returns) gives its scores, and the result records what reading the
         file dropped and merged (``dropped``, ``duplicates``, ``notes``).
         Per-item correctness (accuracy only): a :class:`~sotalib.PerItem`
@@ -394,8 +472,23 @@ def estimate_sota(
         leave it out, or give that number (another is refused).
     metric : {"accuracy", "auc"}
         The leaderboard's metric.
-    classes : int
-        Number of classes (``>= 2``; chance accuracy is ``1/classes``).
+    classes : int, optional
+        Number of classes (``>= 2``; the chance level is ``1/classes``);
+        default 2 unless ``chance`` is given or the items give their own.
+    chance : float, array_like or None
+        The chance level of the accuracy (``metric="accuracy"`` only): the
+        teams at or below it are left out, and ``"shrink"`` shrinks toward
+        it.  None (the default): ``1/classes``, or, for a
+        :class:`~sotalib.PerItem` whose ``item_info`` has ``"options"`` (each
+        item's number of answer options, as MMLU-Pro's 3 to 10) and no
+        ``classes`` given, ``1/options`` per item.  A number in ``[0, 1)``:
+        0 for a task with no chance level (code generation, open answers),
+        where no team is left out and the shrinkage target is 0.  One number
+        per item (per-item results only): that item's chance level.  A
+        chance level per item makes the board's the mean over the items
+        used (the accuracy of a model that guesses every item); ``notes``
+        say so.  Not together with ``classes``.  ``details["chance"]`` is
+        the level used.
     prevalence : float, optional
         Share of positives in ``(0, 1)``; required for ``metric="auc"``.
     rho : float, Dependence or None
@@ -452,7 +545,8 @@ def estimate_sota(
     ------
     ValueError
         If an argument is out of range or the combination is not available
-        (the message names the parameter), no team is above chance, or the
+        (the message names the parameter), no team is above chance (the
+        message names ``chance``, which sets it), or the
         top score is a perfect 1 where the model cannot take one; for a
         per-item matrix, if no item was answered by every model, ``n``
         disagrees with their number, ``metric`` is not ``"accuracy"``, or
@@ -484,11 +578,23 @@ def estimate_sota(
     >>> est = estimate_sota(correct)
     >>> print(est.n, f"{est.details['rho']:.4f}", f"{est.estimate:.4f}")
     1000 0.5889 0.7299
+
+    A task with no chance level (code generation): ``chance=0`` keeps every
+    team and shrinks toward 0, so the estimate is ``w`` times the top score.
+
+    >>> code = np.linspace(0.2, 0.6, 40)  # 40 code models' pass rates on 164 problems
+    >>> est = estimate_sota(code, 164, chance=0)
+    >>> print(est.m, est.below_chance, f"{est.weight:.4f}", f"{est.estimate:.4f}")
+    40 0 0.9690 0.5814
+    >>> estimate_sota(code, 164).below_chance  # the default chance level 1/2 drops 30
+    30
     """
     metric = check_choice("metric", metric, ("accuracy", "auc"))
     method = check_choice("method", method, METHODS["accuracy"])
-    board_scores, n, rho, given_notes, per_item_details = _resolve_board(scores, n, rho, metric, method)
-    classes = check_int("classes", classes, low=2)
+    given_chance, classes = _check_chance(chance, classes, metric)
+    board_scores, n, rho, given_notes, per_item_details, level = _resolve_board(
+        scores, n, rho, metric, method, given_chance, classes
+    )
     rho = check_probability("rho", RHO0 if rho is None else rho, open_high=method == "crop" and metric == "accuracy")
     target = check_choice("target", target, ("expected", "upper"))
     alpha = check_alpha("alpha", alpha)
@@ -522,7 +628,7 @@ def estimate_sota(
         if method not in METHODS["auc"]:
             raise ValueError(f"method {method!r} is not available for metric='auc' (use 'shrink')")
         reps = _resamples("auc", n_resamples)
-        s, below = _keep_above(values, 0.5)
+        s, below = _keep_above(values, 0.5, "auc")
         engine = _pick_engine(engine, s.size, n, prevalence, rho, reps)
         est = _shrink_auc(
             s,
@@ -543,13 +649,14 @@ def estimate_sota(
             f"target {target!r} is not supported by method {method!r}, which solves no equation for a target; "
             "use target='expected', or method='shrink', method='crop' or method='cap' to match the upper bound"
         )
-    chance = 1.0 / classes
-    s, below = _keep_above(values, chance)
+    # a per-item board whose items have their own chance levels takes their mean; the default is 1/classes
+    used = float(level if level is not None else given_chance if given_chance is not None else 1.0 / (classes or 2))
+    s, below = _keep_above(values, used, "accuracy")
     if method in _ENGINE_METHODS:
         engine = _engine_within_time(engine, method, n, s, rho)
         with showing(progress):  # a bar over the exact engine's long runs (none for the quick ones)
             if method == "shrink":
-                est = _shrink(s, below, n, chance, rho, target, alpha, engine)
+                est = _shrink(s, below, n, used, rho, target, alpha, engine)
             elif method == "crop":
                 est = _crop(s, below, n, rho, target, alpha, PAPER_GRID, engine)
             elif method == "cap":
@@ -573,6 +680,7 @@ def estimate_sota(
             top=TOP,
             progress=progress,
         )
+    est = dataclasses.replace(est, details={**est.details, "chance": used})
     return _with_reading(_degenerate(est, s), board, notes, per_item_details)
 
 

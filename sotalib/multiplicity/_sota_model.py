@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 
 from .._frame import as_vector
 from .._rng import as_generator
-from .._validate import check_int, check_probability
+from .._validate import ParameterError, check_int, check_probability
 from ._dependence_model import conditional_probs, feasible
 from ._max_dependent_normal import ACCURACY, normal_max_distribution
 from ._max_dependent_swap import dependent_max_distribution
@@ -48,10 +48,23 @@ def _check_scores(scores: ArrayLike) -> np.ndarray:
     return s
 
 
-def _keep_above(s: np.ndarray, chance: float) -> tuple[np.ndarray, int]:
-    """The checked scores above chance and the number excluded."""
+def _keep_above(s: np.ndarray, chance: float, metric: str = "") -> tuple[np.ndarray, int]:
+    """The checked scores above chance and the number excluded.
+
+    A board with no team above chance is an error that names what sets the chance level (for
+    ``metric="accuracy"``, the ``chance`` of :func:`~sotalib.multiplicity.estimate_sota`).
+    """
     keep = s > chance
     if not keep.any():
+        if metric == "auc":
+            raise ValueError(f"no team is above chance (an AUC of {chance:g})")
+        if metric == "accuracy":
+            raise ParameterError(
+                f"no team is above chance ({chance:g}): the chance level is set by chance=0 for a task that has "
+                "none (code generation, open answers), by another chance in [0, 1), or by classes: one over "
+                "their number",
+                "classes",
+            )
         raise ValueError(f"no team is above chance ({chance:g})")
     return s[keep], int((~keep).sum())
 

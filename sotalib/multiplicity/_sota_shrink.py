@@ -161,24 +161,34 @@ def _finish(method, p, s, n, rho, alpha, below, transform, *, estimate, target, 
     )
 
 
+#: The least shrinkage weight searched toward a chance level of 0 (w = 0 would be the board of zeros).
+W_MIN_AT_ZERO = 1e-6
+
+
 def _shrink(
     s: np.ndarray, below: int, n: int, chance: float, rho: float, target: str, alpha: float, engine: str
 ) -> SotaEstimate:
-    """Shrinkage toward chance on checked input (``engine`` already ``"exact"`` or ``"normal"``)."""
+    """Shrinkage toward chance on checked input (``engine`` already ``"exact"`` or ``"normal"``).
+
+    At ``chance = 0`` (a task without a chance level) the target of Eq. 9 is 0 and ``theta'_j = w theta_hat_j``
+    scales the board; ``w = 0`` is then the board of zeros, whose maximum is 0, below any observed maximum
+    (every team is above chance), and whose reference accuracy ``theta0 = 0`` the dependent model cannot take:
+    the weight is searched in ``[W_MIN_AT_ZERO, 1]``.
+    """
 
     def transform(w):
         return w * s + (1 - w) * chance
 
     w, fit = _solve(
         transform,
-        0.0,
+        0.0 if chance > 0 else W_MIN_AT_ZERO,
         1.0,
         s,
         n,
         rho,
         target,
         alpha,
-        what="shrinkage weight w in [0, 1]",
+        what="shrinkage weight w in [0, 1]" if chance > 0 else "shrinkage weight w in (0, 1] (toward chance 0)",
         slope=float(s.max()) - chance,
         engine=engine,
     )
