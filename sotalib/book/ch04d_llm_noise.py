@@ -13,7 +13,7 @@ import numpy as np
 
 from .style import COLORS
 
-__all__ = ["plot_paired"]
+__all__ = ["count", "plot_paired"]
 
 
 def plot_paired(pairs, ax=None):
@@ -37,3 +37,12 @@ def plot_paired(pairs, ax=None):
     ax.set_ylabel("paired SE of the difference")
     ax.figure.colorbar(points, ax=ax, label="correlation of the pair")
     return ax
+
+
+WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
+
+
+def count(n) -> str:
+    """A count for the prose: a word up to seven, digits beyond."""
+    n = int(n)
+    return WORDS[n] if 0 <= n < len(WORDS) else f"{n:,}"
