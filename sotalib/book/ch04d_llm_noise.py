@@ -17,25 +17,43 @@ __all__ = ["count", "plot_paired"]
 
 
 def plot_paired(pairs, ax=None):
-    """Figure: the paired standard error of each pair against the unpaired.
+    """Figure: paired over unpaired standard error against the correlation.
 
     ``pairs`` is the chapter's frame of pairs, with the columns ``se``
-    (paired), ``se_unpaired`` and ``corr``.
+    (paired), ``se_unpaired`` and ``corr``.  The curve is
+    ``sqrt(1 - corr)``, the ratio for two models of equal variance.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(5.6, 4.4))
-    x = np.asarray(pairs["se_unpaired"], dtype=float)
-    y = np.asarray(pairs["se"], dtype=float)
-    points = ax.scatter(
-        x, y, c=pairs["corr"], s=8, cmap="viridis", alpha=0.7, lw=0
+        _, ax = plt.subplots(figsize=(6.4, 3.8))
+    corr = np.asarray(pairs["corr"], dtype=float)
+    ratio = np.asarray(pairs["se"], dtype=float) / np.asarray(
+        pairs["se_unpaired"], dtype=float
     )
-    top = float(np.nanmax(np.concatenate([x, y]))) * 1.05
-    ax.plot([0, top], [0, top], ls="--", color=COLORS["reference"], lw=1)
-    ax.set_xlim(0, top)
-    ax.set_ylim(0, top)
-    ax.set_xlabel("unpaired SE of the difference")
-    ax.set_ylabel("paired SE of the difference")
-    ax.figure.colorbar(points, ax=ax, label="correlation of the pair")
+    ax.scatter(
+        corr,
+        ratio,
+        s=14,
+        color=COLORS["single"],
+        alpha=0.5,
+        lw=0,
+        zorder=3,
+        label="pairs of models",
+    )
+    grid = np.linspace(min(0.0, corr.min()), 1.0, 200)
+    ax.plot(
+        grid,
+        np.sqrt(1 - grid),
+        color=COLORS["sota"],
+        ls="--",
+        lw=1,
+        label=r"$\sqrt{1 - \rho}$ (equal variances)",
+    )
+    ax.axhline(1.0, color=COLORS["reference"], lw=0.8)
+    ax.set_xlim(grid[0], 1.0)
+    ax.set_ylim(0.0, 1.1)
+    ax.set_xlabel(r"correlation of the pair over the questions, $\rho$")
+    ax.set_ylabel("paired / unpaired SE")
+    ax.legend(loc="lower left")
     return ax
 
 
