@@ -60,7 +60,9 @@ def plot_paired(pairs, ax=None):
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 
 
-def count(n) -> str:
+def count(n, zero: str = "no") -> str:
     """A count for the prose: a word up to seven, digits beyond."""
     n = int(n)
-    return WORDS[n] if 0 <= n < len(WORDS) else f"{n:,}"
+    if n == 0:
+        return zero
+    return WORDS[n] if 0 < n < len(WORDS) else f"{n:,}"
