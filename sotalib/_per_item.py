@@ -655,8 +655,8 @@ def read_per_item(
     if kind == "wide":
         if outcome is not None or filter is not None:
             raise ValueError(
-                "outcome and filter do not apply to a wide CSV (one column per model); give format= if the file is "
-                "another layout"
+                "outcome= and filter= do not apply to a wide CSV (one column per model); give format= if the file "
+                "is another layout"
             )
         table = _read_wide(
             read.data if read.data is not None else read.path, read.shown, missing=missing, labels=labels

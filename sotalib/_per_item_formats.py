@@ -127,6 +127,34 @@ class _Cells:
         self.lines.append(line)
         self.files.append(self.file)
 
+    def add_many(self, models: list, items: list, values: Any, lines: list[int], samples: list | None = None) -> None:
+        """Many records at once (the fast path of the line readers): names as str, values floats."""
+        md, it = self.models, self.items
+        self.mi.extend([md.setdefault(x, len(md)) for x in models])
+        self.ii.extend([it.setdefault(x, len(it)) for x in items])
+        if samples is not None:
+            sd = self.samples
+            self.si.extend([sd.setdefault(x, len(sd)) for x in samples])
+        self.values.extend(values.tolist() if isinstance(values, np.ndarray) else values)
+        self.lines.extend(lines)
+        self.files.extend([self.file] * len(lines))
+
+    def add_codes(self, models: tuple, items: tuple, values: np.ndarray, lines: Any, samples: tuple | None) -> None:
+        """Records given as factorized names, ``(codes, distinct names)`` each (the long CSV's fast path)."""
+
+        def ids(coded: tuple, known: dict) -> list[int]:
+            codes, names = coded
+            index = np.array([known.setdefault(x, len(known)) for x in names], dtype=np.int64)
+            return index[codes].tolist()
+
+        self.mi.extend(ids(models, self.models))
+        self.ii.extend(ids(items, self.items))
+        if samples is not None:
+            self.si.extend(ids(samples, self.samples))
+        self.values.extend(values.tolist())
+        self.lines.extend(np.asarray(lines).tolist())
+        self.files.extend([self.file] * len(values))
+
     def _where(self, r: int) -> str:
         return f"{self.file_names[self.files[r]]}, line {self.lines[r]}"
 
@@ -253,6 +281,37 @@ class _Source:
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"is a damaged gzip file ({exc})", path=self.shown) from None
 
+    def blocks(self, size: int = 1 << 22) -> Iterator[tuple[list[int], list[bytes]]]:
+        """``(line numbers, lines)`` of the non-blank lines, a few MB at a time (no loop per line when none is blank)."""
+        number = 1
+        rest = b""
+        try:
+            with self.stream() as fh:
+                first = True
+                while True:
+                    chunk = fh.read(size)
+                    if first:
+                        chunk, first = chunk.removeprefix(b"\xef\xbb\xbf"), False
+                    if not chunk:
+                        break
+                    lines = (rest + chunk).split(b"\n")
+                    rest = lines.pop()
+                    yield self._numbered(number, lines)
+                    number += len(lines)
+                if rest:
+                    yield self._numbered(number, [rest])
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"is a damaged gzip file ({exc})", path=self.shown) from None
+
+    @staticmethod
+    def _numbered(number: int, lines: list[bytes]) -> tuple[list[int], list[bytes]]:
+        kept = [k for k, line in enumerate(lines) if not line.strip()]
+        if not kept:
+            return list(range(number, number + len(lines))), lines
+        blank = set(kept)
+        keep = [k for k in range(len(lines)) if k not in blank]
+        return [number + k for k in keep], [lines[k] for k in keep]
+
     def load(self) -> Any:
         """The whole file as one JSON document."""
         try:
@@ -268,17 +327,66 @@ class _Source:
 
 def _json_lines(src: _Source, what: str) -> Iterator[tuple[int, dict]]:
     """Every line of a JSONL file as ``(line number, object)``; a line that is not a JSON object refused."""
+    return _json_lines_of(src.lines(), src.shown, what)
+
+
+class _Slow(Exception):
+    """A batch the fast path cannot take as it is: read it record by record (which names any fault)."""
+
+
+def _json_batches(src: _Source, what: str) -> Iterator[tuple[list[int], list[dict]]]:
+    """The lines of a JSONL file as batches ``(line numbers, objects)``, each block parsed as one JSON array."""
     loads = json.loads
-    for k, line in src.lines():
+    for nums, lines in src.blocks():
+        if not lines:
+            continue
         try:
-            obj = loads(line)
+            objs = loads(b"[" + b",".join(lines) + b"]")
+            if len(objs) == len(lines):
+                yield nums, objs
+                continue
         except (ValueError, UnicodeDecodeError):
-            raise InputError(
-                f"is not a JSON object ({what}: one JSON object per line)", path=src.shown, line=k
-            ) from None
+            pass
+        yield nums, [obj for _, obj in _json_lines_of(zip(nums, lines, strict=True), src.shown, what)]
+
+
+def _json_lines_of(numbered, shown: str, what: str) -> Iterator[tuple[int, dict]]:
+    for k, line in numbered:
+        try:
+            obj = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=shown, line=k) from None
         if type(obj) is not dict:
-            raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=src.shown, line=k)
+            raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=shown, line=k)
         yield k, obj
+
+
+def _checked(shown: str, what: str, lines: list[int], objs: list) -> Iterator[tuple[int, dict]]:
+    """``(line, object)`` pairs, a line that is not a JSON object refused."""
+    for line, obj in zip(lines, objs, strict=True):
+        if type(obj) is not dict:
+            raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=shown, line=line)
+        yield line, obj
+
+
+def _floats(raw: list, missing: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """Numbers (or true/false) as floats, and the rows to keep (None: all); _Slow for anything else."""
+    try:
+        v = np.array(raw, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise _Slow from None
+    if v.ndim != 1:
+        raise _Slow
+    bad = ~np.isfinite(v)
+    if not bad.any():
+        return v, None
+    if not missing or np.isinf(v).any():
+        raise _Slow
+    return v[~bad], ~bad
+
+
+def _names_of(values: list) -> list[str]:
+    return values if all(type(x) is str for x in values) else [str(x) for x in values]
 
 
 def _number(value: Any, src: str, line: int | None, key: str, *, missing: bool) -> float | None:
@@ -297,7 +405,7 @@ def _number(value: Any, src: str, line: int | None, key: str, *, missing: bool) 
         if missing:
             return None
         raise InputError(
-            "is null: a missing result (pass missing=True, --per-item files always do, to read it as not answered)",
+            "is null: a missing result (read with missing=True to count it as not answered)",
             path=src,
             line=line,
             column=key,
@@ -335,8 +443,16 @@ def _first_object(head: bytes) -> dict | None:
 def detect(src: _Source) -> str | None:
     """The format of one file by its name and first bytes; None when it is none of them (and not CSV text)."""
     name = src.name.casefold()
-    if name.endswith(".eval") or src.zipped():
+    if name.endswith(".eval"):
         return "inspect"
+    if src.zipped():  # an Inspect log under another name, or a workbook the CSV reader names as such
+        try:
+            with zipfile.ZipFile(src.raw()) as z:
+                names = z.namelist()
+        except (zipfile.BadZipFile, OSError):
+            return "wide"
+        inspect_log = any(n.startswith("samples/") for n in names) or "start.json" in names or "header.json" in names
+        return "inspect" if inspect_log else "wide"
     if name == "per_instance_stats.json":
         return "helm"
     if _LM_EVAL_NAME.match(src.name):
@@ -386,6 +502,11 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
     assert columns is not None
     jm, ji, js, jk = columns
     extra = [j for j in range(len(header)) if j not in (jm, ji, js, jk)]
+    try:
+        _read_long_fast(src, cells, header, delimiter, columns, extra, missing=missing)
+        return jk is not None
+    except _Slow:
+        pass  # read line by line: every fault named by its line and column
     info: dict[str, dict[int, Any]] = {header[j]: {} for j in extra}
     varying: set[int] = set()
     text = io.TextIOWrapper(src.stream(), encoding="utf-8-sig", newline="")
@@ -409,7 +530,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
                 if missing:
                     continue
                 raise InputError(
-                    "is blank: a missing result (pass missing=True, --per-item files always do, to skip it)",
+                    "is blank: a missing result (read with missing=True to count it as not answered)",
                     path=src.shown,
                     line=line,
                     column=header[js],
@@ -430,6 +551,83 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
         if j not in varying:
             cells.info[header[j]] = info[header[j]]
     return jk is not None
+
+
+def _read_long_fast(
+    src: _Source, cells: _Cells, header: list[str], delimiter: str, columns: tuple, extra: list[int], *, missing: bool
+) -> None:
+    """The long CSV through pandas' C parser in chunks; _Slow (nothing added) at anything it does not take as is.
+
+    The names are factorized per chunk and checked once per distinct value (blank, spaces around, a line
+    break inside quotes: then the line reader takes the file, and names the line).
+    """
+    import pandas as pd
+
+    jm, ji, js, jk = columns
+    texts = [j for j in (jm, ji, jk, *extra) if j is not None]
+    parts: list[tuple] = []
+    info: dict[int, dict[str, str]] = {j: {} for j in extra}
+    varying: set[int] = set()
+    row0 = 0
+    try:
+        reader = pd.read_csv(
+            src.stream(),
+            sep=delimiter,
+            dtype={f"c{j}": (np.float64 if j == js else object) for j in range(len(header))},
+            keep_default_na=False,
+            na_values=[""],
+            skip_blank_lines=False,
+            chunksize=1_000_000,
+            encoding="utf-8-sig",
+            header=0,
+            names=[f"c{j}" for j in range(len(header))],
+            engine="c",
+        )
+        for chunk in reader:
+            lines = np.arange(row0, row0 + len(chunk)) + 2  # the header is line 1; blank lines are rows here
+            row0 += len(chunk)
+            blank = chunk.isna().all(axis=1).to_numpy()
+            values = chunk[f"c{js}"].to_numpy(dtype=np.float64)
+            keep = ~blank & ~np.isnan(values)
+            if not missing and (np.isnan(values) & ~blank).any():
+                raise _Slow
+            if not np.isfinite(values[keep]).all():
+                raise _Slow
+            coded = {}
+            for j in texts:
+                codes, uniques = pd.factorize(chunk[f"c{j}"].to_numpy()[keep], use_na_sentinel=True)
+                names = uniques.tolist()
+                if (codes < 0).any() and j in (jm, ji, jk):
+                    raise _Slow  # a row without its model, item or sample
+                if any(not isinstance(x, str) or x != x.strip() or not x or "\n" in x for x in names):
+                    raise _Slow
+                coded[j] = (codes, names)
+            parts.append((coded, values[keep], lines[keep]))
+            for j in extra:
+                if j not in varying and not _same_per_item(coded[ji], coded[j], info[j]):
+                    varying.add(j)
+    except (ValueError, TypeError, UnicodeDecodeError, pd.errors.ParserError, OSError, EOFError, zlib.error):
+        raise _Slow from None
+    for coded, values, lines in parts:
+        cells.add_codes(coded[jm], coded[ji], values, lines, coded[jk] if jk is not None else None)
+    for j in extra:
+        if j not in varying:
+            cells.info[header[j]] = {cells.items[i]: v for i, v in info[j].items()}
+
+
+def _same_per_item(items: tuple, values: tuple, seen: dict[str, str]) -> bool:
+    """Whether a column (codes, names) holds one value per item, here and in the chunks before (``seen``)."""
+    import pandas as pd
+
+    pairs = pd.DataFrame({"i": items[0], "v": values[0]}).drop_duplicates()
+    if pairs["i"].duplicated().any():
+        return False
+    item_names, value_names = items[1], values[1]
+    for i, v in zip(pairs["i"].tolist(), pairs["v"].tolist(), strict=True):
+        value = value_names[v] if v >= 0 else ""
+        if seen.setdefault(item_names[i], value) != value:
+            return False
+    return True
 
 
 def _note_info(row: list[str], extra: list[int], header: list[str], info: dict, varying: set, i: int) -> None:
@@ -484,14 +682,15 @@ def _long_columns(header: list[str], shown: str | None, outcome: str | None, *, 
     return jm, ji, js, jk
 
 
-def read_eval_arena(
+def read_eval_arena(  # noqa: C901 - a record-by-record reader and its batch fast path, nested to share state
     src: _Source, cells: _Cells, counts: dict, *, outcome: str | None, filter: str | None, missing: bool
 ) -> None:
     """eval-arena's JSONL: ``model``, ``example_id``, ``pass1`` (optional ``count``/``n``: its samples K)."""
     key = outcome or "pass1"
     benchmarks: dict[str, int] = {}
     what = "eval-arena's JSONL (model, example_id, pass1)"
-    for line, obj in _json_lines(src, what):
+
+    def one(line: int, obj: dict) -> None:
         try:
             model, item, raw = obj["model"], obj["example_id"], obj[key]
         except KeyError as exc:
@@ -499,11 +698,11 @@ def read_eval_arena(
         bench = obj.get("benchmark_id")
         if bench is not None:
             if filter is not None and bench != filter:
-                continue
+                return
             benchmarks.setdefault(bench, line)
         value = _number(raw, src.shown, line, key, missing=missing)
         if value is None:
-            continue
+            return
         model = model if type(model) is str else str(model)
         item = item if type(item) is str else str(item)
         cells.add(model, item, value, line)
@@ -512,6 +711,35 @@ def read_eval_arena(
             if type(k) is not int or k < 1:
                 raise InputError(f"is {k!r}; a count of samples is a whole number >= 1", path=src.shown, line=line)
             counts[(cells.items[item], cells.models[model])] = k
+
+    def many(lines: list[int], objs: list[dict]) -> None:
+        try:
+            models = [o["model"] for o in objs]
+            items = [o["example_id"] for o in objs]
+            raw = [o[key] for o in objs]
+        except (KeyError, TypeError):
+            raise _Slow from None
+        if any("count" in o or "n" in o for o in objs):
+            raise _Slow
+        benches = {o.get("benchmark_id") for o in objs}
+        if filter is not None and benches != {filter}:
+            raise _Slow
+        values, keep = _floats(raw, missing)
+        if keep is not None:
+            models = [x for x, k in zip(models, keep, strict=True) if k]
+            items = [x for x, k in zip(items, keep, strict=True) if k]
+            lines = [x for x, k in zip(lines, keep, strict=True) if k]
+        for b in benches:
+            if b is not None:
+                benchmarks.setdefault(b, lines[0] if lines else 0)
+        cells.add_many(_names_of(models), _names_of(items), values, lines)
+
+    for lines, objs in _json_batches(src, what):
+        try:
+            many(lines, objs)
+        except _Slow:
+            for line, obj in _checked(src.shown, what, lines, objs):
+                one(line, obj)
     if len(benchmarks) > 1:
         raise _refuse_several(src.shown, "benchmarks (benchmark_id)", benchmarks, "filter=")
     if filter is not None and not benchmarks:
@@ -548,7 +776,7 @@ def _lm_eval_model(src: _Source, date: str | None, fallback: str) -> str:
     return fallback
 
 
-def read_lm_eval(
+def read_lm_eval(  # noqa: C901 - a record-by-record reader and its batch fast path, nested to share state
     src: _Source,
     by_filter: dict[str, _Cells],
     *,
@@ -560,24 +788,36 @@ def read_lm_eval(
 ) -> None:
     """lm-evaluation-harness ``--log_samples``: one line per document and filter, the metric a top-level key."""
     what = "lm-evaluation-harness samples (doc_id, the metric as a key)"
-    for line, obj in _json_lines(src, what):
+
+    def cells_of(name: str) -> _Cells:
+        cells = by_filter.get(name)
+        if cells is None:
+            cells = by_filter[name] = _Cells()
+        if not cells.file_names or cells.file_names[-1] != src.shown:
+            cells.open(src.shown)
+        return cells
+
+    def metric(line: int, obj: dict) -> str:
+        if outcome is not None:
+            return outcome
+        if "metric" in chosen:
+            return chosen["metric"]
+        listed = obj.get("metrics")
+        if isinstance(listed, list) and listed:
+            metrics = [str(x) for x in listed]
+        else:
+            metrics = [k for k, v in obj.items() if k not in LM_EVAL_KEYS and isinstance(v, (int, float, bool))]
+        if not metrics:
+            raise InputError(f"has no metric ({what})", path=src.shown, line=line)
+        if len(metrics) > 1:
+            raise _refuse_several(src.shown, "metrics", metrics, "outcome=", line)
+        chosen["metric"] = metrics[0]
+        return metrics[0]
+
+    def one(line: int, obj: dict) -> None:
         if "doc_id" not in obj:
             raise InputError(f"has no key 'doc_id' ({what})", path=src.shown, line=line)
-        if outcome is not None:
-            key = outcome
-        elif "metric" in chosen:
-            key = chosen["metric"]
-        else:
-            listed = obj.get("metrics")
-            if isinstance(listed, list) and listed:
-                metrics = [str(x) for x in listed]
-            else:
-                metrics = [k for k, v in obj.items() if k not in LM_EVAL_KEYS and isinstance(v, (int, float, bool))]
-            if not metrics:
-                raise InputError(f"has no metric ({what})", path=src.shown, line=line)
-            if len(metrics) > 1:
-                raise _refuse_several(src.shown, "metrics", metrics, "outcome= (--outcome)", line)
-            key = chosen["metric"] = metrics[0]
+        key = metric(line, obj)
         if key not in obj:
             found = [k for k in obj if k not in LM_EVAL_KEYS]
             raise InputError(
@@ -587,15 +827,44 @@ def read_lm_eval(
             )
         value = _number(obj[key], src.shown, line, key, missing=missing)
         if value is None:
-            continue
-        name = str(obj.get("filter", "none"))
-        cells = by_filter.get(name)
-        if cells is None:
-            cells = by_filter[name] = _Cells()
-        if not cells.file_names or cells.file_names[-1] != src.shown:
-            cells.open(src.shown)
+            return
         doc = str(obj["doc_id"])
-        cells.add(model, doc if task is None else f"{task}/{doc}", value, line)
+        cells_of(str(obj.get("filter", "none"))).add(model, doc if task is None else f"{task}/{doc}", value, line)
+
+    def many(lines: list[int], objs: list[dict]) -> None:
+        if type(objs[0]) is not dict:
+            raise _Slow
+        key = metric(lines[0], objs[0])
+        try:
+            docs = [str(o["doc_id"]) for o in objs]
+            raw = [o[key] for o in objs]
+        except (KeyError, TypeError):
+            raise _Slow from None
+        values, keep = _floats(raw, missing)
+        filters = [str(o.get("filter", "none")) for o in objs]
+        if keep is not None:
+            docs = [x for x, k in zip(docs, keep, strict=True) if k]
+            filters = [x for x, k in zip(filters, keep, strict=True) if k]
+            lines = [x for x, k in zip(lines, keep, strict=True) if k]
+        if task is not None:
+            docs = [f"{task}/{d}" for d in docs]
+        names = set(filters)
+        if len(names) == 1:
+            cells_of(filters[0]).add_many([model] * len(docs), docs, values, lines)
+            return
+        flt = np.array(filters, dtype=object)
+        for name in sorted(names, key=filters.index):
+            rows = np.flatnonzero(flt == name)
+            cells_of(name).add_many(
+                [model] * len(rows), [docs[r] for r in rows], values[rows], [lines[r] for r in rows]
+            )
+
+    for lines, objs in _json_batches(src, what):
+        try:
+            many(lines, objs)
+        except _Slow:
+            for line, obj in _checked(src.shown, what, lines, objs):
+                one(line, obj)
 
 
 def _inspect_value(score: Any, shown: str, line: int | None, key: str, *, missing: bool) -> float | None:
@@ -664,7 +933,7 @@ def read_inspect(src: _Source, cells: _Cells, *, outcome: str | None, missing: b
         elif "scorer" in chosen:
             scorer = chosen["scorer"]
         elif len(scores) > 1:
-            raise _refuse_several(where, "scorers", list(scores), "outcome= (--outcome)")
+            raise _refuse_several(where, "scorers", list(scores), "outcome=")
         else:
             scorer = chosen["scorer"] = next(iter(scores))
         if scorer not in scores:
@@ -724,7 +993,7 @@ def read_helm(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
         elif len(stats) == 1:
             wanted = chosen["stat"] = next(iter(stats))
         else:
-            raise _refuse_several(src.shown, "stats", list(stats), "outcome= (--outcome), e.g. exact_match")
+            raise _refuse_several(src.shown, "stats", list(stats), "outcome= (e.g. exact_match)")
         stat = stats.get(wanted)
         if stat is None:
             raise InputError(
@@ -741,13 +1010,16 @@ def read_helm(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
         cells.add(model, str(entry["instance_id"]), value, k, int(entry.get("train_trial_index", 0)))
 
 
-def read_eee(src: _Source, cells: _Cells, *, outcome: str | None, filter: str | None, missing: bool) -> None:
+def read_eee(  # noqa: C901 - a record-by-record reader and its batch fast path, nested to share state
+    src: _Source, cells: _Cells, *, outcome: str | None, filter: str | None, missing: bool
+) -> None:
     """Every Eval Ever instance JSONL: ``sample_id``, ``model_id``, ``evaluation.score`` or ``is_correct``."""
     what = "Every Eval Ever instance JSONL (sample_id, model_id, evaluation)"
     evaluations: dict[str, int] = {}
     if outcome not in (None, "score", "is_correct"):
         raise ValueError(f"outcome must be 'score' or 'is_correct' for an Every Eval Ever file, got {outcome!r}")
-    for line, obj in _json_lines(src, what):
+
+    def one(line: int, obj: dict) -> None:
         try:
             model, item, evaluation = obj["model_id"], obj["sample_id"], obj["evaluation"]
         except KeyError as exc:
@@ -755,15 +1027,47 @@ def read_eee(src: _Source, cells: _Cells, *, outcome: str | None, filter: str | 
         name = obj.get("evaluation_name")
         if name is not None:
             if filter is not None and name != filter:
-                continue
+                return
             evaluations.setdefault(str(name), line)
         if not isinstance(evaluation, dict):
             raise InputError("is not an object {score, is_correct}", path=src.shown, line=line, column="evaluation")
         key = outcome or ("score" if evaluation.get("score") is not None else "is_correct")
         value = _number(evaluation.get(key), src.shown, line, f"evaluation.{key}", missing=missing)
         if value is None:
-            continue
+            return
         cells.add(str(model), str(item), value, line)
+
+    def many(lines: list[int], objs: list[dict]) -> None:
+        try:
+            models = [o["model_id"] for o in objs]
+            items = [o["sample_id"] for o in objs]
+            evals = [o["evaluation"] for o in objs]
+        except (KeyError, TypeError):
+            raise _Slow from None
+        names = {o.get("evaluation_name") for o in objs}
+        if (filter is not None and names != {filter}) or not all(type(e) is dict for e in evals):
+            raise _Slow
+        if outcome is not None:
+            raw = [e.get(outcome) for e in evals]
+        else:
+            raw = [e.get("score") for e in evals]
+            raw = [r if r is not None else e.get("is_correct") for r, e in zip(raw, evals, strict=True)]
+        values, keep = _floats(raw, missing)
+        if keep is not None:
+            models = [x for x, k in zip(models, keep, strict=True) if k]
+            items = [x for x, k in zip(items, keep, strict=True) if k]
+            lines = [x for x, k in zip(lines, keep, strict=True) if k]
+        for name in names:
+            if name is not None:
+                evaluations.setdefault(str(name), lines[0] if lines else 0)
+        cells.add_many(_names_of(models), _names_of(items), values, lines)
+
+    for lines, objs in _json_batches(src, what):
+        try:
+            many(lines, objs)
+        except _Slow:
+            for line, obj in _checked(src.shown, what, lines, objs):
+                one(line, obj)
     if len(evaluations) > 1:
         raise _refuse_several(src.shown, "evaluations (evaluation_name)", evaluations, "filter=")
     if filter is not None and not evaluations:
@@ -810,7 +1114,22 @@ def _folder_sources(folder: str, format: str) -> tuple[str, list[_Source]]:
 def read_logs(
     path: str | os.PathLike, *, format: str, outcome: str | None, filter: str | None, missing: bool
 ) -> tuple[str, Any]:
-    """``(format, PerItem)`` of a log file or folder; ``("wide", source)`` when it is a wide CSV to read."""
+    """``(format, PerItem)`` of a log file or folder; ``("wide", source)`` when it is a wide CSV to read.
+
+    With ``format`` given, a refusal says so (the file may be another format).
+    """
+    try:
+        return _read_logs(path, format=format, outcome=outcome, filter=filter, missing=missing)
+    except InputError as exc:
+        if format == "auto":
+            raise
+        where = {"path": exc.path, "line": exc.line, "column": exc.column}
+        raise InputError(f"{exc.reason} (read as format={format!r})", **where) from None
+
+
+def _read_logs(
+    path: str | os.PathLike, *, format: str, outcome: str | None, filter: str | None, missing: bool
+) -> tuple[str, Any]:
     p = os.fspath(path)
     if p != "-" and os.path.isdir(p):
         kind, sources = _folder_sources(p, format)
@@ -828,7 +1147,7 @@ def read_logs(
     if filter is not None and kind not in ("lm-eval", "eval-arena", "eee"):
         raise ValueError(
             f"filter applies to lm-eval (its filters), eval-arena (benchmark_id) and eee (evaluation_name) files, "
-            f"not to a {kind} file (got filter={filter!r})"
+            f"not to {kind} files (got filter={filter!r})"
         )
     if outcome is not None and kind == "wide":
         raise ValueError(f"outcome does not apply to a wide CSV (one column per model), got outcome={outcome!r}")
@@ -898,7 +1217,7 @@ def _read_lm_eval_all(
             raise InputError(f"has no filter {filter!r} (filter=); its filters: {', '.join(by_filter)}", path=shown)
         cells = by_filter[filter]
     elif len(by_filter) > 1:
-        raise _refuse_several(shown, "filters", list(by_filter), "filter= (--filter)")
+        raise _refuse_several(shown, "filters", list(by_filter), "filter=")
     elif not by_filter:
         raise InputError("holds no per-item result (lm-evaluation-harness samples)", path=shown)
     else:

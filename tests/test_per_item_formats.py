@@ -352,3 +352,61 @@ def test_stdin(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     t = sotalib.read_per_item("-")
     assert t.models == ("m1", "m2") and t.n == 3
+
+
+def test_long_fast_path_equals_the_line_reader(tmp_path, monkeypatch):
+    # private: the fast path (pandas' C parser) and the line reader must give the same table
+    from sotalib import _per_item_formats
+
+    rng = np.random.default_rng(11)
+    lines = ["Model;Item;Epoch;Correct;cluster;note"]
+    for j in range(5):
+        for i in range(40):
+            if (i + j) % 17 == 0:
+                continue  # a model missing an item
+            for k in range(1 + (i % 3)):
+                value = "" if (i, j, k) == (5, 1, 0) else f"{rng.random():.3f}"
+                lines.append(f"m{j};{i:03d};{k};{value};c{i % 4};n{rng.integers(9)}")
+        lines.append("")  # a blank line between models
+    path = write(tmp_path / "long.csv", "\n".join(lines) + "\n")
+    fast = sotalib.read_per_item(path, missing=True)
+
+    def slow(*_args, **_kwargs):
+        raise _per_item_formats._Slow
+
+    monkeypatch.setattr(_per_item_formats, "_read_long_fast", slow)
+    ref = sotalib.read_per_item(path, missing=True)
+    assert fast.items == ref.items and fast.models == ref.models and "000" in fast.items
+    np.testing.assert_array_equal(fast.outcomes, ref.outcomes)
+    np.testing.assert_array_equal(fast.samples, ref.samples)
+    np.testing.assert_allclose(fast.squares, ref.squares)
+    assert sorted(fast.item_info) == sorted(ref.item_info) == ["cluster"]  # note varies within an item
+    assert fast.item_info["cluster"].tolist() == ref.item_info["cluster"].tolist()
+    blank = next(n for n, text in enumerate(lines, 1) if text.startswith("m1;005;0;;"))
+    with pytest.raises(ValueError, match=rf"line {blank}, column \"Correct\": is blank"):
+        sotalib.read_per_item(path)
+
+
+def test_jsonl_across_read_blocks_blank_lines_and_a_bad_line_far_down(tmp_path):
+    rng = np.random.default_rng(5)
+    passed = rng.random((300, 200)) < 0.5
+    rows = [
+        json.dumps({"model": f"model-{j:03d}", "example_id": f"Long/benchmark/item/{i}", "pass1": int(passed[j, i])})
+        for j in range(300)
+        for i in range(200)
+    ]  # 60,000 lines, over 4 MB: several blocks of the reader
+    text = "\n".join(rows[:30000]) + "\n\n   \n" + "\n".join(rows[30000:]) + "\n"
+    path = write(tmp_path / "big.jsonl", text)
+    assert path.stat().st_size > 4_300_000  # the reader reads 4 MiB (4,194,304 bytes) at a time
+    t = sotalib.read_per_item(path)
+    ref = pd.read_json(path, lines=True).pivot(index="example_id", columns="model", values="pass1")
+    np.testing.assert_array_equal(t.outcomes, ref.reindex(index=list(t.items), columns=list(t.models)).to_numpy())
+    lines = text.split("\n")
+    lines[59000] = "[1, 2]"
+    path = write(tmp_path / "bad.jsonl", "\n".join(lines))
+    with pytest.raises(ValueError, match=r"bad\.jsonl, line 59001: is not a JSON object"):
+        sotalib.read_per_item(path)
+    lines[59000] = '{"model": "x", "example_id": "y", "pass1": "n/a"}'
+    path = write(tmp_path / "bad.jsonl", "\n".join(lines))
+    with pytest.raises(ValueError, match=r"bad\.jsonl, line 59001, column \"pass1\": is 'n/a', not a number"):
+        sotalib.read_per_item(path)

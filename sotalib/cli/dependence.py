@@ -1,8 +1,9 @@
 """``sotalib dependence``: the dependence between models, measured from per-item results.
 
-Reads a CSV of per-item correctness (one column per model, one row per test item, 1/0;
-a first column of item ids is recognised whatever its header, see :func:`sotalib.read_per_item`;
-an empty cell is a missing answer; ``.csv.gz`` is read), estimates the multiplicity model's ``rho_0`` and the reference classifier's
+Reads per-item correctness (a CSV with one column per model, one row per test item, 1/0;
+a first column of item ids is recognised whatever its header; an empty cell is a missing answer;
+or any format of :func:`sotalib.read_per_item`: a long CSV, eval-arena, lm-eval, Inspect, HELM,
+Every Eval Ever logs, ``.gz`` too), estimates the multiplicity model's ``rho_0`` and the reference classifier's
 accuracy ``theta_0`` with a bootstrap over items, and with ``--fit`` tests the model.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from ._per_item_options import add_per_item_options, per_item_from_args
 from ._types import alpha, integer, seed
 
 S = argparse.SUPPRESS
@@ -28,7 +30,7 @@ def register(sub) -> None:
         "compares its best of k models with the observed.",
         argument_default=S,
     )
-    p.add_argument("--per-item", required=True, metavar="FILE.csv", help="per-item correctness ('-': stdin)")
+    add_per_item_options(p, required=True)
     p.add_argument("--reps", dest="n_resamples", type=integer("--reps", 0), help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", dest="rng", type=seed(), help="seed (>= 0) of the bootstrap; default 0")
     p.add_argument("--alpha", type=alpha(), help="intervals at level 1 - alpha (default 0.05)")
@@ -40,15 +42,14 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib dependence`` with the parsed ``args``; return the exit status."""
     from .._io import InputError
-    from .._per_item import read_per_item
     from ..multiplicity import dependence_fit, estimate_dependence
     from . import CliError, call, emit, typed
 
+    path = args.per_item
+    table = per_item_from_args(args, item_info="dependence")
     given = typed(args)
     fit = given.pop("fit", False)
     given.setdefault("rng", 0)
-    path = given.pop("per_item")
-    table = call("dependence", read_per_item, "a per-item file", path, missing=True)
     try:
         dep = call("dependence", estimate_dependence, "per-item results", table, **given)
     except InputError:  # a cell of the file, named by its line and column

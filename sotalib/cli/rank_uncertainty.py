@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ._per_item_options import DESTS, add_per_item_options, per_item_from_args
 from ._types import alpha, integer, seed
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -29,7 +30,12 @@ def register(sub) -> None:
         "or 'tie'), Bradley-Terry ratings on the Elo scale with the same intervals, resampling battles.",
     )
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--per-item", metavar="FILE.csv", help="per-item results: candidates as columns, items as rows")
+    add_per_item_options(
+        p,
+        group=src,
+        help="per-item results: a CSV with candidates as columns and items as rows, or any format of "
+        "sotalib.read_per_item (long CSV, eval-arena, lm-eval, Inspect, HELM, Every Eval Ever; a folder of runs)",
+    )
     src.add_argument("--battles", metavar="FILE.csv", help="pairwise battles: columns a, b, winner")
     p.add_argument(
         "--lower-is-better", action="store_true", help="the per-item results are losses (not with --battles)"
@@ -81,7 +87,6 @@ def _draw(result, path: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib rank-uncertainty`` with the parsed ``args``; return the exit status."""
-    from .._per_item import read_per_item
     from ..judging import bradley_terry, estimate_rank_uncertainty, read_battles
     from . import CliError, call, emit
 
@@ -94,11 +99,14 @@ def run(args: argparse.Namespace) -> int:
     if args.lower_is_better:
         given["lower_is_better"] = True
     if args.battles is not None:
+        companions = [d for d in DESTS[1:] if hasattr(args, d)]
+        if companions:
+            raise CliError("--format, --outcome, --filter and --item-info apply to --per-item, not to --battles")
         battles = read_battles(args.battles)
         kind = "battles (--battles: each battle has a winner)"
         res = call("rank-uncertainty", bradley_terry, kind, battles.a, battles.b, battles.winner, **given)
     else:
-        per_item = read_per_item(args.per_item)
+        per_item = per_item_from_args(args, missing=False, item_info="rank-uncertainty")
         kind = "per-item results (--per-item)"
         res = call("rank-uncertainty", estimate_rank_uncertainty, kind, per_item, **given)
     if args.plot is not None:

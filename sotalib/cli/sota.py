@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._per_item_options import DESTS, add_per_item_options, per_item_from_values
 from ._types import integer, real, seed
 
 S = argparse.SUPPRESS  # an option not typed is not passed: the library's default applies
@@ -36,12 +37,12 @@ def register(sub) -> None:
     )
     a = p.add_argument
     a("--leaderboard", metavar="FILE", help="Kaggle leaderboard CSV ('-': standard input)")
-    a(
-        "--per-item",
-        metavar="FILE",
-        help="per-item correctness instead of a leaderboard (one column per model, one row per test item, 1/0; "
-        "empty: not answered): the board is each model's accuracy on the items every model answered, n is "
-        "their number, and --rho, unless given, is the dependence measured from the file",
+    add_per_item_options(
+        p,
+        help="per-item correctness instead of a leaderboard (a CSV with one column per model, one row per test "
+        "item, 1/0, empty: not answered; or any format of sotalib.read_per_item: long CSV, eval-arena, lm-eval, "
+        "Inspect, HELM, Every Eval Ever, a folder of runs): the board is each model's accuracy on the items every "
+        "model answered, n is their number, and --rho, unless given, is the dependence measured from the file",
     )
     a(
         "--batch",
@@ -202,12 +203,12 @@ def _run_batch(args: argparse.Namespace, given: dict) -> int:
 def _run_per_item(args: argparse.Namespace, given: dict) -> int:
     """``sota --per-item``: the board of per-item correctness, with the dependence measured from it."""
     from .._errors import NoSolutionError
-    from .._per_item import read_per_item
     from .._progress import announcing
     from ..multiplicity import estimate_sota
     from . import CliError, NoSolution, call, emit, refuse_unused
 
-    path = given.pop("per_item")
+    path = given["per_item"]
+    values = {dest: given.pop(dest) for dest in DESTS if dest in given}
     refuse_unused(
         "sota",
         given,
@@ -215,7 +216,7 @@ def _run_per_item(args: argparse.Namespace, given: dict) -> int:
         "--per-item (the board, n and the metric, accuracy, come from the file)",
     )
     _refuse_unused(given)
-    table = call("sota", read_per_item, "a per-item file", path, missing=True)
+    table = per_item_from_values(values, missing=True, item_info="sota --per-item")
     try:
         with announcing(_hear):
             est = call("sota", estimate_sota, "a per-item board", table, **given, progress=False)
@@ -247,6 +248,8 @@ def run(args: argparse.Namespace) -> int:
     # every option typed reaches read_leaderboard or estimate_sota as the parameter of the same name; the
     # library checks every range, its messages name the options (sotalib.cli.in_option_terms)
     given = typed(args)
+    if "per_item" not in given and any(dest in given for dest in DESTS[1:]):
+        per_item_from_values({d: given[d] for d in DESTS[1:] if d in given})  # refused: they need --per-item
     if "batch" in given:
         return _run_batch(args, given)
     if "per_item" in given:
