@@ -1,8 +1,8 @@
 r"""Error bars and pairs of language-model evaluations: data noise, prediction noise and paired tests.
 
-Wang (2025), *Measuring all the noises of LLM evals* {wang2025noises} (its
+Wang (2025), *Measuring all the noises of LLM evals* (arXiv:2512.21326; its
 code: ``crux-eval/eval-arena``, ``arena.py`` and ``estimators.py`` at commit
-``89f867d``), and Miller (2024), *Adding error bars to evals* {miller2024errorbars}:
+``89f867d``), and Miller (2024), *Adding error bars to evals* (arXiv:2411.00640):
 
 * :func:`evaluation_noise` -- per model the accuracy, its standard error,
   the split of its variance into **data noise** (``se_data``, the paper's
@@ -30,7 +30,10 @@ paper's variances of one sample drawn at a random item, per model:
   ``var(x)`` holds ``u / K`` of prediction noise per item),
 
 so that total = data + prediction; the standard errors are their square
-roots over ``sqrt(n)`` (``SE``, ``SE_x``, ``SE_pred``).  A negative data
+roots over ``sqrt(n)`` (``SE``, ``SE_x``, ``SE_pred``).  For one sample per
+item the total is the plug-in variance (divisor ``n``), as the paper and
+eval-arena write it: ``se`` is :func:`sotalib.judging.error_bars`' standard
+error (divisor ``n - 1``) times ``sqrt((n - 1) / n)``.  A negative data
 variance estimate is clipped to 0 (as eval-arena clips), after which the
 split no longer adds up exactly.
 """
@@ -38,13 +41,14 @@ split no longer adds up exactly.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
+from scipy import special, stats
 
 from .._numba import njit
 from .._per_item import PerItem, as_per_item
@@ -82,43 +86,80 @@ def _nan_to_none(v: float) -> float | None:
 
 @dataclass(frozen=True)
 class _Cells:
-    """The per-item table as dense arrays: zeros where not answered."""
+    """The per-item table as dense arrays (zeros where not answered), with per-model column sums.
+
+    ``SQ`` None means ``X**2`` (one sample per cell, or the within variance
+    unknown); ``U`` None means no model's within-item variance is known (all
+    zero), so a binary board of one sample per item holds only ``X`` and ``M``.
+    """
 
     X: np.ndarray  # cell means (0 where missing)
     M: np.ndarray  # answered (bool)
-    SQ: np.ndarray  # mean squares (x**2 where unknown)
-    U: np.ndarray  # unbiased within variance of one sample (imputed per model; 0 where missing)
-    UK: np.ndarray  # U / K
+    SQ: np.ndarray | None  # mean squares
+    U: np.ndarray | None  # unbiased within variance of one sample (imputed per model; 0 where missing)
+    UK: np.ndarray | None  # U / K
     u_known: np.ndarray  # per model: whether the prediction noise can be estimated
-    K: np.ndarray  # samples (1 where missing)
     binary: np.ndarray  # per model: every answered cell is 0/1 from one sample
     complete: bool
+    n_answered: np.ndarray  # per model
+    k_mean: np.ndarray  # per model: mean K over answered cells
+    sum_x: np.ndarray  # per model: column sums of X, X**2, SQ, U, UK
+    sum_x2: np.ndarray
+    sum_sq: np.ndarray
+    sum_u: np.ndarray
+    sum_uk: np.ndarray
 
 
 def _cells(t: PerItem) -> _Cells:
     Y = t.outcomes
     M = ~np.isnan(Y)
-    X = np.where(M, Y, 0.0)
-    K = np.ones(Y.shape) if t.samples is None else np.where(M, t.samples, 1).astype(np.float64)
-    if t.squares is not None:
+    complete = bool(M.all())
+    X = Y if complete else np.where(M, Y, 0.0)
+    m = Y.shape[1]
+    n_answered = M.sum(axis=0)
+    sum_x = X.sum(axis=0)
+    sum_x2 = np.einsum("ij,ij->j", X, X)
+    if t.samples is None:
+        k_mean = np.ones(m)
+        one_sample = np.ones(m, dtype=bool)
+    else:
+        K = t.samples
+        k_mean = np.where(M, K, 0).sum(axis=0) / np.maximum(n_answered, 1)
+        one_sample = np.all(~M | (K == 1), axis=0)
+    binary = one_sample & np.all(~M | (X == 0) | (X == 1), axis=0)
+    SQ = U = UK = None
+    known = np.zeros(m, dtype=bool)
+    if t.squares is not None and t.samples is not None and not one_sample.all():
+        K = np.where(M, t.samples, 1).astype(np.float64)
         SQ = np.where(M, np.maximum(t.squares, X * X), 0.0)
         multi = M & (K >= 2)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            u = np.where(multi, (SQ - X * X) * K / np.maximum(K - 1, 1), np.nan)
+        u = np.where(multi, (SQ - X * X) * K / np.maximum(K - 1, 1), 0.0)
         known = multi.any(axis=0)
-        with np.errstate(invalid="ignore"):
-            fill = np.where(known, np.nansum(np.where(multi, u, 0.0), axis=0) / np.maximum(multi.sum(axis=0), 1), 0.0)
+        fill = np.where(known, u.sum(axis=0) / np.maximum(multi.sum(axis=0), 1), 0.0)
         U = np.where(multi, u, np.where(M, fill[None, :], 0.0))
+        U = np.where(known[None, :], U, 0.0)
         # a K = 1 cell whose within variance is imputed holds that much prediction noise in its mean square
         SQ = np.where(M & ~multi & known[None, :], X * X + U, SQ)
-    else:
-        SQ = X * X
-        U = np.zeros(Y.shape)
-        known = np.zeros(Y.shape[1], dtype=bool)
-    U = np.where(known[None, :], U, 0.0)
-    UK = U / K
-    binary = np.all(~M | (((X == 0) | (X == 1)) & (K == 1)), axis=0)
-    return _Cells(X, M, SQ, U, UK, known, K, binary, bool(M.all()))
+        UK = U / K
+    elif t.squares is not None:
+        SQ = np.where(M, np.maximum(t.squares, X * X), 0.0)
+    return _Cells(
+        X=X,
+        M=M,
+        SQ=SQ,
+        U=U,
+        UK=UK,
+        u_known=known,
+        binary=binary,
+        complete=complete,
+        n_answered=n_answered,
+        k_mean=k_mean,
+        sum_x=sum_x,
+        sum_x2=sum_x2,
+        sum_sq=sum_x2 if SQ is None else SQ.sum(axis=0),
+        sum_u=np.zeros(m) if U is None else U.sum(axis=0),
+        sum_uk=np.zeros(m) if UK is None else UK.sum(axis=0),
+    )
 
 
 def _cluster_codes(t: PerItem, clusters: Any) -> np.ndarray | None:
@@ -169,10 +210,36 @@ def _sign_test(wins_a: np.ndarray, wins_b: np.ndarray) -> np.ndarray:
     k = np.minimum(k, total)
     low = np.minimum(k, total - k)
     with np.errstate(invalid="ignore"):
-        p = np.minimum(1.0, 2.0 * stats.binom.cdf(low, total, 0.5))
+        kk = np.where(total > 0, low, 0)
+        nn = np.maximum(total, 0)
+        kk = np.where(np.isfinite(kk), kk, 0).astype(np.int64)
+        nn = np.where(np.isfinite(nn), nn, 0).astype(np.int64)
+        p = np.minimum(1.0, 2.0 * special.bdtr(kk, nn, 0.5))
     p = np.where(total <= 0, 1.0, p)
     p = np.where(2 * k == total, 1.0, p)
     return np.where(np.isfinite(wins_a) & np.isfinite(wins_b), p, np.nan)
+
+
+def _critical_counts(n_max: int, threshold: float) -> np.ndarray:
+    """For each number of discordant items ``t <= n_max``, the largest ``k`` whose sign test has p <= threshold.
+
+    ``-1`` where none has.  The p-value ``2 P(X <= k)`` grows with ``k <=
+    t/2``, so ``p > threshold`` exactly when ``min(k, t - k) >
+    critical[t]``: the summary tells close pairs apart without a p-value each.
+    """
+    t = np.arange(n_max + 1, dtype=np.int64)
+    lo = np.full(t.shape, -1, dtype=np.int64)  # p(lo) <= threshold holds (vacuously at -1)
+    hi = t // 2 + 1  # p(hi) > threshold is assumed: the search never returns beyond t // 2
+    while True:
+        active = hi - lo > 1
+        if not active.any():
+            return lo
+        mid = (lo + hi) // 2
+        p = np.minimum(1.0, 2.0 * special.bdtr(np.maximum(mid, 0), t, 0.5))
+        p = np.where(2 * mid == t, 1.0, p)
+        ok = (p <= threshold) & active
+        lo = np.where(ok, mid, lo)
+        hi = np.where(active & ~ok, mid, hi)
 
 
 def _holm(p: np.ndarray) -> np.ndarray:
@@ -412,10 +479,16 @@ class NoiseSummary(Result):
         Items on which better models do worse: Kendall's tau between the
         item's outcomes and the models' accuracies is negative.
     se, se_data, se_pred : float or None
-        Mean over the models with accuracy above 0.1 of each standard error.
+        Mean over the models with accuracy above 0.1 of each standard error
+        (of those where it can be estimated).  Unlike eval-arena's published
+        model columns (see :func:`benchmark_noise_table`), the split is the
+        small-K corrected one, and a model with one sample per item is left
+        out of ``se_data``/``se_pred`` rather than counted as 0.
     se_diff, se_diff_data, se_diff_pred, corr : float or None
         Mean over the close pairs of the paired standard errors and of the
-        correlation.
+        correlation.  eval-arena counts ordered pairs and tests each order;
+        on graded outcomes the truncated win counts of the two orders can
+        differ, and here each pair is tested once, ``a`` against ``b``.
     min_detectable_difference : float or None
         :func:`minimum_detectable_difference` of ``se_diff`` at the call's
         ``alpha`` and power 0.8: the smallest difference a typical close
@@ -503,25 +576,27 @@ class EvaluationNoise(Result):
 
 def _model_noise(c: _Cells, codes: np.ndarray | None, alpha: float, interval: str, models: tuple) -> ModelNoise:
     X, M = c.X, c.M
-    nj = M.sum(axis=0).astype(np.float64)
+    nj = c.n_answered.astype(np.float64)
     safe = np.maximum(nj, 1)
-    acc = X.sum(axis=0) / safe
-    E = np.where(M, X - acc[None, :], 0.0)
-    G = _cluster_sum(codes, E)
-    crse2 = (G * G).sum(axis=0) / safe**2  # variance of the accuracy as reported (Miller's CRSE)
-    mean_u = c.U.sum(axis=0) / safe
-    data2 = crse2 - c.UK.sum(axis=0) / safe**2
+    acc = c.sum_x / safe
+    if codes is None:  # sum of squared deviations, without an n x m temporary
+        crse2 = np.maximum(c.sum_x2 - acc * c.sum_x, 0.0) / safe**2
+    else:
+        G = _cluster_sum(codes, np.where(M, X - acc[None, :], 0.0))
+        crse2 = (G * G).sum(axis=0) / safe**2  # variance of the accuracy as reported (Miller's CRSE)
+    mean_u = c.sum_u / safe
+    data2 = crse2 - c.sum_uk / safe**2
     pred2 = mean_u / safe
     known = c.u_known
     se2 = np.maximum(data2, 0.0) + pred2  # U = 0 where unknown: then crse2, the cell counted as one sample
     if codes is None:  # the same numbers, written as the paper writes them
-        total = c.SQ.sum(axis=0) / safe - acc**2
+        total = c.sum_sq / safe - acc**2
         se2 = np.maximum(total, 0.0) / safe
     se = np.sqrt(np.maximum(se2, 0.0))
     se_data = np.where(known, np.sqrt(np.maximum(data2, 0.0)), np.nan)
     se_pred = np.where(known, np.sqrt(np.maximum(pred2, 0.0)), np.nan)
     se_mean = np.sqrt(np.maximum(crse2, 0.0))
-    Kbar = np.where(M, c.K, 0.0).sum(axis=0) / safe
+    Kbar = c.k_mean
     z = float(stats.norm.ppf(1 - alpha / 2))
     lo = acc - z * se_mean
     hi = acc + z * se_mean
@@ -589,39 +664,49 @@ def _pair_blocks(c: _Cells, codes: np.ndarray | None, *, block: int = _BLOCK) ->
     """The pairs ``a < b`` block by block of ``a`` (O(block x m) memory), by matrix products over the items."""
     X, M = c.X, c.M
     n_items, m = X.shape
-    Mf = M.astype(np.float64)
-    X2 = X * X
+    X32 = X.astype(np.float32) if c.binary.all() and n_items < 2**24 else None
     if codes is not None:
         n_cl = int(codes.max()) + 1
+    if not c.complete:
+        Mf = M.astype(np.float64)
+        X2 = X * X
+        SQ = X2 if c.SQ is None else c.SQ
+
+    def per_model(v: np.ndarray, rows: slice, shape: tuple) -> tuple[np.ndarray, np.ndarray]:
+        return np.broadcast_to(v[rows][:, None], shape), np.broadcast_to(v[rows.start :][None, :], shape)
+
     for a0 in range(0, m - 1, block):
         a1 = min(a0 + block, m - 1)
         cols = slice(a0, m)  # b >= a0; the entries with b <= a are dropped below
+        rows = slice(a0, a1)
+        shape = (a1 - a0, m - a0)
         if c.complete:
-            N = np.full((a1 - a0, m - a0), float(n_items))
-            SXa = np.broadcast_to(X[:, a0:a1].sum(axis=0)[:, None], N.shape)
-            SXb = np.broadcast_to(X[:, cols].sum(axis=0)[None, :], N.shape)
-            SX2a = np.broadcast_to(X2[:, a0:a1].sum(axis=0)[:, None], N.shape)
-            SX2b = np.broadcast_to(X2[:, cols].sum(axis=0)[None, :], N.shape)
-            SQa = np.broadcast_to(c.SQ[:, a0:a1].sum(axis=0)[:, None], N.shape)
-            SQb = np.broadcast_to(c.SQ[:, cols].sum(axis=0)[None, :], N.shape)
-            SUa = np.broadcast_to(c.U[:, a0:a1].sum(axis=0)[:, None], N.shape)
-            SUb = np.broadcast_to(c.U[:, cols].sum(axis=0)[None, :], N.shape)
-            SUKa = np.broadcast_to(c.UK[:, a0:a1].sum(axis=0)[:, None], N.shape)
-            SUKb = np.broadcast_to(c.UK[:, cols].sum(axis=0)[None, :], N.shape)
+            N = np.full(shape, float(n_items))
+            SXa, SXb = per_model(c.sum_x, rows, shape)
+            SX2a, SX2b = per_model(c.sum_x2, rows, shape)
+            SQa, SQb = per_model(c.sum_sq, rows, shape)
+            SUa, SUb = per_model(c.sum_u, rows, shape)
+            SUKa, SUKb = per_model(c.sum_uk, rows, shape)
         else:
-            Ma, Mb = Mf[:, a0:a1], Mf[:, cols]
+            Ma, Mb = Mf[:, rows], Mf[:, cols]
             N = Ma.T @ Mb
-            SXa = X[:, a0:a1].T @ Mb
+            SXa = X[:, rows].T @ Mb
             SXb = Ma.T @ X[:, cols]
-            SX2a = X2[:, a0:a1].T @ Mb
+            SX2a = X2[:, rows].T @ Mb
             SX2b = Ma.T @ X2[:, cols]
-            SQa = c.SQ[:, a0:a1].T @ Mb
-            SQb = Ma.T @ c.SQ[:, cols]
-            SUa = c.U[:, a0:a1].T @ Mb
-            SUb = Ma.T @ c.U[:, cols]
-            SUKa = c.UK[:, a0:a1].T @ Mb
-            SUKb = Ma.T @ c.UK[:, cols]
-        SXX = X[:, a0:a1].T @ X[:, cols]
+            SQa = SQ[:, rows].T @ Mb
+            SQb = Ma.T @ SQ[:, cols]
+            if c.U is None or c.UK is None:
+                SUa = SUb = SUKa = SUKb = np.zeros(shape)
+            else:
+                SUa = c.U[:, rows].T @ Mb
+                SUb = Ma.T @ c.U[:, cols]
+                SUKa = c.UK[:, rows].T @ Mb
+                SUKb = Ma.T @ c.UK[:, cols]
+        if X32 is not None:  # 0/1 cells: the counts are exact in single precision, at twice the speed
+            SXX = (X32[:, rows].T @ X32[:, cols]).astype(np.float64)
+        else:
+            SXX = X[:, rows].T @ X[:, cols]
         with np.errstate(invalid="ignore", divide="ignore"):
             mu_a = SXa / N
             mu_b = SXb / N
@@ -926,22 +1011,28 @@ def evaluation_noise(
     models = _model_noise(c, codes, alpha, str(interval), t.models)
     acc = models.accuracy
     thr = 2 * float(stats.norm.sf(SIGMA))
+    n_max = t.n
+    critical = _critical_counts(n_max, thr)
     keep: dict[str, list] = {k: [] for k in _PairBlock.__dataclass_fields__}
     keep["p"] = []
     n_pairs = close = 0
     sums = np.zeros(4)
     counts = np.zeros(4)
     for blk in _pair_blocks(c, codes):
-        p = _sign_test(blk.wins_a, blk.wins_b)
         ok = blk.n > 0
         n_pairs += int(ok.sum())
-        is_close = (
-            ok
-            & (np.abs(acc[blk.ia] - acc[blk.ib]) <= MAX_DIFF)
-            & (acc[blk.ia] > MIN_PERF)
-            & (acc[blk.ib] > MIN_PERF)
-            & (p > thr)
+        near = (
+            ok & (np.abs(acc[blk.ia] - acc[blk.ib]) <= MAX_DIFF) & (acc[blk.ia] > MIN_PERF) & (acc[blk.ib] > MIN_PERF)
         )
+        if pairs:
+            p = _sign_test(blk.wins_a, blk.wins_b)
+            is_close = near & (p > thr)
+        else:  # only the summary: compare the counts with the critical ones, no p-value each
+            wins = np.floor(blk.wins_a + 1e-9)
+            total = np.floor(blk.wins_a + blk.wins_b + 1e-9)
+            low = np.minimum(np.minimum(wins, total), total - np.minimum(wins, total))
+            ti = np.clip(total, 0, n_max).astype(np.int64)
+            is_close = near & (low > critical[ti])
         close += int(is_close.sum())
         for k, arr in enumerate((blk.se, blk.se_data, blk.se_pred, blk.corr)):
             v = arr[is_close]
@@ -1027,6 +1118,52 @@ TABLE_COLUMNS = (
 )
 
 
+_CRUX_PAIRS = (
+    ("deepseek-base-33b", "deepseek-base-6.7b"),
+    ("deepseek-instruct-33b", "deepseek-instruct-6.7b"),
+    ("codellama-34b+cot", "codellama-13b+cot"),
+    ("codellama-13b+cot", "codellama-7b+cot"),
+)
+_MBPP_PAIRS = (("deepseek-coder-33b-instruct", "deepseek-coder-6.7b-instruct"), ("wizardcoder-34b", "wizardcoder-7b"))
+#: eval-arena's model pairs of one family and two sizes (``signal_noise.py``, ``model_pairs``), larger first,
+#: for the code benchmarks vendored in ``data/llm/eval-arena`` (its dictionaries repeat a key for CRUXEval,
+#: and the last one counts, so only the ``+cot`` codellama pairs are used).
+EVAL_ARENA_SIZE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
+    "humaneval+": (
+        ("deepseek-coder-33b-instruct", "deepseek-coder-6.7b-instruct"),
+        ("opencodeinterpreter-ds-33b", "opencodeinterpreter-ds-6.7b"),
+    ),
+    "mbpp": _MBPP_PAIRS,
+    "mbpp+": _MBPP_PAIRS,
+    "CRUXEval-input-T0.2": _CRUX_PAIRS,
+    "CRUXEval-output-T0.2": _CRUX_PAIRS,
+    "CRUXEval-input-T0.8": _CRUX_PAIRS,
+    "CRUXEval-output-T0.8": _CRUX_PAIRS,
+}
+_SIZE = re.compile(r"(.*)[-_x](\d+\.?\d?)[bB]")
+
+
+def _signal_to_noise(t: PerItem, pairs: Sequence[tuple[str, str]]) -> float | None:
+    """eval-arena's ``sig_noise``: the median over the pairs of ``sum(A-B) / sqrt(sum(A!=B)) / log2(size ratio)``."""
+    index = {name: j for j, name in enumerate(t.models)}
+    values = []
+    for big, small in pairs:
+        if big not in index or small not in index:
+            return None  # eval-arena drops the benchmark when a pair is missing
+        sizes = []
+        for name in (big, small):
+            found = _SIZE.search(name)
+            if found is None:
+                raise ValueError(f"size_pairs: no size such as '7b' in the model name {name!r}")
+            sizes.append(float(found.group(2)))
+        a, b = t.outcomes[:, index[big]], t.outcomes[:, index[small]]
+        both = ~np.isnan(a) & ~np.isnan(b)
+        wins_a = float(np.sum(a[both] * (1 - b[both])))
+        wins_b = float(np.sum((1 - a[both]) * b[both]))
+        values.append((wins_a - wins_b) / math.sqrt(wins_a + wins_b) / (math.log2(sizes[0]) - math.log2(sizes[1])))
+    return float(np.median(values)) if values else None
+
+
 def _describe(v: np.ndarray) -> dict:
     """As pandas' ``Series.describe()``: count, mean, std (n - 1), min, quartiles (linear), max; NaN left out."""
     v = np.asarray(v, dtype=np.float64)
@@ -1072,6 +1209,13 @@ class BenchmarkNoiseTable(Result):
         above ``min_perf``) and ``SE(A-B)``, ``SE_x(A-B)``, ``SE_pred(A-B)``,
         ``SE_signtest``, ``corr(A,B)``, ``sum(A!=B)`` (over the close pairs):
         ``count``, ``mean``, ``std``, ``min``, ``25%``, ``50%``, ``75%``, ``max``.
+    sig_noise : float or None
+        eval-arena's signal to noise of model size: over pairs of one family
+        (larger, smaller), the median of ``sum(A - B) / sqrt(sum(A != B)) /
+        log2(size ratio)`` (``signal_noise.py`` defines the per-pair value;
+        the published column is their median: with four CRUXEval pairs it
+        matches the median to 10 digits, not the mean); None without
+        ``size_pairs`` or when a model of a pair is missing.
     """
 
     size: int
@@ -1081,6 +1225,7 @@ class BenchmarkNoiseTable(Result):
     no_solve: int
     tau_minus: int
     columns: dict
+    sig_noise: float | None
 
 
 def benchmark_noise_table(
@@ -1089,6 +1234,7 @@ def benchmark_noise_table(
     max_diff: float = MAX_DIFF,
     z: float = SIGMA,
     min_perf: float = MIN_PERF,
+    size_pairs: str | Sequence[tuple[str, str]] | None = None,
 ) -> BenchmarkNoiseTable:
     r"""eval-arena's published summary row of a benchmark, computed with its definitions.
 
@@ -1126,6 +1272,11 @@ def benchmark_noise_table(
     min_perf : float
         Models at or below this accuracy are left out of the model columns and
         of the close pairs, in [0, 1).
+    size_pairs : str or sequence of (str, str), optional
+        For ``sig_noise``: pairs of models of one family, larger first, with
+        the size in the name (``"...-33b"``), or the benchmark id of one of
+        eval-arena's lists (``EVAL_ARENA_SIZE_PAIRS``: ``"humaneval+"``,
+        ``"mbpp"``, ``"mbpp+"``, ``"CRUXEval-input-T0.2"``, ...).
 
     Returns
     -------
@@ -1136,7 +1287,8 @@ def benchmark_noise_table(
     ------
     ValueError
         A missing cell (eval-arena requires a complete grid), outcomes outside
-        [0, 1], or an option out of range.
+        [0, 1], an option out of range, an unknown ``size_pairs`` benchmark or
+        a model name without a size.
 
     References
     ----------
@@ -1159,6 +1311,13 @@ def benchmark_noise_table(
     max_diff = check_real("max_diff", max_diff, low=0.0)
     z = check_real("z", z, low=0.0, low_open=True)
     min_perf = check_real("min_perf", min_perf, low=0.0, high=1.0, high_open=True)
+    if isinstance(size_pairs, str):
+        if size_pairs not in EVAL_ARENA_SIZE_PAIRS:
+            raise ValueError(
+                f"size_pairs={size_pairs!r} is not one of eval-arena's lists: {', '.join(EVAL_ARENA_SIZE_PAIRS)} "
+                "(or give the pairs of models)"
+            )
+        size_pairs = EVAL_ARENA_SIZE_PAIRS[size_pairs]
     Y = t.outcomes
     if np.isnan(Y).any():
         i, j = (int(v) for v in np.argwhere(np.isnan(Y))[0])
@@ -1213,4 +1372,5 @@ def benchmark_noise_table(
         no_solve=no_solve,
         tau_minus=tau_minus,
         columns={key: _describe(cols[key]) for key in TABLE_COLUMNS},
+        sig_noise=None if size_pairs is None else _signal_to_noise(t, size_pairs),
     )

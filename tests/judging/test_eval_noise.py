@@ -328,7 +328,7 @@ def sig4(x: float | None) -> str | None:
 @pytest.mark.parametrize(("file", "row"), ROWS)
 def test_published_summary_row_is_reproduced(file, row):
     published = pd.read_csv(DATA / "published_summary.csv").set_index("benchmark_id").loc[row]
-    got = benchmark_noise_table(read_arena(file))
+    got = benchmark_noise_table(read_arena(file), size_pairs=row)
     counts = {
         "size": got.size,
         "models": got.models,
@@ -343,6 +343,7 @@ def test_published_summary_row_is_reproduced(file, row):
         assert mine["count"] == int(theirs["count"]), column
         for stat in ("mean", "50%"):
             assert sig4(mine[stat]) == sig4(theirs[stat]), (column, stat)
+    assert sig4(got.sig_noise) == sig4(float(published["sig_noise"]))
 
 
 def test_library_summary_agrees_with_the_table_on_binary_rows():
@@ -355,3 +356,112 @@ def test_library_summary_agrees_with_the_table_on_binary_rows():
     assert s.se_diff == pytest.approx(table.columns["SE(A-B)"]["mean"], rel=1e-12)
     assert s.se_pred is None and s.se_diff_pred is None  # the published table prints 0 there
     assert table.columns["SE_pred(A)"]["mean"] == 0.0
+
+
+def test_summary_without_pairs_is_the_summary_with_them():
+    rng = np.random.default_rng(9)
+    for y in (binary_table(rng, 300, 12), rng.beta(2, 2, (300, 12))):
+        with_pairs = evaluation_noise(sotalib.PerItem(y)).summary
+        without = evaluation_noise(sotalib.PerItem(y), pairs=False).summary
+        assert with_pairs.to_dict() == without.to_dict()
+        assert with_pairs.close_pairs > 0
+
+
+def test_critical_counts_match_the_exact_test():
+    from sotalib.judging._eval_noise import _critical_counts
+
+    threshold = 2 * stats.norm.sf(3.0)
+    crit = _critical_counts(60, threshold)
+    for t in range(61):
+        for k in range(t + 1):
+            p = stats.binomtest(k, t, 0.5).pvalue if t else 1.0
+            assert (p > threshold) == (min(k, t - k) > crit[t]), (k, t)
+
+
+def test_graded_samples_split_against_the_paper_table_one():
+    """Samples in [0, 1] (not 0/1), K per item: var(A), var(mean(A,1)) - b, mean(var(A,1)) + b (Table 1)."""
+    rng = np.random.default_rng(12)
+    n, K = 70, 6
+    A = np.clip(rng.beta(2, 3, (n, 1)) + rng.normal(0, 0.15, (n, K)), 0, 1)
+    cells, squares = A.mean(axis=1), (A * A).mean(axis=1)
+    t = sotalib.PerItem(cells[:, None], samples=np.full((n, 1), K), squares=squares[:, None])
+    r = evaluation_noise(t, pairs=False, interval="normal")
+    b = np.mean(np.var(A, axis=1)) / (K - 1)
+    assert r.models.se[0] ** 2 * n == pytest.approx(np.var(A), rel=1e-12)
+    assert r.models.se_data[0] ** 2 * n == pytest.approx(np.var(A.mean(axis=1)) - b, rel=1e-12)
+    assert r.models.se_pred[0] ** 2 * n == pytest.approx(np.mean(np.var(A, axis=1)) + b, rel=1e-12)
+    assert r.models.se_mean[0] ** 2 * n == pytest.approx(np.var(cells), rel=1e-12)
+    assert r.models.ci_high[0] - r.models.accuracy[0] == pytest.approx(1.959963984540054 * r.models.se_mean[0])
+
+
+def test_se_relates_to_error_bars():
+    x = np.array([1, 0, 1, 1, 0, 1, 1, 1, 0, 1.0])
+    r = evaluation_noise(sotalib.PerItem(x[:, None]), pairs=False)
+    eb = sotalib.judging.error_bars(x)
+    assert r.models.se[0] == pytest.approx(eb.se * math.sqrt(9 / 10), rel=1e-12)
+
+
+def test_graded_small_n_gets_a_jeffreys_interval_inside_zero_one():
+    rng = np.random.default_rng(8)
+    y = rng.beta(0.3, 3, (30, 2))
+    r = evaluation_noise(sotalib.PerItem(y), pairs=False)
+    assert r.models.interval == ("jeffreys", "jeffreys")
+    assert np.all(r.models.ci_low >= 0) and np.all(r.models.ci_low < r.models.accuracy)
+    assert np.all(r.models.ci_high > r.models.accuracy) and np.all(r.models.ci_high <= 1)
+
+
+def test_clustered_pairs_with_missing_items_against_direct_sum():
+    rng = np.random.default_rng(13)
+    n, m = 48, 4
+    clusters = np.repeat(np.arange(8), 6)
+    y = binary_table(rng, n, m)
+    y[rng.random(y.shape) < 0.15] = np.nan
+    r = evaluation_noise(sotalib.PerItem(y), clusters=clusters)
+    k = 0
+    for a in range(m):
+        for b in range(a + 1, m):
+            both = ~np.isnan(y[:, a]) & ~np.isnan(y[:, b])
+            d = y[both, a] - y[both, b]
+            cl = clusters[both]
+            direct = math.sqrt(sum((d[cl == c] - d.mean()).sum() ** 2 for c in range(8))) / both.sum()
+            assert r.pairs.se[k] == pytest.approx(direct, rel=1e-12)
+            k += 1
+    for j in range(m):
+        ok = ~np.isnan(y[:, j])
+        x, cl = y[ok, j], clusters[ok]
+        direct = math.sqrt(sum((x[cl == c] - x.mean()).sum() ** 2 for c in range(8))) / ok.sum()
+        assert r.models.se[j] == pytest.approx(direct, rel=1e-12)
+
+
+def test_clustered_split_with_samples_against_direct_formula():
+    rng = np.random.default_rng(14)
+    n, K = 60, 5
+    clusters = np.repeat(np.arange(12), 5)
+    q = np.clip(rng.beta(1, 1, 12)[clusters] + rng.normal(0, 0.1, n), 0, 1)
+    cells = (rng.random((n, K)) < q[:, None]).mean(axis=1)
+    t = sotalib.PerItem(cells[:, None], samples=np.full((n, 1), K), squares=cells[:, None])
+    r = evaluation_noise(t, clusters=clusters, pairs=False)
+    u = cells * (1 - cells) * K / (K - 1)  # unbiased within-item variance of one 0/1 sample
+    e = cells - cells.mean()
+    crse = sum(e[clusters == c].sum() ** 2 for c in range(12)) / n**2
+    assert r.models.se_mean[0] ** 2 == pytest.approx(crse, rel=1e-12)
+    assert r.models.se_data[0] ** 2 == pytest.approx(crse - np.sum(u / K) / n**2, rel=1e-12)
+    assert r.models.se_pred[0] ** 2 == pytest.approx(np.mean(u) / n, rel=1e-12)
+
+
+def test_no_solve_and_tau_minus_against_scipy():
+    rng = np.random.default_rng(15)
+    y = np.round(rng.random((40, 7)) * rng.random((40, 1)) * 2) / 2  # ties, graded, some all-zero items
+    y[rng.random(y.shape) < 0.1] = np.nan
+    r = evaluation_noise(sotalib.PerItem(y), pairs=False)
+    acc = np.nanmean(y, axis=0)
+    tau_minus = no_solve = 0
+    for i in range(40):
+        ok = ~np.isnan(y[i])
+        no_solve += int(np.nansum(y[i]) == 0)
+        if ok.sum() >= 2:
+            tau = stats.kendalltau(y[i, ok], acc[ok]).statistic
+            tau_minus += int(tau < 0)
+    assert (r.summary.no_solve, r.summary.tau_minus) == (no_solve, tau_minus)
+    assert tau_minus > 0 and no_solve > 0
+    assert "models on 40 items" in r.to_text()
