@@ -46,6 +46,8 @@ def _env() -> dict:
 class _LiveNote(str):
     """A note completed by the run (the peak memory measured in the child process)."""
 
+    extra: str
+
     def __new__(cls, text: str):
         obj = super().__new__(cls, text)
         obj.extra = ""

@@ -95,7 +95,10 @@ def make_lm_eval() -> Path:
                     json.dumps(
                         {
                             "doc_id": d,
-                            "doc": {"question": f"Natalia sold clips to {d} of her friends in April...", "answer": "72"},
+                            "doc": {
+                                "question": f"Natalia sold clips to {d} of her friends in April...",
+                                "answer": "72",
+                            },
                             "target": "72",
                             "arguments": {"gen_args_0": {"arg_0": "Question: ... Answer:", "arg_1": {"until": ["Q:"]}}},
                             "resps": [["Natalia sold 48/2 = 24 clips in May. Altogether 48+24 = 72 clips. #### 72"]],
@@ -246,7 +249,13 @@ def ref_eee(path: Path) -> np.ndarray:
 FORMATS = [
     ("eval-arena JSONL", make_eval_arena, {}, ref_eval_arena, "pd.read_json(lines=True) + pivot_table"),
     ("long CSV (5 samples a cell)", make_long, {}, ref_long, "pd.read_csv + pivot_table"),
-    ("lm-eval folder (20 runs, 2 filters)", make_lm_eval, {"filter": "strict-match"}, ref_lm_eval, "pd.read_json per run"),
+    (
+        "lm-eval folder (20 runs, 2 filters)",
+        make_lm_eval,
+        {"filter": "strict-match"},
+        ref_lm_eval,
+        "pd.read_json per run",
+    ),
     ("Inspect .eval (2 epochs)", make_inspect, {}, ref_inspect, "zipfile + json.loads + pivot_table"),
     ("HELM folder (10 runs)", make_helm, {"outcome": "exact_match"}, ref_helm, "json.load + pivot_table"),
     ("Every Eval Ever JSONL.gz", make_eee, {}, ref_eee, "pd.read_json(lines=True) + pivot_table"),

@@ -70,6 +70,7 @@ COMMANDS = (
     "rank-uncertainty",
     "dependence",
     "datasets",
+    "errorbars",
 )
 
 
@@ -250,6 +251,7 @@ PARAMETER_OPTIONS: dict[str, dict[str, str]] = {
         "correct": "--per-item",
     },
     "datasets": {},
+    "errorbars": {"alpha": "--alpha", "clusters": "--clusters", "pairs": "--pairs", "pairs_file": "--pairs-file"},
 }
 
 

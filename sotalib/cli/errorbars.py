@@ -11,6 +11,7 @@ out with a ``note``; ``--pairs-file FILE.jsonl`` writes every pair, one JSON obj
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ._per_item_options import add_per_item_options, per_item_from_args
 from ._types import alpha
@@ -86,16 +87,16 @@ def _pairs_lines(result, pairs_file: str | None) -> list[str]:
     ]
     if told.size == 0:
         return lines
-    # the largest differences first; each pair written better model first
-    order = told[np.argsort(-np.abs(pairs.difference[told]), kind="stable")][:MAX_TEXT_PAIRS]
+    # the closest pairs told apart first (the informative ones); each pair written better model first
+    order = told[np.argsort(np.abs(pairs.difference[told]), kind="stable")][:MAX_TEXT_PAIRS]
     names = np.asarray(pairs.models, dtype=object)
     rows = []
     for k in order:
         a, b, d = names[pairs.ia[k]], names[pairs.ib[k]], float(pairs.difference[k])
         first, second = (a, b) if d >= 0 else (b, a)
         rows.append((f"{first} > {second}", abs(d), float(pairs.se[k]), float(pairs.p_adjusted[k])))
-    width = max(len("pair"), *(len(r[0]) for r in rows))
-    lines.append(f"  {'pair':<{width}}  {'difference':>10}  {'se':>6}  {'p_adjusted':>10}")
+    width = max(len("pair (closest first)"), *(len(r[0]) for r in rows))
+    lines.append(f"  {'pair (closest first)':<{width}}  {'difference':>10}  {'se':>6}  {'p_adjusted':>10}")
     lines += [f"  {p:<{width}}  {d:>10.4f}  {_num(se):>6}  {q:>10.3g}" for p, d, se, q in rows]
     if told.size > len(order):
         where = f" (every pair is in {pairs_file})" if pairs_file else " (--pairs-file FILE.jsonl writes every pair)"
@@ -162,8 +163,10 @@ def _write_pairs(path: str, pairs, chunk: int = 65536) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib errorbars`` with the parsed ``args``; return the exit status."""
-    from .. import evaluation_noise
+    from .. import judging
     from . import CliError, emit
+
+    evaluation_noise: Any = judging.evaluation_noise  # Any: judging's TYPE_CHECKING imports do not list it yet
 
     pairs = bool(getattr(args, "pairs", False))
     pairs_file = getattr(args, "pairs_file", None)
@@ -171,15 +174,25 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--pairs-file needs --pairs (it writes every pair of models)")
     if pairs_file == "":
         raise CliError("--pairs-file needs a file name")
-    per_item = per_item_from_args(args)
     clusters = getattr(args, "clusters", None)
-    if clusters is not None and clusters not in per_item.item_info:
-        known = ", ".join(sorted(per_item.item_info)) or "none"
+    if hasattr(args, "per_item_info") and clusters is None:  # the clusters are the only item attribute used here
+        raise CliError("--item-info is read for --clusters COLUMN only: give --clusters (e.g. --clusters cluster)")
+    path = getattr(args, "per_item", None)
+    per_item = per_item_from_args(args)
+    info = per_item.item_info or {}
+    if clusters is not None and clusters not in info:
+        known = ", ".join(sorted(info)) or "none"
         raise CliError(
             f"--clusters {clusters}: no such column in the per-item file or --item-info (item columns: {known})"
         )
     options = {"alpha": args.alpha} if hasattr(args, "alpha") else {}
-    result = evaluation_noise(per_item, clusters=clusters, pairs=pairs, **options)
+    try:
+        result = evaluation_noise(per_item, clusters=clusters, pairs=pairs, **options)
+    except ValueError as exc:  # the library names its argument, per_item: here it is the file
+        message = " ".join(str(exc).split())
+        if not message.startswith("per_item"):
+            raise
+        raise CliError(f"--per-item {path}: {message[len('per_item') :].lstrip(': ')}") from None
     if pairs_file is not None and result.pairs is not None:
         _write_pairs(pairs_file, result.pairs)
     if not getattr(args, "json", False):  # the text lists the pairs from the result's columns

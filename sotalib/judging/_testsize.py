@@ -160,15 +160,6 @@ class DifferenceTestSize(Result):
         return "\n".join(lines)
 
 
-def _min_detectable_difference(se_diff: float, alpha: float, power: float) -> float:
-    """``(z_{1 - alpha/2} + z_power) se_diff``: the smallest difference a two-sided z test detects.
-
-    At level ``alpha`` with probability ``power``, when the difference's standard error is ``se_diff``.
-    """
-    normal = NormalDist()
-    return (normal.inv_cdf(1.0 - alpha / 2.0) + normal.inv_cdf(power)) * se_diff
-
-
 def _items(n: float) -> int:
     """Whole items, at least one: ``ceil(n)``, forgiving a relative rounding error of 1e-12 (100/0.01 is 10,000)."""
     return max(1, int(math.ceil(n * (1 - 1e-12))))
@@ -420,10 +411,12 @@ def _difference_size(
     sd_unpaired = s * math.sqrt(2.0)
     sd_paired = None if r is None else s * math.sqrt(2.0 * (1.0 - r))
     mdd = mdd_unpaired = None
-    if n_given is not None:
-        mdd_unpaired = _min_detectable_difference(sd_unpaired / math.sqrt(n_given), a, pw)
+    if n_given is not None:  # the one copy of the formula, with evaluation_noise's summary
+        from ._eval_noise import minimum_detectable_difference
+
+        mdd_unpaired = max(0.0, minimum_detectable_difference(sd_unpaired / math.sqrt(n_given), alpha=a, power=pw))
         if sd_paired is not None:
-            mdd = _min_detectable_difference(sd_paired / math.sqrt(n_given), a, pw)
+            mdd = max(0.0, minimum_detectable_difference(sd_paired / math.sqrt(n_given), alpha=a, power=pw))
     return DifferenceTestSize(
         difference=d,
         error=e,

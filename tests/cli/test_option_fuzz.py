@@ -35,6 +35,7 @@ BASELINES = {
     "rank-uncertainty": ["--per-item", "{items}", "--reps", "50", "--rng", "1"],
     "dependence": ["--per-item", "{items}", "--reps", "20"],
     "datasets": [],
+    "errorbars": ["--per-item", "{items}"],
 }
 #: Some options need another baseline (options that exclude each other).
 BASELINE_FOR = {("check", "--eps"): ["--p", "10", "--n", "20", "--score", "acc=0.5"]}

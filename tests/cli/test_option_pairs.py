@@ -75,6 +75,13 @@ CORRECT, CORRECT2 = (
     )
     for k in (1, 2)
 )
+#: Per-item results of three models as a long table with two score columns (for errorbars), and clusters of its items.
+LONG = "model,item,score,alt\n" + "".join(
+    f"{m},q{i},{int((i * (k + 2) + k) % 5 < 3)},{int((i + k) % 3 != 0)}\n"
+    for k, m in enumerate("ABC")
+    for i in range(30)
+)
+INFO = "item,cluster\n" + "".join(f"q{i},c{i // 5}\n" for i in range(30))
 #: A manifest of leaderboards for sota --batch (paths relative to the manifest's folder).
 MANIFEST = "id,file,n\nfirst,lb.csv,1000\nsecond,lb2.csv,2000\n"
 
@@ -91,6 +98,8 @@ FILES = {
     "manifest": MANIFEST,
     "correct": CORRECT,
     "correct2": CORRECT2,
+    "long": LONG,
+    "info": INFO,
 }
 
 #: Valid command lines of each command (an answer, exit 0, or a question without one, exit 3).  Whether an
@@ -111,6 +120,7 @@ BASES: dict[str, list[dict[str, str | None]]] = {
     "rank-uncertainty": [{"--per-item": "{items}", "--reps": "30", "--seed": "1"}],
     "dependence": [{"--per-item": "{correct}", "--reps": "30"}],
     "datasets": [{}],
+    "errorbars": [{"--per-item": "{long}"}],
 }
 
 #: A valid value of every option, different from its default and from the baseline's; None for a flag.
@@ -239,6 +249,17 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
         "--fit": None,
     },
     "datasets": {},
+    "errorbars": {
+        "--per-item": "{correct}",
+        "--format": "wide",
+        "--outcome": "alt",
+        "--filter": "x",
+        "--item-info": "{info}",
+        "--clusters": "cluster",
+        "--pairs": None,
+        "--pairs-file": "{out}/pairs.jsonl",
+        "--alpha": "0.1",
+    },
 }
 
 #: Further values whose runs take seconds each (Monte Carlo estimators, solved crop points): paired in a
@@ -251,6 +272,18 @@ UNOBSERVABLE = {
     "verdict alone, and one more score cannot make it consistent",
     ("check", "--decimals", "--rounding"): "at 3 decimals, rounding and truncating admit the same counts of 30 items",
 }
+
+# the format is detected from the file: --format names it (the same outcome) or another, which the file's
+# first line refuses (the reader names the file and line, not the option); tests/test_per_item_formats.py
+# covers --format on files of every format
+UNOBSERVABLE.update(
+    {
+        ("errorbars", a, b): "a format other than the one detected is an error of the file, named by its line"
+        for a, b in [("--per-item", "--format")]
+        + [("--format", o) for o in ("--outcome", "--filter", "--item-info", "--clusters", "--pairs")]
+        + [("--format", o) for o in ("--pairs-file", "--alpha")]
+    }
+)
 
 #: Options every run carries, or that stop before any work: not paired.
 UNPAIRED = {"--json", "--help"}
