@@ -132,12 +132,15 @@ Symbols
     ``rho`` the dependence on the reference classifier, ``theta0`` its
     accuracy, ``p`` positives (``n`` negatives in the consistency tests,
     where the paper writes so), ``prevalence`` the share of positives,
-    ``classes`` the number of classes or the class counts.
+    ``classes`` the number of classes or the class counts, ``chance`` a
+    chance level (``1/classes`` unless given; 0 where a task has none).
 ``scores``
     The scores under study: a leaderboard's scores (an array), reported
     scores (a mapping from score name to value) or a score matrix
     (candidates by judges or data sets; ``candidates="columns"`` reads it
-    the other way).
+    the other way).  ``candidates=`` says which axis holds the candidates,
+    never their names, which come with the data (a DataFrame's index, a
+    mapping's keys, a PerItem's models, what ``read_scores`` returns).
 Per-item results
     One table, :class:`PerItem`: items as rows, models as columns, in every
     function that takes them; a DataFrame is read so, a bare array is

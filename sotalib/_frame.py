@@ -20,10 +20,33 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["AXES", "as_counts", "as_mapping", "as_matrix", "as_vector"]
+__all__ = ["AXES", "as_counts", "as_mapping", "as_matrix", "as_vector", "warn_names_as_candidates"]
 
 #: Which axis of a score matrix holds the candidates (``candidates=`` of rank_candidates, compare_candidates).
 AXES = ("rows", "columns")
+
+
+def warn_names_as_candidates(function: str, candidates: Any) -> None:
+    """Warn that ``candidates=`` given names (a sequence) is deprecated: it says which axis holds the candidates.
+
+    One meaning in every function (the vocabulary's ``scores`` entry): ``candidates="rows"`` or ``"columns"``;
+    the names come with the data.  Names given there keep working for one minor version.
+    """
+    if candidates is None or isinstance(candidates, str):
+        return
+    from ._deprecate import warn_deprecated
+
+    warn_deprecated(
+        f"{function}(candidates=<names>)",
+        "candidates= for the axis that holds the candidates ('rows' or 'columns'), with the names in the data "
+        "(a DataFrame's index or columns, a mapping's keys, a PerItem's models, what read_scores returns)",
+        stacklevel=4,
+    )
+
+
+def _is_score_file(x: object) -> bool:
+    """Whether ``x`` is a score matrix read from a file (:class:`sotalib.judging.ScoreFile`), by its fields."""
+    return all(hasattr(x, a) for a in ("candidates", "judges", "scores")) and not _is_frame(x)
 
 
 def _is_frame(x: object) -> bool:
@@ -180,7 +203,8 @@ def as_matrix(
     """A score matrix, candidates x judges or data sets: ``(A, candidate names, judge names)``.
 
     Accepts a 2-d list or array (a 1-d one is one column), a mapping
-    candidate -> sequence of scores (rows), a pandas DataFrame with the
+    candidate -> sequence of scores (rows), what :func:`sotalib.judging.read_scores`
+    returns (its candidates and judges named), a pandas DataFrame with the
     candidates' names in its index or in its one text column (or in the
     column named by ``candidates`` when that is a string) and a pandas Series
     (one column).  ``candidates="rows"`` (the layout) or ``"columns"`` says
@@ -234,6 +258,11 @@ def _as_matrix(
                     f"{name} must give every candidate the same number of scores, got lengths {sorted(lengths)}"
                 )
         A = _floats(values, name, rows) if values else np.empty((0, 0))
+    elif _is_score_file(scores):  # what sotalib.judging.read_scores returns: the matrix and both axes' names
+        rows = tuple(str(c) for c in scores.candidates)
+        cols = tuple(str(c) for c in scores.judges)
+        _check_unique(cols, name, "column")
+        A = _floats(np.asarray(scores.scores), name, rows)
     elif _is_frame(scores):
         rows, numeric = _split_frame(scores, name, names_column)
         cols = tuple(str(c) for c in numeric.columns)

@@ -253,11 +253,7 @@ N_RESAMPLES_KIND = {
 }
 
 #: Known gaps, each closed by another change of issue 32: ``(qualified name, rule) -> the change``.
-KNOWN_GAPS = {
-    ("sotalib.Aggregation", "retired_field_names"): "judging's vocabulary (higher_is_better -> lower_is_better)",
-    ("sotalib.dependence_fit", "retired_parameter_names"): "the per-item change (ks: numbers of models)",
-    ("sotalib.multiplicity.dependence_fit", "retired_parameter_names"): "the per-item change (ks: numbers of models)",
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 def _entry(doc: str, name: str) -> str:

@@ -116,7 +116,8 @@ def test_duplicate_candidate_is_refused_not_lost(fn):
 
 def test_names_given_override_a_repeated_index():
     dup = pd.DataFrame(M, index=["a", "a", "c"])
-    assert s.compare_candidates(dup, candidates=NAMES).to_dict()["average_ranks"] == RANKS
+    with pytest.warns(DeprecationWarning, match=r"compare_candidates\(candidates=<names>\) is deprecated"):
+        assert s.compare_candidates(dup, candidates=NAMES).to_dict()["average_ranks"] == RANKS
 
 
 def test_duplicate_judge_column_is_refused():

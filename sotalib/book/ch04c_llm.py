@@ -18,10 +18,10 @@ __all__ = ["best_of_k_table", "plot_best_of_k"]
 def best_of_k_table(fit) -> pd.DataFrame:
     """Observed and predicted best-of-k accuracy (mean and 90% range)."""
     rows = []
-    for b in fit.best_of_k:
+    for b in fit.best_of_m:
         rows.append(
             (
-                b["k"],
+                b["m"],
                 b["observed_mean"],
                 b["predicted_mean"],
                 f"({b['observed_q05']:.3f}, {b['observed_q95']:.3f})",
@@ -44,14 +44,14 @@ def plot_best_of_k(fit, ax=None):
     """Figure: the best of k models, observed against the paper's model."""
     if ax is None:
         _, ax = plt.subplots(figsize=(6.4, 3.6))
-    ks = [b["k"] for b in fit.best_of_k]
+    ks = [b["m"] for b in fit.best_of_m]
     for key, color, marker, ls, label in (
         ("observed", COLORS["observed"], "o", "-", "observed"),
         ("predicted", COLORS["sota"], "s", "--", "the paper's model"),
     ):
-        mean = [b[f"{key}_mean"] for b in fit.best_of_k]
-        lo = [b[f"{key}_q05"] for b in fit.best_of_k]
-        hi = [b[f"{key}_q95"] for b in fit.best_of_k]
+        mean = [b[f"{key}_mean"] for b in fit.best_of_m]
+        lo = [b[f"{key}_q05"] for b in fit.best_of_m]
+        hi = [b[f"{key}_q95"] for b in fit.best_of_m]
         ax.plot(ks, mean, marker=marker, ls=ls, color=color, label=label)
         ax.fill_between(ks, lo, hi, color=color, alpha=0.15)
     ax.set_xscale("log")

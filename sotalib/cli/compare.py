@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from pathlib import Path
 
 from ._types import real
@@ -79,14 +78,9 @@ def run(args: argparse.Namespace) -> int:
     diagram = given.pop("cd_diagram", None)
     if diagram is not None and Path(diagram).suffix.lower() not in DIAGRAM_SUFFIXES:
         raise CliError(f"--cd-diagram must name a .png, .svg or .pdf file, got {diagram!r}")
-    path = given.pop("scores")
-    axis = given.pop("candidates")
-    table = read_scores(path)
-    scores, names = table.scores, table.candidates
-    if axis == "columns":  # the header names the candidates: the file read the other way
-        scores, names = scores.T, table.judges
-    res = call("compare", compare_candidates, "a comparison", scores, **given, candidates=names)
-    res = dataclasses.replace(res, candidates_axis=axis)
+    # the file's names come with its matrix; --candidates is the library's candidates= (which axis holds them)
+    table = read_scores(given.pop("scores"))
+    res = call("compare", compare_candidates, "a comparison", table, **given)
     if diagram is not None:
         _draw(res, diagram)
     text = res.to_text()

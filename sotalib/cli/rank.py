@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 
 from ._types import seed
 
@@ -56,23 +55,10 @@ def run(args: argparse.Namespace) -> int:
         refuse_unused("rank", given, ("rng",), f"--method {method}, which draws nothing")
     else:
         given.setdefault("rng", 0)  # the command line's answers are reproducible: seed 0 unless --seed
-    path = given.pop("scores")
-    axis = given.pop("candidates")
-    table = read_scores(path)
-    scores, names, judges = table.scores, table.candidates, table.judges
-    if axis == "columns":  # the header names the candidates: the file read the other way
-        scores, names, judges = scores.T, judges, names
+    # the file's names come with its matrix; --candidates is the library's candidates= (which axis holds them)
+    table = read_scores(given.pop("scores"))
     res = call(
-        "rank",
-        rank_candidates,
-        f"--method {method}",
-        scores,
-        method,
-        **given,
-        candidates=names,
-        judges=judges,
-        progress=None if not args.json else False,
+        "rank", rank_candidates, f"--method {method}", table, method, **given, progress=None if not args.json else False
     )
-    res = dataclasses.replace(res, candidates_axis=axis)
     emit(args, res.to_dict(), res.to_text())
     return 0

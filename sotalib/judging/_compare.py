@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from .._frame import AXES, as_matrix
+from .._frame import AXES, as_matrix, warn_names_as_candidates
 from .._json import json_safe
 from .._result import Result
 from .._validate import check_alpha, check_int, check_memory
@@ -408,7 +408,7 @@ def compare_candidates(
     *,
     alpha: float = 0.05,
     lower_is_better: bool = False,
-    candidates: Sequence[str] | None = None,
+    candidates: str | Sequence[str] | None = None,
     tie_correction: bool = True,
     max_pairs: int | None = MAX_PAIRS,
 ) -> Comparison:
@@ -422,9 +422,10 @@ def compare_candidates(
 
     Parameters
     ----------
-    scores : array_like, shape (k, N), or pandas.DataFrame
+    scores : array_like, shape (k, N), mapping, pandas.DataFrame or ScoreFile
         Scores, candidates x judges (data sets, tasks), finite; at least 2 of
-        each.  A DataFrame's index names the candidates.  With
+        each.  A DataFrame's index, a mapping's keys (candidate -> scores) or
+        the file :func:`read_scores` read names the candidates.  With
         ``candidates="columns"`` the matrix is read the other way: its
         columns are the candidates (a table with data sets as rows).
     alpha : float
@@ -432,11 +433,13 @@ def compare_candidates(
         Holm-corrected pairwise tests, in (0, 1).
     lower_is_better : bool
         The scores are losses.
-    candidates : {"rows", "columns"}, sequence of str or str, optional
+    candidates : {"rows", "columns"} or str, optional
         Which axis holds the candidates (``"rows"``, the default layout, or
         ``"columns"``; the result's ``candidates_axis`` says which), or the
-        candidate names (default ``C1``, ``C2``, ... or the DataFrame's), or
-        the DataFrame column holding them.
+        DataFrame column holding their names (default ``C1``, ``C2``, ...
+        unless the data name them).  A sequence of names is deprecated
+        (removed in 0.7.0; a :class:`DeprecationWarning`): name the
+        candidates in the data.
     tie_correction : bool
         Correct the Friedman statistic for ties (as SciPy; Demšar prints it uncorrected).
     max_pairs : int or None
@@ -470,13 +473,14 @@ def compare_candidates(
     --------
     >>> import numpy as np
     >>> from sotalib.judging import compare_candidates
-    >>> M = np.array([[0.90, 0.80, 0.85, 0.70], [0.80, 0.75, 0.80, 0.60], [0.70, 0.70, 0.75, 0.65]])
-    >>> cmp = compare_candidates(M, candidates=["a", "b", "c"])
+    >>> M = {"a": [0.90, 0.80, 0.85, 0.70], "b": [0.80, 0.75, 0.80, 0.60], "c": [0.70, 0.70, 0.75, 0.65]}
+    >>> cmp = compare_candidates(M)
     >>> cmp.to_dict()["average_ranks"]
     {'a': 1.0, 'b': 2.25, 'c': 2.75}
     >>> round(cmp.critical_difference, 3)
     1.657
     """
+    warn_names_as_candidates("compare_candidates", candidates)
     axis = candidates if isinstance(candidates, str) and candidates in AXES else "rows"
     A, names, _ = as_matrix(scores, "scores", candidates=candidates)
     if isinstance(candidates, str):  # the DataFrame column that named the rows, or the axis of the candidates

@@ -2,7 +2,7 @@
 
 Section 4 of Pavão's *How to judge a competition* {pavao2024judge}.
 :func:`rank_candidates` returns the aggregate values in the orientation
-natural to each method (``higher_is_better`` says which): means and medians
+natural to each method (``lower_is_better`` says which): means and medians
 keep the scores' orientation, average ranks and Kemeny positions are
 lower-is-better, Copeland and relative-difference scores are higher-is-better.
 """
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._frame import AXES, as_matrix
+from .._deprecate import warn_deprecated
+from .._frame import AXES, as_matrix, warn_names_as_candidates
 from .._json import json_safe
 from .._result import Result
 from .._rng import check_rng
@@ -61,9 +62,10 @@ class Aggregation(Result):
         The ranking function (one of the ``method`` names of :func:`rank_candidates`).
     scores : ndarray
         The aggregate value ``f(M)`` per candidate.
-    higher_is_better : bool
+    lower_is_better : bool
         Orientation of ``scores`` (not of the input: average ranks and Kemeny
         positions are lower-is-better, Copeland scores higher-is-better).
+        Formerly ``higher_is_better``, its negation (a deprecated property).
     ranks : ndarray
         ``rank(f(M))``: 1 is best, ties count one half.
     order : ndarray of int
@@ -82,7 +84,7 @@ class Aggregation(Result):
 
     method: str
     scores: np.ndarray
-    higher_is_better: bool
+    lower_is_better: bool
     ranks: np.ndarray
     order: np.ndarray
     note: str = ""
@@ -90,6 +92,12 @@ class Aggregation(Result):
     candidates: tuple = ()
     judges: tuple | None = None
     candidates_axis: str = "rows"
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Deprecated: ``not lower_is_better`` (the vocabulary's one orientation flag)."""
+        warn_deprecated("Aggregation.higher_is_better", "not Aggregation.lower_is_better")
+        return not self.lower_is_better
 
     @property
     def ranking(self) -> list[str]:
@@ -102,7 +110,8 @@ class Aggregation(Result):
     def to_dict(self) -> dict:
         """JSON-safe form of the result: the output of ``sotalib rank --json``.
 
-        Keys: ranking, scores and ranks by candidate (best first), method, higher_is_better, note,
+        Keys: ranking, scores and ranks by candidate (best first), method, lower_is_better (the orientation
+        of the aggregate scores; formerly ``higher_is_better``, its negation), note,
         candidates_axis (the axis of the score matrix that held the candidates).
         """
         return json_safe(
@@ -111,7 +120,7 @@ class Aggregation(Result):
                 "scores": {self._name(i): float(self.scores[i]) for i in self.order},
                 "ranks": {self._name(i): float(self.ranks[i]) for i in self.order},
                 "method": self.method,
-                "higher_is_better": bool(self.higher_is_better),
+                "lower_is_better": bool(self.lower_is_better),
                 "note": self.note,
                 "candidates_axis": self.candidates_axis,
             }
@@ -126,7 +135,7 @@ class Aggregation(Result):
         lines = [
             head
             + (f" ({self.note})" if self.note else "")
-            + f"; score: {'higher' if self.higher_is_better else 'lower'} is better"
+            + f"; score: {'lower' if self.lower_is_better else 'higher'} is better"
             + f"; candidates: the {self.candidates_axis}"
         ]
         w = max(len(self._name(i)) for i in range(n))
@@ -142,7 +151,7 @@ def rank_candidates(
     lower_is_better: bool = False,
     weights: ArrayLike | None = None,
     rng: np.random.Generator | int | None = None,
-    candidates: Sequence[str] | None = None,
+    candidates: str | Sequence[str] | None = None,
     judges: Sequence[str] | None = None,
     progress: bool | None = None,
 ) -> Aggregation:
@@ -154,9 +163,10 @@ def rank_candidates(
 
     Parameters
     ----------
-    scores : array_like, shape (n, m), or pandas.DataFrame
+    scores : array_like, shape (n, m), mapping, pandas.DataFrame or ScoreFile
         The score matrix ``M``: candidates x judges, finite.  A DataFrame's
-        index names the candidates and its columns name the judges.
+        index names the candidates and its columns name the judges (as do a
+        mapping's keys, and the file :func:`read_scores` read).
     method : str
         The ranking function ``f``: ``"mean"``, ``"median"``,
         ``"average-rank"``, ``"weighted-average-rank"``, ``"copeland"``,
@@ -168,12 +178,14 @@ def rank_candidates(
     rng : int, numpy.random.Generator or None
         For ``"random-dictator"``: an int seed gives the numbers of
         ``numpy.random.default_rng(int)``; None draws fresh entropy.
-    candidates : {"rows", "columns"}, sequence of str or str, optional
+    candidates : {"rows", "columns"} or str, optional
         Which axis of ``scores`` holds the candidates: ``"rows"`` (the
         default layout) or ``"columns"`` (a table with judges or data sets
         as rows, read the other way; the result's ``candidates_axis`` says
-        which); or the candidate names (override a DataFrame's index), or
-        the DataFrame column holding them.  Candidates default to ``C1, C2, ...``.
+        which); or the DataFrame column holding their names.  Candidates
+        default to ``C1, C2, ...`` unless the data name them.  A sequence of
+        names is deprecated (removed in 0.7.0; a
+        :class:`DeprecationWarning`): name the candidates in the data.
     judges : sequence of str, optional
         Names of the judges (override a DataFrame's columns); with judge
         names, the random dictator's note names the judge drawn.
@@ -221,6 +233,7 @@ def rank_candidates(
     >>> rank_candidates(M, "copeland").to_dict()["scores"]
     {'C1': 0.5, 'C2': 0.5, 'C3': 0.5}
     """
+    warn_names_as_candidates("rank_candidates", candidates)
     axis = candidates if isinstance(candidates, str) and candidates in AXES else "rows"
     A, rows, cols = as_matrix(scores, "scores", candidates=candidates)
     candidates = rows if candidates is None or isinstance(candidates, str) else candidates
@@ -264,5 +277,14 @@ def rank_candidates(
     r = rank(s, lower_is_better=not hib)
     order = np.lexsort((np.arange(len(r)), r))
     return Aggregation(
-        method, np.asarray(s, dtype=float), hib, r, order, note, judge, cand_names, judge_names, candidates_axis=axis
+        method,
+        np.asarray(s, dtype=float),
+        not hib,
+        r,
+        order,
+        note,
+        judge,
+        cand_names,
+        judge_names,
+        candidates_axis=axis,
     )

@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._frame import AXES, _is_frame, warn_names_as_candidates
 from .._json import json_safe
 from .._per_item import PerItem, as_per_item
 from .._progress import progress as _bar
 from .._result import Result
 from .._rng import as_generator, check_rng, seed_record
-from .._validate import check_int, check_memory, check_probability
+from .._validate import check_choice, check_int, check_memory, check_probability
 from ._ranking_functions import TIE_RTOL, _labels
 
 __all__ = ["RankUncertainty", "estimate_rank_uncertainty"]
@@ -208,6 +209,29 @@ def rank_table_text(d: dict, what: str) -> str:
     return "\n".join(lines)
 
 
+def _per_item_along(scores: Any, candidates: Any) -> PerItem:
+    """The per-item table of ``scores``, its candidates on the axis ``candidates`` names (None: the columns)."""
+    function = "estimate_rank_uncertainty"
+    if not isinstance(candidates, str):
+        return as_per_item(scores, "scores", function=function, was="candidates x items")
+    axis = check_choice("candidates", candidates, AXES)
+    if isinstance(scores, PerItem):
+        if axis == "rows":
+            raise ValueError(
+                "candidates='rows' does not apply to a PerItem, whose models are its columns; leave candidates out"
+            )
+        return scores
+    if _is_frame(scores):
+        return as_per_item(scores.T if axis == "rows" else scores, "scores", function=function)
+    try:
+        A = np.asarray(scores, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("scores must be per-item results: a PerItem, a DataFrame or a 2-d array of numbers") from None
+    if A.ndim != 2:
+        raise ValueError(f"scores must be a 2-d array of per-item results, got shape {A.shape}")
+    return PerItem(A.T if axis == "rows" else A)
+
+
 def estimate_rank_uncertainty(
     scores: PerItem | Any,
     *,
@@ -215,7 +239,7 @@ def estimate_rank_uncertainty(
     n_resamples: int = 1000,
     alpha: float = 0.05,
     rng: np.random.Generator | int | None = None,
-    candidates: Sequence[str] | None = None,
+    candidates: str | Sequence[str] | None = None,
     progress: bool | None = None,
 ) -> RankUncertainty:
     """Score intervals, rank intervals and P(rank first) from one paired bootstrap of the test items.
@@ -249,8 +273,15 @@ def estimate_rank_uncertainty(
     rng : int, numpy.random.Generator or None
         Randomness: an int seed gives the numbers of
         ``numpy.random.default_rng(int)`` (and is recorded); None draws fresh entropy.
-    candidates : sequence of str, optional
-        Names of the candidates, replacing the table's model names.
+    candidates : {"columns", "rows"}, optional
+        Which axis of ``scores`` holds the candidates, as for
+        :func:`rank_candidates`: ``"columns"`` (the per-item layout, the
+        default; a bare array is then read so) or ``"rows"`` (a table of
+        candidates x items, a DataFrame or an array, read the other way).
+        The names come with the data (a PerItem's models, a DataFrame's
+        columns, or its index with ``"rows"``).  A sequence of names, which
+        replaced the table's model names, is deprecated (removed in 0.7.0;
+        a :class:`DeprecationWarning`).
     progress : bool or None
         Progress bar over blocks of resamples (None: when stderr is a terminal).
 
@@ -283,13 +314,14 @@ def estimate_rank_uncertainty(
     >>> ru.to_dict()["candidates"][0]["name"], int(ru.rank_high[2])
     ('c', 1)
     """
-    table = as_per_item(scores, "scores", function="estimate_rank_uncertainty", was="candidates x items")
+    warn_names_as_candidates("estimate_rank_uncertainty", candidates)
+    table = _per_item_along(scores, candidates)
     table._require_complete("scores", "estimate_rank_uncertainty")
     A = table.outcomes.T  # candidates x items, as the bootstrap draws them
     k, n = A.shape
     n_resamples = check_int("n_resamples", n_resamples, low=1)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
-    names = _labels(candidates, table.models, k, "candidates")
+    names = _labels(None if isinstance(candidates, str) else candidates, table.models, k, "candidates")
     check_rng(rng)
     # the scores and the ranks of every resample: n_resamples x k of float64 and of int64
     check_memory(

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._deprecate import renamed_arguments, warn_deprecated
 from .._json import json_safe
 from .._per_item import PerItem, as_per_item
 from .._result import Result
@@ -636,8 +637,8 @@ class DependenceFit(Result):
         ``similarity(theta_j, theta_k, rho_0^2)``.
     agreement_mae : float
         Mean absolute difference between the two over the pairs.
-    best_of_k : list of dict
-        Per ``k``: the observed best accuracy over k-subsets of the models (``observed_mean``,
+    best_of_m : list of dict
+        Per number of models ``m`` (the row's ``"m"``): the observed best accuracy over m-subsets of the models (``observed_mean``,
         ``observed_q05``, ``observed_q95``; ``exhaustive`` when every subset was enumerated) and the
         model's prediction by :func:`max_distribution` with the fitted accuracies as an
         :class:`Empirical` ``P(theta)`` (``predicted_mean``, ``predicted_q05``, ``predicted_q95``),
@@ -646,7 +647,7 @@ class DependenceFit(Result):
         computation would take minutes: items times distinct accuracies above 60,000).
     excluded : tuple of str
         Models whose accuracy violates Eq. 8 (or its twin) under the fitted ``rho_0, theta_0``,
-        left out of the best-of-k prediction and comparison.
+        left out of the best-of-m prediction and comparison.
     dependence : Dependence
         The fitted parameters.
     seed : int or None
@@ -662,7 +663,7 @@ class DependenceFit(Result):
     agreement_observed: np.ndarray
     agreement_predicted: np.ndarray
     agreement_mae: float
-    best_of_k: list
+    best_of_m: list
     excluded: tuple
     dependence: Dependence
     seed: int | None = None
@@ -674,21 +675,28 @@ class DependenceFit(Result):
         return json_safe(out)
 
     def to_text(self) -> str:
-        """The test of the model and the best of k models: the lines ``sotalib dependence --fit`` adds."""
+        """The test of the model and the best of m models: the lines ``sotalib dependence --fit`` adds."""
         verdict = "rejected" if self.rejected else "not rejected"
         rows = [f"  fit: D = {self.statistic:,.1f}, p = {self.p_value:.3f}: the model is {verdict} at {self.level}"]
-        for b in self.best_of_k:
+        for b in self.best_of_m:
             rows.append(
-                f"  best of {b['k']:>3}: observed {b['observed_mean']:.4f}, predicted {b['predicted_mean']:.4f}"
+                f"  best of {b['m']:>3}: observed {b['observed_mean']:.4f}, predicted {b['predicted_mean']:.4f}"
             )
         return "\n".join(rows)
 
+    @property
+    def best_of_k(self) -> list:
+        """Deprecated: :attr:`best_of_m` (``k`` is for folds only), each row also under its former key ``"k"``."""
+        warn_deprecated("DependenceFit.best_of_k", "best_of_m (each row's number of models under 'm')")
+        return [{**row, "k": row["m"]} for row in self.best_of_m]
 
+
+@renamed_arguments(ks="ms")
 def dependence_fit(
     correct: Any,
     *,
     dependence: Dependence | None = None,
-    ks: Sequence[int] | None = None,
+    ms: Sequence[int] | None = None,
     n_null: int = 199,
     n_subsets: int = 2000,
     rng: int | np.random.Generator | None = None,
@@ -708,10 +716,10 @@ def dependence_fit(
 
     Beside the test: the model's pairwise agreement
     (:func:`similarity` with ``rho_jk = rho_0^2``) against the observed, and
-    its distribution of the best score of ``k`` models
+    its distribution of the best score of ``m`` models
     (:func:`max_distribution`, the fitted accuracies as an :class:`Empirical`
     ``P(theta)``, drawn with replacement; simulated from 100,000 boards of the
-    same model when the exact computation would take minutes) against the best over ``k``-subsets
+    same model when the exact computation would take minutes) against the best over ``m``-subsets
     of the models (without replacement; all subsets when there are at most
     ``n_subsets``, else ``n_subsets`` random ones).
 
@@ -721,8 +729,9 @@ def dependence_fit(
         As for :func:`estimate_dependence` (items as rows, models as columns).
     dependence : Dependence, optional
         The fitted parameters (default: ``estimate_dependence(correct, n_resamples=0)``).
-    ks : sequence of int, optional
-        Subset sizes for best-of-k (default 2, 5, 10 and every model, those at most the models used).
+    ms : sequence of int, optional
+        Numbers of models ``m`` for the best of ``m`` (default 2, 5, 10 and every model, those at most the
+        models used).  Formerly ``ks`` (deprecated: ``k`` is for folds only).
     n_null : int
         Simulated matrices for the test's p-value, ``>= 1``.
     n_subsets : int
@@ -738,7 +747,7 @@ def dependence_fit(
     Raises
     ------
     ValueError
-        As :func:`estimate_dependence`; also if a ``k`` is outside ``[1, models used]``, or
+        As :func:`estimate_dependence`; also if an ``m`` of ``ms`` is outside ``[1, models used]``, or
         ``n_null``/``n_subsets`` is below 1 (the message names the argument).
 
     References
@@ -751,8 +760,8 @@ def dependence_fit(
     --------
     >>> from sotalib.multiplicity import dependence_fit, simulate_per_item
     >>> Y = simulate_per_item(2000, [0.6, 0.7, 0.8] * 3, rho=0.5, theta0=0.7, rng=3)
-    >>> fit = dependence_fit(Y, ks=[3], n_null=99, rng=4)
-    >>> fit.level, fit.best_of_k[0]["k"]
+    >>> fit = dependence_fit(Y, ms=[3], n_null=99, rng=4)
+    >>> fit.level, fit.best_of_m[0]["m"]
     (0.05, 3)
     """
     from ._dependence_model import feasible, similarity
@@ -788,16 +797,16 @@ def dependence_fit(
     pred = similarity(theta[:, None], theta[None, :], rho0 * rho0)
     iu = np.triu_indices(m, 1)
     phi = _phi_matrix(Y)[iu]
-    # best of k
+    # best of m
     ok = feasible(theta, theta0, rho0) if rho0 > 0 else np.ones(m, bool)
     excluded = tuple(dependence.models[j] for j in np.flatnonzero(~ok))
     Yf = Y[:, ok]
     mf = Yf.shape[1]
-    if ks is None:
-        ks = sorted({k for k in (2, 5, 10, mf) if 1 <= k <= mf})
+    if ms is None:
+        ms = sorted({k for k in (2, 5, 10, mf) if 1 <= k <= mf})
     rows = []
-    for k in ks:
-        k = check_int("ks", k, low=1, high=max(mf, 1))
+    for k in ms:
+        k = check_int("ms", k, low=1, high=max(mf, 1))
         best, exhaustive = _observed_best_of_k(Yf, k, n_subsets, gen)
         xs = np.sort(best)
         if n * np.unique(theta[ok]).size <= _EXACT_WORK:
@@ -814,7 +823,7 @@ def dependence_fit(
         q = _lower_quantiles(xs, [0.05, 0.95]) / n
         rows.append(
             {
-                "k": k,
+                "m": k,
                 "n_subsets": int(best.size),
                 "exhaustive": exhaustive,
                 "observed_mean": float(best.mean() / n),
@@ -837,7 +846,7 @@ def dependence_fit(
         agreement_observed=agree,
         agreement_predicted=np.asarray(pred),
         agreement_mae=float(np.mean(np.abs(agree[iu] - np.asarray(pred)[iu]))),
-        best_of_k=rows,
+        best_of_m=rows,
         excluded=excluded,
         dependence=dependence,
         seed=seed_record(rng),

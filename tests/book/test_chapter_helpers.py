@@ -33,8 +33,8 @@ def test_demsar_table_and_comparison_reproduce_the_printed_digits():
     M = ch8.table6()
     assert M.shape == (4, 14)
     assert np.array_equal(ch8.table6(as_ranked=False).T, np.array(papers.DEMSAR_TABLE6))
-    ex = sl.compare_candidates(M, candidates=ch8.CLASSIFIERS, tie_correction=False)
-    ex10 = sl.compare_candidates(M, alpha=0.10, candidates=ch8.CLASSIFIERS, tie_correction=False)
+    ex = sl.compare_candidates(dict(zip(ch8.CLASSIFIERS, M)), tie_correction=False)
+    ex10 = sl.compare_candidates(dict(zip(ch8.CLASSIFIERS, M)), alpha=0.10, tie_correction=False)
     cmp = ch8.demsar_comparison(ex, ex10)
     assert len(cmp) == 10 and (cmp["agrees"] == "yes").all()
     # without the paper's tie-break the average ranks of C4.5+cf and C4.5+m+cf move

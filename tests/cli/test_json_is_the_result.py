@@ -104,13 +104,13 @@ def test_testsize(capsys):
 
 def test_rank(capsys, files):
     t = read_scores(files["scores"])
-    result = sotalib.rank_candidates(t.scores, "copeland", rng=0, candidates=t.candidates, judges=t.judges)
+    result = sotalib.rank_candidates(t, "copeland", rng=0)
     _same(_cli(capsys, ["rank", "--scores", str(files["scores"]), "--method", "copeland"]), result)
 
 
 def test_compare(capsys, files):
     t = read_scores(files["scores"])
-    result = sotalib.compare_candidates(t.scores, candidates=t.candidates)
+    result = sotalib.compare_candidates(t)
     _same(_cli(capsys, ["compare", "--scores", str(files["scores"])]), result)
 
 

@@ -52,7 +52,7 @@ def test_rank_lower_is_better(tmp_path, capsys):
     p = tmp_path / "loss.csv"
     p.write_text("model,task a,task b,task c\nx,0.1,0.2,0.3\ny,0.3,0.1,0.4\nz,0.5,0.6,0.2\n")
     out = run_json(capsys, ["rank", "--scores", str(p), "--method", "mean", "--lower-is-better"])
-    assert out["ranking"] == ["x", "y", "z"] and out["higher_is_better"] is False
+    assert out["ranking"] == ["x", "y", "z"] and out["lower_is_better"] is True
     out = run_json(capsys, ["rank", "--scores", str(p), "--method", "average-rank", "--lower-is-better"])
     assert out["ranking"][0] == "x"
 
@@ -173,7 +173,7 @@ def test_rank_json_is_rank_candidates_to_dict(table3, capsys):
     t = read_scores(table3)
     for method, seed in (("copeland", []), ("random-dictator", ["--seed", "5"])):  # only the dictator draws
         out = run_json(capsys, ["rank", "--scores", table3, "--method", method, *seed])
-        assert out == rank_candidates(t.scores, method, rng=5, candidates=t.candidates, judges=t.judges).to_dict()
+        assert out == rank_candidates(t, method, rng=5).to_dict()
 
 
 def test_testsize_json_is_estimate_test_size_to_dict(capsys):

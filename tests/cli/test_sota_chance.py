@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -68,3 +69,36 @@ def test_leaderboard_chance(tmp_path, capsys):
     assert main(["sota", "--leaderboard", str(board), "--n", "164", "--rho", "0", "--chance", "0", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["m"] == 40 and out["estimate"] == pytest.approx(out["weight"] * out["sample_max"], abs=1e-12)
+
+
+def test_item_info_options_give_the_chance_level(tmp_path, capsys):
+    """--item-info FILE with a column options: 1/options per item, the board's chance their mean (by hand)."""
+    from fractions import Fraction
+
+    path, Y = _per_item_file(tmp_path)
+    options = [2, 3, 4, 5, 10] * 8
+    info = tmp_path / "info.csv"
+    info.write_text("item,options\n" + "\n".join(f"q{i},{k}" for i, k in enumerate(options)) + "\n")
+    level = sum(Fraction(1, k) for k in options) / len(options)
+    assert main(["sota", "--per-item", str(path), "--item-info", str(info), "--method", "naive", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["details"]["chance"] == pytest.approx(float(level), abs=1e-15)
+    acc = Y.mean(axis=0)
+    assert out["below_chance"] == int((acc <= float(level)).sum()) and out["m"] == int((acc > float(level)).sum())
+    for extra, chance in ((["--classes", "2"], 0.5), (["--chance", "0"], 0.0)):  # the options given override it
+        cmd = ["sota", "--per-item", str(path), "--item-info", str(info), "--method", "naive", *extra, "--json"]
+        if chance == 0.5:
+            assert main(cmd) == 2  # no model is above 1/2: the error names --chance
+            assert "--chance 0" in capsys.readouterr().err
+        else:
+            assert main(cmd) == 0 and json.loads(capsys.readouterr().out)["details"]["chance"] == chance
+
+
+def test_humaneval_plus_eval_arena_file(capsys):
+    """HumanEval+ as eval-arena publishes it: the default chance 1/2 drops 17 of the 49 code models, --chance 0 none."""
+    path = str(Path(__file__).parents[2] / "data" / "llm" / "eval-arena" / "humaneval+.jsonl.gz")
+    assert main(["sota", "--per-item", path, "--method", "naive", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["below_chance"] == 17
+    assert main(["sota", "--per-item", path, "--method", "naive", "--chance", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["below_chance"] == 0 and out["m"] == 49 and out["n"] == 164

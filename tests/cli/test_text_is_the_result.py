@@ -111,11 +111,11 @@ def test_testsize(capsys):
 
 def test_rank_and_compare(capsys, files):  # noqa: F811
     t = read_scores(files["scores"])
-    ranking = sotalib.rank_candidates(t.scores, "copeland", candidates=t.candidates, judges=t.judges)
+    ranking = sotalib.rank_candidates(t, "copeland")
     out = _text(capsys, ["rank", "--scores", str(files["scores"]), "--method", "copeland"])
     assert out == ranking.to_text() + "\n"
     assert [line.split()[1] for line in out.splitlines()[1:]] == ranking.ranking
-    comparison = sotalib.compare_candidates(t.scores, candidates=t.candidates)
+    comparison = sotalib.compare_candidates(t)
     out = _text(capsys, ["compare", "--scores", str(files["scores"])])
     assert out == comparison.to_text() + "\n" and out.startswith("4 candidates on 6 judges")
 

@@ -14,7 +14,7 @@ from .test_compare import NAMES, paper_ranks_table  # noqa: E402
 
 
 def test_cd_diagram_of_demsar_figure_1():
-    c = compare_candidates(paper_ranks_table(), alpha=0.10, candidates=NAMES)
+    c = compare_candidates(dict(zip(NAMES, paper_ranks_table())), alpha=0.10)
     ax = plot_cd_diagram(c)
     texts = [t.get_text() for t in ax.texts]
     assert "CD = 1.12" in texts

@@ -68,10 +68,10 @@ def test_demsar_worked_example_as_printed():
 def test_demsar_groups_of_figure_1():
     M = paper_ranks_table()
     # at 0.05 "even the difference between the best and the worst is smaller than CD": one group
-    c = compare_candidates(M, alpha=0.05, candidates=NAMES)
+    c = compare_candidates(dict(zip(NAMES, M)), alpha=0.05)
     assert c.to_dict()["groups"] == [["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]]
     # at 0.10, C4.5 is worse than C4.5+m and C4.5+m+cf; C4.5+cf belongs to both groups (Figure 1)
-    c = compare_candidates(M, alpha=0.10, candidates=NAMES)
+    c = compare_candidates(dict(zip(NAMES, M)), alpha=0.10)
     assert c.to_dict()["groups"] == [["C4.5+m+cf", "C4.5+m", "C4.5+cf"], ["C4.5+cf", "C4.5"]]
 
 
@@ -221,7 +221,7 @@ def test_groups_are_the_maximal_cliques(R, cd):
 
 
 def test_compare_json_keys():
-    d = compare_candidates(paper_ranks_table(), candidates=NAMES).to_dict()
+    d = compare_candidates(dict(zip(NAMES, paper_ranks_table()))).to_dict()
     assert set(d) == {"average_ranks", "friedman", "critical_difference", "groups", "pairwise", "candidates_axis"}
     assert set(d["friedman"]) == {"statistic", "p_value", "iman_davenport_F", "iman_davenport_p"}
     assert set(d["pairwise"][0]) == {"a", "b", "p_value", "p_holm", "significant"}

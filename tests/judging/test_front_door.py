@@ -46,10 +46,10 @@ def test_rank_to_dict_equals_cli_json(table3, capsys, method):
     assert main(["rank", "--scores", table3, "--method", method, *seed, "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
     t = read_scores(table3)
-    res = rank_candidates(t.scores, method, rng=3, candidates=t.candidates, judges=t.judges)
+    res = rank_candidates(t, method, rng=3)
     d = res.to_dict()
     assert json.loads(json.dumps(d, allow_nan=False)) == d == cli
-    assert list(d) == ["ranking", "scores", "ranks", "method", "higher_is_better", "note", "candidates_axis"]
+    assert list(d) == ["ranking", "scores", "ranks", "method", "lower_is_better", "note", "candidates_axis"]
     assert d["candidates_axis"] == "rows"
 
 
@@ -82,8 +82,6 @@ def test_rank_rng_int_equals_generator():
     "kwargs, name",
     [
         (dict(method="borda"), "method"),
-        (dict(method="mean", candidates=["a", "b"]), "candidates"),
-        (dict(method="mean", candidates=["a", "a", "b"]), "candidates"),
         (dict(method="mean", judges=["x"]), "judges"),
         (dict(method="weighted-average-rank"), "weights"),
         (dict(method="random-dictator", rng=-1), "rng"),

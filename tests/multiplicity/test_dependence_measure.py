@@ -136,8 +136,8 @@ def test_bad_settings_name_the_argument():
         estimate_dependence(PerItem(Y), n_resamples=-1)
     with pytest.raises(ValueError, match="alpha"):
         estimate_dependence(PerItem(Y), alpha=1.5)
-    with pytest.raises(ValueError, match="ks"):
-        dependence_fit(PerItem(Y), ks=[4], n_null=5)
+    with pytest.raises(ValueError, match="ms"):
+        dependence_fit(PerItem(Y), ms=[4], n_null=5)
     with pytest.raises(ValueError, match="model"):
         simulate_per_item(10, [0.5], rho=0.5, model="other")
 
@@ -163,8 +163,8 @@ def test_fit_test_rejects_latent_difficulty_and_keeps_the_paper_model():
     theta = np.random.default_rng(9).uniform(0.4, 0.8, 30)
     alt = simulate_per_item(6000, theta, rho=0.6, model="difficulty", rng=10).outcomes
     null = simulate_per_item(6000, theta, rho=0.6, theta0=0.6, rng=11).outcomes
-    fa = dependence_fit(PerItem(alt), ks=[2], n_null=99, rng=12)
-    fn = dependence_fit(PerItem(null), ks=[2], n_null=99, rng=13)
+    fa = dependence_fit(PerItem(alt), ms=[2], n_null=99, rng=12)
+    fn = dependence_fit(PerItem(null), ms=[2], n_null=99, rng=13)
     assert fa.rejected and fa.p_value == pytest.approx(0.01)
     assert not fn.rejected
     assert fa.dependence.rho0 == pytest.approx(0.6, abs=0.02)  # same mean correlation: only the fit tells them apart
@@ -183,7 +183,7 @@ def test_power_of_the_fit_test_against_latent_difficulty():
     theta = np.random.default_rng(14).uniform(0.4, 0.8, 30)
     rejected = sum(
         dependence_fit(
-            simulate_per_item(6000, theta, rho=0.6, model="difficulty", rng=200 + r), ks=[2], n_null=99, rng=r
+            simulate_per_item(6000, theta, rho=0.6, model="difficulty", rng=200 + r), ms=[2], n_null=99, rng=r
         ).rejected
         for r in range(40)
     )
@@ -234,14 +234,29 @@ def test_predicted_best_of_k_against_brute_force_enumeration():
 
 def test_fit_reports_best_of_k_exactly_on_small_boards():
     Y = simulate_per_item(400, THETA12[:6], rho=0.5, theta0=0.65, rng=17).outcomes
-    fit = dependence_fit(PerItem(Y), ks=[2, 6], n_null=19, rng=18)
-    rows = {r["k"]: r for r in fit.best_of_k}
+    fit = dependence_fit(PerItem(Y), ms=[2, 6], n_null=19, rng=18)
+    rows = {r["m"]: r for r in fit.best_of_m}
     assert rows[2]["prediction"] == "exact" and rows[2]["exhaustive"] and rows[2]["n_subsets"] == 15
     assert rows[6]["observed_mean"] == pytest.approx(Y.mean(0).max())
     assert abs(rows[2]["observed_mean"] - rows[2]["predicted_mean"]) < 0.02
     assert 0 <= rows[2]["ks"] <= 1
     d = fit.to_dict()
     assert d["level"] == 0.05 and d["dependence"]["n_models"] == 6
+    assert [r["m"] for r in d["best_of_m"]] == [2, 6] and "best_of_k" not in d
+
+
+def test_ks_and_best_of_k_are_deprecated_spellings_of_ms_and_best_of_m():
+    """Issue 32's vocabulary: k is for folds only; the numbers of models are ms, one for a version with a warning."""
+    Y = PerItem(simulate_per_item(200, THETA12[:4], rho=0.5, theta0=0.65, rng=21).outcomes)
+    new = dependence_fit(Y, ms=[2], n_null=5, rng=22)
+    with pytest.warns(DeprecationWarning, match=r"dependence_fit\(ks=...\) is deprecated.*use ms="):
+        old = dependence_fit(Y, ks=[2], n_null=5, rng=22)
+    assert old.best_of_m == new.best_of_m
+    with pytest.warns(DeprecationWarning, match="best_of_k is deprecated.*best_of_m"):
+        rows = new.best_of_k
+    assert rows[0]["k"] == rows[0]["m"] == 2
+    with pytest.raises(ValueError, match="give ms only"):
+        dependence_fit(Y, ks=[2], ms=[2], n_null=5)
 
 
 def test_the_same_results_as_file_dataframe_and_per_item_give_the_same_estimate(tmp_path):
