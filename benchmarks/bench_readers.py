@@ -30,10 +30,16 @@ atexit.register(shutil.rmtree, ROOT, True)
 RNG = np.random.default_rng(7)
 
 
-def _size(path: Path) -> float:
+def _size(path: Path) -> str:
+    """The size read, in MB (a gzip file: its uncompressed size, from its trailer, and the size on disk)."""
     if path.is_dir():
-        return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1e6
-    return path.stat().st_size / 1e6
+        return f"{sum(f.stat().st_size for f in path.rglob('*') if f.is_file()) / 1e6:.0f} MB"
+    if path.suffix == ".gz":
+        with open(path, "rb") as fh:
+            fh.seek(-4, os.SEEK_END)
+            inner = int.from_bytes(fh.read(4), "little")
+        return f"{inner / 1e6:.0f} MB (gzip, {path.stat().st_size / 1e6:.0f} MB)"
+    return f"{path.stat().st_size / 1e6:.0f} MB"
 
 
 def _write_lines(path: Path, lines, *, gz: bool = False) -> None:
@@ -45,8 +51,8 @@ def _write_lines(path: Path, lines, *, gz: bool = False) -> None:
 
 # ------------------------------------------------------------------ the files
 def make_eval_arena() -> Path:
-    """eval-arena JSONL: ~95 bytes a line."""
-    n_lines = int(MB * 1e6 / 95)
+    """eval-arena JSONL: ~82 bytes a line."""
+    n_lines = int(MB * 1e6 / 82)
     models, items = 500, max(n_lines // 500, 1)
     path = ROOT / "arena.jsonl"
     passed = RNG.random((models, items)) < 0.6
@@ -62,8 +68,8 @@ def make_eval_arena() -> Path:
 
 
 def make_long() -> Path:
-    """A long CSV model,item,sample,score: ~25 bytes a line."""
-    n_lines = int(MB * 1e6 / 25)
+    """A long CSV model,item,sample,score: ~14 bytes a line."""
+    n_lines = int(MB * 1e6 / 14)
     models, samples = 200, 5
     items = max(n_lines // (models * samples), 1)
     path = ROOT / "long.csv"
@@ -118,8 +124,8 @@ def make_lm_eval() -> Path:
 
 
 def make_inspect() -> Path:
-    """An Inspect .eval zip: samples of ~2 KB (messages and output), two epochs."""
-    n = max(int(MB * 1e6 / 2000 / 2), 1)
+    """An Inspect .eval zip: samples of ~3 KB (messages and output), two epochs."""
+    n = max(int(MB * 1e6 / 3100 / 2), 1)
     path = ROOT / "log.eval"
     text = "The quick brown fox jumps over the lazy dog. " * 20
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
@@ -269,7 +275,7 @@ for label, make, options, reference, reference_name in FORMATS:
     assert np.isclose(np.nanmean(table.outcomes), np.nanmean(ref)), label
     CASES.append(
         Case(
-            f"read_per_item: {label}, {_size(path):.0f} MB",
+            f"read_per_item: {label}, {_size(path)}",
             lambda path=path, options=options: sotalib.read_per_item(path, **options),
             target=10.0,
             repeat=1,
