@@ -101,6 +101,17 @@ Judging a competition
    FriedmanTest
    Pairwise
    BayesianSignedRank
+
+Noise of language-model evaluations
+-----------------------------------
+
+.. autosummary::
+
+   EvaluationNoise
+   ModelNoise
+   PairNoise
+   NoiseSummary
+   BenchmarkNoiseTable
 """
 
 from typing import TYPE_CHECKING
@@ -123,6 +134,7 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .judging import Aggregation as Aggregation
     from .judging import BattleFile as BattleFile
     from .judging import BayesianSignedRank as BayesianSignedRank
+    from .judging import BenchmarkNoiseTable as BenchmarkNoiseTable
     from .judging import BoostingAttack as BoostingAttack
     from .judging import BootstrapInterval as BootstrapInterval
     from .judging import BradleyTerry as BradleyTerry
@@ -131,11 +143,15 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from .judging import Coverage as Coverage
     from .judging import DifferenceTestSize as DifferenceTestSize
     from .judging import ErrorBars as ErrorBars
+    from .judging import EvaluationNoise as EvaluationNoise
     from .judging import FinalPhase as FinalPhase
     from .judging import FriedmanTest as FriedmanTest
     from .judging import GranularityRanks as GranularityRanks
     from .judging import KemenyResult as KemenyResult
+    from .judging import ModelNoise as ModelNoise
+    from .judging import NoiseSummary as NoiseSummary
     from .judging import PairedComparison as PairedComparison
+    from .judging import PairNoise as PairNoise
     from .judging import Pairwise as Pairwise
     from .judging import PerItem as PerItem
     from .judging import PublicPrivate as PublicPrivate
@@ -212,6 +228,11 @@ __getattr__, __dir__, __all__ = attach(
             "FriedmanTest",
             "Pairwise",
             "BayesianSignedRank",
+            "EvaluationNoise",
+            "ModelNoise",
+            "PairNoise",
+            "NoiseSummary",
+            "BenchmarkNoiseTable",
         ],
     },
 )

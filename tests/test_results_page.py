@@ -60,6 +60,8 @@ NOT_RESULTS: dict[str, str] = {
     "sotalib.judging.nemenyi_cd": "formula",
     "sotalib.judging.rule_of_thumb_size": "formula",
     "sotalib.judging.winner_distribution_exact": "formula",
+    "sotalib.minimum_detectable_difference": "formula",
+    "sotalib.judging.minimum_detectable_difference": "formula",
     # scores computed from counts: a mapping from score name to value, as a report lists them
     "sotalib.consistency.aggregate_scores": "scores",
     "sotalib.consistency.all_scores": "scores",

@@ -157,6 +157,14 @@ if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the sam
     from ._errorbars import bootstrap_interval as bootstrap_interval
     from ._errorbars import error_bars as error_bars
     from ._errorbars import paired_bootstrap as paired_bootstrap
+    from ._eval_noise import BenchmarkNoiseTable as BenchmarkNoiseTable
+    from ._eval_noise import EvaluationNoise as EvaluationNoise
+    from ._eval_noise import ModelNoise as ModelNoise
+    from ._eval_noise import NoiseSummary as NoiseSummary
+    from ._eval_noise import PairNoise as PairNoise
+    from ._eval_noise import benchmark_noise_table as benchmark_noise_table
+    from ._eval_noise import evaluation_noise as evaluation_noise
+    from ._eval_noise import minimum_detectable_difference as minimum_detectable_difference
     from ._kemeny import KemenyResult as KemenyResult
     from ._kemeny import kemeny_young as kemeny_young
     from ._properties import SearchResult as SearchResult

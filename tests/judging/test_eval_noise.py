@@ -465,3 +465,42 @@ def test_no_solve_and_tau_minus_against_scipy():
     assert (r.summary.no_solve, r.summary.tau_minus) == (no_solve, tau_minus)
     assert tau_minus > 0 and no_solve > 0
     assert "models on 40 items" in r.to_text()
+
+
+def test_a_pair_without_shared_items_is_not_tested():
+    y = np.array([[np.nan, 1.0, 1.0], [0.0, np.nan, 0.0], [1.0, np.nan, 1.0]])
+    r = evaluation_noise(sotalib.PerItem(y))
+    d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    first = d["pairs"][0]
+    assert (first["a"], first["b"], first["n_items"]) == ("model 1", "model 2", 0)
+    assert first["p_value"] is None and first["p_adjusted"] is None and first["significant"] is False
+    assert d["summary"]["n_pairs"] == 2
+    assert r.pairs.p_adjusted[1] == pytest.approx(min(1.0, 2 * r.pairs.p_value[1]))  # Holm counts 2 tests
+    assert "model 2" in r.to_text()
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (3, 7), (50, 100), (512, 1100), (4_850, 10_000), (5_900, 12_000)])
+def test_sign_test_matches_binomtest_on_large_counts(k, n):
+    from sotalib.judging._eval_noise import _sign_test
+
+    for a, b in ((k, n - k), (n - k, k), (k + 0.7, n - k + 0.2)):
+        p = _sign_test(np.array([a], dtype=float), np.array([b], dtype=float))[0]
+        ref = stats.binomtest(int(a), int(a + b), 0.5).pvalue
+        assert p == pytest.approx(ref, rel=1e-9, abs=1e-300)
+
+
+def test_mixed_k_lends_the_known_within_variance_to_one_sample_cells():
+    rng = np.random.default_rng(16)
+    n = 80
+    K = np.where(np.arange(n) < 40, 4, 1)
+    q = rng.beta(1, 1, n)
+    cells = np.array([(rng.random(k) < qi).mean() for k, qi in zip(K, q, strict=True)])
+    t = sotalib.PerItem(cells[:, None], samples=K[:, None], squares=cells[:, None])
+    r = evaluation_noise(t, pairs=False)
+    u_known = (cells * (1 - cells) * K / np.maximum(K - 1, 1))[K > 1]
+    u = np.where(K > 1, cells * (1 - cells) * K / np.maximum(K - 1, 1), u_known.mean())
+    assert r.models.se_pred[0] ** 2 * n == pytest.approx(u_known.mean(), rel=1e-12)
+    data = np.var(cells) - np.mean(u / K)
+    assert data > 0
+    assert r.models.se_data[0] ** 2 * n == pytest.approx(max(data, 0.0), rel=1e-12)
+    assert r.models.samples[0] == pytest.approx(K.mean())
