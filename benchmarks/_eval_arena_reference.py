@@ -90,10 +90,17 @@ def pairs_table(P: np.ndarray, names: list[str], K: np.ndarray | None = None) ->
     return out
 
 
-def simulate(n_items: int, n_models: int, seed: int) -> np.ndarray:
-    """0/1 outcomes, items x models, from a logistic model of ability and difficulty (models correlate)."""
+def simulate(n_items: int, n_models: int, seed: int, *, chunk: int = 1024) -> np.ndarray:
+    """0/1 outcomes, items x models, from a logistic model of ability and difficulty (models correlate).
+
+    Drawn ``chunk`` items at a time, so that the peak memory is the matrix's own (8 bytes a cell).
+    """
     rng = np.random.default_rng(seed)
     ability = rng.normal(0.0, 1.0, n_models).astype(np.float32)
     difficulty = rng.normal(0.0, 1.5, n_items).astype(np.float32)
-    logits = ability[None, :] - difficulty[:, None]
-    return (rng.random((n_items, n_models), dtype=np.float32) < 1.0 / (1.0 + np.exp(-logits))).astype(np.float64)
+    out = np.empty((n_items, n_models))
+    for start in range(0, n_items, chunk):
+        logits = ability[None, :] - difficulty[start : start + chunk, None]
+        u = rng.random(logits.shape, dtype=np.float32)
+        out[start : start + chunk] = u < 1.0 / (1.0 + np.exp(-logits))
+    return out

@@ -185,6 +185,7 @@ def test_clusters_from_item_info(capsys, small, tmp_path):
         (["--pairs-file", "{tmp}/p.jsonl"], "--pairs-file"),
         (["--clusters", "nope"], "--clusters nope"),
         (["--item-info", "{tmp}/info.csv"], "--item-info"),
+        (["--pairs", "--pairs-file", "{tmp}/no/such/folder/p.jsonl"], "p.jsonl"),
         (["--alpha", "0"], "--alpha"),
         (["--alpha", "1.5"], "--alpha"),
     ],
