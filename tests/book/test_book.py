@@ -34,6 +34,8 @@ PAGE_NUMBERS = {
     "notebooks/03_noniid": ["0.9101", "0.9173", "0.9207", "0.9140", "0.9177", "0.001485", "0.003655", "0.593"],
     # the paper's Table 2 numbers printed beside the book's, and the Cassava interval (real boards)
     "notebooks/04_real_challenges": ["0.9159", "0.9128", "0.9191", "0.9086", "0.9177", "0.9082", "0.9050"],
+    # eval-arena's published counts of pairs (humaneval+, mbpp+, mbpp, CRUXEval input and output), reproduced
+    "notebooks/04d_llm_noise": ["1476", "2728", "2466", "826", "844"],
     "notebooks/05_auc": ["0.9562", "0.004459", "0.9486", "0.9662", "0.9490"],
     "notebooks/06_consistency": [
         "0.6820",
