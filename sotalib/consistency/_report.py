@@ -823,7 +823,8 @@ def _benchmark(name: object):
         close = difflib.get_close_matches(key, names, n=4, cutoff=0.6)
         hint = f"did you mean {', '.join(close)}? " if close else ""
         raise ValueError(
-            f"dataset must be a named benchmark or test set, got {str(name)!r}; {hint}(sotalib datasets lists them)"
+            f"dataset must be a named test set, got {str(name)!r}, which is no named benchmark either; "
+            f"{hint}(sotalib datasets lists both)"
         ) from None
 
 

@@ -394,3 +394,21 @@ def test_pass_at_k_over_subsets_against_every_count(average):
         expect = any(_within(x, v, 2, "round") for x in values)
         r = check_report({"pass@2": v}, subsets=sizes, average=average, samples=K, decimals=2, rounding="round")
         assert r.consistent == expect, v
+
+
+def test_named_benchmarks_give_the_items_and_subsets():
+    from sotalib.consistency import benchmark
+
+    r = check_report({"pass@1": "0.6493"}, dataset="humaneval")
+    assert r.min_repeats == 2 and r.example["of"] == 2 * benchmark("humaneval").n_items
+    mmlu = benchmark("mmlu")
+    rng = random.Random(11)
+    counts = {s: rng.randint(0, n) for s, n in mmlu.subsets.items()}
+    macro = sum((Fraction(counts[s], n) for s, n in mmlu.subsets.items()), Fraction(0)) / len(mmlu.subsets)
+    r = check_report({"acc": _decimal(macro, 4)}, dataset="mmlu", average="macro", decimals=4)
+    assert r.consistent
+    ks = r.evidence[0]
+    got = sum((Fraction(k, n) for k, n in zip(ks, mmlu.subsets.values())), Fraction(0)) / len(mmlu.subsets)
+    assert _within(got, _decimal(macro, 4), 4, "any")
+    with pytest.raises(ValueError, match="fixes the benchmark: drop n_items"):
+        check_report({"acc": "0.5"}, dataset="mmlu", n_items=14042)
