@@ -55,6 +55,7 @@ Data read from files
    PerItem
    BattleFile
    Dataset
+   Benchmark
 
 The best of m classifiers
 -------------------------
@@ -120,6 +121,7 @@ from ._lazy import attach
 
 if TYPE_CHECKING:  # the names attach() loads lazily, for type checkers (the same list as below)
     from .consistency import BatchVerdict as BatchVerdict
+    from .consistency import Benchmark as Benchmark
     from .consistency import Dataset as Dataset
     from .consistency import KFoldMosResult as KFoldMosResult
     from .consistency import MosResult as MosResult
@@ -194,6 +196,7 @@ __getattr__, __dir__, __all__ = attach(
             "MulticlassResult",
             "RegressionResult",
             "Dataset",
+            "Benchmark",
             "SingleResult",
             "MosResult",
             "MosSearch",

@@ -11,7 +11,6 @@ out with a ``note``; ``--pairs-file FILE.jsonl`` writes every pair, one JSON obj
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ._per_item_options import add_per_item_options, per_item_from_args
 from ._types import alpha
@@ -55,118 +54,10 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _num(v, spec: str = ".4f") -> str:
-    return "-" if v is None else format(v, spec)
-
-
-def _models_table(records: list[dict], alpha: float) -> list[str]:
-    width = max([len("model")] + [len(str(r["model"])) for r in records])
-    level = f"{100 * (1 - alpha):g}% interval"
-    head = (
-        f"{'model':<{width}}  {'accuracy':>8}  {'se':>6}  {'se_data':>7}  {'se_pred':>7}  "
-        f"{level:>17}  {'items':>6}  {'K':>5}"
-    )
-    lines = [head]
-    for r in records:
-        ci = f"[{_num(r['ci_low'])}, {_num(r['ci_high'])}]"
-        lines.append(
-            f"{str(r['model']):<{width}}  {_num(r['accuracy']):>8}  {_num(r['se']):>6}  {_num(r['se_data']):>7}  "
-            f"{_num(r['se_pred']):>7}  {ci:>17}  {r['n_items']:>6}  {_num(r['samples'], 'g'):>5}"
-        )
-    return lines
-
-
-def _pairs_lines(result, pairs_file: str | None) -> list[str]:
-    import numpy as np
-
-    pairs = result.pairs
-    told = np.flatnonzero(pairs.significant)
-    lines = [
-        "",
-        f"pairs told apart (Holm's control at alpha {result.alpha:g}): {told.size:,} of {len(pairs):,}",
-    ]
-    if told.size == 0:
-        return lines
-    # the closest pairs told apart first (the informative ones); each pair written better model first
-    order = told[np.argsort(np.abs(pairs.difference[told]), kind="stable")][:MAX_TEXT_PAIRS]
-    names = np.asarray(pairs.models, dtype=object)
-    rows = []
-    for k in order:
-        a, b, d = names[pairs.ia[k]], names[pairs.ib[k]], float(pairs.difference[k])
-        first, second = (a, b) if d >= 0 else (b, a)
-        rows.append((f"{first} > {second}", abs(d), float(pairs.se[k]), float(pairs.p_adjusted[k])))
-    width = max(len("pair (closest first)"), *(len(r[0]) for r in rows))
-    lines.append(f"  {'pair (closest first)':<{width}}  {'difference':>10}  {'se':>6}  {'p_adjusted':>10}")
-    lines += [f"  {p:<{width}}  {d:>10.4f}  {_num(se):>6}  {q:>10.3g}" for p, d, se, q in rows]
-    if told.size > len(order):
-        where = f" (every pair is in {pairs_file})" if pairs_file else " (--pairs-file FILE.jsonl writes every pair)"
-        lines.append(f"  ... and {told.size - len(order):,} more{where}")
-    return lines
-
-
-def _summary_lines(summary: dict) -> list[str]:
-    lines = ["", "summary"]
-    for key, value in summary.items():
-        shown = "-" if value is None else (f"{value:,}" if isinstance(value, int) else f"{value:.4g}")
-        lines.append(f"  {key:<26} {shown}")
-    return lines
-
-
-def _text(result, payload: dict, pairs_file: str | None) -> str:
-    """The models, then the pairs told apart, then the summary (what ``sotalib errorbars`` prints)."""
-    s = payload["summary"]
-    head = f"error bars of {s['n_models']:,} models on {s['n_items']:,} items (alpha {result.alpha:g})"
-    lines = [head, "", *_models_table(payload["models"], result.alpha)]
-    if result.pairs is not None:
-        lines += _pairs_lines(result, pairs_file)
-    lines += _summary_lines(s)
-    return "\n".join(lines)
-
-
-def _json_column(values) -> list[str]:
-    """One column of the pairs as JSON texts: ``true``/``false``, integers, floats (``null`` for NaN)."""
-    import numpy as np
-
-    arr = np.asarray(values)
-    if arr.dtype == bool:
-        return ["true" if v else "false" for v in arr.tolist()]
-    if arr.dtype.kind in "iu":
-        return list(map(str, arr.tolist()))
-    out = list(map(repr, arr.astype(float).tolist()))  # repr is what json.dumps writes for a float
-    for k in np.flatnonzero(~np.isfinite(arr)).tolist():
-        out[k] = "null"
-    return out
-
-
-def _write_pairs(path: str, pairs, chunk: int = 65536) -> None:
-    """Every pair, one JSON object a line: the records of ``pairs.iter_records()``, written column by column.
-
-    Formatting the columns (not one dictionary per pair) writes 500,000 pairs several times faster;
-    a test checks that each line equals the record.
-    """
-    import json
-
-    if len(pairs) == 0:
-        open(path, "w", encoding="utf-8").close()
-        return
-    keys = list(next(iter(pairs.iter_records(chunk=1))))
-    fields = [k for k in keys if k not in ("a", "b")]
-    template = "{" + ",".join(f"{json.dumps(k)}:%s" for k in keys) + "}\n"
-    names = [json.dumps(str(m)) for m in pairs.models]
-    with open(path, "w", encoding="utf-8") as fh:
-        for start in range(0, len(pairs), chunk):
-            sl = slice(start, start + chunk)
-            cols = {"a": [names[i] for i in pairs.ia[sl].tolist()], "b": [names[i] for i in pairs.ib[sl].tolist()]}
-            cols.update((k, _json_column(getattr(pairs, k)[sl])) for k in fields)
-            fh.write("".join(template % row for row in zip(*(cols[k] for k in keys), strict=True)))
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``sotalib errorbars`` with the parsed ``args``; return the exit status."""
     from .. import judging
     from . import CliError, emit
-
-    evaluation_noise: Any = judging.evaluation_noise  # Any: judging's TYPE_CHECKING imports do not list it yet
 
     pairs = bool(getattr(args, "pairs", False))
     pairs_file = getattr(args, "pairs_file", None)
@@ -187,18 +78,17 @@ def run(args: argparse.Namespace) -> int:
         )
     options = {"alpha": args.alpha} if hasattr(args, "alpha") else {}
     try:
-        result = evaluation_noise(per_item, clusters=clusters, pairs=pairs, **options)
+        result = judging.evaluation_noise(per_item, clusters=clusters, pairs=pairs, **options)
     except ValueError as exc:  # the library names its argument, per_item: here it is the file
         message = " ".join(str(exc).split())
         if not message.startswith("per_item"):
             raise
         raise CliError(f"--per-item {path}: {message[len('per_item') :].lstrip(': ')}") from None
     if pairs_file is not None and result.pairs is not None:
-        _write_pairs(pairs_file, result.pairs)
-    if not getattr(args, "json", False):  # the text lists the pairs from the result's columns
-        payload = result.to_dict(max_pairs=0)
-        payload.pop("note", None)
-        emit(args, payload, _text(result, payload, pairs_file))
+        result.pairs.write_jsonl(pairs_file)
+    if not getattr(args, "json", False):
+        more = f"every pair is in {pairs_file}" if pairs_file else "--pairs-file FILE.jsonl writes every pair"
+        emit(args, {}, result.to_text(listed=MAX_TEXT_PAIRS, more=more))
         return 0
     payload = result.to_dict(max_pairs=MAX_JSON_PAIRS)
     if "note" in payload and "pairs" not in payload:

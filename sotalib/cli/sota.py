@@ -216,7 +216,7 @@ def _run_per_item(args: argparse.Namespace, given: dict) -> int:
         "--per-item (the board, n and the metric, accuracy, come from the file)",
     )
     _refuse_unused(given)
-    table = per_item_from_values(values, missing=True, item_info="sota --per-item")
+    table = per_item_from_values(values, missing=True)
     try:
         with announcing(_hear):
             est = call("sota", estimate_sota, "a per-item board", table, **given, progress=False)

@@ -153,6 +153,7 @@ VALUES: dict[str, dict[str, str | list[str] | None]] = {
         "--n": "2000",
         "--metric": ["auc", "gini"],
         "--classes": "3",
+        "--chance": "0",
         "--prevalence": "0.3",
         "--rho": "0.3",
         "--method": ["naive", "observed"],
