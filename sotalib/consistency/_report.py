@@ -87,7 +87,9 @@ class ReportVerdict(Result):
         The aggregations under which the report is consistent.
     suggestions : list
         Plausible typos of an inconsistent report (:func:`sotalib.consistency.diagnose`): single
-        test set / SoM, and MoS on one known fold configuration (each tagged with its ``aggregation``).
+        test set / SoM, and MoS on one known fold configuration (each tagged with its ``aggregation``);
+        for an accuracy on n items (aggregation 'accuracy'), per reported score (and subset score) the
+        nearest candidate that makes the whole report consistent, its ``example`` (counts, of).
     diagnosis : str
         What the typo finder concluded: empty for a consistent report, a sentence when no plausible
         typo explains the report (or no single change fixes it), 'not run' when it was skipped.
@@ -493,7 +495,15 @@ def _check_report(
         fold = dict(p=p, n=n, folds=folds, k=k, aggregation=aggregation, fold_min=fold_min, fold_max=fold_max)
         fold["stratified"] = stratified or None
         return _accuracy_report(
-            scores, fold, dataset, accuracy, repeats=repeats, eps=eps, decimals=decimals, rounding=rounding
+            scores,
+            fold,
+            dataset,
+            accuracy,
+            repeats=repeats,
+            eps=eps,
+            decimals=decimals,
+            rounding=rounding,
+            diagnosis=diagnosis,
         )
     scores = as_mapping(scores, "scores")
     fold_min = as_mapping(fold_min, "fold_min")
@@ -835,7 +845,9 @@ def _accuracy_kind(kwargs: Mapping[str, Any]) -> bool:
     return kwargs.get("dataset") is not None and _benchmark(kwargs["dataset"]) is not None
 
 
-def _accuracy_report(scores, fold: dict, dataset, accuracy: dict, *, repeats, eps, decimals, rounding) -> ReportVerdict:
+def _accuracy_report(
+    scores, fold: dict, dataset, accuracy: dict, *, repeats, eps, decimals, rounding, diagnosis: bool = True
+) -> ReportVerdict:
     """The verdict on an accuracy on n items (sotalib.consistency._accuracy), the options of folds refused."""
     from ._accuracy import check_accuracy
 
@@ -866,7 +878,9 @@ def _accuracy_report(scores, fold: dict, dataset, accuracy: dict, *, repeats, ep
     scores = as_mapping(scores, "scores")
     if scores is None:
         scores = {}
-    ans = check_accuracy(scores, repeats=repeats, eps=eps, decimals=decimals, rounding=rounding, **accuracy)
+    ans = check_accuracy(
+        scores, repeats=repeats, eps=eps, decimals=decimals, rounding=rounding, typos=diagnosis, **accuracy
+    )
     detail = {
         "consistent": ans.consistent,
         "n_solutions": ans.n_solutions,
@@ -888,7 +902,7 @@ def _accuracy_report(scores, fold: dict, dataset, accuracy: dict, *, repeats, ep
         "accuracy",
         ["accuracy"] if ans.consistent else [],
         {"accuracy": detail},
-        [],
+        list(ans.suggestions),
         ans.diagnosis,
         "accuracy" if ans.consistent else None,
         reported=reported,
@@ -910,6 +924,13 @@ def _accuracy_lines(v: ReportVerdict) -> list[str]:
     if v.consistent and fits is not None and len(fits) < 3:
         how = " or ".join(fits) if fits else "none of round, floor and ceil alone (each value its own way)"
         lines.append(f"  fits only if the values were shortened by {how}")
+    for s in v.suggestions[:3]:
+        counts, of = s.example
+        eg = f"{counts} of {of}" if of is not None else f"items with 0, 1, ... correct samples {counts}"
+        lines.append(
+            f"  typo? {s.score} {s.reported:.{s.decimals}f} -> {s.suggested:.{s.decimals}f} "
+            f"({s.typo}, change {s.change:+.{s.decimals}f}) makes it consistent, e.g. {eg}"
+        )
     if not v.consistent:
         lines.append(f"  diagnosis: {v.diagnosis}")
     elif v.min_repeats is not None and v.min_repeats > 1 and v.example:

@@ -47,15 +47,20 @@ class Suggestion(Result):
     score : str
         The score to change (as reported).
     reported, suggested : float
-        Its reported value and the corrected value, both at the report's decimals.
+        Its reported value and the corrected value, both at the report's decimals (an accuracy on
+        n items written as a percent, ``13.4%``: in percent).
     change : float
         ``suggested - reported``, at the report's decimals.
     n_solutions : int
-        Number of (tp, tn) pairs compatible with the corrected report (1 for Mean of Scores).
+        Number of (tp, tn) pairs compatible with the corrected report (1 for Mean of Scores; for
+        an accuracy on n items, the number of counts).
     example : tuple
-        One compatible (tp, tn); for Mean of Scores the per-fold (tp_i, tn_i).
+        One compatible (tp, tn); for Mean of Scores the per-fold (tp_i, tn_i); for an accuracy on
+        n items (counts, of): a count k of n (or n R), one count per subset, or (a pass@k
+        histogram, None).
     aggregation : str
-        The test the corrected report passes: 'single' (test set or Score of Means) or 'mos'.
+        The test the corrected report passes: 'single' (test set or Score of Means), 'mos' or
+        'accuracy' (an accuracy on n items).
     decimals : int
         Decimals of the reported value (the suggestion is written with as many).
     typo : str
