@@ -191,3 +191,14 @@ def test_the_command_line_prints_them(capsys):
     main(["check", "--items", "30", "--score", "acc=13.4%", "--decimals", "1", "--rounding", "round", "--json"])
     d = json.loads(capsys.readouterr().out)
     assert d["suggestions"][0]["suggested"] == 13.3 and d["suggestions"][0]["typo"] == "last decimal"
+
+
+def test_a_batch_row_names_its_typo(tmp_path):
+    from sotalib.consistency import check_batch
+
+    f = tmp_path / "rows.csv"
+    f.write_text("id,items,decimals,rounding,acc\nvote,30,1,round,13.4%\nfine,30,1,round,13.3%\n")
+    rows = check_batch(str(f)).reports
+    assert rows[0]["typo"] == "acc 13.4 -> 13.3" and "or a typo: 13.3% fits (4 of 30)" in rows[0]["note"]
+    assert rows[1]["typo"] == "" and rows[1]["verdict"] == "consistent"
+    assert check_batch(str(f), diagnosis=False).reports[0]["typo"] == ""
