@@ -842,6 +842,8 @@ def _example_words(setup: _Setup, counts, of) -> str:
         return f"{counts} of {of}"
     if of is None:
         return f"items with 0, 1, ..., {setup.samples} correct samples: {counts}"
+    if isinstance(counts, list) and isinstance(of, list) and len(counts) > 5:  # many subsets: the first few
+        return f"counts {str(counts[:3])[:-1]}, ...] of {str(of[:3])[:-1]}, ...]"
     return f"counts {counts} of {of}"
 
 

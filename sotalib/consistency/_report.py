@@ -434,6 +434,13 @@ def check_report(
     (False, 2, {'repeats': 2, 'counts': 213, 'of': 328})
     >>> check_report({"acc": "64.63%"}, n_items=164).evidence
     [106]
+
+    GPT-4o's majority vote of 13.4 on AIME 2024's 30 problems, as DeepSeek-R1's README prints it:
+    no count of 30, but one unit of the last decimal from 13.3 = 4/30.
+
+    >>> v = check_report({"acc": "13.4%"}, n_items=30, decimals=1, rounding="round")
+    >>> [(s.suggested, s.typo, s.example) for s in v.suggestions]
+    [(13.3, 'last decimal', (4, 30))]
     """
     return _check_report(
         p,
