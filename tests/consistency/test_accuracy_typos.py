@@ -202,3 +202,51 @@ def test_a_batch_row_names_its_typo(tmp_path):
     assert rows[0]["typo"] == "acc 13.4 -> 13.3" and "or a typo: 13.3% fits (4 of 30)" in rows[0]["note"]
     assert rows[1]["typo"] == "" and rows[1]["verdict"] == "consistent"
     assert check_batch(str(f), diagnosis=False).reports[0]["typo"] == ""
+
+
+def test_pass_at_k_against_the_brute_force():
+    """K samples per item scored by pass@k (Chen et al.): the attainable values enumerated over every item's count."""
+    from math import comb
+
+    n, big_k, k = 4, 5, 2
+    values = {
+        sum(Fraction(1) - Fraction(comb(big_k - c, k), comb(big_k, k)) for c in cs) / n
+        for cs in itertools.product(range(big_k + 1), repeat=n)
+    }
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        text = f"{rng.uniform(0, 1):.3f}"
+        v = check_report({"pass@2": text}, n_items=n, samples=big_k, pass_at=k, decimals=3, rounding="round")
+        unit = Fraction(1, 1000)
+        assert v.consistent == any(_fits(x, Fraction(text), unit, "round") for x in values)
+        if v.consistent:
+            continue
+        want = next(
+            (c for c in _candidates(text) if 0 <= c <= 1 and any(_fits(x, c, unit, "round") for x in values)), None
+        )
+        assert [Fraction(str(s.suggested)) for s in v.suggestions] == ([] if want is None else [want])
+        checked += want is not None
+    assert checked > 0
+
+
+def test_two_scores_of_one_quantity_against_the_brute_force():
+    """acc and error_rate share one count: a typo in either is checked with the other."""
+    n = 23
+    v = check_report({"acc": "0.652", "error_rate": "0.349"}, n_items=n, decimals=3, rounding="round")
+    assert not v.consistent
+    unit = Fraction(1, 1000)
+    texts = {"acc": "0.652", "error_rate": "0.349"}
+    want = {}
+    for name, text in texts.items():
+        other = [t for t in texts if t != name][0]
+        for c in _candidates(text):
+            vals = {name: c, other: Fraction(texts[other])}
+            if 0 <= c <= 1 and any(
+                _fits(Fraction(j, n), vals["acc"], unit, "round")
+                and _fits(1 - Fraction(j, n), vals["error_rate"], unit, "round")
+                for j in range(n + 1)
+            ):
+                want[name] = c
+                break
+    assert {s.score: Fraction(str(s.suggested)) for s in v.suggestions} == want and want
