@@ -41,6 +41,7 @@ import numpy as np
 from .._validate import ParameterError, check_choice, check_int
 from ._intervals import FLOAT_SLACK, ROUNDINGS, as_decimal, n_decimals, report_decimals
 from ._scores import resolve_score
+from ._typos import Suggestion, typo_candidates
 
 __all__: list[str] = []
 
@@ -485,6 +486,7 @@ class AccuracyAnswer:
     counted: bool = True
     witness: str = ""
     roundings: tuple[str, ...] | None = None
+    suggestions: tuple[Suggestion, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -766,8 +768,12 @@ def check_accuracy(
     eps: object = None,
     decimals: int | None = None,
     rounding: str | None = None,
+    typos: bool = True,
 ) -> AccuracyAnswer:
-    """Decide an accuracy report on ``n_items`` (the worker of :func:`sotalib.consistency.check_report`)."""
+    """Decide an accuracy report on ``n_items`` (the worker of :func:`sotalib.consistency.check_report`).
+
+    ``typos``: when the report is inconsistent, search the plausible typos (:func:`_typos`).
+    """
     setup = _read_setup(
         scores,
         n_items=n_items,
@@ -793,7 +799,8 @@ def check_accuracy(
             if d.consistent:
                 min_r, example = r, {"repeats": r, "counts": d.evidence[0], "of": d.dens}
                 break
-    text = "" if dec.consistent else _diagnosis(setup, repeats, dec, min_r, example, searched)
+    found = _typos(setup, repeats, dec.failing) if typos and not dec.consistent else []
+    text = "" if dec.consistent else _diagnosis(setup, repeats, dec, min_r, example, searched, found)
     fitting = None
     if dec.consistent and eps is None and rounding in (None, "any"):  # which conventions the report fits
         fitting = []
@@ -816,7 +823,135 @@ def check_accuracy(
         dec.counted,
         dec.witness,
         None if fitting is None else tuple(fitting),
+        tuple(t.suggestion for t in found),
     )
+
+
+@dataclass(frozen=True)
+class _Typo:
+    """A suggestion and its words for the diagnosis ("13.3% fits (4 of 30)")."""
+
+    suggestion: Suggestion
+    words: str
+    distance: Fraction  # the change on the scale of the share (0.001 for 13.4% -> 13.3%)
+
+
+def _example_words(setup: _Setup, counts, of) -> str:
+    """Counts that give a value, in words: "4 of 30", "counts [..] of [..]", or a pass@k histogram."""
+    if isinstance(counts, int) and isinstance(of, int):
+        return f"{counts} of {of}"
+    if of is None:
+        return f"items with 0, 1, ..., {setup.samples} correct samples: {counts}"
+    if isinstance(counts, list) and isinstance(of, list) and len(counts) > 5:  # many subsets: the first few
+        return f"counts {str(counts[:3])[:-1]}, ...] of {str(of[:3])[:-1]}, ...]"
+    return f"counts {counts} of {of}"
+
+
+#: A share that any value fits (the window of no other score).
+_ANY = Share("", "", "", Fraction(0), Fraction(0), Fraction(1), 0)
+
+
+def _typos(setup: _Setup, repeats: int, failing: Sequence[str] = ()) -> list[_Typo]:
+    """The plausible typos of an inconsistent report: per reported score, its nearest candidate that fits.
+
+    The candidates of each score are those of :func:`sotalib.consistency._typos.typo_candidates`
+    (a few units of the last decimal written, one digit, two swapped digits), on the scale the
+    score is written in (``13.4%``: percent, one decimal); each moves the interval of the score's
+    true value by the change and is decided by the same exact check (:func:`_decide`), jointly with
+    the other scores and the subsets' scores.  Nearest first.
+    """
+    entries: list[tuple[str, Share, bool, str | tuple[int, int]]] = []
+    for qi, (_q, shares) in enumerate(setup.whole):
+        for si, sh in enumerate(shares):
+            entries.append((sh.name, sh, _quantity(sh.name, "score")[1], (qi, si)))
+    for key, sh in setup.parts.items():
+        entries.append((f"{key} (subset)", sh, False, key))
+    alone = not setup.parts and setup.average == "micro"  # each quantity on the whole's lattice, alone
+    out: list[_Typo] = []
+    for name, sh, complement, where in entries:
+        if alone and set(failing) - {sh.quantity}:
+            continue  # another quantity fails whatever this score is
+        found = _score_typo(setup, repeats, name, sh, complement, where, alone, len(entries) > 1)
+        if found is not None:
+            out.append(found)
+    return sorted(out, key=lambda t: (t.distance, t.suggestion.score))
+
+
+def _screen(setup: _Setup, repeats: int, sh: Share, complement: bool):
+    """A fast necessary test of a candidate of ``sh`` when its quantity stands alone on the whole's lattice.
+
+    ``test(value, scale)`` is False when no count lands even in the candidate's window widened
+    by 1e-6 of a count (floats); the exact check decides the rest.
+    """
+    lat = lattice(setup.n, repeats=repeats, samples=setup.samples, pass_at=setup.pass_at_for(sh.quantity))
+    lo_o, hi_o = _window([x for x in dict(setup.whole)[sh.quantity] if x is not sh] or [_ANY])
+    f_lo, f_hi, f_slo, f_shi = float(lo_o), float(hi_o), float(sh.lo), float(sh.hi)
+    f_rep, sgn = float(sh.reported), -1.0 if complement else 1.0
+
+    def test(c: Fraction, new: Share | None = None) -> bool:
+        if new is not None:  # exact, on the lattice (pass@k included)
+            return bool(lat.members(*lat.window(max(lo_o, new.lo), min(hi_o, new.hi)), 1))
+        if lat.values is not None:
+            return True
+        f_shift = sgn * (float(c) - f_rep)
+        a = max(f_lo, f_slo + f_shift) * lat.den - 1e-6
+        b = min(f_hi, f_shi + f_shift) * lat.den + 1e-6
+        return math.ceil(a) <= math.floor(b)
+
+    return test, lat
+
+
+def _score_typo(setup: _Setup, repeats: int, name: str, sh: Share, complement: bool, where, alone: bool, several):
+    """The nearest candidate of one score that makes the report consistent (a :class:`_Typo`), or None."""
+    test, lat = _screen(setup, repeats, sh, complement) if alone else (None, None)
+    percent = isinstance(sh.written, str) and sh.written.strip().endswith("%")
+    scale = 100 if percent else 1
+    d = max(0, sh.decimals - (2 if percent else 0))
+    written = sh.reported * scale
+    for c, kind in typo_candidates(written, d, 0, scale):
+        if test is not None and not test(c / scale):
+            continue
+        delta = c / scale - sh.reported
+        shift = -delta if complement else delta
+        new = replace(sh, reported=c / scale, lo=sh.lo + shift, hi=sh.hi + shift)
+        if test is not None and not test(c / scale, new):
+            continue
+        if isinstance(where, str):
+            trial = replace(setup, parts={**setup.parts, where: new})
+        else:
+            qi, si = where
+            q, shares = setup.whole[qi]
+            fixed = (q, shares[:si] + (new,) + shares[si + 1 :])
+            trial = replace(setup, whole=setup.whole[:qi] + (fixed,) + setup.whole[qi + 1 :])
+        try:
+            dec = _decide(trial, repeats, 1)
+        except ValueError:  # beyond an exact bound: not decided, so not proposed
+            continue
+        if not dec.consistent:
+            continue
+        counts = dec.evidence[0]
+        of: object  # one denominator, one per subset, or None (a pass@k histogram)
+        if lat is not None:
+            of = lat.den if lat.values is None else None
+            if len(setup.whole) > 1:  # one witness per quantity: this score's
+                counts = counts[[q for q, _ in setup.whole].index(sh.quantity)]
+        else:
+            of = dec.dens
+        sug = Suggestion(
+            name,
+            round(float(written), d),
+            round(float(c), d),
+            round(float(c - written), d),
+            int(dec.n_solutions),
+            (counts, of),
+            "accuracy",
+            d,
+            kind,
+        )
+        value = f"{float(c):.{d}f}{'%' if percent else ''}"
+        who = f"{name} {value}" if several else value
+        return _Typo(sug, f"{who} fits ({_example_words(setup, counts, of)})", abs(delta))
+    return None
 
 
 def _reread(scores, subset_scores, setup: _Setup, eps, decimals, rounding: str) -> dict:
@@ -836,7 +971,9 @@ def _reread(scores, subset_scores, setup: _Setup, eps, decimals, rounding: str) 
     return {"whole": new.whole, "parts": new.parts}
 
 
-def _diagnosis(setup: _Setup, repeats: int, dec: _Decision, min_r, example, searched: bool) -> str:
+def _diagnosis(
+    setup: _Setup, repeats: int, dec: _Decision, min_r, example, searched: bool, typos: Sequence[_Typo] = ()
+) -> str:
     n_scores = sum(len(s) for _, s in setup.whole) + len(setup.parts)
     several = n_scores > 1
     lat = lattice(setup.n, repeats=repeats, samples=setup.samples, pass_at=setup.pass_at_for(None))
@@ -864,19 +1001,24 @@ def _diagnosis(setup: _Setup, repeats: int, dec: _Decision, min_r, example, sear
                 else f"no counts of the subsets give this {what}"
             )
     text = "; ".join(said)
+    typo = f"a typo: {typos[0].words}" if typos else ""
     if setup.samples is not None:
-        return text
+        return text + (f"; or {typo}" if typo else "")
     it = "them" if several else "it"
     if min_r is not None and min_r > repeats:
         counts, of = example["counts"], example["of"]
         eg = f"{counts} of {of}" if isinstance(of, int) else f"counts {counts} of {of}"
         runs = "one run" if repeats == 1 else f"{repeats} runs"
         text += f"; not {runs}: the mean of {min_r} runs can give {it} (e.g. {eg})"
+        text += f", or {typo}" if typo else ""
     elif min_r is not None:
         text += f"; {min_r} run{'s' if min_r > 1 else ''} can give {it}"
+        text += f", or {typo}" if typo else ""
     elif searched:
         text += (
             f"; no mean of up to {MAX_MIN_REPEATS} runs gives {it} either: another number of items (another "
-            "version of the benchmark) or a typo?"
+            f"version of the benchmark) or {typo or 'a typo?'}"
         )
+    elif typo:
+        text += f"; {typo}"
     return text

@@ -301,12 +301,13 @@ def _check_row(cells, known, score_cols, base, diagnosis) -> dict:
     )
     if v.aggregation == "accuracy":
         detail = v.details["accuracy"]
+        s = v.suggestions[0] if v.suggestions else None
         return {
             "verdict": "consistent" if v.consistent else "INCONSISTENT",
             "fits": ",".join(v.fits) or "-",
             "n_solutions": v.n_solutions,
             "configurations_tested": v.configurations_tested,
-            "typo": "",
+            "typo": "" if s is None else f"{s.score} {s.reported:.{s.decimals}f} -> {s.suggested:.{s.decimals}f}",
             "error": "",
             "note": detail.get("note", "") if v.consistent else v.diagnosis,
             "min_repeats": v.min_repeats,

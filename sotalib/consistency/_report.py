@@ -87,7 +87,9 @@ class ReportVerdict(Result):
         The aggregations under which the report is consistent.
     suggestions : list
         Plausible typos of an inconsistent report (:func:`sotalib.consistency.diagnose`): single
-        test set / SoM, and MoS on one known fold configuration (each tagged with its ``aggregation``).
+        test set / SoM, and MoS on one known fold configuration (each tagged with its ``aggregation``);
+        for an accuracy on n items (aggregation 'accuracy'), per reported score (and subset score) the
+        nearest candidate that makes the whole report consistent, its ``example`` (counts, of).
     diagnosis : str
         What the typo finder concluded: empty for a consistent report, a sentence when no plausible
         typo explains the report (or no single change fixes it), 'not run' when it was skipped.
@@ -432,6 +434,13 @@ def check_report(
     (False, 2, {'repeats': 2, 'counts': 213, 'of': 328})
     >>> check_report({"acc": "64.63%"}, n_items=164).evidence
     [106]
+
+    GPT-4o's majority vote of 13.4 on AIME 2024's 30 problems, as DeepSeek-R1's README prints it:
+    no count of 30, but one unit of the last decimal from 13.3 = 4/30.
+
+    >>> v = check_report({"acc": "13.4%"}, n_items=30, decimals=1, rounding="round")
+    >>> [(s.suggested, s.typo, s.example) for s in v.suggestions]
+    [(13.3, 'last decimal', (4, 30))]
     """
     return _check_report(
         p,
@@ -493,7 +502,15 @@ def _check_report(
         fold = dict(p=p, n=n, folds=folds, k=k, aggregation=aggregation, fold_min=fold_min, fold_max=fold_max)
         fold["stratified"] = stratified or None
         return _accuracy_report(
-            scores, fold, dataset, accuracy, repeats=repeats, eps=eps, decimals=decimals, rounding=rounding
+            scores,
+            fold,
+            dataset,
+            accuracy,
+            repeats=repeats,
+            eps=eps,
+            decimals=decimals,
+            rounding=rounding,
+            diagnosis=diagnosis,
         )
     scores = as_mapping(scores, "scores")
     fold_min = as_mapping(fold_min, "fold_min")
@@ -835,7 +852,9 @@ def _accuracy_kind(kwargs: Mapping[str, Any]) -> bool:
     return kwargs.get("dataset") is not None and _benchmark(kwargs["dataset"]) is not None
 
 
-def _accuracy_report(scores, fold: dict, dataset, accuracy: dict, *, repeats, eps, decimals, rounding) -> ReportVerdict:
+def _accuracy_report(
+    scores, fold: dict, dataset, accuracy: dict, *, repeats, eps, decimals, rounding, diagnosis: bool = True
+) -> ReportVerdict:
     """The verdict on an accuracy on n items (sotalib.consistency._accuracy), the options of folds refused."""
     from ._accuracy import check_accuracy
 
@@ -866,7 +885,9 @@ def _accuracy_report(scores, fold: dict, dataset, accuracy: dict, *, repeats, ep
     scores = as_mapping(scores, "scores")
     if scores is None:
         scores = {}
-    ans = check_accuracy(scores, repeats=repeats, eps=eps, decimals=decimals, rounding=rounding, **accuracy)
+    ans = check_accuracy(
+        scores, repeats=repeats, eps=eps, decimals=decimals, rounding=rounding, typos=diagnosis, **accuracy
+    )
     detail = {
         "consistent": ans.consistent,
         "n_solutions": ans.n_solutions,
@@ -888,7 +909,7 @@ def _accuracy_report(scores, fold: dict, dataset, accuracy: dict, *, repeats, ep
         "accuracy",
         ["accuracy"] if ans.consistent else [],
         {"accuracy": detail},
-        [],
+        list(ans.suggestions),
         ans.diagnosis,
         "accuracy" if ans.consistent else None,
         reported=reported,
@@ -910,6 +931,13 @@ def _accuracy_lines(v: ReportVerdict) -> list[str]:
     if v.consistent and fits is not None and len(fits) < 3:
         how = " or ".join(fits) if fits else "none of round, floor and ceil alone (each value its own way)"
         lines.append(f"  fits only if the values were shortened by {how}")
+    for s in v.suggestions[:3]:
+        counts, of = s.example
+        eg = f"{counts} of {of}" if of is not None else f"items with 0, 1, ... correct samples {counts}"
+        lines.append(
+            f"  typo? {s.score} {s.reported:.{s.decimals}f} -> {s.suggested:.{s.decimals}f} "
+            f"({s.typo}, change {s.change:+.{s.decimals}f}) makes it consistent, e.g. {eg}"
+        )
     if not v.consistent:
         lines.append(f"  diagnosis: {v.diagnosis}")
     elif v.min_repeats is not None and v.min_repeats > 1 and v.example:

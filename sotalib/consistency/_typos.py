@@ -47,15 +47,20 @@ class Suggestion(Result):
     score : str
         The score to change (as reported).
     reported, suggested : float
-        Its reported value and the corrected value, both at the report's decimals.
+        Its reported value and the corrected value, both at the report's decimals (an accuracy on
+        n items written as a percent, ``13.4%``: in percent).
     change : float
         ``suggested - reported``, at the report's decimals.
     n_solutions : int
-        Number of (tp, tn) pairs compatible with the corrected report (1 for Mean of Scores).
+        Number of (tp, tn) pairs compatible with the corrected report (1 for Mean of Scores; for
+        an accuracy on n items, the number of counts).
     example : tuple
-        One compatible (tp, tn); for Mean of Scores the per-fold (tp_i, tn_i).
+        One compatible (tp, tn); for Mean of Scores the per-fold (tp_i, tn_i); for an accuracy on
+        n items (counts, of): a count k of n (or n R), one count per subset, or (a pass@k
+        histogram, None).
     aggregation : str
-        The test the corrected report passes: 'single' (test set or Score of Means) or 'mos'.
+        The test the corrected report passes: 'single' (test set or Score of Means), 'mos' or
+        'accuracy' (an accuracy on n items).
     decimals : int
         Decimals of the reported value (the suggestion is written with as many).
     typo : str
@@ -87,25 +92,30 @@ def typo_candidates(value: Fraction, decimals: int, low: float = -math.inf, high
     scaled = value / u
     if scaled.denominator != 1 or abs(scaled) >= 10**18:
         return []
-    sign = -1 if scaled < 0 else 1
-    digits = str(abs(int(scaled))).rjust(d + 1, "0")
-    found: dict[Fraction, str] = {}
+    # in integers (units of the last decimal): the batch of check --batch calls this for every
+    # inconsistent row, and Fraction arithmetic per candidate dominated its time
+    m0 = int(scaled)
+    lo_m = -math.inf if low == -math.inf else math.ceil(Fraction(low) / u)
+    hi_m = math.inf if high == math.inf else math.floor(Fraction(high) / u)
+    sign = -1 if m0 < 0 else 1
+    digits = str(abs(m0)).rjust(d + 1, "0")
+    found: dict[int, str] = {}
 
-    def add(c: Fraction, kind: str) -> None:
-        if c != value and low <= c <= high and c not in found:
-            found[c] = kind
+    def add(m: int, kind: str) -> None:
+        if m != m0 and lo_m <= m <= hi_m and m not in found:
+            found[m] = kind
 
     for j in range(1, TYPO_UNITS + 1):
-        add(value + j * u, "last decimal")
-        add(value - j * u, "last decimal")
+        add(m0 + j, "last decimal")
+        add(m0 - j, "last decimal")
     for i in range(max(0, len(digits) - TYPO_DIGITS), len(digits)):
         for new in "0123456789":
             if new != digits[i]:
-                add(sign * int(digits[:i] + new + digits[i + 1 :]) * u, "one digit")
+                add(sign * int(digits[:i] + new + digits[i + 1 :]), "one digit")
     for i in range(max(0, len(digits) - TYPO_DIGITS - 1), len(digits) - 1):
         if digits[i] != digits[i + 1]:
-            add(sign * int(digits[:i] + digits[i + 1] + digits[i] + digits[i + 2 :]) * u, "swapped digits")
-    return sorted(found.items(), key=lambda kv: (abs(kv[0] - value), kv[0]))
+            add(sign * int(digits[:i] + digits[i + 1] + digits[i] + digits[i + 2 :]), "swapped digits")
+    return [(Fraction(m, 10**d), kind) for m, kind in sorted(found.items(), key=lambda kv: (abs(kv[0] - m0), kv[0]))]
 
 
 def _candidate(iv: ScoreInterval, c: Fraction, d: int, tol: tuple[Fraction, Fraction]) -> ScoreInterval:
