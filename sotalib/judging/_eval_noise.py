@@ -1111,7 +1111,7 @@ def evaluation_noise(
         i, j = (int(v) for v in np.argwhere(bad)[0])
         raise ValueError(
             f"per_item: outcomes must lie in [0, 1]; row {i + 1} (item {t.items[i]!r}), "
-            f"column {j + 1} (model {t.models[j]!r}) is {Y[i, j]!r}"
+            f"column {j + 1} (model {t.models[j]!r}) is {float(Y[i, j]):g}"
         )
     codes = _cluster_codes(t, clusters)
     c = _cells(t)

@@ -41,3 +41,14 @@ def test_errorbars_unwritable_pairs_file_names_the_option(tmp_path, capsys, targ
     assert err.count("\n") == 1
     assert "--pairs-file" in err and str(path) in err
     assert "Errno" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["-1", "2", "1.5"])
+def test_errorbars_outcome_out_of_range_prints_the_value_as_typed(tmp_path, capsys, value):
+    path = tmp_path / "bad.csv"
+    path.write_text(f"item,A,B\nq1,1,0\nq2,{value},1\nq3,0,1\n")
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(path)])
+    assert code == 2, err
+    assert err.count("\n") == 1
+    assert "'q2'" in err and "'A'" in err and "[0, 1]" in err
+    assert f" is {float(value):g}" in err and "np.float64" not in err
