@@ -52,3 +52,35 @@ def test_errorbars_outcome_out_of_range_prints_the_value_as_typed(tmp_path, caps
     assert err.count("\n") == 1
     assert "'q2'" in err and "'A'" in err and "[0, 1]" in err
     assert f" is {float(value):g}" in err and "np.float64" not in err
+
+
+def test_rank_uncertainty_model_missing_an_item_names_the_file_not_a_python_method(tmp_path, capsys):
+    lines = [
+        f'{{"model": "{m}", "example_id": "T/{i}", "pass1": {i % 2}}}'
+        for m in ("m1", "m2")
+        for i in range(5)
+        if not (m == "m2" and i == 4)
+    ]
+    path = tmp_path / "arena.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = _run(capsys, ["rank-uncertainty", "--per-item", str(path)])
+    assert code == 2, err
+    assert err.count("\n") == 1
+    assert f"--per-item {path}" in err and "'T/4'" in err and "'m2'" in err
+    assert ".shared()" not in err and "scores:" not in err
+
+
+def _sota_board(tmp_path: Path, info_header: str, info_value: str) -> tuple[Path, Path]:
+    wide = tmp_path / "wide.csv"
+    rows = [f"q{i},{i % 2},{int(i % 3 > 0)},{int(i % 4 > 0)}" for i in range(20)]
+    wide.write_text("item,A,B,C\n" + "\n".join(rows) + "\n")
+    info = tmp_path / "info.csv"
+    info.write_text(f"item,{info_header}\n" + "".join(f"q{i},{info_value}\n" for i in range(20)))
+    return wide, info
+
+
+def test_sota_item_info_without_options_is_refused_not_ignored(tmp_path, capsys):
+    wide, info = _sota_board(tmp_path, "cluster", "a")
+    code, out, err = _run(capsys, ["sota", "--per-item", str(wide), "--item-info", str(info)])
+    assert code == 2, err
+    assert err.count("\n") == 1 and f"--item-info {info}" in err and "options" in err
