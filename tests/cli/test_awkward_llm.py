@@ -84,3 +84,13 @@ def test_sota_item_info_without_options_is_refused_not_ignored(tmp_path, capsys)
     code, out, err = _run(capsys, ["sota", "--per-item", str(wide), "--item-info", str(info)])
     assert code == 2, err
     assert err.count("\n") == 1 and f"--item-info {info}" in err and "options" in err
+
+
+@pytest.mark.parametrize(("option", "text"), [("--difference", "2%"), ("--corr", "nan"), ("--difference", "inf")])
+def test_unbounded_number_option_says_finite_number_not_a_range_up_to_inf(capsys, option, text):
+    argv = ["testsize", "--difference", "0.02", "--corr", "0.5"]
+    argv[argv.index(option) + 1] = text
+    code, out, err = _run(capsys, argv)
+    assert code == 2, err
+    assert err.count("\n") == 1 and f"{option} must be a finite number, got '{text}'" in err
+    assert "inf," not in err
