@@ -94,3 +94,23 @@ def test_unbounded_number_option_says_finite_number_not_a_range_up_to_inf(capsys
     assert code == 2, err
     assert err.count("\n") == 1 and f"{option} must be a finite number, got '{text}'" in err
     assert "inf," not in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--decimals", "2"]])
+def test_check_without_a_test_set_asks_for_it_naming_items_and_dataset(capsys, extra):
+    """An accuracy reads its decimals from the number written: the missing piece is the experiment, not --decimals."""
+    code, out, err = _run(capsys, ["check", "--score", "acc=0.65", *extra])
+    assert code == 2, err
+    assert err.count("\n") == 1 and "--items" in err and "--dataset" in err and "--p and --n" in err
+    assert "--eps" not in err
+
+
+def test_check_batch_row_without_items_names_the_items_column(tmp_path, capsys):
+    path = tmp_path / "reports.csv"
+    path.write_text("id,items,acc\nr1,,0.5\nr2,164,0.5\n")
+    code, out, err = _run(capsys, ["check", "--batch", str(path), "--json"])
+    import json
+
+    rows = json.loads(out)["reports"]
+    assert [r["id"] for r in rows] == ["r1", "r2"]
+    assert rows[1]["verdict"] == "consistent" and "items" in rows[0]["error"] and "eps" not in rows[0]["error"]
