@@ -114,3 +114,20 @@ def test_check_batch_row_without_items_names_the_items_column(tmp_path, capsys):
     rows = json.loads(out)["reports"]
     assert [r["id"] for r in rows] == ["r1", "r2"]
     assert rows[1]["verdict"] == "consistent" and "items" in rows[0]["error"] and "eps" not in rows[0]["error"]
+
+
+def test_errorbars_pairs_beyond_memory_refused_up_front(tmp_path, capsys, monkeypatch):
+    """m(m-1)/2 pairs are kept: too many for the memory limit is one line, before any pair is computed."""
+    import sotalib
+
+    monkeypatch.setenv("SOTALIB_MEMORY_LIMIT", "1000000")  # 1 MB: 300 models, 44,850 pairs, do not fit
+    path = tmp_path / "many.csv"
+    m = 300
+    path.write_text("item," + ",".join(f"m{j}" for j in range(m)) + "\n" + f"q0,{','.join(['1'] * m)}\n")
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(path), "--pairs"])
+    assert code == 2, err
+    assert err.count("\n") == 1 and "--pairs on 300 models (44,850 of them)" in err and "memory" in err
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(path)])  # the summary alone is block by block
+    assert code == 0, err
+    with pytest.raises(ValueError, match="pairs on 300 models"):
+        sotalib.judging.evaluation_noise(sotalib.read_per_item(path), pairs=True)
