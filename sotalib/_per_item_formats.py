@@ -127,6 +127,11 @@ class _Cells:
         self.lines.append(line)
         self.files.append(self.file)
 
+    def seen(self, model: str, item: str) -> None:
+        """A record without a result (a missing answer): its model and item are kept, the cell stays missing."""
+        self.models.setdefault(model, len(self.models))
+        self.items.setdefault(item, len(self.items))
+
     def add_many(self, models: list, items: list, values: Any, lines: list[int], samples: list | None = None) -> None:
         """Many records at once (the fast path of the line readers): names as str, values floats."""
         md, it = self.models, self.items
@@ -503,7 +508,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
     jm, ji, js, jk = columns
     extra = [j for j in range(len(header)) if j not in (jm, ji, js, jk)]
     try:
-        _read_long_fast(src, cells, header, delimiter, columns, extra, missing=missing)
+        _read_long_fast(src, cells, header, delimiter, columns, extra)
         return jk is not None
     except _Slow:
         pass  # read line by line: every fault named by its line and column
@@ -528,6 +533,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
             cell = row[js].strip()
             if cell == "":
                 if missing:
+                    cells.seen(model, item)
                     continue
                 raise InputError(
                     "is blank: a missing result (read with missing=True to count it as not answered)",
@@ -537,6 +543,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
                 )
             value = _number(cell, src.shown, line, header[js], missing=missing)
             if value is None:
+                cells.seen(model, item)
                 continue
             sample = row[jk].strip() if jk is not None else None
             cells.add(model, item, value, line, sample)
@@ -554,7 +561,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
 
 
 def _read_long_fast(
-    src: _Source, cells: _Cells, header: list[str], delimiter: str, columns: tuple, extra: list[int], *, missing: bool
+    src: _Source, cells: _Cells, header: list[str], delimiter: str, columns: tuple, extra: list[int]
 ) -> None:
     """The long CSV through pandas' C parser in chunks; _Slow (nothing added) at anything it does not take as is.
 
@@ -589,7 +596,7 @@ def _read_long_fast(
             blank = chunk.isna().all(axis=1).to_numpy()
             values = chunk[f"c{js}"].to_numpy(dtype=np.float64)
             keep = ~blank & ~np.isnan(values)
-            if not missing and (np.isnan(values) & ~blank).any():
+            if (np.isnan(values) & ~blank).any():  # a missing result: the record reader keeps its model and item
                 raise _Slow
             if not np.isfinite(values[keep]).all():
                 raise _Slow
@@ -702,7 +709,10 @@ def read_eval_arena(  # noqa: C901 - a record-by-record reader and its batch fas
             benchmarks.setdefault(bench, line)
         value = _number(raw, src.shown, line, key, missing=missing)
         if value is None:
+            cells.seen(model if type(model) is str else str(model), item if type(item) is str else str(item))
             return
+        if not 0.0 <= value <= 1.0:  # a mean of passes: its square is read as itself, so it must be a share
+            raise InputError(f"is {raw!r}; {key} is a pass rate, in [0, 1]", path=src.shown, line=line, column=key)
         model = model if type(model) is str else str(model)
         item = item if type(item) is str else str(item)
         cells.add(model, item, value, line)
@@ -725,10 +735,8 @@ def read_eval_arena(  # noqa: C901 - a record-by-record reader and its batch fas
         if filter is not None and benches != {filter}:
             raise _Slow
         values, keep = _floats(raw, missing)
-        if keep is not None:
-            models = [x for x, k in zip(models, keep, strict=True) if k]
-            items = [x for x, k in zip(items, keep, strict=True) if k]
-            lines = [x for x, k in zip(lines, keep, strict=True) if k]
+        if ((values < 0) | (values > 1)).any() or keep is not None:  # the record reader names the line, keeps
+            raise _Slow  # the model and item of a missing result
         for b in benches:
             if b is not None:
                 benchmarks.setdefault(b, lines[0] if lines else 0)
@@ -1034,6 +1042,7 @@ def read_eee(  # noqa: C901 - a record-by-record reader and its batch fast path,
         key = outcome or ("score" if evaluation.get("score") is not None else "is_correct")
         value = _number(evaluation.get(key), src.shown, line, f"evaluation.{key}", missing=missing)
         if value is None:
+            cells.seen(str(model), str(item))
             return
         cells.add(str(model), str(item), value, line)
 
@@ -1053,10 +1062,8 @@ def read_eee(  # noqa: C901 - a record-by-record reader and its batch fast path,
             raw = [e.get("score") for e in evals]
             raw = [r if r is not None else e.get("is_correct") for r, e in zip(raw, evals, strict=True)]
         values, keep = _floats(raw, missing)
-        if keep is not None:
-            models = [x for x, k in zip(models, keep, strict=True) if k]
-            items = [x for x, k in zip(items, keep, strict=True) if k]
-            lines = [x for x, k in zip(lines, keep, strict=True) if k]
+        if keep is not None:  # a missing result: the record reader keeps its model and item
+            raise _Slow
         for name in names:
             if name is not None:
                 evaluations.setdefault(str(name), lines[0] if lines else 0)

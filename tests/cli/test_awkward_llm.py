@@ -131,3 +131,37 @@ def test_errorbars_pairs_beyond_memory_refused_up_front(tmp_path, capsys, monkey
     assert code == 0, err
     with pytest.raises(ValueError, match="pairs on 300 models"):
         sotalib.judging.evaluation_noise(sotalib.read_per_item(path), pairs=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("arena.jsonl", '{"model":"m1","example_id":"a","pass1":null}\n{"model":"m2","example_id":"a","pass1":1}\n'),
+        ("arena_nan.jsonl", '{"model":"m1","example_id":"a","pass1":NaN}\n{"model":"m2","example_id":"a","pass1":1}\n'),
+        ("long.csv", "model,item,score\nA,q1,1\nA,q2,0\nm1,q1,\nm1,q2,nan\n"),
+        (
+            "eee.jsonl",
+            '{"model_id":"m1","sample_id":"a","evaluation":{"score":null,"is_correct":null}}\n'
+            '{"model_id":"m2","sample_id":"a","evaluation":{"score":1.0,"is_correct":true}}\n',
+        ),
+    ],
+)
+def test_a_model_whose_every_result_is_missing_is_listed_not_dropped(tmp_path, capsys, name, text):
+    import json
+
+    path = tmp_path / name
+    path.write_text(text)
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(path), "--json"])
+    assert code == 0, err
+    models = {m["model"]: m for m in json.loads(out)["models"]}
+    assert "m1" in models and models["m1"]["n_items"] == 0 and models["m1"]["accuracy"] is None
+
+
+@pytest.mark.parametrize("value", ["1.5", "-0.5"])
+def test_eval_arena_pass1_outside_0_1_names_the_line(tmp_path, capsys, value):
+    path = tmp_path / "arena.jsonl"
+    path.write_text(f'{{"model":"m1","example_id":"a","pass1":1}}\n{{"model":"m2","example_id":"a","pass1":{value}}}\n')
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(path)])
+    assert code == 2, err
+    assert err.count("\n") == 1 and "line 2" in err and "pass1" in err and "[0, 1]" in err
+    assert "squared mean" not in err
