@@ -496,6 +496,41 @@ def _csv_header(head: bytes) -> list[str] | None:
 
 
 # ------------------------------------------------------------------ the readers
+#: A number written with a decimal comma (``0,5``, ``-1,25``), read as one in a file separated by semicolons or tabs.
+_DECIMAL_COMMA = re.compile(r"[-+]?[0-9]*,[0-9]+")
+
+
+class _DecimalMark:
+    """The decimal mark of a long CSV's scores: one kind throughout.
+
+    Commas (``0,5``) read as points where the cells are separated by semicolons or tabs, as
+    :mod:`sotalib._io` reads a wide CSV; a file mixing both kinds is refused at the line that mixes.
+    """
+
+    def __init__(self, shown: str, delimiter: str) -> None:
+        self.shown, self.delimiter = shown, delimiter
+        self.first: dict[str, int] = {}  # the first line of each kind, "comma" and "point"
+
+    def point(self, cell: str, line: int, column: str) -> str:
+        """``cell`` with a decimal point; refused when the file has the other kind before."""
+        if self.delimiter != "," and _DECIMAL_COMMA.fullmatch(cell):
+            kind, other, cell = "comma", "point", cell.replace(",", ".")
+        elif "." in cell:
+            kind, other = "point", "comma"
+        else:
+            return cell
+        if other in self.first:
+            raise InputError(
+                f"is {cell!r} with a decimal {kind} where line {self.first[other]} has a decimal {other}: write one "
+                "kind throughout",
+                path=self.shown,
+                line=line,
+                column=column,
+            )
+        self.first.setdefault(kind, line)
+        return cell
+
+
 def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool) -> bool:
     """A long CSV: model, item, score[, sample]; returns whether it has a sample column."""
     head = src.head()
@@ -518,6 +553,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
     try:
         reader = csv.reader(text, delimiter=delimiter)
         next(reader, None)
+        decimals = _DecimalMark(src.shown, delimiter)
         for row in reader:
             line = reader.line_num
             if not row or not any(c.strip() for c in row):
@@ -541,6 +577,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
                     line=line,
                     column=header[js],
                 )
+            cell = decimals.point(cell, line, header[js])
             value = _number(cell, src.shown, line, header[js], missing=missing)
             if value is None:
                 cells.seen(model, item)

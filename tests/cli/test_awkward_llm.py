@@ -165,3 +165,19 @@ def test_eval_arena_pass1_outside_0_1_names_the_line(tmp_path, capsys, value):
     assert code == 2, err
     assert err.count("\n") == 1 and "line 2" in err and "pass1" in err and "[0, 1]" in err
     assert "squared mean" not in err
+
+
+def test_long_csv_from_a_spreadsheet_reads_decimal_commas_as_the_wide_one_does(tmp_path, capsys):
+    """Semicolons, decimal commas, a byte-order mark, CRLF and empty trailing columns: as a spreadsheet saves it."""
+    import json
+
+    sheet = tmp_path / "long_sheet.csv"
+    sheet.write_bytes(b"\xef\xbb\xbfmodel;item;score;;\r\nA;q1;0,5;;\r\nA;q2;1;;\r\nB;q1;0;;\r\nB;q2;0,25;;\r\n")
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(sheet), "--json"])
+    assert code == 0, err
+    acc = {m["model"]: m["accuracy"] for m in json.loads(out)["models"]}
+    assert acc == {"A": 0.75, "B": 0.125}
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text("model;item;score\nA;q1;0,5\nA;q2;0.25\n")
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(mixed)])
+    assert code == 2 and "line 3" in err and "line 2" in err and err.count("\n") == 1
