@@ -32,7 +32,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from ._io import InputError
+from ._io import InputError, _not_text
 
 #: The layouts :func:`sotalib.read_per_item` reads besides "wide".
 LOG_FORMATS = ("long", "eval-arena", "lm-eval", "inspect", "helm", "eee")
@@ -534,6 +534,7 @@ class _DecimalMark:
 def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool) -> bool:
     """A long CSV: model, item, score[, sample]; returns whether it has a sample column."""
     head = src.head()
+    _not_text(head, src.shown)  # a workbook or an Inspect .eval given as --format long: named for what it is
     header = _csv_header(head)
     if not header:
         raise InputError(f"is empty ({EXPECTED})", path=src.shown)

@@ -181,3 +181,10 @@ def test_long_csv_from_a_spreadsheet_reads_decimal_commas_as_the_wide_one_does(t
     mixed.write_text("model;item;score\nA;q1;0,5\nA;q2;0.25\n")
     code, out, err = _run(capsys, ["errorbars", "--per-item", str(mixed)])
     assert code == 2 and "line 3" in err and "line 2" in err and err.count("\n") == 1
+
+
+def test_an_inspect_eval_archive_given_as_long_is_named_a_zip_not_empty(capsys):
+    path = Path(__file__).parents[1] / "data" / "per_item_formats" / "inspect" / "toy_gpt-4o-mini.eval"
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(path), "--format", "long"])
+    assert code == 2, err
+    assert err.count("\n") == 1 and "ZIP archive" in err and "is empty" not in err
