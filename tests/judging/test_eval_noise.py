@@ -368,6 +368,7 @@ def test_summary_without_pairs_is_the_summary_with_them():
 
 
 def test_critical_counts_match_the_exact_test():
+    # private: the table of critical counts behind the summary's close pairs is the subject
     from sotalib.judging._eval_noise import _critical_counts
 
     threshold = 2 * stats.norm.sf(3.0)
@@ -481,6 +482,7 @@ def test_a_pair_without_shared_items_is_not_tested():
 
 @pytest.mark.parametrize(("k", "n"), [(0, 1), (3, 7), (50, 100), (512, 1100), (4_850, 10_000), (5_900, 12_000)])
 def test_sign_test_matches_binomtest_on_large_counts(k, n):
+    # private: the vectorised sign test is the subject, checked against scipy's binomtest
     from sotalib.judging._eval_noise import _sign_test
 
     for a, b in ((k, n - k), (n - k, k), (k + 0.7, n - k + 0.2)):
