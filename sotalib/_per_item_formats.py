@@ -32,7 +32,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from ._io import InputError, _not_text
+from ._io import InputError, _not_text, _not_utf8
 
 #: The layouts :func:`sotalib.read_per_item` reads besides "wide".
 LOG_FORMATS = ("long", "eval-arena", "lm-eval", "inspect", "helm", "eee")
@@ -359,7 +359,9 @@ def _json_lines_of(numbered, shown: str, what: str) -> Iterator[tuple[int, dict]
     for k, line in numbered:
         try:
             obj = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
+        except UnicodeDecodeError as exc:  # not "not a JSON object": say which byte, as the CSV readers do
+            raise InputError(_not_utf8(bytes(line), exc.start, shown).reason, path=shown, line=k) from None
+        except ValueError:
             raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=shown, line=k) from None
         if type(obj) is not dict:
             raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=shown, line=k)
@@ -445,6 +447,17 @@ def _first_object(head: bytes) -> dict | None:
     return obj if isinstance(obj, dict) else None
 
 
+def _utf8_text(raw: bytes, shown: str) -> None:
+    """Refuse text that is not UTF-8 (naming the byte), so that a Latin-1 JSONL is not called none of the formats."""
+    if b"\x00" in raw[:4096]:
+        return  # binary: named as none of the formats
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(raw) - 4:  # not a character cut at the end of the first bytes
+            raise _not_utf8(raw, exc.start, shown) from None
+
+
 def detect(src: _Source) -> str | None:
     """The format of one file by its name and first bytes; None when it is none of them (and not CSV text)."""
     name = src.name.casefold()
@@ -462,7 +475,9 @@ def detect(src: _Source) -> str | None:
         return "helm"
     if _LM_EVAL_NAME.match(src.name):
         return "lm-eval"
-    head = src.head().lstrip()
+    raw = src.head()
+    _utf8_text(raw, src.shown)
+    head = raw.lstrip()
     if head[:1] == b"[":
         return "helm" if b'"instance_id"' in head and b'"stats"' in head else None
     if head[:1] == b"{":

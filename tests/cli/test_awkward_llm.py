@@ -188,3 +188,23 @@ def test_an_inspect_eval_archive_given_as_long_is_named_a_zip_not_empty(capsys):
     code, out, err = _run(capsys, ["errorbars", "--per-item", str(path), "--format", "long"])
     assert code == 2, err
     assert err.count("\n") == 1 and "ZIP archive" in err and "is empty" not in err
+
+
+@pytest.mark.parametrize("format", [[], ["--format", "eval-arena"]])
+def test_a_latin1_jsonl_is_named_not_utf8_with_its_byte(tmp_path, capsys, format):
+    path = tmp_path / "arena.jsonl"
+    path.write_bytes(b'{"model":"m1","example_id":"a","pass1":1}\n{"model":"mod\xe8le","example_id":"a","pass1":1}\n')
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(path), *format])
+    assert code == 2, err
+    assert err.count("\n") == 1 and "not UTF-8" in err and "0xe8" in err
+    assert "none of the per-item formats" not in err and "not a JSON object" not in err
+
+
+def test_per_item_and_item_info_both_from_stdin_is_refused(capsys, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"item,A,B\nq1,1,0\nq2,0,1\n")))
+    code, out, err = _run(capsys, ["errorbars", "--per-item", "-", "--item-info", "-", "--clusters", "cluster"])
+    assert code == 2, err
+    assert err.count("\n") == 1 and "--per-item -" in err and "--item-info -" in err and "standard input" in err
