@@ -208,3 +208,9 @@ def test_per_item_and_item_info_both_from_stdin_is_refused(capsys, monkeypatch):
     code, out, err = _run(capsys, ["errorbars", "--per-item", "-", "--item-info", "-", "--clusters", "cluster"])
     assert code == 2, err
     assert err.count("\n") == 1 and "--per-item -" in err and "--item-info -" in err and "standard input" in err
+
+
+def test_check_items_with_a_score_that_needs_classes_names_the_options(capsys):
+    code, out, err = _run(capsys, ["check", "--items", "164", "--score", "acc=0.65", "--score", "f1=0.7"])
+    assert code == 2, err
+    assert err.count("\n") == 1 and "with --items every score" in err and "(it needs --p and --n)" in err
