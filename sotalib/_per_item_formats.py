@@ -1319,7 +1319,7 @@ def attach_item_info(table: Any, path: str | os.PathLike) -> Any:
                     v = float(text)
                 except ValueError:
                     v = math.nan
-                if not (v == round(v) and v >= 1):
+                if not (math.isfinite(v) and v == round(v) and v >= 1):
                     raise t.error(f"is {text!r}; a number of options is a whole number >= 1", line=t.lines[r], column=j)
                 values.append(int(v))
             info["options"] = np.array(values, dtype=np.int64)

@@ -214,3 +214,14 @@ def test_check_items_with_a_score_that_needs_classes_names_the_options(capsys):
     code, out, err = _run(capsys, ["check", "--items", "164", "--score", "acc=0.65", "--score", "f1=0.7"])
     assert code == 2, err
     assert err.count("\n") == 1 and "with --items every score" in err and "(it needs --p and --n)" in err
+
+
+@pytest.mark.parametrize("cell", ["x", "", "inf", "nan"])
+def test_item_info_options_not_a_number_names_the_side_file_line(tmp_path, capsys, cell):
+    wide, info = _sota_board(tmp_path, "options", "4")
+    rows = info.read_text().splitlines()
+    rows[4] = "q3," + cell
+    info.write_text("\n".join(rows) + "\n")
+    code, out, err = _run(capsys, ["sota", "--per-item", str(wide), "--item-info", str(info)])
+    assert code == 2, err
+    assert err.count("\n") == 1 and f"{info}, line 5" in err and "options" in err and "NaN to integer" not in err
