@@ -231,6 +231,12 @@ def _run_per_item(args: argparse.Namespace, given: dict) -> int:
     except NoSolutionError:
         raise
     except ValueError as exc:  # the matrix is the file: its messages name --per-item and the file
+        side = "item_info['options']"
+        if str(exc).startswith(side) and values.get("per_item_info") is not None:
+            from . import PARAMETER_OPTIONS, in_option_terms
+
+            rest = in_option_terms(str(exc)[len(side) :], PARAMETER_OPTIONS["sota"])
+            raise CliError(f"--item-info {values['per_item_info']}: options{rest}") from None
         if not str(exc).startswith("scores"):
             raise
         raise CliError(f"--per-item {path}:{str(exc)[len('scores') :].lstrip(':')}") from None

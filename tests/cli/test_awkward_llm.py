@@ -225,3 +225,14 @@ def test_item_info_options_not_a_number_names_the_side_file_line(tmp_path, capsy
     code, out, err = _run(capsys, ["sota", "--per-item", str(wide), "--item-info", str(info)])
     assert code == 2, err
     assert err.count("\n") == 1 and f"{info}, line 5" in err and "options" in err and "NaN to integer" not in err
+
+
+def test_item_info_with_one_option_names_the_side_file_and_the_option(tmp_path, capsys):
+    wide, info = _sota_board(tmp_path, "options", "4")
+    rows = info.read_text().splitlines()
+    rows[4] = "q3,1"
+    info.write_text("\n".join(rows) + "\n")
+    code, out, err = _run(capsys, ["sota", "--per-item", str(wide), "--item-info", str(info)])
+    assert code == 2, err
+    assert err.count("\n") == 1 and f"--item-info {info}: options" in err and "'q3'" in err and "--chance 0" in err
+    assert "item_info[" not in err
