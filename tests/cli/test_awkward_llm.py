@@ -236,3 +236,15 @@ def test_item_info_with_one_option_names_the_side_file_and_the_option(tmp_path, 
     assert code == 2, err
     assert err.count("\n") == 1 and f"--item-info {info}: options" in err and "'q3'" in err and "--chance 0" in err
     assert "item_info[" not in err
+
+
+def test_check_batch_help_and_empty_file_name_the_accuracy_columns(tmp_path, capsys):
+    path = tmp_path / "empty.csv"
+    path.write_text("")
+    code, out, err = _run(capsys, ["check", "--batch", str(path)])
+    assert code == 2 and "items" in err and "dataset" in err
+    assert main(["check", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    batch = text[text.index("--batch FILE.csv check every row") :]
+    for column in ("items", "dataset", "samples", "pass_at", "average"):
+        assert column in batch[:600], column
