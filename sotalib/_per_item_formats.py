@@ -32,7 +32,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from ._io import InputError
+from ._io import InputError, _not_text, _not_utf8
 
 #: The layouts :func:`sotalib.read_per_item` reads besides "wide".
 LOG_FORMATS = ("long", "eval-arena", "lm-eval", "inspect", "helm", "eee")
@@ -126,6 +126,11 @@ class _Cells:
         self.values.append(value)
         self.lines.append(line)
         self.files.append(self.file)
+
+    def seen(self, model: str, item: str) -> None:
+        """A record without a result (a missing answer): its model and item are kept, the cell stays missing."""
+        self.models.setdefault(model, len(self.models))
+        self.items.setdefault(item, len(self.items))
 
     def add_many(self, models: list, items: list, values: Any, lines: list[int], samples: list | None = None) -> None:
         """Many records at once (the fast path of the line readers): names as str, values floats."""
@@ -354,7 +359,9 @@ def _json_lines_of(numbered, shown: str, what: str) -> Iterator[tuple[int, dict]
     for k, line in numbered:
         try:
             obj = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
+        except UnicodeDecodeError as exc:  # not "not a JSON object": say which byte, as the CSV readers do
+            raise InputError(_not_utf8(bytes(line), exc.start, shown).reason, path=shown, line=k) from None
+        except ValueError:
             raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=shown, line=k) from None
         if type(obj) is not dict:
             raise InputError(f"is not a JSON object ({what}: one JSON object per line)", path=shown, line=k)
@@ -440,6 +447,17 @@ def _first_object(head: bytes) -> dict | None:
     return obj if isinstance(obj, dict) else None
 
 
+def _utf8_text(raw: bytes, shown: str) -> None:
+    """Refuse text that is not UTF-8 (naming the byte), so that a Latin-1 JSONL is not called none of the formats."""
+    if b"\x00" in raw[:4096]:
+        return  # binary: named as none of the formats
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(raw) - 4:  # not a character cut at the end of the first bytes
+            raise _not_utf8(raw, exc.start, shown) from None
+
+
 def detect(src: _Source) -> str | None:
     """The format of one file by its name and first bytes; None when it is none of them (and not CSV text)."""
     name = src.name.casefold()
@@ -457,7 +475,9 @@ def detect(src: _Source) -> str | None:
         return "helm"
     if _LM_EVAL_NAME.match(src.name):
         return "lm-eval"
-    head = src.head().lstrip()
+    raw = src.head()
+    _utf8_text(raw, src.shown)
+    head = raw.lstrip()
     if head[:1] == b"[":
         return "helm" if b'"instance_id"' in head and b'"stats"' in head else None
     if head[:1] == b"{":
@@ -491,9 +511,45 @@ def _csv_header(head: bytes) -> list[str] | None:
 
 
 # ------------------------------------------------------------------ the readers
+#: A number written with a decimal comma (``0,5``, ``-1,25``), read as one in a file separated by semicolons or tabs.
+_DECIMAL_COMMA = re.compile(r"[-+]?[0-9]*,[0-9]+")
+
+
+class _DecimalMark:
+    """The decimal mark of a long CSV's scores: one kind throughout.
+
+    Commas (``0,5``) read as points where the cells are separated by semicolons or tabs, as
+    :mod:`sotalib._io` reads a wide CSV; a file mixing both kinds is refused at the line that mixes.
+    """
+
+    def __init__(self, shown: str, delimiter: str) -> None:
+        self.shown, self.delimiter = shown, delimiter
+        self.first: dict[str, int] = {}  # the first line of each kind, "comma" and "point"
+
+    def point(self, cell: str, line: int, column: str) -> str:
+        """``cell`` with a decimal point; refused when the file has the other kind before."""
+        if self.delimiter != "," and _DECIMAL_COMMA.fullmatch(cell):
+            kind, other, cell = "comma", "point", cell.replace(",", ".")
+        elif "." in cell:
+            kind, other = "point", "comma"
+        else:
+            return cell
+        if other in self.first:
+            raise InputError(
+                f"is {cell!r} with a decimal {kind} where line {self.first[other]} has a decimal {other}: write one "
+                "kind throughout",
+                path=self.shown,
+                line=line,
+                column=column,
+            )
+        self.first.setdefault(kind, line)
+        return cell
+
+
 def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool) -> bool:
     """A long CSV: model, item, score[, sample]; returns whether it has a sample column."""
     head = src.head()
+    _not_text(head, src.shown)  # a workbook or an Inspect .eval given as --format long: named for what it is
     header = _csv_header(head)
     if not header:
         raise InputError(f"is empty ({EXPECTED})", path=src.shown)
@@ -503,7 +559,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
     jm, ji, js, jk = columns
     extra = [j for j in range(len(header)) if j not in (jm, ji, js, jk)]
     try:
-        _read_long_fast(src, cells, header, delimiter, columns, extra, missing=missing)
+        _read_long_fast(src, cells, header, delimiter, columns, extra)
         return jk is not None
     except _Slow:
         pass  # read line by line: every fault named by its line and column
@@ -513,6 +569,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
     try:
         reader = csv.reader(text, delimiter=delimiter)
         next(reader, None)
+        decimals = _DecimalMark(src.shown, delimiter)
         for row in reader:
             line = reader.line_num
             if not row or not any(c.strip() for c in row):
@@ -528,6 +585,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
             cell = row[js].strip()
             if cell == "":
                 if missing:
+                    cells.seen(model, item)
                     continue
                 raise InputError(
                     "is blank: a missing result (read with missing=True to count it as not answered)",
@@ -535,8 +593,10 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
                     line=line,
                     column=header[js],
                 )
+            cell = decimals.point(cell, line, header[js])
             value = _number(cell, src.shown, line, header[js], missing=missing)
             if value is None:
+                cells.seen(model, item)
                 continue
             sample = row[jk].strip() if jk is not None else None
             cells.add(model, item, value, line, sample)
@@ -554,7 +614,7 @@ def read_long(src: _Source, cells: _Cells, *, outcome: str | None, missing: bool
 
 
 def _read_long_fast(
-    src: _Source, cells: _Cells, header: list[str], delimiter: str, columns: tuple, extra: list[int], *, missing: bool
+    src: _Source, cells: _Cells, header: list[str], delimiter: str, columns: tuple, extra: list[int]
 ) -> None:
     """The long CSV through pandas' C parser in chunks; _Slow (nothing added) at anything it does not take as is.
 
@@ -589,7 +649,7 @@ def _read_long_fast(
             blank = chunk.isna().all(axis=1).to_numpy()
             values = chunk[f"c{js}"].to_numpy(dtype=np.float64)
             keep = ~blank & ~np.isnan(values)
-            if not missing and (np.isnan(values) & ~blank).any():
+            if (np.isnan(values) & ~blank).any():  # a missing result: the record reader keeps its model and item
                 raise _Slow
             if not np.isfinite(values[keep]).all():
                 raise _Slow
@@ -702,7 +762,10 @@ def read_eval_arena(  # noqa: C901 - a record-by-record reader and its batch fas
             benchmarks.setdefault(bench, line)
         value = _number(raw, src.shown, line, key, missing=missing)
         if value is None:
+            cells.seen(model if type(model) is str else str(model), item if type(item) is str else str(item))
             return
+        if not 0.0 <= value <= 1.0:  # a mean of passes: its square is read as itself, so it must be a share
+            raise InputError(f"is {raw!r}; {key} is a pass rate, in [0, 1]", path=src.shown, line=line, column=key)
         model = model if type(model) is str else str(model)
         item = item if type(item) is str else str(item)
         cells.add(model, item, value, line)
@@ -725,10 +788,8 @@ def read_eval_arena(  # noqa: C901 - a record-by-record reader and its batch fas
         if filter is not None and benches != {filter}:
             raise _Slow
         values, keep = _floats(raw, missing)
-        if keep is not None:
-            models = [x for x, k in zip(models, keep, strict=True) if k]
-            items = [x for x, k in zip(items, keep, strict=True) if k]
-            lines = [x for x, k in zip(lines, keep, strict=True) if k]
+        if ((values < 0) | (values > 1)).any() or keep is not None:  # the record reader names the line, keeps
+            raise _Slow  # the model and item of a missing result
         for b in benches:
             if b is not None:
                 benchmarks.setdefault(b, lines[0] if lines else 0)
@@ -1034,6 +1095,7 @@ def read_eee(  # noqa: C901 - a record-by-record reader and its batch fast path,
         key = outcome or ("score" if evaluation.get("score") is not None else "is_correct")
         value = _number(evaluation.get(key), src.shown, line, f"evaluation.{key}", missing=missing)
         if value is None:
+            cells.seen(str(model), str(item))
             return
         cells.add(str(model), str(item), value, line)
 
@@ -1053,10 +1115,8 @@ def read_eee(  # noqa: C901 - a record-by-record reader and its batch fast path,
             raw = [e.get("score") for e in evals]
             raw = [r if r is not None else e.get("is_correct") for r, e in zip(raw, evals, strict=True)]
         values, keep = _floats(raw, missing)
-        if keep is not None:
-            models = [x for x, k in zip(models, keep, strict=True) if k]
-            items = [x for x, k in zip(items, keep, strict=True) if k]
-            lines = [x for x, k in zip(lines, keep, strict=True) if k]
+        if keep is not None:  # a missing result: the record reader keeps its model and item
+            raise _Slow
         for name in names:
             if name is not None:
                 evaluations.setdefault(str(name), lines[0] if lines else 0)
@@ -1259,7 +1319,7 @@ def attach_item_info(table: Any, path: str | os.PathLike) -> Any:
                     v = float(text)
                 except ValueError:
                     v = math.nan
-                if not (v == round(v) and v >= 1):
+                if not (math.isfinite(v) and v == round(v) and v >= 1):
                     raise t.error(f"is {text!r}; a number of options is a whole number >= 1", line=t.lines[r], column=j)
                 values.append(int(v))
             info["options"] = np.array(values, dtype=np.int64)

@@ -115,6 +115,8 @@ def per_item_from_values(values: dict, *, missing: bool = True, item_info: str |
         ]
         verb = "needs" if len(given) == 1 else "need"
         raise CliError(f"{', '.join(given) or 'these options'} {verb} --per-item FILE_OR_FOLDER")
+    if path == "-" and values.get("per_item_info") == "-":
+        raise CliError("--per-item - and --item-info - cannot both read standard input: give one of them as a file")
     try:
         return read_per_item(
             path,

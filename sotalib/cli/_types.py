@@ -137,7 +137,12 @@ def real(
     ``nan``, infinities, and literals that overflow a double or underflow to
     zero are refused with the option's name and range.
     """
-    need = _in(f"{option} must be a number", low, high, low_open, high_open)
+    unbounded = low == -math.inf and high == math.inf  # the library checks the range: say what is refused here
+    need = (
+        f"{option} must be a finite number"
+        if unbounded
+        else _in(f"{option} must be a number", low, high, low_open, high_open)
+    )
 
     def parse(text: str) -> float:
         s = text.strip()

@@ -145,7 +145,8 @@ def register(sub) -> None:
         "--batch",
         metavar="FILE.csv",
         help="check every row of a CSV file (columns p, n, decimals or eps, k, folds, folds_file, "
-        "stratified, repeats, aggregation, rounding, id, and score names; any case); exit 1 when "
+        "stratified, repeats, aggregation, rounding, id, dataset, items, samples, pass_at, average, and score "
+        "names; any case); exit 1 when "
         "some rows could not be checked",
     )
     a(

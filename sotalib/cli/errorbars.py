@@ -11,6 +11,7 @@ out with a ``note``; ``--pairs-file FILE.jsonl`` writes every pair, one JSON obj
 from __future__ import annotations
 
 import argparse
+import os
 
 from ._per_item_options import add_per_item_options, per_item_from_args
 from ._types import alpha
@@ -65,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--pairs-file needs --pairs (it writes every pair of models)")
     if pairs_file == "":
         raise CliError("--pairs-file needs a file name")
+    if pairs_file is not None:  # refused before the pairs are computed, not after
+        _check_writable(pairs_file)
     clusters = getattr(args, "clusters", None)
     if hasattr(args, "per_item_info") and clusters is None:  # the clusters are the only item attribute used here
         raise CliError("--item-info is read for --clusters COLUMN only: give --clusters (e.g. --clusters cluster)")
@@ -85,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
             raise
         raise CliError(f"--per-item {path}: {message[len('per_item') :].lstrip(': ')}") from None
     if pairs_file is not None and result.pairs is not None:
-        result.pairs.write_jsonl(pairs_file)
+        try:
+            result.pairs.write_jsonl(pairs_file)
+        except OSError as exc:
+            raise CliError(f"--pairs-file {pairs_file}: cannot be written: {exc.strerror or exc}") from None
     if not getattr(args, "json", False):
         more = f"every pair is in {pairs_file}" if pairs_file else "--pairs-file FILE.jsonl writes every pair"
         emit(args, {}, result.to_text(listed=MAX_TEXT_PAIRS, more=more))
@@ -96,3 +102,18 @@ def run(args: argparse.Namespace) -> int:
         payload["note"] = f"{payload['note']}; {where}"
     emit(args, payload, "")
     return 0
+
+
+def _check_writable(path: str) -> None:
+    """Refuse a ``--pairs-file`` that cannot be written (a folder, a missing or read-only folder)."""
+    from . import CliError
+
+    if os.path.isdir(path):
+        raise CliError(f"--pairs-file {path}: is a folder, not a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CliError(f"--pairs-file {path}: the folder {folder} does not exist")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise CliError(f"--pairs-file {path}: cannot be written: permission denied")
+    if not os.path.exists(path) and not os.access(folder, os.W_OK):
+        raise CliError(f"--pairs-file {path}: cannot be written: the folder {folder} is not writable")

@@ -106,9 +106,19 @@ def run(args: argparse.Namespace) -> int:
         kind = "battles (--battles: each battle has a winner)"
         res = call("rank-uncertainty", bradley_terry, kind, battles.a, battles.b, battles.winner, **given)
     else:
+        path = getattr(args, "per_item", None)
         per_item = per_item_from_args(args, missing=False, item_info="rank-uncertainty")
         kind = "per-item results (--per-item)"
-        res = call("rank-uncertainty", estimate_rank_uncertainty, kind, per_item, **given)
+        try:
+            res = call("rank-uncertainty", estimate_rank_uncertainty, kind, per_item, **given)
+        except ValueError as exc:  # the library names its argument, scores: here it is the file
+            message = " ".join(str(exc).split())
+            if not message.startswith("scores:"):
+                raise
+            message = message[len("scores:") :].replace(
+                "drop those items first (.shared())", "keep only the items every model answered"
+            )
+            raise CliError(f"--per-item {path}:{message}") from None
     if args.plot is not None:
         _draw(res, args.plot)
     text = res.to_text()

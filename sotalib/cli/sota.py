@@ -217,12 +217,26 @@ def _run_per_item(args: argparse.Namespace, given: dict) -> int:
     )
     _refuse_unused(given)
     table = per_item_from_values(values, missing=True)
+    if values.get("per_item_info") is not None:  # sota reads one item attribute: the number of options
+        info = values["per_item_info"]
+        if "options" not in (table.item_info or {}):
+            known = ", ".join(sorted(table.item_info or {})) or "none"
+            raise CliError(
+                f"--item-info {info}: sota reads only its column options (each item's number of answer "
+                f"options, for the chance level), which it does not have (item columns: {known})"
+            )
     try:
         with announcing(_hear):
             est = call("sota", estimate_sota, "a per-item board", table, **given, progress=False)
     except NoSolutionError:
         raise
     except ValueError as exc:  # the matrix is the file: its messages name --per-item and the file
+        side = "item_info['options']"
+        if str(exc).startswith(side) and values.get("per_item_info") is not None:
+            from . import PARAMETER_OPTIONS, in_option_terms
+
+            rest = in_option_terms(str(exc)[len(side) :], PARAMETER_OPTIONS["sota"])
+            raise CliError(f"--item-info {values['per_item_info']}: options{rest}") from None
         if not str(exc).startswith("scores"):
             raise
         raise CliError(f"--per-item {path}:{str(exc)[len('scores') :].lstrip(':')}") from None

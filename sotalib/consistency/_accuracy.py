@@ -92,9 +92,12 @@ def _quantity(name: str, what: str) -> tuple[str, bool]:
             raise ValueError(f"{what} names must not be empty") from None
         return key, False
     if spec.base != "acc":
-        raise ValueError(
+        raise ParameterError(
             f"{what} {name}: with n_items every score is a share of the items (acc, pass@1, exact_match, "
-            f"resolved, ...); {name} is not (it needs p and n)"
+            f"resolved, ...); {name} is not (it needs p and n)",
+            "n_items",
+            "p",
+            "n",
         )
     return "acc", spec.complement
 

@@ -193,7 +193,7 @@ def _read_table(table) -> tuple[list[str], list[tuple[int, list[str]]], str, str
         table,
         file_word="batch file",
         frame_word="table",
-        needs="a header line (p, n, decimals or eps, score names) and one line per report",
+        needs="a header line (p and n, or items, or dataset; score names; decimals or eps) and one line per report",
     )
     assert t.header is not None  # read with header=True
     return list(t.header), [(j + 1, list(r)) for j, r in enumerate(t.rows)], base, where, t.header_line

@@ -519,6 +519,16 @@ def _check_report(
         p, n, folds = dataset_experiment(dataset, p, n, folds, k)
     if scores is None:
         raise TypeError("check_report() needs the reported scores: check_report(p, n, scores, ...)")
+    if (
+        p is None and n is None and folds is None and k is None
+    ):  # no experiment: ask for it before the rounding of the scores
+        raise ParameterError(
+            "give the experiment: p and n (a test set), or n_items (an accuracy on a number of items), or dataset",
+            "p",
+            "n",
+            "n_items",
+            "dataset",
+        )
     kw: ToleranceOptions = dict(eps=eps, decimals=decimals, rounding=rounding)
     intervals, tol = read_report(scores, **kw)  # the one reading of the reported scores
     report = _Report(intervals, tuple(scores), tuple(scores.values()), decimals, tol)
@@ -676,7 +686,12 @@ def _single_report(p, n, report: _Report, diagnosis: bool, *, bounds, aggregatio
     if repeats != 1:
         raise ParameterError("repeats needs folds or k (a single test set is evaluated once)", "repeats", "folds", "k")
     if p is None or n is None:
-        raise ParameterError("p and n are required for a single test set", "p", "n")
+        raise ParameterError(
+            "p and n are required for a single test set (or n_items, for an accuracy on a number of items)",
+            "p",
+            "n",
+            "n_items",
+        )
     d, (sug, changeable) = _som(p, n, report, diagnosis)
     return ReportVerdict(
         d["consistent"],

@@ -59,7 +59,7 @@ from scipy import special, stats
 from .._numba import njit
 from .._per_item import PerItem, as_per_item
 from .._result import Result
-from .._validate import check_choice, check_probability, check_real
+from .._validate import check_choice, check_memory, check_probability, check_real
 
 __all__ = [
     "BenchmarkNoiseTable",
@@ -996,6 +996,11 @@ def minimum_detectable_difference(se_diff: ArrayLike, *, alpha: float = 0.05, po
     return float(out) if out.ndim == 0 else out
 
 
+#: Bytes held per pair by ``evaluation_noise(pairs=True)`` at its peak: 13 columns of 8 bytes, kept block by
+#: block and then joined (twice), with the sorts of Holm's and Benjamini-Hochberg's adjustments.
+PAIR_BYTES = 256
+
+
 def evaluation_noise(
     per_item: Any,
     *,
@@ -1105,13 +1110,20 @@ def evaluation_noise(
     t = as_per_item(per_item)
     alpha = check_probability("alpha", alpha, open_low=True, open_high=True)
     interval = check_choice("interval", interval, ("auto", "normal", "exact"))  # type: ignore[assignment]
+    if pairs:  # every pair is kept (13 columns, and their copies while they are joined): refused up front if too many
+        n_all = t.m * (t.m - 1) // 2
+        check_memory(
+            n_all * PAIR_BYTES,
+            f"pairs on {t.m:,} models ({n_all:,} of them)",
+            "leave out pairs (the summary is computed block by block in bounded memory), or read fewer models",
+        )
     Y = t.outcomes
     bad = ~np.isnan(Y) & ((Y < 0) | (Y > 1))
     if bad.any():
         i, j = (int(v) for v in np.argwhere(bad)[0])
         raise ValueError(
             f"per_item: outcomes must lie in [0, 1]; row {i + 1} (item {t.items[i]!r}), "
-            f"column {j + 1} (model {t.models[j]!r}) is {Y[i, j]!r}"
+            f"column {j + 1} (model {t.models[j]!r}) is {float(Y[i, j]):g}"
         )
     codes = _cluster_codes(t, clusters)
     c = _cells(t)

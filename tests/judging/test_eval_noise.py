@@ -368,7 +368,8 @@ def test_summary_without_pairs_is_the_summary_with_them():
 
 
 def test_critical_counts_match_the_exact_test():
-    from sotalib.judging._eval_noise import _critical_counts  # private: the pair screen's shortcut is the subject
+    # private: the table of critical counts behind the summary's close pairs is the subject
+    from sotalib.judging._eval_noise import _critical_counts
 
     threshold = 2 * stats.norm.sf(3.0)
     crit = _critical_counts(60, threshold)
@@ -481,7 +482,8 @@ def test_a_pair_without_shared_items_is_not_tested():
 
 @pytest.mark.parametrize(("k", "n"), [(0, 1), (3, 7), (50, 100), (512, 1100), (4_850, 10_000), (5_900, 12_000)])
 def test_sign_test_matches_binomtest_on_large_counts(k, n):
-    from sotalib.judging._eval_noise import _sign_test  # private: the exact test's large-count path is the subject
+    # private: the vectorised sign test is the subject, checked against scipy's binomtest
+    from sotalib.judging._eval_noise import _sign_test
 
     for a, b in ((k, n - k), (n - k, k), (k + 0.7, n - k + 0.2)):
         p = _sign_test(np.array([a], dtype=float), np.array([b], dtype=float))[0]
