@@ -827,11 +827,14 @@ def dependence_fit(
     :func:`estimate_dependence` takes them: the pairwise phi, the agreement
     (``E[X_j X_k + (1 - X_j)(1 - X_k)]``, the chance that one answer of each
     agrees) and the accuracies are those of one answer per model, unbiased
-    whatever ``K``.  The null matrices and the predicted best of ``m`` are
-    simulated with one answer per cell, as the paper's model has it; means
-    of ``K > 1`` samples vary less, so for them the test is conservative
-    (the observed dispersion of phi is smaller than one answer's would be)
-    and the observed best of ``m`` is narrower than the prediction.
+    whatever ``K``.  When the table records each cell's ``K``
+    (:attr:`PerItem.samples`) the null matrices are means of ``K`` answers
+    drawn under the fitted model, as the data are; when it does not (the
+    CRUXEval files) they hold one answer per cell, whose phi varies more
+    than that of means of ``K > 1``: the test is then conservative.  The
+    predicted best of ``m`` counts one answer per item, as the paper's
+    model has it, so for means of ``K > 1`` samples the observed best of
+    ``m`` is narrower than the prediction.
 
     Parameters
     ----------
@@ -893,14 +896,23 @@ def dependence_fit(
     theta = Y.mean(axis=0)
     rho0 = dependence.rho0
     theta0 = dependence.theta0 if dependence.theta0 is not None else float(theta.mean())
-    # the test
+    # the test: the null matrices are means of the cells' K samples when the table records them
     D = _dispersion(Y)
-    null = np.array(
-        [
-            _dispersion(_nonconstant(_simulate(n, theta, rho=min(rho0, 1 - 1e-12), theta0=theta0, rng=gen)))
-            for _ in range(n_null)
-        ]
-    )
+    K = _fit_samples(correct, dependence) if dependence.graded else None
+    if K is None:
+        null = np.array(
+            [
+                _dispersion(_nonconstant(_simulate(n, theta, rho=min(rho0, 1 - 1e-12), theta0=theta0, rng=gen)))
+                for _ in range(n_null)
+            ]
+        )
+    else:
+        null = np.array(
+            [
+                _dispersion(_nonconstant(_simulate_means(theta, min(rho0, 1 - 1e-12), theta0, K, gen)))
+                for _ in range(n_null)
+            ]
+        )
     p = float((1 + np.sum(null >= D)) / (1 + n_null))
     # agreement
     agree = ((Y.T @ Y) + ((1 - Y).T @ (1 - Y))) / n
@@ -961,6 +973,29 @@ def dependence_fit(
         dependence=dependence,
         seed=seed_record(rng),
     )
+
+
+def _fit_samples(correct: Any, dependence: Dependence) -> np.ndarray | None:
+    """The samples ``K`` of the cells :func:`estimate_dependence` used (complete items, its models), or None."""
+    table = as_per_item(correct, "correct", function="dependence_fit")
+    if table.samples is None:
+        return None
+    complete = ~np.isnan(table.outcomes).any(axis=1)
+    cols = [table.models.index(name) for name in dependence.models]
+    return table.samples[complete][:, cols]
+
+
+def _simulate_means(
+    theta: np.ndarray, rho: float, theta0: float, K: np.ndarray, gen: np.random.Generator
+) -> np.ndarray:
+    """Items x models means of ``K`` answers drawn independently given the reference outcome (the paper's model)."""
+    from ._dependence_model import conditional_probs
+
+    p1, p0 = conditional_probs(theta, theta0, rho)
+    p1, p0 = np.clip(p1, 0.0, 1.0), np.clip(p0, 0.0, 1.0)
+    y0 = np.asarray(gen.random(K.shape[0]) < theta0)
+    p = np.where(y0[:, None], p1[None, :], p0[None, :])
+    return gen.binomial(K, p) / K
 
 
 def _lower_quantiles(sorted_values: np.ndarray, q) -> np.ndarray:
