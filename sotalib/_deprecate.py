@@ -12,17 +12,27 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["REMOVED_IN", "deprecated_alias", "keyword_only_since", "renamed_arguments", "warn_deprecated"]
+__all__ = [
+    "REMOVED_IN",
+    "REMOVED_IN_NEXT",
+    "deprecated_alias",
+    "keyword_only_since",
+    "renamed_arguments",
+    "warn_deprecated",
+]
 
+#: Names deprecated in 0.6.0 or before go in this version.
 REMOVED_IN = "0.7.0"
+#: Names deprecated after 0.6.0 (the one minor version they keep working for).
+REMOVED_IN_NEXT = "0.8.0"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def warn_deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
-    """Warn that ``old`` is deprecated in favour of ``new``."""
+def warn_deprecated(old: str, new: str, *, stacklevel: int = 3, removed_in: str = REMOVED_IN) -> None:
+    """Warn that ``old`` is deprecated in favour of ``new`` (removed in ``removed_in``)."""
     warnings.warn(
-        f"{old} is deprecated and will be removed in sotalib {REMOVED_IN}; use {new}",
+        f"{old} is deprecated and will be removed in sotalib {removed_in}; use {new}",
         DeprecationWarning,
         stacklevel=stacklevel,
     )
@@ -43,7 +53,7 @@ def deprecated_alias(func: F, old_name: str, *, module: str | None = None) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def renamed_arguments(**renames: str) -> Callable[[F], F]:
+def renamed_arguments(*, removed_in: str = REMOVED_IN, **renames: str) -> Callable[[F], F]:
     """Accept former keyword names, ``@renamed_arguments(old="new")``, with a warning.
 
     Giving both spellings is an error naming both.  A renaming that also
@@ -58,7 +68,7 @@ def renamed_arguments(**renames: str) -> Callable[[F], F]:
                 if old in kwargs:
                     if new in kwargs:
                         raise ValueError(f"give {new} only ({old} is its deprecated spelling)")
-                    warn_deprecated(f"{func.__name__}({old}=...)", f"{new}=")
+                    warn_deprecated(f"{func.__name__}({old}=...)", f"{new}=", removed_in=removed_in)
                     kwargs[new] = kwargs.pop(old)
             return func(*args, **kwargs)
 

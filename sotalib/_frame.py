@@ -34,13 +34,14 @@ def warn_names_as_candidates(function: str, candidates: Any) -> None:
     """
     if candidates is None or isinstance(candidates, str):
         return
-    from ._deprecate import warn_deprecated
+    from ._deprecate import REMOVED_IN_NEXT, warn_deprecated
 
     warn_deprecated(
         f"{function}(candidates=<names>)",
         "candidates= for the axis that holds the candidates ('rows' or 'columns'), with the names in the data "
         "(a DataFrame's index or columns, a mapping's keys, a PerItem's models, what read_scores returns)",
         stacklevel=4,
+        removed_in=REMOVED_IN_NEXT,
     )
 
 

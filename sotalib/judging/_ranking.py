@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import warn_deprecated
+from .._deprecate import REMOVED_IN_NEXT, warn_deprecated
 from .._frame import AXES, as_matrix, warn_names_as_candidates
 from .._json import json_safe
 from .._result import Result
@@ -96,7 +96,7 @@ class Aggregation(Result):
     @property
     def higher_is_better(self) -> bool:
         """Deprecated: ``not lower_is_better`` (the vocabulary's one orientation flag)."""
-        warn_deprecated("Aggregation.higher_is_better", "not Aggregation.lower_is_better")
+        warn_deprecated("Aggregation.higher_is_better", "not Aggregation.lower_is_better", removed_in=REMOVED_IN_NEXT)
         return not self.lower_is_better
 
     @property

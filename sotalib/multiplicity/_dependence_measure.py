@@ -77,7 +77,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._deprecate import renamed_arguments, warn_deprecated
+from .._deprecate import REMOVED_IN_NEXT, renamed_arguments, warn_deprecated
 from .._json import json_safe
 from .._per_item import PerItem, as_per_item
 from .._result import Result
@@ -787,11 +787,13 @@ class DependenceFit(Result):
     @property
     def best_of_k(self) -> list:
         """Deprecated: :attr:`best_of_m` (``k`` is for folds only), each row also under its former key ``"k"``."""
-        warn_deprecated("DependenceFit.best_of_k", "best_of_m (each row's number of models under 'm')")
+        warn_deprecated(
+            "DependenceFit.best_of_k", "best_of_m (each row's number of models under 'm')", removed_in=REMOVED_IN_NEXT
+        )
         return [{**row, "k": row["m"]} for row in self.best_of_m]
 
 
-@renamed_arguments(ks="ms")
+@renamed_arguments(ks="ms", removed_in=REMOVED_IN_NEXT)
 def dependence_fit(
     correct: Any,
     *,

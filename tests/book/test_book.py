@@ -53,6 +53,16 @@ PAGE_NUMBERS = {
         "5,492,313,581,364",
         "acc 0.8280 -> 0.8287",  # the typo finder's nearest suggestion, as chapter 6 prints and explains it
     ],
+    # the Open LLM Leaderboard's rows and ARC's printable values; DeepSeek-R1's cells (all, checkable, no single
+    # run); MMLU-Pro's merged run (correct answers, questions scored, the overall as a board prints it)
+    "notebooks/06d_llm_scores": [
+        "1,804",
+        "1,173",
+        "175 cells; 97 checkable; 38 cannot be one run",
+        "10,363",
+        "12,030",
+        "86.14",
+    ],
     "notebooks/07_judging": ["10,000", "9,900"],
 }
 
