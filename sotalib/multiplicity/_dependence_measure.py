@@ -438,6 +438,16 @@ def estimate_dependence(
     >>> d = estimate_dependence(Y, n_resamples=200, rng=2)  # Y: a PerItem, 5000 items x 20 models
     >>> round(d.rho0, 2), d.rho0_low < 0.6 < d.rho0_high
     (0.6, True)
+
+    Graded cells (shares of samples that passed) give each model's mean and
+    the phi of one answer each, below the shares' own correlation:
+
+    >>> import numpy as np
+    >>> from sotalib import PerItem
+    >>> X = np.array([[1, .8, .9], [0, .1, .2], [1, .6, .7], [0, .3, 0], [1, .9, .5]])
+    >>> g = estimate_dependence(PerItem(X), n_resamples=0)
+    >>> g.graded, round(g.theta[1], 2), round(g.mean_phi, 3), round(g.mean_corr, 3)
+    (True, 0.54, 0.481, 0.858)
     """
     n_resamples = check_int("n_resamples", n_resamples, low=0)
     alpha = check_alpha("alpha", alpha)
