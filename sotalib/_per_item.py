@@ -376,6 +376,22 @@ class PerItem(Result):
                 f" ({int(graded.sum()):,} such cell{'s' if graded.sum() > 1 else ''} in all)",
             )
 
+    def _require_unit(self, name: str, function: str) -> None:
+        """Refuse a cell outside [0, 1], naming its place: ``function`` needs outcomes in [0, 1] (graded allowed)."""
+        Y = self.outcomes
+        answered = ~np.isnan(Y)
+        outside = answered & ((Y < 0) | (Y > 1))
+        if outside.any():
+            i, j = (int(v) for v in np.argwhere(outside)[0])
+            raise self._error(
+                name,
+                i,
+                j,
+                f"is {Y[i, j]:g}, not in [0, 1]: {function} needs outcomes in [0, 1] (1 correct, 0 wrong, a share "
+                "of correct samples between, NaN for a missing answer)"
+                f" ({int(outside.sum()):,} such cell{'s' if outside.sum() > 1 else ''} in all)",
+            )
+
     def _require_complete(self, name: str, function: str) -> None:
         """Refuse a missing cell, naming its place: ``function`` needs every model on every item."""
         miss = np.isnan(self.outcomes)

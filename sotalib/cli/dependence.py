@@ -1,6 +1,6 @@
 """``sotalib dependence``: the dependence between models, measured from per-item results.
 
-Reads per-item correctness (a CSV with one column per model, one row per test item, 1/0;
+Reads per-item correctness (a CSV with one column per model, one row per test item, 1/0 or a graded share in [0, 1];
 a first column of item ids is recognised whatever its header; an empty cell is a missing answer;
 or any format of :func:`sotalib.read_per_item`: a long CSV, eval-arena, lm-eval, Inspect, HELM,
 Every Eval Ever logs, ``.gz`` too), estimates the multiplicity model's ``rho_0`` and the reference classifier's
@@ -24,7 +24,8 @@ def register(sub) -> None:
         help="measure the dependence rho_0 between models from per-item results",
         description="Measure the correlation rho_0 of every model with a hidden reference classifier (the "
         "multiplicity paper's model) and the reference's accuracy theta_0 from per-item correctness: a CSV "
-        "with one column per model and one row per test item (1 correct, 0 wrong, empty: not answered; a "
+        "with one column per model and one row per test item (1 correct, 0 wrong, a share of correct samples "
+        "between, e.g. a pass@1 averaged over samples; empty: not answered; a "
         "first column of item ids is recognised whatever its header; .csv.gz is read).  Items some model did not answer are left out "
         "and counted.  --fit also tests the model (the spread of the pairwise phi, level 0.05) and "
         "compares its best of k models with the observed.",

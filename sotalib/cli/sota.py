@@ -40,8 +40,8 @@ def register(sub) -> None:
     add_per_item_options(
         p,
         help="per-item correctness instead of a leaderboard (a CSV with one column per model, one row per test "
-        "item, 1/0, empty: not answered; or any format of sotalib.read_per_item: long CSV, eval-arena, lm-eval, "
-        "Inspect, HELM, Every Eval Ever, a folder of runs): the board is each model's accuracy on the items every "
+        "item, 1/0 or a graded share in [0, 1], empty: not answered; or any format of sotalib.read_per_item: "
+        "long CSV, eval-arena, lm-eval, Inspect, HELM, Every Eval Ever, a folder of runs): the board is each model's accuracy on the items every "
         "model answered, n is their number, and --rho, unless given, is the dependence measured from the file",
     )
     a(

@@ -1,4 +1,4 @@
-r"""The dependence model measured item by item: ``rho_0`` and ``theta_0`` from an items x models 0/1 matrix.
+r"""The dependence model measured item by item: ``rho_0`` and ``theta_0`` from items x models outcomes in [0, 1].
 
 The multiplicity paper (Section 4.2) ties the classifiers through a reference
 classifier ``Y_0 ~ Bernoulli(theta_0)``: given ``Y_0`` the ``Y_j`` are
@@ -34,6 +34,36 @@ items) costs three matrix products: ``O(n m B)`` for ``B`` resamples.
 
 ``rho_0`` is taken non-negative: the model with ``-rho_0`` and the reference's
 labels swapped (``theta_0 -> 1 - theta_0``) is the same model.
+
+**Graded outcomes** (a pass@1 averaged over ``K`` samples per item: a cell
+``X_ij`` in [0, 1]).  Model ``j`` answers item ``i`` correctly with a
+probability ``p_ij``, and a cell is the mean of ``K_ij`` samples drawn
+independently given the item (and independently of the other models), so
+``E[X_ij | i] = p_ij``.  The paper's classifier gives one answer per item:
+its ``Y_ij`` is *one* such sample.  The rule: the accuracy is the mean of the
+graded cells, ``theta_j = mean_i X_ij``, and ``Z_ij`` is standardised by the
+Bernoulli variance of one answer, ``theta_j (1 - theta_j)``, exactly as for
+0/1 cells (where it is the column's variance, so the binary numbers are
+unchanged).  Then for distinct models the prediction noise averages out of
+every cross moment, ``E[(X_j - theta_j)(X_k - theta_k)] = Cov(p_j, p_k) =
+Cov(Y_j, Y_k)``, and likewise for triples: ``mean phi`` estimates the phi of
+one answer of each model, ``rho_0^2`` of the paper's model, and ``mean tau``
+its ``rho_0^3 gamma(theta_0)``, whatever ``K`` is, known or not (the
+CRUXEval files do not record it); no correction with ``samples`` or
+``squares`` is needed, and none is applied.  The power sums then need
+``X^2`` and ``X^3`` (three more matrix products).
+
+What this is *not*: the Pearson correlation of the graded cells,
+``r_X = Cov(p_j, p_k) / sqrt(Var X_j Var X_k)`` with ``Var X_j = Var p_j +
+E[p_j (1 - p_j) / K]``.  Against the correlation of the success
+probabilities ``p`` it is attenuated by the prediction noise (Spearman's
+attenuation, ``r_X = r_p sqrt(R_j R_k)``, ``R = Var p / Var X``); against the
+paper's ``rho_0^2`` it is inflated, since averaging ``K`` answers removes
+prediction noise from the variance but not from the covariance: under the
+reference model with every cell a mean of ``K`` answers,
+``r_X = rho_0^2 / (rho_0^2 + (1 - rho_0^2) / K)`` (``rho_0^2`` at ``K = 1``,
+1 as ``K -> infinity``).  :attr:`Dependence.mean_corr` reports ``r_X`` beside
+``mean_phi`` for graded outcomes, so the two can be compared.
 """
 
 from __future__ import annotations
@@ -77,8 +107,12 @@ FIT_LEVEL = 0.05
 def _as_matrix(
     correct: Any, name: str = "correct", function: str = "estimate_dependence"
 ) -> tuple[np.ndarray, list[str]]:
-    """``(Y, names)``: the items x models 0/1 matrix (NaN = missing) and the model names, via :func:`as_per_item`."""
-    table = as_per_item(correct, name, function=function, binary=True)
+    """``(Y, names)``: the items x models outcomes in [0, 1] (NaN = missing) and the model names (:func:`as_per_item`).
+
+    A cell outside [0, 1] is refused by its place; graded cells (a share of correct samples) are taken.
+    """
+    table = as_per_item(correct, name, function=function)
+    table._require_unit(name, function)
     n, m = table.outcomes.shape
     if m < 2:
         raise ValueError(f"{name} must have at least 2 models (columns), got {m}")
@@ -111,11 +145,23 @@ def _check_bootstrap_time(n_resamples: int, n: int, m: int) -> None:
 # the estimator
 
 
-def _moments(Y: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _powers(Y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(Y^2, Y^3)`` for graded outcomes; None for 0/1 ones (where both are ``Y``)."""
+    if np.all((Y == 0) | (Y == 1)):
+        return None
+    Y2 = Y * Y
+    return Y2, Y2 * Y
+
+
+def _moments(
+    Y: np.ndarray, W: np.ndarray, powers: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean pairwise phi, mean standardised triple co-moment and models used, per row of weights ``W``.
 
-    ``Y`` is ``n x m`` of 0/1 (no NaN); ``W`` is ``B x n`` of item weights summing to ``n`` per row.  A
-    model constant under a resample's weights has no phi; it is left out of that resample's averages.
+    ``Y`` is ``n x m`` in [0, 1] (no NaN); ``W`` is ``B x n`` of item weights summing to ``n`` per row;
+    ``powers`` is :func:`_powers` of ``Y`` (None: 0/1 outcomes).  ``Z = (Y - mu) / sqrt(mu (1 - mu))``
+    with the Bernoulli variance of one answer (the module's rule for graded outcomes).  A model
+    constant under a resample's weights has no phi; it is left out of that resample's averages.
     """
     n = Y.shape[0]
     mu = (W @ Y) / n  # B x m weighted accuracies
@@ -132,8 +178,15 @@ def _moments(Y: np.ndarray, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     a3 = np.where(ok, ((1.0 - mu) ** 3 + mu**3) / (var_ * sd), 0.0)
     c3 = (mu_**3 / (var_ * sd)).sum(axis=1)
     e1 = Y @ a1.T - c1  # n x B
-    p2 = Y @ a2.T + c2
-    p3 = Y @ a3.T - c3
+    if powers is None:
+        p2 = Y @ a2.T + c2
+        p3 = Y @ a3.T - c3
+    else:  # graded: Z^2 and Z^3 are polynomials in an entry, (Y - mu)^2 / var and (Y - mu)^3 / (var sd)
+        Y2, Y3 = powers
+        b2 = np.where(ok, 1.0 / var_, 0.0)
+        b3 = np.where(ok, 1.0 / (var_ * sd), 0.0)
+        p2 = Y2 @ b2.T - Y @ (2.0 * mu_ * b2).T + c2
+        p3 = Y3 @ b3.T - Y2 @ (3.0 * mu_ * b3).T + Y @ (3.0 * mu_**2 * b3).T - c3
     wt = W.T / n
     e1sq = e1 * e1
     s2 = np.einsum("ib,ib->b", e1sq - p2, wt)
@@ -166,9 +219,10 @@ def _bootstrap(Y: np.ndarray, n_resamples: int, gen: np.random.Generator) -> tup
     """Mean phi and mean triple co-moment of ``n_resamples`` bootstrap resamples of the items (NumPy)."""
     n = Y.shape[0]
     phis, taus = [], []
+    powers = _powers(Y)
     for start in range(0, n_resamples, _BLOCK):
         W = _weights(n, min(_BLOCK, n_resamples - start), gen)
-        p, t, _ = _moments(Y, W)
+        p, t, _ = _moments(Y, W, powers)
         phis.append(p)
         taus.append(t)
     return np.concatenate(phis), np.concatenate(taus)
@@ -228,6 +282,13 @@ class Dependence(Result):
         The ``rng`` seed when it was an int.
     method : str
         ``"moments"``: pairwise phi and triple co-moments matched to the model.
+    graded : bool
+        Whether some cell used is graded (strictly between 0 and 1): then ``mean_phi`` is the phi of
+        one answer of each model, measured from the means of their samples (see :func:`estimate_dependence`).
+    mean_corr : float or None
+        For graded outcomes, the mean pairwise Pearson correlation of the graded cells (``mean_phi``'s
+        numerators over the cells' own variances), which prediction noise pulls away from ``rho0 ** 2``;
+        None for 0/1 outcomes, where it equals ``mean_phi``.
     """
 
     rho0: float
@@ -249,6 +310,8 @@ class Dependence(Result):
     alpha: float
     seed: int | None = None
     method: str = "moments"
+    graded: bool = False
+    mean_corr: float | None = None
     _Y: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def to_text(self) -> str:
@@ -264,6 +327,10 @@ class Dependence(Result):
                 + (f"  ({self.theta0_low:.4f}, {self.theta0_high:.4f})" if self.theta0_low is not None else "")
             )
         rows.append(f"  mean phi         {self.mean_phi:.4f}")
+        if self.graded and self.mean_corr is not None:
+            rows.append(
+                f"  mean corr        {self.mean_corr:.4f}  (of the graded cells; mean phi is of one answer each)"
+            )
         if self.items_dropped:
             rows.append(f"  note: {self.items_dropped:,} items left out: some model did not answer them")
         if self.constant:
@@ -308,14 +375,33 @@ def estimate_dependence(
     unbiased when answers are missing at random); models right or wrong on
     every item have no phi and are left out.  Both are reported.
 
+    Graded outcomes (a cell in [0, 1]: the share of ``K`` samples that were
+    correct, a pass@1 averaged over samples) are taken by one rule: a
+    model's accuracy ``theta_j`` is the mean of its graded cells, and the
+    standardisation uses the variance of *one* answer, ``theta_j (1 -
+    theta_j)``, as for 0/1 cells (where it is the column's own variance: the
+    binary numbers are those of the 0/1 estimator).  The samples of a cell
+    are independent given the item and of the other models' samples, so the
+    prediction noise cancels from the cross moments of distinct models:
+    ``mean_phi`` estimates the phi of one answer of each model, the
+    paper's ``rho_0^2``, without bias from the ``K`` samples, whether ``K``
+    is known or not; no correction by ``samples`` or ``squares`` is needed.
+    The Pearson correlation of the graded cells themselves (``mean_corr``)
+    is not that: prediction noise ``E[p (1 - p)] / K`` in each cell's
+    variance attenuates it against the correlation of the models' per-item
+    success probabilities, while averaging removes noise that one answer
+    has, so that under the reference model it is ``rho_0^2 / (rho_0^2 + (1 -
+    rho_0^2) / K)``, above ``rho_0^2`` for ``K > 1`` (module docstring).
+
     Parameters
     ----------
     correct : PerItem or pandas.DataFrame
         Per-item results, items as rows and models as columns: 1 (correct)
-        and 0 (wrong), NaN for a missing answer (a :class:`~sotalib.PerItem`,
-        what :func:`~sotalib.read_per_item` returns, or a DataFrame with one
+        and 0 (wrong), or a graded share in [0, 1] (a mean over samples),
+        NaN for a missing answer (a :class:`~sotalib.PerItem`, what
+        :func:`~sotalib.read_per_item` returns, or a DataFrame with one
         column per model).  An item id listed twice is refused (it would
-        count twice); so is a graded cell (not 0 or 1), by its place.
+        count twice); so is a cell outside [0, 1] (a loss), by its place.
     n_resamples : int
         Bootstrap resamples, ``>= 0`` (0: no interval); refused up front when
         they would take longer than the time limit (a minute unless
@@ -333,7 +419,7 @@ def estimate_dependence(
     Raises
     ------
     ValueError
-        If ``correct`` is not per-item results of 0/1/NaN with at least two
+        If ``correct`` is not per-item results in [0, 1] (or NaN) with at least two
         models and two items (a bare array is refused: wrap it as
         ``PerItem(array)``, items as rows), if fewer than two models vary over the items
         answered by all, or if ``n_resamples``, ``alpha`` or ``rng`` is out
@@ -352,6 +438,16 @@ def estimate_dependence(
     >>> d = estimate_dependence(Y, n_resamples=200, rng=2)  # Y: a PerItem, 5000 items x 20 models
     >>> round(d.rho0, 2), d.rho0_low < 0.6 < d.rho0_high
     (0.6, True)
+
+    Graded cells (shares of samples that passed) give each model's mean and
+    the phi of one answer each, below the shares' own correlation:
+
+    >>> import numpy as np
+    >>> from sotalib import PerItem
+    >>> X = np.array([[1, .8, .9], [0, .1, .2], [1, .6, .7], [0, .3, 0], [1, .9, .5]])
+    >>> g = estimate_dependence(PerItem(X), n_resamples=0)
+    >>> g.graded, round(g.theta[1], 2), round(g.mean_phi, 3), round(g.mean_corr, 3)
+    (True, 0.54, 0.481, 0.858)
     """
     n_resamples = check_int("n_resamples", n_resamples, low=0)
     alpha = check_alpha("alpha", alpha)
@@ -366,7 +462,8 @@ def estimate_dependence(
             f"correct has {Yc.shape[1]} model(s) neither right nor wrong on every item; at least 2 are needed "
             f"(constant: {', '.join(constant)})"
         )
-    phi, tau, _ = _moments(Yc, np.ones((1, Yc.shape[0])))
+    powers = _powers(Yc)
+    phi, tau, _ = _moments(Yc, np.ones((1, Yc.shape[0])), powers)
     rho, theta0 = _parameters(phi, tau)
     rlo = rhi = tlo = thi = None
     if n_resamples:
@@ -393,8 +490,21 @@ def estimate_dependence(
         n_resamples=n_resamples,
         alpha=alpha,
         seed=seed_record(rng),
+        graded=powers is not None,
+        mean_corr=None if powers is None else _mean_corr(Yc),
         _Y=Yc,
     )
+
+
+def _mean_corr(Y: np.ndarray) -> float | None:
+    """Mean pairwise Pearson correlation of the columns of ``Y`` (columns without variance left out)."""
+    sd = Y.std(axis=0)
+    keep = sd > 1e-12
+    if keep.sum() < 2:
+        return None
+    R = np.corrcoef(Y[:, keep], rowvar=False)
+    iu = np.triu_indices(R.shape[0], 1)
+    return float(R[iu].mean())
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -725,6 +835,19 @@ def dependence_fit(
     of the models (without replacement; all subsets when there are at most
     ``n_subsets``, else ``n_subsets`` random ones).
 
+    Graded outcomes (means of ``K`` samples) are taken as
+    :func:`estimate_dependence` takes them: the pairwise phi, the agreement
+    (``E[X_j X_k + (1 - X_j)(1 - X_k)]``, the chance that one answer of each
+    agrees) and the accuracies are those of one answer per model, unbiased
+    whatever ``K``.  When the table records each cell's ``K``
+    (:attr:`PerItem.samples`) the null matrices are means of ``K`` answers
+    drawn under the fitted model, as the data are; when it does not (the
+    CRUXEval files) they hold one answer per cell, whose phi varies more
+    than that of means of ``K > 1``: the test is then conservative.  The
+    predicted best of ``m`` counts one answer per item, as the paper's
+    model has it, so for means of ``K > 1`` samples the observed best of
+    ``m`` is narrower than the prediction.
+
     Parameters
     ----------
     correct : PerItem or pandas.DataFrame
@@ -785,14 +908,23 @@ def dependence_fit(
     theta = Y.mean(axis=0)
     rho0 = dependence.rho0
     theta0 = dependence.theta0 if dependence.theta0 is not None else float(theta.mean())
-    # the test
+    # the test: the null matrices are means of the cells' K samples when the table records them
     D = _dispersion(Y)
-    null = np.array(
-        [
-            _dispersion(_nonconstant(_simulate(n, theta, rho=min(rho0, 1 - 1e-12), theta0=theta0, rng=gen)))
-            for _ in range(n_null)
-        ]
-    )
+    K = _fit_samples(correct, dependence) if dependence.graded else None
+    if K is None:
+        null = np.array(
+            [
+                _dispersion(_nonconstant(_simulate(n, theta, rho=min(rho0, 1 - 1e-12), theta0=theta0, rng=gen)))
+                for _ in range(n_null)
+            ]
+        )
+    else:
+        null = np.array(
+            [
+                _dispersion(_nonconstant(_simulate_means(theta, min(rho0, 1 - 1e-12), theta0, K, gen)))
+                for _ in range(n_null)
+            ]
+        )
     p = float((1 + np.sum(null >= D)) / (1 + n_null))
     # agreement
     agree = ((Y.T @ Y) + ((1 - Y).T @ (1 - Y))) / n
@@ -853,6 +985,29 @@ def dependence_fit(
         dependence=dependence,
         seed=seed_record(rng),
     )
+
+
+def _fit_samples(correct: Any, dependence: Dependence) -> np.ndarray | None:
+    """The samples ``K`` of the cells :func:`estimate_dependence` used (complete items, its models), or None."""
+    table = as_per_item(correct, "correct", function="dependence_fit")
+    if table.samples is None:
+        return None
+    complete = ~np.isnan(table.outcomes).any(axis=1)
+    cols = [table.models.index(name) for name in dependence.models]
+    return table.samples[complete][:, cols]
+
+
+def _simulate_means(
+    theta: np.ndarray, rho: float, theta0: float, K: np.ndarray, gen: np.random.Generator
+) -> np.ndarray:
+    """Items x models means of ``K`` answers drawn independently given the reference outcome (the paper's model)."""
+    from ._dependence_model import conditional_probs
+
+    p1, p0 = conditional_probs(theta, theta0, rho)
+    p1, p0 = np.clip(p1, 0.0, 1.0), np.clip(p0, 0.0, 1.0)
+    y0 = np.asarray(gen.random(K.shape[0]) < theta0)
+    p = np.where(y0[:, None], p1[None, :], p0[None, :])
+    return gen.binomial(K, p) / K
 
 
 def _lower_quantiles(sorted_values: np.ndarray, q) -> np.ndarray:

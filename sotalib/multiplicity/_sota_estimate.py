@@ -145,6 +145,14 @@ def _per_item_board(
             f"{dep.n_models:,} models on {dep.n_items:,} items; estimate_dependence)"
         )
     details = {"items_dropped": dropped, "best_model": names[int(np.argmax(values))], "rho_measured": measured}
+    Yc = Y[complete]
+    if not np.all((Yc == 0) | (Yc == 1)):
+        details["graded"] = True
+        notes.append(
+            "graded outcomes (shares of samples): a model's score is the mean of its cells and rho the phi of one "
+            "answer per model; the model counts one answer per item, so for means of K > 1 samples the winner's "
+            "luck is overstated (the estimate conservative)"
+        )
     chance = None if item_chance is None else float(np.mean(item_chance[complete]))
     return values, n_items, rho, notes, details, chance
 
@@ -465,7 +473,18 @@ def estimate_sota(
         models as columns (a bare 2-d array is refused: wrap it as
         ``PerItem(array)``); ``details["best_model"]`` names the winner and
         ``details["items_dropped"]`` counts the items some model left
-        unanswered.
+        unanswered.  A :class:`~sotalib.PerItem` may hold graded cells in
+        [0, 1] (a pass@1 averaged over ``K`` samples per item): a model's
+        score is the mean of its cells, and the measured ``rho`` is the phi
+        of one answer per model (:func:`estimate_dependence`, unbiased
+        whatever ``K``).  The paper's model then counts one answer per item,
+        so a mean of ``K > 1`` samples, whose prediction noise is ``K``
+        times smaller, is given the luck of one answer: the correction is
+        too large (the estimate biased low, its interval too wide), by at
+        most the share ``E[p (1 - p)] (1 - 1/K)`` of the variance
+        ``theta (1 - theta)`` of one answer; ``notes`` say so and
+        ``details["graded"]`` is True.  A cell outside [0, 1] is refused by
+        its place.
     n : int, optional
         Test-set size (``>= 1``); required for a leaderboard of scores.  For
         a per-item matrix it is the number of items every model answered:

@@ -53,10 +53,10 @@ def test_fit_prints_the_test_and_the_best_of_k(per_item, capsys):
 
 def test_a_file_that_is_not_correctness_is_refused_naming_it(tmp_path, capsys):
     path = tmp_path / "losses.csv"
-    path.write_text("item,a,b\nq1,0.3,0.5\nq2,0.2,0.9\nq3,1,0\n")
+    path.write_text("item,a,b\nq1,1.3,0.5\nq2,0.2,0.9\nq3,1,0\n")
     assert main(["dependence", "--per-item", str(path)]) == 2
     err = capsys.readouterr().err
-    assert f'{path}, line 2, column "a": the cell is 0.3, not 0 or 1' in err and len(err.strip().splitlines()) == 1
+    assert f'{path}, line 2, column "a": the cell is 1.3, not in [0, 1]' in err and len(err.strip().splitlines()) == 1
 
 
 def test_sota_on_a_per_item_board_uses_the_measured_dependence(per_item, capsys):
@@ -120,11 +120,11 @@ def test_reps_beyond_the_time_limit_are_refused_up_front_naming_reps_and_its_ran
     assert "for 4,000 items x 12 models" in err
 
 
-def test_a_graded_cell_and_a_repeated_item_are_refused_by_line_and_column(tmp_path, capsys):
+def test_a_cell_outside_0_1_and_a_repeated_item_are_refused_by_line_and_column(tmp_path, capsys):
     path = tmp_path / "items.csv"
-    path.write_text("question_id,A,B,C\n70,1,0,1\n71,0,0.3,1\n72,1,1,0\n73,0,1,1\n")
+    path.write_text("question_id,A,B,C\n70,1,0,1\n71,0,-0.3,1\n72,1,1,0\n73,0,1,1\n")
     assert main(["dependence", "--per-item", str(path)]) == 2
-    assert f'{path}, line 3, column "B": the cell is 0.3, not 0 or 1' in capsys.readouterr().err
+    assert f'{path}, line 3, column "B": the cell is -0.3, not in [0, 1]' in capsys.readouterr().err
     path.write_text("question_id,A,B,C\n70,1,0,1\n71,0,0,1\n72,1,1,0\n71,0,0,1\n")
     assert main(["dependence", "--per-item", str(path)]) == 2
     assert f"{path}, line 5, column \"question_id\": item ids must be unique: '71'" in capsys.readouterr().err

@@ -95,7 +95,7 @@ def test_filter_on_a_format_without_filters_is_refused(capsys):
 def test_item_info_is_refused_where_no_item_attribute_is_used(tmp_path, capsys):
     side = tmp_path / "info.csv"
     side.write_text("item,cluster\nT/0,a\nT/1,a\nT/2,b\n")
-    for command in (["dependence"], ["rank-uncertainty"]):
+    for command in (["dependence"], ["rank-uncertainty"]):  # sota uses the items' options (its chance level)
         code, _, err = run(capsys, *command, "--per-item", FIX / "eval_arena.jsonl", "--item-info", side)
         assert code == 2 and "--item-info does not apply to" in err and "uses no item attributes" in err
     # sota reads one item attribute, the number of options (the chance level): a side file without it is refused

@@ -116,8 +116,8 @@ def test_missing_answers_are_counted_and_their_items_dropped():
             r"correct: a bare array does not say which axis holds the models; wrap it as sotalib\.PerItem",
         ),
         (
-            PerItem(np.full((10, 3), 0.5)),
-            r"correct: row 1 \(item 'item 1'\), column 1 \(model 'model 1'\) is 0.5, not 0 or 1",
+            PerItem(np.full((10, 3), 1.5)),
+            r"correct: row 1 \(item 'item 1'\), column 1 \(model 'model 1'\) is 1.5, not in \[0, 1\]",
         ),
         (
             PerItem(np.column_stack([np.ones(10), np.zeros(10), np.r_[np.ones(5), np.zeros(5)]])),
@@ -286,15 +286,18 @@ def test_an_item_listed_twice_is_refused_not_counted_twice(tmp_path):
         estimate_dependence(frame)
 
 
-def test_a_graded_cell_is_refused_by_its_line_and_column(tmp_path):
+def test_a_graded_cell_is_taken_and_one_outside_0_1_refused_by_its_line_and_column(tmp_path):
     path = tmp_path / "graded.csv"
     path.write_text("item,A,B,C\nq1,1,0,1\nq2,0,1,1\nq3,1,0.3,0\nq4,0,1,0\n")
-    table = read_per_item(path)  # graded results are per-item results: read
+    table = read_per_item(path)  # graded results are per-item results: read, and measured (issue 33)
     assert table.outcomes[2, 1] == 0.3 and not table.binary
-    with pytest.raises(ValueError, match=r"graded.csv, line 4, column \"B\": the cell is 0.3, not 0 or 1"):
-        estimate_dependence(table)
+    d = estimate_dependence(table, n_resamples=0)
+    assert d.graded and d.theta[1] == pytest.approx(2.3 / 4)
+    path.write_text("item,A,B,C\nq1,1,0,1\nq2,0,1,1\nq3,1,1.5,0\nq4,0,1,0\n")  # a loss, not a share
+    with pytest.raises(ValueError, match=r"graded.csv, line 4, column \"B\": the cell is 1.5, not in \[0, 1\]"):
+        estimate_dependence(read_per_item(path))
     with pytest.raises(ValueError, match=r"line 4, column \"B\""):
-        dependence_fit(table)
+        dependence_fit(read_per_item(path))
 
 
 def test_resamples_beyond_the_time_limit_are_refused_up_front_with_the_range(monkeypatch):

@@ -111,7 +111,7 @@ def test_a_board_still_needs_its_n_and_rho_defaults_to_the_papers():
         (
             PerItem([[1, 0, 2], [0, 1, 1], [1, 1, 0]]),
             {},
-            r"^scores: row 1 \(item 'item 1'\), column 3 .* is 2, not 0 or 1",
+            r"^scores: row 1 \(item 'item 1'\), column 3 .* is 2, not in \[0, 1\]",
         ),
         (PerItem([[np.nan, 0], [np.nan, 1], [1, np.nan]]), {}, r"^scores: no item was answered by every model"),
         (PerItem([[1, 0], [1, 1], [1, 0]]), {}, r"^scores has 1 model\(s\) neither right nor wrong.*give rho"),
@@ -137,8 +137,8 @@ def test_bad_forms_are_refused_naming_the_argument(form, kwargs, match):
 
 def test_a_per_item_file_of_losses_is_refused(tmp_path):
     path = tmp_path / "losses.csv"
-    path.write_text("item,a,b\nq1,0.3,0.5\nq2,0.2,0.9\nq3,1,0\n")
-    with pytest.raises(ValueError, match=r"losses.csv, line 2, column \"a\": the cell is 0.3, not 0 or 1"):
+    path.write_text("item,a,b\nq1,1.3,0.5\nq2,0.2,0.9\nq3,1,0\n")  # a share in [0, 1] is a graded outcome (issue 33)
+    with pytest.raises(ValueError, match=r"losses.csv, line 2, column \"a\": the cell is 1.3, not in \[0, 1\]"):
         estimate_sota(read_per_item(path))
 
 
