@@ -24,7 +24,8 @@ def plot_paired(pairs, ax=None):
     ``sqrt(1 - corr)``, the ratio for two models of equal variance.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.4, 3.8))
+        # small enough that its fonts stay legible on a phone's width
+        _, ax = plt.subplots(figsize=(4.8, 3.2))
     corr = np.asarray(pairs["corr"], dtype=float)
     ratio = np.asarray(pairs["se"], dtype=float) / np.asarray(
         pairs["se_unpaired"], dtype=float
@@ -51,9 +52,12 @@ def plot_paired(pairs, ax=None):
     ax.axhline(1.0, color=COLORS["reference"], lw=0.8)
     ax.set_xlim(grid[0], 1.0)
     ax.set_ylim(0.0, 1.1)
-    ax.set_xlabel(r"correlation of the pair over the questions, $\rho$")
-    ax.set_ylabel("paired / unpaired SE")
-    ax.legend(loc="lower left")
+    ax.set_xlabel(r"correlation of the pair, $\rho$", fontsize=12)
+    ax.set_ylabel("paired / unpaired SE", fontsize=12)
+    ax.xaxis.set_major_locator(plt.MaxNLocator(5))
+    ax.yaxis.set_major_locator(plt.MaxNLocator(4))
+    ax.tick_params(labelsize=11)
+    ax.legend(loc="lower left", fontsize=10)
     return ax
 
 
