@@ -22,7 +22,7 @@ from .._frame import as_vector
 from .._rng import as_generator
 from .._validate import ParameterError, check_int, check_probability
 from ._dependence_model import conditional_probs, feasible
-from ._max_dependent_normal import ACCURACY, normal_max_distribution
+from ._max_dependent_normal import _NORMAL_MIN_N, ACCURACY, exact_work, normal_max_distribution
 from ._max_dependent_swap import dependent_max_distribution
 
 __all__ = ["simulate_leaderboard"]
@@ -101,7 +101,7 @@ def _fit_dist(
     v = values[ok]
     if engine == "normal":
         return normal_max_distribution(n, v.size, v, rho=rho, theta0=theta0, tail=tail), int((~ok).sum())
-    if y0 == "random" and n >= _NORMAL_HINT_N:
+    if y0 == "random" and n >= _NORMAL_MIN_N and exact_work(n, v, rho) >= _HINT_WORK:
         start, end = _normal_window(n, v, rho, theta0, tail) or (start, end)
     d = dependent_max_distribution(n, v.size, v, rho=rho, theta0=theta0, y0=y0, tail=tail, start=start, end=end)
     return d, int((~ok).sum())
@@ -114,11 +114,12 @@ def _model_details(engine: str) -> dict:
     return {"model": "dependent, exact", "engine": "exact"}
 
 
-#: From this test-set size on, the exact engine's window is guessed by the normal engine (a fraction of a second,
-#: where the exact fit takes seconds to minutes): the guess spares the exact engine its first pass, which finds
-#: where F exceeds the tail, and the counts above the window.  The exact engine checks the guess and computes the
-#: same distribution with or without it.
-_NORMAL_HINT_N = 10**5
+#: Work of the exact engine (:func:`~sotalib.multiplicity._max_dependent_normal.exact_work`) from which its window
+#: is guessed by the normal engine (a fraction of a second; the exact fit takes a second at this work and a minute
+#: at n = 10^6 on 300 teams): the guess spares the exact engine its first pass, which finds where F exceeds the
+#: tail, and the counts above the window.  The exact engine checks the guess and computes the same distribution
+#: with or without it.
+_HINT_WORK = 5e7
 
 
 def _normal_window(n: int, v: np.ndarray, rho: float, theta0: float, tail: float) -> tuple[int, int] | None:

@@ -75,11 +75,18 @@ def test_raised_first_search_finds_the_window_of_the_full_search(monkeypatch, ra
 def test_normal_engine_window_gives_the_fit_of_the_exact_search(monkeypatch):
     n = 10**5
     v = _board(n, 12, seed=3)
-    monkeypatch.setattr(_sota_model, "_NORMAL_HINT_N", 10**9)  # no guess: the previous path
+    monkeypatch.setattr(_sota_model, "_HINT_WORK", np.inf)  # no guess: the previous path
     ref, excl_ref = _fit_dist(v, n, 0.6)
-    monkeypatch.setattr(_sota_model, "_NORMAL_HINT_N", 10**5)
-    assert _sota_model._normal_window(n, v[v >= 0.88], 0.6, float(v.max()), 1e-12) is not None
+    monkeypatch.setattr(_sota_model, "_HINT_WORK", 0.0)
+    guesses = []
+    window = _sota_model._normal_window
+    monkeypatch.setattr(_sota_model, "_normal_window", lambda *a: guesses.append(window(*a)) or guesses[-1])
     got, excl = _fit_dist(v, n, 0.6)
+    assert (
+        len(guesses) == 1
+        and guesses[0][0] > ref.lo - ref.sd() * n
+        and guesses[0][1] < ref.lo + ref.cdf.size + ref.sd() * n
+    )
     assert excl == excl_ref
     _same(got, ref)
     assert got.mean() == pytest.approx(ref.mean(), rel=1e-14)
