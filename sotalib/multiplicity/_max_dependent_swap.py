@@ -538,6 +538,7 @@ def dependent_max_distribution(
     y0: str = "random",
     tail: float = TAIL,
     start: int | None = None,
+    end: int | None = None,
 ) -> MaxDistribution:
     """Exact distribution of ``max_j X_j`` with ``theta_j`` drawn iid from a discrete ``P(theta)``.
 
@@ -545,7 +546,12 @@ def dependent_max_distribution(
     :func:`sotalib.multiplicity.feasible`).  ``theta0`` defaults to ``max(values)``.
     ``start`` is a guess of the count where ``F`` first exceeds ``tail`` (for
     example from a fit of nearby values); it saves the first pass that finds it,
-    and is used only if the result confirms it (``F(start) <= tail``).
+    and is used only if the result confirms it (``F(start) <= tail``).  ``end``
+    (used only with ``start``) is a guess of a count where ``1 - F`` is already
+    below ``tail``: the counts above it, which the result trims away, are not
+    summed, and the guess is used only if the result confirms it; the sums
+    keep the blocks of ``K`` of the whole window, so the distribution is
+    bitwise the one computed without the guess.
     """
     v = np.asarray(values, dtype=float)
     wts = np.full(v.size, 1.0 / v.size) if weights is None else np.asarray(weights, dtype=float)
@@ -574,21 +580,13 @@ def dependent_max_distribution(
     pk = pk / math.fsum(pk)
     hi = _support_top(n, ks, p1, p0, _WIDTH)
     if start is not None and 0 <= start < hi:
-        F, S = _swap_max(
-            start,
-            hi - start + 1,
-            n,
-            m,
-            ks,
-            pk,
-            p1,
-            p0,
-            wts,
-            _WIDTH,
-            _block(ks.size, hi - start + 1),
-            _threads(),
-            _FUSED,
-        )
+        # the blocks of K are those of the whole window [start, hi] whatever the end, so that the
+        # sums, hence the numbers, do not depend on the guess
+        block = _block(ks.size, hi - start + 1)
+        stop = hi if end is None or not start < end < hi else end
+        F, S = _swap_max(start, stop - start + 1, n, m, ks, pk, p1, p0, wts, _WIDTH, block, _threads(), _FUSED)
+        if stop < hi and F[0] <= tail and not S[-1] <= tail:  # the guessed end is too low: the whole window
+            F, S = _swap_max(start, hi - start + 1, n, m, ks, pk, p1, p0, wts, _WIDTH, block, _threads(), _FUSED)
         if F[0] <= tail:  # confirmed: F is below the tail at the guessed start
             return _trimmed(n, start, F, S, tail)
     lo, hi = _max_window(n, m, v, wts, ks, pk, p1, p0, tail)
@@ -643,6 +641,11 @@ def _bernoulli_walk(n, m, v, wts, ks, log_pk, p1, p0, tail) -> MaxDistribution:
 
 #: Elements of the per-thread sums of :func:`_swap_max` (blocks of K are sized to stay below it).
 _ACC_ELEMENTS = 1 << 21
+
+
+#: Fraction of the window from 12 standard deviations below the top values to the top of the support
+#: skipped by the first try of :func:`_max_window` (redone from the bottom if ``F`` exceeds the tail there).
+_RAISE = 0.15
 
 
 #: Steps of K fused into one pass of the swap engine (4; 1 is the single-step path, kept for the benchmark's
@@ -724,25 +727,23 @@ def _max_window(n, m, v, wts, ks, pk, p1, p0, tail, width=_WIDTH):
     a = max(0, min(hi, int(np.max(mu - 12 * sd_k)) - 5))
     if top.size == wts.size:
         return a, hi
+    # The first try starts _RAISE of the way up: on leaderboards F first exceeds the tail a third of
+    # the way up (12 standard deviations are generous), and the counts below the start are neither
+    # carried nor summed.  The blocks of K are those of the window from ``a``, so F at each count,
+    # hence the window found, does not depend on where the pass starts; if F is above the tail at
+    # the raised start, the pass is redone from ``a``.
+    block = _block(ks.size, hi - a + 1)
+    x0 = a + int(_RAISE * (hi - a))
     while True:
-        F, _ = _swap_max(
-            a,
-            hi - a + 1,
-            n,
-            m,
-            ks,
-            pk,
-            p1[top],
-            p0[top],
-            wts[top],
-            width,
-            _block(ks.size, hi - a + 1),
-            _threads(),
-            _FUSED,
-        )
-        if F[0] <= tail or a == 0:
-            return a + max(int(np.argmax(F > tail)) - 1, 0), hi
+        F, _ = _swap_max(x0, hi - x0 + 1, n, m, ks, pk, p1[top], p0[top], wts[top], width, block, _threads(), _FUSED)
+        if F[0] <= tail or x0 == 0:
+            return x0 + max(int(np.argmax(F > tail)) - 1, 0), hi
+        if x0 > a:
+            x0 = a  # the raised start was too high: the usual start
+            continue
         a = max(0, a - int(10 * float(sd_k.max())) - 10)  # not low enough yet
+        block = _block(ks.size, hi - a + 1)
+        x0 = a
 
 
 def _trimmed(n, lo, F, S, tail):

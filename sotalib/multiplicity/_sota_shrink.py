@@ -21,7 +21,7 @@ from scipy.optimize import brentq
 
 from .._validate import check_alpha, check_choice, check_probability
 from ._max_dependent_normal import choose_engine
-from ._sota_model import RHO0, _chance, _fit_dist, _model_details, _start_hint, prepare
+from ._sota_model import RHO0, _chance, _end_hint, _fit_dist, _model_details, _start_hint, prepare
 from ._sota_result import SotaEstimate, _unsolved
 
 __all__: list[str] = []  # nothing public: the estimators are reached through estimate_sota
@@ -71,7 +71,9 @@ def _solve(
 
     def stat(p):
         if p not in memo:
-            fits[p] = _fit_dist(transform(p), n, rho, start=_start_hint(fits, p, n), engine=engine)
+            fits[p] = _fit_dist(
+                transform(p), n, rho, start=_start_hint(fits, p, n), end=_end_hint(fits, p, n), engine=engine
+            )
             d = fits[p][0]
             memo[p] = d.mean() if target == "expected" else d.quantile(1 - alpha / 2)
         return memo[p]
@@ -126,7 +128,9 @@ def _solve(
 
         def cdf_below(p):
             if p not in cmemo:
-                fits[p] = _fit_dist(transform(p), n, rho, start=_start_hint(fits, p, n), engine=engine)
+                fits[p] = _fit_dist(
+                    transform(p), n, rho, start=_start_hint(fits, p, n), end=_end_hint(fits, p, n), engine=engine
+                )
                 cmemo[p] = float(fits[p][0].cdf_at(x_max - 1))
             return cmemo[p]
 
