@@ -1148,6 +1148,7 @@ _FOLDER_FILES = {
 def _folder_sources(folder: str, format: str) -> tuple[str, list[_Source]]:
     """The per-item files under ``folder`` (recursively, sorted) and their one format."""
     found: dict[str, list[_Source]] = {}
+    aggregates = ""  # an lm-evaluation-harness results file: the scores without the samples
     for root, dirs, files in os.walk(folder):
         dirs.sort()
         for f in sorted(files):
@@ -1157,13 +1158,24 @@ def _folder_sources(folder: str, format: str) -> tuple[str, list[_Source]]:
                 if _FOLDER_FILES.get(format, lambda _: False)(f) and (format != "inspect" or detect(src) == "inspect"):
                     found.setdefault(format, []).append(src)
                 continue
+            if f.startswith("results") and f.endswith(".json"):
+                aggregates = aggregates or path
             if f.startswith(("results", "run_spec", ".")) or not any(p(f) for p in _FOLDER_FILES.values()):
                 continue
-            kind = detect(src)
+            try:
+                kind = detect(src)
+            except InputError:  # a stray file that is not UTF-8 text is no run of the folder, as before
+                kind = None
             if kind is not None and kind != "wide":
                 found.setdefault(kind, []).append(src)
     if not found:
-        raise InputError(f"is a folder without per-item files ({EXPECTED})", path=folder)
+        hint = (
+            f"; {aggregates} holds lm-evaluation-harness's aggregate scores only: run lm_eval with --log_samples "
+            "for its samples_<task>_<date>.jsonl"
+            if aggregates
+            else ""
+        )
+        raise InputError(f"is a folder without per-item files ({EXPECTED}){hint}", path=folder)
     if len(found) > 1:
         shown = "; ".join(f"{k}: {v[0].shown}" for k, v in sorted(found.items()))
         raise InputError(f"holds files of several formats ({shown}): read one format (format=)", path=folder)

@@ -248,3 +248,23 @@ def test_check_batch_help_and_empty_file_name_the_accuracy_columns(tmp_path, cap
     batch = text[text.index("--batch FILE.csv check every row") :]
     for column in ("items", "dataset", "samples", "pass_at", "average"):
         assert column in batch[:600], column
+
+
+def test_a_folder_of_lm_eval_results_without_samples_says_log_samples(tmp_path, capsys):
+    run = tmp_path / "runs" / "org__model-a"
+    run.mkdir(parents=True)
+    (run / "results_2025-01-02T10-00-00.json").write_text('{"results": {"gsm8k": {"exact_match,strict-match": 0.5}}}')
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(tmp_path / "runs")])
+    assert code == 2, err
+    assert err.count("\n") == 1 and "--log_samples" in err
+
+
+def test_a_stray_latin1_csv_in_a_folder_of_runs_does_not_stop_it(tmp_path, capsys):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "arena.jsonl").write_text(
+        '{"model":"m1","example_id":"a","pass1":1}\n{"model":"m2","example_id":"a","pass1":0}\n'
+    )
+    (folder / "notes.csv").write_bytes("item,Modèle\nq1,1\n".encode("latin-1"))
+    code, out, err = _run(capsys, ["errorbars", "--per-item", str(folder)])
+    assert code == 0, err
