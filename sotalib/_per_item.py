@@ -653,7 +653,9 @@ def read_per_item(
     A long table with two samples per cell, one item missing for B:
 
     >>> path = folder / "long.csv"
-    >>> _ = path.write_text("model,item,sample,score\nA,q1,1,1\nA,q1,2,0\nA,q2,1,1\nA,q2,2,1\nB,q1,1,1\nB,q1,2,1\n")
+    >>> rows = ["model,item,sample,score", "A,q1,1,1", "A,q1,2,0", "A,q2,1,1",
+    ...         "A,q2,2,1", "B,q1,1,1", "B,q1,2,1"]
+    >>> _ = path.write_text("\n".join(rows) + "\n")
     >>> t = sotalib.read_per_item(path)
     >>> t.outcomes.tolist(), t.samples.tolist(), t.n_incomplete
     ([[0.5, 1.0], [1.0, nan]], [[2, 2], [2, 0]], 1)
