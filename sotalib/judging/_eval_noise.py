@@ -266,15 +266,12 @@ def _critical_counts(n_max: int, threshold: float) -> np.ndarray:
 
 
 def _holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values (NaN stays NaN and is not counted)."""
+    """Holm's step-down adjusted p-values, by the judging package's :func:`holm` (NaN stays NaN, not counted)."""
+    from ._wilcoxon import holm
+
     out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    if ok.size == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    m = order.size
-    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    out[order] = np.maximum.accumulate(adj)
+    ok = np.isfinite(p)
+    out[ok] = holm(p[ok])
     return out
 
 
