@@ -403,7 +403,9 @@ def main(argv: list[str] | None = None) -> int:
         code = _run(args, prog, as_json)
         sys.stdout.flush()  # a broken pipe shows here, not at interpreter exit
         return code
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as exc:
+        if not _is_interrupt(exc):
+            raise
         print(f"{prog}: interrupted", file=sys.stderr)
         from .._interrupt import ABANDONED
 
@@ -416,6 +418,16 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return 141
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C.
+
+    That is a ``KeyboardInterrupt``, or the ``SystemError`` CPython raises in its place when the signal arrives
+    while a parallel Numba kernel runs in the main thread ("returned a result with an exception set", the
+    interrupt as its cause).
+    """
+    return isinstance(exc, KeyboardInterrupt) or isinstance(exc.__cause__, KeyboardInterrupt)
 
 
 def _run(args: argparse.Namespace, prog: str, as_json: bool) -> int:

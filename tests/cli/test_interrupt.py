@@ -80,3 +80,30 @@ def test_ctrl_c_ends_a_long_run_at_once(name, tmp_path):
     limit = _stop_limit()
     assert took < limit, f"{name} took {took:.1f} s to stop after Ctrl-C (allowed {limit:.1f} s)"
     assert out == ""
+
+
+def _raise(exc: BaseException):
+    def run(*_args, **_kwargs):
+        raise exc
+
+    return run
+
+
+def test_an_interrupt_inside_a_parallel_kernel_is_an_interrupt(monkeypatch, capsys):
+    # CPython raises SystemError("... returned a result with an exception set"), the KeyboardInterrupt as its
+    # cause, when SIGINT lands while a parallel Numba kernel runs in the main thread (seen once in CI)
+    import sotalib.cli as cli
+
+    error = SystemError("CPUDispatcher(<function _max_on_grid>) returned a result with an exception set")
+    error.__cause__ = KeyboardInterrupt()
+    monkeypatch.setattr(cli, "_run", _raise(error))
+    assert cli.main(["maxdist", "--n", "100", "--m", "3", "--theta", "0.8"]) == 130
+    assert capsys.readouterr().err == "sotalib maxdist: interrupted\n"
+
+
+def test_a_system_error_of_another_cause_is_not_called_an_interrupt(monkeypatch):
+    import sotalib.cli as cli
+
+    monkeypatch.setattr(cli, "_run", _raise(SystemError("a real fault")))
+    with pytest.raises(SystemError, match="a real fault"):
+        cli.main(["maxdist", "--n", "100", "--m", "3", "--theta", "0.8"])
