@@ -83,11 +83,16 @@ class PerItem(Result):
         ``outcomes[i, j]``: the mean outcome of model ``j`` on item ``i``: 1
         (correct) or 0 (wrong), a graded result in [0, 1] (a pass@1 of 0.3),
         or a per-item loss; NaN where the model did not answer.  **Items are
-        rows, models columns.**
+        rows, models columns.**  A pandas DataFrame keeps its labels: its
+        columns name the models and its index, unless the default
+        ``0, 1, ...``, the items (a first column of item ids:
+        :meth:`from_frame`).
     items : sequence of str, optional
-        Item ids, one per row, each once (default ``"item 1"``, ``"item 2"``, ...).
+        Item ids, one per row, each once (default: a DataFrame's index, else
+        ``"item 1"``, ``"item 2"``, ...).
     models : sequence of str, optional
-        Model names, one per column, each once (default ``"model 1"``, ...).
+        Model names, one per column, each once (default: a DataFrame's
+        columns, else ``"model 1"``, ...).
     samples : array_like of int, optional
         Samples ``K`` behind each cell (``outcomes`` is their mean), ``>= 1``
         where answered; None means one sample everywhere.
@@ -147,11 +152,19 @@ class PerItem(Result):
     _origin: tuple | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        frame = _is_frame(self.outcomes)
+        if frame:
+            # a DataFrame keeps its labels: columns name the models, a non-default index the items
+            if self.models is None:
+                object.__setattr__(self, "models", [str(c) for c in self.outcomes.columns])
+            if self.items is None and not _default_index(self.outcomes.index):
+                object.__setattr__(self, "items", [str(x) for x in self.outcomes.index])
         try:
             Y = np.array(self.outcomes, dtype=np.float64)
         except (TypeError, ValueError):
+            hint = " (a DataFrame whose first column holds the item ids: PerItem.from_frame)" if frame else ""
             raise ValueError(
-                "outcomes must be numbers (items as rows, models as columns; NaN for a missing answer)"
+                f"outcomes must be numbers (items as rows, models as columns; NaN for a missing answer){hint}"
             ) from None
         if Y.ndim != 2 or Y.shape[0] < 1 or Y.shape[1] < 1:
             raise ValueError(

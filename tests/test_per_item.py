@@ -167,3 +167,31 @@ def test_the_front_door_and_the_subpackages_export_one_type():
     assert sotalib.judging.PerItem is sotalib.multiplicity.PerItem is PerItem
     assert sotalib.judging.read_per_item is sotalib.multiplicity.read_per_item is read_per_item
     assert not hasattr(sotalib.judging, "PerItemFile")
+
+
+def test_a_dataframe_keeps_its_labels():
+    # columns name the models and a labelled index the items; a default index gives the default item names
+    frame = pd.DataFrame([[0.3, 1.0], [1.0, 0.0], [0.5, 0.5]], columns=["gpt", "llama"], index=["q7", "q8", "q9"])
+    t = PerItem(frame)
+    assert t.models == ("gpt", "llama")
+    assert t.items == ("q7", "q8", "q9")
+    np.testing.assert_array_equal(t.outcomes, frame.to_numpy())
+    plain = PerItem(frame.reset_index(drop=True))
+    assert plain.items == ("item 1", "item 2", "item 3")
+    assert plain.models == ("gpt", "llama")
+    assert PerItem(frame, models=["a", "b"]).models == ("a", "b")  # names given win
+
+
+def test_a_dataframe_with_an_id_column_points_to_from_frame():
+    frame = pd.DataFrame({"question_id": ["a", "b"], "gpt": [1.0, 0.0]})
+    with pytest.raises(ValueError, match=r"PerItem\.from_frame"):
+        PerItem(frame)
+    assert PerItem.from_frame(frame).items == ("a", "b")
+
+
+def test_graded_results_name_the_best_model_by_its_column():
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(rng.integers(0, 11, (300, 4)) / 10, columns=["a", "b", "c", "d"])
+    frame["d"] = np.minimum(frame["d"] + 0.3, 1.0)  # d is clearly best
+    result = sotalib.estimate_sota(PerItem(frame))
+    assert result.details["best_model"] == "d"

@@ -249,8 +249,8 @@ def _resolve_board(
             as_vector(scores, "scores")
         except ValueError as exc:
             raise ValueError(
-                f"{exc} (per-item correctness, items as rows and models as columns, is given as a sotalib.PerItem "
-                "or a DataFrame of 0, 1 and NaN)"
+                f"{exc} (per-item results, items as rows and models as columns, are given as a DataFrame of 0, 1 "
+                "and NaN or as a sotalib.PerItem: sotalib.PerItem(frame) for graded cells such as a pass@1 of 0.3)"
             ) from None
     if level is None and chance is not None and np.ndim(chance) > 0:
         raise ValueError(
