@@ -1,413 +1,38 @@
-"""The computations behind the AUC chapter's tables (the sample maximum of ROC AUC).
+"""The AUC chapter's cached simulations and figures (the sample maximum of ROC AUC).
 
-Each function is one table or one comparison of the chapter, built from the
-public API of :mod:`sotalib.multiplicity`, so that the chapter can show it as
-one call.  The numbers are Monte Carlo estimates with the seeds stated in the
-arguments; each comes with its standard error.
+The chapter computes its numbers and tables in visible code from the public
+API of :mod:`sotalib.multiplicity`; this module writes the two simulations
+that take minutes (:func:`direct`, :func:`rho`, run by ``make cache``) and
+draws the figures.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
-from importlib import resources
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
 from matplotlib.collections import LineCollection
 from scipy import stats
 
-from .. import multiplicity as A
 from ..multiplicity import (
     Summary,
     binormal_mu_pos,
     binormal_roc,
-    iid_max_distribution,
     roc_curve_points,
     simulate_max_auc,
 )
-from ..multiplicity._auc_model import n_positives
-from .style import COLORS, sci
+from .style import COLORS
 
 __all__ = [
-    "PAPER_FIG10",
-    "sklearn_agreement",
-    "variance_table",
-    "load_direct_maxima",
-    "quantile_se",
-    "plain_max_summary",
-    "max_methods_table",
-    "imbalance_table",
-    "roc_bands",
-    "melanoma_v2_interval",
     "plot_figure10",
     "plot_same_auc",
     "plot_rho",
     "plot_figure11",
 ]
-
-#: The paper's Section 5.2.2 numbers for AUC 0.90, n = 3,000, prevalence 0.017, m = 1,000
-#: (10,000 simulated challenges).
-PAPER_FIG10 = {
-    "mean": 0.9562,
-    "sd": 0.004459,
-    "ci_low": 0.9486,
-    "ci_high": 0.9662,
-    "reps": 10_000,
-}
-
-
-def _pm(x: float, se: float | None, d: int = 4) -> str:
-    """``x ± se`` with ``d`` decimals for ``x`` and one more for the standard error."""
-    return f"{x:.{d}f}" if se is None else f"{x:.{d}f} ± {se:.{d + 1}f}"
-
-
-def sklearn_agreement(datasets: int = 200, rng=5) -> float:
-    """Largest difference between :func:`~sotalib.multiplicity.empirical_auc` and scikit-learn.
-
-    Draws ``datasets`` random data sets of 20 to 2,000 items with heavy ties
-    (integer scores on 2 to 50 levels, shifted by 0.7 for positives) and
-    returns ``max |empirical_auc - sklearn.metrics.roc_auc_score|``.
-    """
-    from sklearn.metrics import roc_auc_score
-
-    g = np.random.default_rng(rng)
-    worst = 0.0
-    for _ in range(datasets):
-        k = int(g.integers(20, 2000))
-        y = g.random(k) < g.uniform(0.01, 0.5)
-        y[:2] = True, False
-        s = g.integers(0, int(g.integers(2, 50)), k) + 0.7 * y
-        worst = max(worst, abs(A.empirical_auc(s, y) - roc_auc_score(y, s)))
-    return float(worst)
-
-
-def variance_table(
-    auc: float,
-    n: int,
-    prevalence: float,
-    *,
-    reps: int = 100_000,
-    rng=11,
-    delong_samples: int = 2000,
-    delong_rng=12,
-) -> pd.DataFrame:
-    """Variance of one classifier's empirical AUC: exact, simulated, Hanley--McNeil, DeLong.
-
-    Columns ``method``, ``variance``, ``sd`` and ``note``.  The simulated row
-    uses ``reps`` test sets (:func:`~sotalib.multiplicity.simulate_auc`, ``rng``)
-    and gives the standard error of its variance, ``Var sqrt(2 / (reps - 1))``;
-    the DeLong row averages :func:`~sotalib.multiplicity.delong_variance` over
-    ``delong_samples`` simulated test sets (``delong_rng``) and gives the middle
-    95% of the single estimates.  The attributes ``sim_mean`` and
-    ``sim_mean_se`` hold the mean of the simulated AUCs and its standard error.
-    """
-    n_pos, n_neg = n_positives(n, prevalence)
-    sim = A.simulate_auc(auc, n, prevalence, n_resamples=reps, rng=rng)
-    v_exact = A.auc_variance(auc, n_pos, n_neg)
-    v_hm = A.hanley_mcneil_variance(auc, n_pos, n_neg)
-    pos, neg = A.simulate_scores(
-        auc, n_pos, n_neg, delong_samples, rng=delong_rng
-    )
-    y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
-    v_dl = np.array(
-        [A.delong_variance(np.r_[p, q], y) for p, q in zip(pos, neg)]
-    )
-    v_sim = float(sim.var(ddof=1))
-    lo, hi = np.quantile(v_dl, [0.025, 0.975])
-    rows = [
-        ("exact (binormal Q1, Q2)", v_exact, ""),
-        (
-            "simulated",
-            v_sim,
-            f"{reps:,} test sets; se of the variance {sci(v_sim * math.sqrt(2 / (reps - 1)))}",
-        ),
-        ("Hanley–McNeil", v_hm, "exponential-model Q1, Q2"),
-        (
-            "DeLong, mean over samples",
-            float(v_dl.mean()),
-            f"{delong_samples:,} samples; 95% of them in {sci(lo, 2)} to {sci(hi, 2)}",
-        ),
-    ]
-    df = pd.DataFrame(rows, columns=["method", "variance", "note"])
-    df.insert(2, "sd", np.sqrt(df["variance"]))
-    df.attrs.update(
-        sim_mean=float(sim.mean()),
-        sim_mean_se=float(sim.std(ddof=1) / math.sqrt(reps)),
-    )
-    return df
-
-
-def load_direct_maxima() -> tuple[np.ndarray, dict]:
-    """The cached 10,000 simulated maxima of Figure 10c and their parameters.
-
-    The cache ``data/auc_max_direct.npz`` is written by
-    ``python -m sotalib.book.cache auc_max_direct --out sotalib/book/data``
-    (:func:`direct`); it stores the Mann--Whitney counts
-    ``U`` as integers, so the maxima are exact multiples of ``1 / denom``.
-    """
-    with (
-        resources.files("sotalib.book")
-        .joinpath("data/auc_max_direct.npz")
-        .open("rb") as fh
-    ):
-        cache = np.load(fh)
-        maxima = cache["u"] / int(cache["denom"])
-        params = {
-            k: cache[k].item()
-            for k in ("auc", "n", "m", "prevalence", "reps", "seed")
-        }
-    return maxima, params
-
-
-def quantile_se(samples, q: float) -> float:
-    """Standard error of the sample ``q``-quantile, from the binomial count of draws below it.
-
-    The number of draws below the true quantile is binomial with standard
-    deviation ``s = sqrt(k q (1 - q))``; the order statistics ``2 s`` below
-    and above position ``k q`` bracket the quantile with about 95%
-    probability, and a quarter of their distance estimates one standard error.
-    """
-    x = np.sort(np.asarray(samples, dtype=float))
-    k = x.size
-    s = math.sqrt(k * q * (1 - q))
-    lo, hi = x[max(int(k * q - 2 * s), 0)], x[min(int(k * q + 2 * s), k - 1)]
-    return float((hi - lo) / 4)
-
-
-def plain_max_summary(
-    dist, m: int, single_aucs, alpha: float = 0.05, batches: int = 10
-) -> tuple[Summary, dict]:
-    """The maximum of ``m`` from the empirical cdf of simulated single AUCs, raised to the power ``m``.
-
-    ``dist`` (an :class:`~sotalib.multiplicity.AUCDistribution`) supplies the
-    grid; ``single_aucs`` are simulated empirical AUCs of one classifier.  The
-    standard errors are the spread of ``batches`` equal parts divided by
-    ``sqrt(batches)`` (the error of the pooled estimate).
-    """
-    d = dist.n_pos * dist.n_neg
-    u = np.rint(np.asarray(single_aucs) * d).astype(np.int64)
-
-    def stats(part):
-        pmf = np.bincount(part, minlength=d + 1) / part.size
-        s = dist.max_distribution(m, pmf=pmf).summary(alpha)
-        return np.array([s.mean, s.sd, s.ci_low, s.ci_high])
-
-    rows = np.array([stats(p) for p in np.array_split(u, batches)])
-    se = rows.std(axis=0, ddof=1) / math.sqrt(batches)
-    s = dist.max_distribution(
-        m, pmf=np.bincount(u, minlength=d + 1) / u.size
-    ).summary(alpha)
-    return s, dict(zip(("mean", "sd", "ci_low", "ci_high"), map(float, se)))
-
-
-def max_methods_table(
-    dist,
-    m: int,
-    maxima,
-    single_aucs,
-    alpha: float = 0.05,
-    paper: dict = PAPER_FIG10,
-):
-    """The maximum AUC of ``m`` classifiers by every method, each with its Monte Carlo standard error.
-
-    Rows: the paper's numbers (standard error of a mean of its repetitions),
-    the direct simulation ``maxima``, the plain ``F^m`` from ``single_aucs``
-    (:func:`plain_max_summary`), and the conditional Monte Carlo ``F^m`` of
-    ``dist`` without and with its control variates.  Returns a table of
-    formatted ``value ± se`` strings.
-    """
-    direct = Summary.from_samples(maxima, alpha)
-    se_sd = direct.sd / math.sqrt(2 * (direct.n_resamples - 1))
-    plain, plain_se = plain_max_summary(dist, m, single_aucs, alpha)
-    raw, raw_se = (
-        dist.max_summary(m, alpha, control=False),
-        dist.max_summary_se(m, alpha, control=False),
-    )
-    cmc, cmc_se = dist.max_summary(m, alpha), dist.max_summary_se(m, alpha)
-    p = paper
-    rows = [
-        (
-            f"paper ({p['reps']:,} challenges)",
-            _pm(p["mean"], p["sd"] / math.sqrt(p["reps"])),
-            f"{p['sd']:.6f}",
-            f"{p['ci_low']:.4f}",
-            f"{p['ci_high']:.4f}",
-        ),
-        (
-            f"direct simulation ({direct.n_resamples:,} challenges)",
-            _pm(direct.mean, direct.se_mean),
-            _pm(direct.sd, se_sd, 6),
-            _pm(direct.ci_low, quantile_se(maxima, alpha / 2)),
-            _pm(direct.ci_high, quantile_se(maxima, 1 - alpha / 2)),
-        ),
-    ]
-    for label, s, se in (
-        (f"plain Fᵐ ({len(single_aucs):,} single AUCs)", plain, plain_se),
-        (
-            f"conditional MC Fᵐ, no control ({dist.n_resamples:,} negative samples)",
-            raw,
-            raw_se,
-        ),
-        (
-            f"conditional MC Fᵐ, control variates ({dist.n_resamples:,})",
-            cmc,
-            cmc_se,
-        ),
-    ):
-        rows.append(
-            (
-                label,
-                _pm(s.mean, se["mean"]),
-                _pm(s.sd, se["sd"], 6),
-                _pm(s.ci_low, se["ci_low"]),
-                _pm(s.ci_high, se["ci_high"]),
-            )
-        )
-    return pd.DataFrame(
-        rows,
-        columns=["method", "mean ± se", "sd ± se", "2.5% ± se", "97.5% ± se"],
-    )
-
-
-def imbalance_table(
-    auc: float,
-    n: int,
-    m: int,
-    prevalences,
-    *,
-    draws: int = 40,
-    rng=31,
-    alpha: float = 0.05,
-    known: dict | None = None,
-) -> pd.DataFrame:
-    """Bias and spread of the maximum AUC by prevalence, and of the maximum accuracy.
-
-    For each prevalence, :func:`~sotalib.multiplicity.auc_distribution` with
-    ``draws`` negative samples (``rng``, 4 batches) and the control variates;
-    ``known`` maps a prevalence to an :class:`~sotalib.multiplicity.AUCDistribution`
-    already computed (so that a number the chapter reports once is the same
-    number here).  The last row is accuracy ``theta = auc`` on ``n`` items
-    (exact, :func:`~sotalib.iid_max_distribution`), which does not depend on
-    the prevalence.  ``n_eff = A(1 - A) / Var`` is the number of items on
-    which an accuracy ``A`` is as precise as the AUC.
-    """
-    rows = []
-    for p in prevalences:
-        d = (known or {}).get(p) or A.auc_distribution(
-            auc, n, p, n_resamples=draws, rng=rng, batches=4
-        )
-        s = d.max_summary(m, alpha)
-        sd1 = math.sqrt(d.var_true)
-        rows.append(
-            (
-                f"{p:g}",
-                d.n_pos,
-                sd1,
-                auc * (1 - auc) / d.var_true,
-                s.mean - auc,
-                s.sd,
-                (s.mean - auc) / sd1,
-            )
-        )
-    acc = iid_max_distribution(n, m, auc).summary(alpha)
-    sd1 = math.sqrt(auc * (1 - auc) / n)
-    rows.append(
-        (
-            "accuracy (any)",
-            n,
-            sd1,
-            n,
-            acc.mean - auc,
-            acc.sd,
-            (acc.mean - auc) / sd1,
-        )
-    )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "prevalence π",
-            "positives",
-            "sd of one AUC",
-            "n_eff",
-            "bias of the max",
-            "sd of the max",
-            "bias / sd of one",
-        ],
-    )
-
-
-def roc_bands(
-    auc: float,
-    n: int,
-    prevalence: float,
-    sigmas,
-    *,
-    curves: int = 400,
-    seed: int = 40,
-):
-    """Pointwise 95% bands of simulated empirical ROC curves for binormal shapes with the same AUC.
-
-    For each ``(sigma_pos, sigma_neg)`` in ``sigmas`` (seed ``seed + i``):
-    the exact standard deviation of the empirical AUC and
-    ``(fpr_grid, tpr_low, tpr_high, pos, neg)``, the band of ``curves``
-    simulated curves on a grid of 201 false positive rates and one simulated
-    score sample -- the inputs of :func:`plot_same_auc`.
-    """
-    kp, kn = n_positives(n, prevalence)
-    fg = np.linspace(0, 1, 201)
-    sds, samples = [], []
-    for i, (sp, sn) in enumerate(sigmas):
-        sds.append(math.sqrt(A.auc_variance(auc, kp, kn, sp, sn)))
-        P, N = A.simulate_scores(
-            auc, kp, kn, curves, rng=seed + i, sigma_pos=sp, sigma_neg=sn
-        )
-        fpr, tpr = A.roc_curve_points(P, N)
-        c = np.array(
-            [np.interp(fg, f, t, right=1.0) for f, t in zip(fpr, tpr)]
-        )
-        lo, hi = np.quantile(c, [0.025, 0.975], axis=0)
-        samples.append((fg, lo, hi, P[0], N[0]))
-    return sds, samples
-
-
-def melanoma_v2_interval(
-    auc: float = 0.9352,
-    winner: float = 0.9490,
-    n: int = 7687,
-    prevalence: float = 584 / 33126,
-) -> dict:
-    """The second version's Melanoma argument: the upper end of a single AUC's 95% interval.
-
-    With ``auc +- 1.96 sd`` and the exact binormal standard deviation
-    (:func:`~sotalib.multiplicity.auc_variance`) for equal variances, with
-    Hanley--McNeil's, and the ratio ``sigma_pos / sigma_neg`` for which the
-    upper end equals ``winner`` (solved by Brent's method).  The default
-    prevalence is the training set's (584 melanomas among 33,126 images).
-    """
-    from scipy.optimize import brentq
-    from scipy.stats import norm
-
-    z = float(norm.ppf(0.975))
-    kp, kn = n_positives(n, prevalence)
-
-    def upper(sp):
-        return auc + z * math.sqrt(A.auc_variance(auc, kp, kn, sp, 1.0))
-
-    return {
-        "positives": kp,
-        "upper_equal": upper(1.0),
-        "upper_hanley_mcneil": auc
-        + z * math.sqrt(A.hanley_mcneil_variance(auc, kp, kn)),
-        "sigma_ratio": brentq(
-            lambda sp: upper(sp) - winner, 0.2, 1.0, xtol=1e-10
-        ),
-    }
-
 
 # ----------------------------------------------------------------------------------------------
 # The cached simulations (regenerate: make cache NAME=auc_max_direct / NAME=auc_rho)
@@ -471,31 +96,6 @@ def rho(out: str | Path) -> None:
         "rows": rows,
     }
     (Path(out) / "auc_rho.json").write_text(json.dumps(out, indent=1) + "\n")
-
-
-def load_rho():
-    """The cached best AUC against ``rho`` (``data/auc_rho.json``, written by :func:`rho`) as a table.
-
-    One row per ``rho``: the mean, standard deviation and 95% interval of the
-    maximum AUC of 1,000 classifiers with AUC 0.90, n = 3,000, prevalence
-    0.017, from 400 simulated challenges (seed ``1000 + i`` for the i-th
-    ``rho``), and the standard error of the mean; ``attrs`` holds the setting.
-    """
-    from importlib import resources
-
-    import pandas as pd
-
-    with (
-        resources.files("sotalib.book")
-        .joinpath("data/auc_rho.json")
-        .open() as fh
-    ):
-        cache = json.load(fh)
-    df = pd.DataFrame(cache["rows"])[
-        ["rho", "mean", "se_mean", "sd", "ci_low", "ci_high", "seed"]
-    ]
-    df.attrs.update({k: v for k, v in cache.items() if k != "rows"})
-    return df
 
 
 # ----------------------------------------------------------------------------------------------

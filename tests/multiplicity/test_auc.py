@@ -296,3 +296,46 @@ def test_simulate_leaderboard():
         assert abs(x[lo:hi].mean() - auc) < 4 * se
     with pytest.raises(ValueError, match="aucs"):
         A.simulate_auc_leaderboard([], 1000, 0.05)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_delong_variance_is_the_placement_formula_by_brute_force(seed):
+    # DeLong et al.: psi(x, y) = [x > y] + [x = y] / 2 over all (positive, negative) pairs;
+    # V10 and V01 are its row and column means, the variance S10 / n+ + S01 / n-
+    g = np.random.default_rng(seed)
+    k = int(g.integers(10, 300))
+    y = g.random(k) < 0.3
+    y[:4] = True, True, False, False
+    s = g.integers(0, int(g.integers(2, 20)), k) + 0.5 * y  # heavy ties
+    x, z = s[y], s[~y]
+    psi = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    brute = v10.var(ddof=1) / x.size + v01.var(ddof=1) / z.size
+    assert A.delong_variance(s, y) == pytest.approx(brute, rel=1e-12)
+
+
+def test_delong_variance_is_right_on_average_and_the_exact_variance_is_the_simulated_one():
+    # binormal test sets with 30 positives: DeLong's estimates average to the exact variance
+    # (within four standard errors of their mean and a 5% allowance for its O(1/n) bias)
+    n_pos, n_neg = 30, 570
+    exact = A.auc_variance(0.85, n_pos, n_neg)
+    pos, neg = A.simulate_scores(0.85, n_pos, n_neg, 1000, rng=12)
+    y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+    v = np.array([A.delong_variance(np.r_[p, q], y) for p, q in zip(pos, neg)])
+    assert abs(v.mean() - exact) < 4 * v.std(ddof=1) / math.sqrt(v.size) + 0.05 * exact
+    aucs = np.array([A.empirical_auc(np.r_[p, q], y) for p, q in zip(pos, neg)])
+    assert aucs.var(ddof=1) == pytest.approx(exact, rel=4 * math.sqrt(2 / 999))
+
+
+def test_the_maximum_of_one_from_an_empirical_pmf_is_the_sample_itself():
+    # F^m with m = 1 and F the empirical pmf of simulated AUCs: the sample's own mean and sd
+    dist = A.auc_distribution(0.85, 400, 0.1, n_resamples=20, rng=1, batches=4)
+    single = A.simulate_auc(0.85, 400, 0.1, n_resamples=5_000, rng=2)
+    u = np.rint(single * dist.n_pos * dist.n_neg).astype(np.int64)
+    pmf = np.bincount(u, minlength=dist.n_pos * dist.n_neg + 1) / u.size
+    with np.errstate(invalid="ignore"):  # MaxDistribution's log1p(-sf) where sf rounds above 1 (unused branch)
+        s = dist.max_distribution(1, pmf=pmf).summary(0.05)
+    assert s.mean == pytest.approx(single.mean(), abs=1e-12)
+    assert s.sd == pytest.approx(single.std(), abs=1e-9)
+    lo, hi = np.quantile(single, [0.025, 0.975], method="inverted_cdf")
+    assert (s.ci_low, s.ci_high) == pytest.approx((lo, hi), abs=1e-12)
