@@ -152,13 +152,14 @@ class PerItem(Result):
     _origin: tuple | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        frame = _is_frame(self.outcomes)
+        data: Any = self.outcomes
+        frame = _is_frame(data)
         if frame:
             # a DataFrame keeps its labels: columns name the models, a non-default index the items
             if self.models is None:
-                object.__setattr__(self, "models", [str(c) for c in self.outcomes.columns])
-            if self.items is None and not _default_index(self.outcomes.index):
-                object.__setattr__(self, "items", [str(x) for x in self.outcomes.index])
+                object.__setattr__(self, "models", [str(c) for c in data.columns])
+            if self.items is None and not _default_index(data.index):
+                object.__setattr__(self, "items", [str(x) for x in data.index])
         try:
             Y = np.array(self.outcomes, dtype=np.float64)
         except (TypeError, ValueError):

@@ -424,10 +424,19 @@ def _is_interrupt(exc: BaseException) -> bool:
     """Whether ``exc`` is Ctrl-C.
 
     That is a ``KeyboardInterrupt``, or the ``SystemError`` CPython raises in its place when the signal arrives
-    while a parallel Numba kernel runs in the main thread ("returned a result with an exception set", the
-    interrupt as its cause).
+    while Numba loads a compiled kernel from its cache ("returned a result with an exception set", once per
+    layer of the call, the interrupt at the root of the chain of causes).
     """
-    return isinstance(exc, KeyboardInterrupt) or isinstance(exc.__cause__, KeyboardInterrupt)
+    seen: set[int] = set()
+    node: BaseException | None = exc
+    while node is not None and id(node) not in seen:
+        if isinstance(node, KeyboardInterrupt):
+            return True
+        if not isinstance(node, SystemError):
+            return False
+        seen.add(id(node))
+        node = node.__cause__ or node.__context__
+    return False
 
 
 def _run(args: argparse.Namespace, prog: str, as_json: bool) -> int:
