@@ -27,7 +27,7 @@ import pandas as pd
 from .. import multiplicity as sota
 from ..multiplicity import simulate_leaderboard
 from .groundtruth import load_groundtruth
-from .papers import REAL_BOARDS, TABLE2_4_OBESITY
+from .papers import REAL_BOARDS
 from .style import COLORS, vline
 
 __all__ = [
@@ -36,19 +36,16 @@ __all__ = [
     "BOARDS",
     "PAPER",
     "load_board",
-    "paper_vs_book",
     "load_imagenet",
     "cached",
     "CALLS",
     "predicted_max",
     "cached_predicted_max",
-    "cached_groundtruth",
     "regenerate",
     "groundtruth_crop_vs_cap",
     "leaderboard_panel",
     "plot_realisations",
     "plot_shakeup",
-    "table2_4",
 ]
 
 #: The vendored real data of a checkout.
@@ -107,42 +104,6 @@ def load_board(name: str, which: str = "private") -> sota.Leaderboard:
         DATA_DIR / "leaderboards" / f"{BOARDS[name].slug}__{which}.csv",
         score_column="score",
     )
-
-
-def paper_vs_book(rows):
-    """The paper's printed numbers beside the book's, one pair of columns per quantity.
-
-    Parameters
-    ----------
-    rows : iterable of (label, paper, estimate)
-        ``label`` names the approach; ``paper`` is the paper's row as printed
-        (strings: max Θ', 95% CI, E max, teams above; ``"--"`` where it prints
-        nothing); ``estimate`` is the book's :class:`sotalib.multiplicity.SotaEstimate`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``("", "approach")`` then ``(quantity, "paper")`` and
-        ``(quantity, "book")`` for each quantity, so that the two values of a
-        quantity sit side by side.  The book's values are printed to the paper's
-        precision: four decimals, the interval as ``(low, high)``, teams with a
-        thousands separator, ``"--"`` for a value the estimator does not have.
-    """
-    quantities = ("max Θ'", "95% CI", "E max", "teams above")
-    out = []
-    for label, paper, e in rows:
-        book = (
-            f"{e.estimate:.4f}",
-            f"({e.ci_low:.4f}, {e.ci_high:.4f})",
-            f"{e.expected_max:.4f}" if e.expected_max else "--",
-            f"{e.teams_above:,}" if e.teams_above else "--",
-        )
-        out.append((label, *(v for pair in zip(paper, book) for v in pair)))
-    columns = pd.MultiIndex.from_tuples(
-        [("", "approach")]
-        + [(q, who) for q in quantities for who in ("paper", "book")]
-    )
-    return pd.DataFrame(out, columns=columns)
 
 
 def load_imagenet():
@@ -362,16 +323,6 @@ def groundtruth_crop_vs_cap(boards: int = 60) -> dict:
     return {"boards": boards, "m": int(gt.m), "n": int(gt.block), "rows": rows}
 
 
-def cached_groundtruth() -> dict:
-    """The cached :func:`groundtruth_crop_vs_cap` (computed if absent)."""
-    store = _read()
-    return (
-        store["groundtruth_crop_vs_cap"]
-        if "groundtruth_crop_vs_cap" in store
-        else groundtruth_crop_vs_cap()
-    )
-
-
 # ------------------------------------------------------------------------- figures
 def leaderboard_panel(
     ax,
@@ -566,35 +517,3 @@ def plot_shakeup(private, public, ax=None):
     ax.set_ylabel(f"teams per bin of {bins[1] - bins[0]:.5f}")
     ax.legend(loc="upper left")
     return ax
-
-
-def table2_4(fits: dict) -> pd.DataFrame:
-    """The paper's Tables 2 and 4 beside the book's estimates, one row per quantity.
-
-    ``fits`` maps the approaches of :data:`sotalib.book.papers.TABLE2_4_OBESITY` to the
-    book's :class:`~sotalib.multiplicity.SotaEstimate`.  The paper writes "θ̂max" for the
-    observed maximum; the book's value is printed to the paper's precision.  "agrees" is
-    blank where the paper prints nothing.
-    """
-    quantities = ("max Θ'", "95% interval", "E max", "teams above")
-    rows = []
-    for approach, e in fits.items():
-        paper = TABLE2_4_OBESITY[approach]
-        top = f"{e.sample_max:.4f}"
-        book = (
-            f"{e.estimate:.4f}",
-            f"({e.ci_low:.4f}, {e.ci_high:.4f})",
-            f"{e.expected_max:.4f}" if e.expected_max else "--",
-            f"{e.teams_above:,}" if e.teams_above else "--",
-        )
-        for quantity, p, b in zip(quantities, paper, book, strict=True):
-            if p == "--" and b == "--":
-                continue
-            if p == "--":
-                agrees = ""
-            else:
-                agrees = "yes" if p.replace("θ̂max", top) == b else "no"
-            rows.append((approach, quantity, p, b, agrees))
-    return pd.DataFrame(
-        rows, columns=["approach", "quantity", "paper", "book", "agrees"]
-    )

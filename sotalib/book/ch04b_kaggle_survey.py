@@ -10,8 +10,8 @@ chapter can show how far the answer moves.  The result is cached
 :func:`split_survey` tests each competition's public board against its private
 board where the split is known (:func:`board_split`), with
 :func:`sotalib.multiplicity.summarize_max_difference`; cached as
-``make cache NAME=kaggle_split`` (:func:`load_split`).  :func:`inflation_fit`
-sets the boards' inflation against the extreme-value curve.
+``make cache NAME=kaggle_split`` (:func:`load_split`).  :func:`plot_inflation`
+draws the boards' inflation against the extreme-value curve.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from .._errors import NoSolutionError
 __all__ = [
     "central_rows",
     "plot_inflation",
-    "reasons_text",
     "size_table",
     "survey_table",
     "DATA_DIR",
@@ -48,11 +47,9 @@ __all__ = [
     "split_survey",
     "load_split",
     "split_table",
-    "split_counts",
     "split_phrases",
     "left_out_table",
     "plot_split",
-    "inflation_fit",
 ]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "kaggle"
@@ -284,23 +281,6 @@ def central_rows(survey: pd.DataFrame) -> pd.DataFrame:
             g = g[g["n"] == N_UNKNOWN[len(N_UNKNOWN) // 2]]
         rows.append(g.iloc[0])
     return pd.DataFrame(rows).reset_index(drop=True)
-
-
-def reasons_text(central: pd.DataFrame) -> str:
-    """The boards without an answer, by kind of reason, as a phrase."""
-    missing = central[central["estimate"].isna()]
-    kinds: dict[str, int] = {}
-    for reason in missing["reason"].fillna(""):
-        if "outlier" in reason:
-            kind = "an outlier at the top"
-        elif "chance" in reason:
-            kind = "no team above chance"
-        elif "perfect" in reason:
-            kind = "only perfect scores"
-        else:
-            kind = "another reason"
-        kinds[kind] = kinds.get(kind, 0) + 1
-    return "; ".join(f"{k}: {v}" for k, v in kinds.items()) or "none"
 
 
 def survey_table(central: pd.DataFrame) -> pd.DataFrame:
@@ -549,20 +529,6 @@ def _tested(split: pd.DataFrame) -> pd.DataFrame:
     return split[split["position"].notna()]
 
 
-def split_counts(split: pd.DataFrame) -> dict:
-    """How many competitions were tested, left out, and depart above or below the interval."""
-    t = _tested(split)
-    above = int((t["observed"] > t["ci_high"]).sum())
-    below = int((t["observed"] < t["ci_low"]).sum())
-    return dict(
-        tested=len(t),
-        left_out=len(split) - len(t),
-        above=above,
-        below=below,
-        inside=len(t) - above - below,
-    )
-
-
 def split_phrases(counts: dict) -> dict:
     """The split test's counts as phrases for the prose (never "1 competitions")."""
     from .ch06_consistency import count_phrase
@@ -654,33 +620,6 @@ def _solved(central: pd.DataFrame) -> pd.DataFrame:
     ]  # the curve in binomial sd: (E max - theta) / sigma
     out["ratio"] = out["inflation_sd"] / out["predicted_sd"]
     return out
-
-
-def inflation_fit(central: pd.DataFrame) -> dict:
-    """The inflation in binomial sd against the extreme-value curve, summarised.
-
-    ``ratio``: observed over predicted, its median and quartiles over the
-    boards with an answer, and how many lie below the curve;
-    ``spearman_m``: the rank correlation of the inflation (sd) with ``m``;
-    ``spearman_n``: of the ratio with ``n``, for the boards whose ``n`` is
-    known (stated or pinned).  Rank correlations, because many AUC boards
-    have an inflation of nearly zero, whose logarithm no line fits.
-    """
-    from scipy.stats import spearmanr
-
-    s = _solved(central)
-    q1, med, q3 = np.quantile(s["ratio"], [0.25, 0.5, 0.75])
-    known = s[s["n_source"] != "unknown"]
-    return dict(
-        boards=len(s),
-        ratio_median=float(med),
-        ratio_q1=float(q1),
-        ratio_q3=float(q3),
-        below_curve=int((s["ratio"] < 1).sum()),
-        spearman_m=float(spearmanr(s["m"], s["inflation_sd"])[0]),
-        known_n=len(known),
-        spearman_n=float(spearmanr(known["n"], known["ratio"])[0]),
-    )
 
 
 def plot_inflation(central: pd.DataFrame, axes=None):

@@ -33,11 +33,8 @@ __all__ = [
     "EVALUATIONS",
     "TOLERANCES",
     "load_figures",
-    "load_authors_verdicts",
     "check_figure",
     "figure_verdicts",
-    "paper_verdicts",
-    "category",
     "plot_field",
 ]
 
@@ -65,11 +62,6 @@ def load_figures(skip_stare: bool = True) -> pd.DataFrame:
         year=df["key"].map(lambda k: int(re.search(r"(\d{4})", k).group(1)))
     )
     return df.reset_index(drop=True)
-
-
-def load_authors_verdicts() -> pd.DataFrame:
-    """The authors' verdicts per paper (``authors_verdicts.csv``)."""
-    return pd.read_csv(DRIVE_DIR / "authors_verdicts.csv")
 
 
 def check_figure(
@@ -134,46 +126,6 @@ def figure_verdicts(
             if cache is not None:
                 cache.write_text(json.dumps(store, indent=1))
         rows.append({**r.to_dict(), **store[key]})
-    return pd.DataFrame(rows)
-
-
-def category(with_fov: bool, without_fov: bool) -> str:
-    """The authors' category of a paper: ``FoV``, ``no FoV``, ``ambiguous`` (both) or ``outlier`` (neither)."""
-    return {
-        (True, False): "FoV",
-        (False, True): "no FoV",
-        (True, True): "ambiguous",
-    }.get((bool(with_fov), bool(without_fov)), "outlier")
-
-
-def paper_verdicts(figures: pd.DataFrame) -> pd.DataFrame:
-    """Per paper, the authors' rule: consistent with an evaluation when its primary figure is
-    (under Mean of Scores or Score of Means) and more than half of its figures are.
-
-    Columns: ``key, year, acc`` (the primary accuracy), ``n_figures``, the fraction of figures
-    consistent with each evaluation and aggregation (``fov_mos``, ...), ``with_fov``,
-    ``without_fov`` and ``category``.
-    """
-    rows = []
-    for key, g in figures.groupby("key", sort=True):
-        prim = g[g["flag"] == "primary"].iloc[0]
-        row = {
-            "key": key,
-            "year": int(prim["year"]),
-            "acc": float(prim["acc"]),
-            "n_figures": len(g),
-        }
-        for prefix, _ in EVALUATIONS:
-            for agg in ("mos", "som"):
-                row[f"{prefix}_{agg}"] = float(g[f"{prefix}_{agg}"].mean())
-            either = g[f"{prefix}_mos"] | g[f"{prefix}_som"]
-            ok = (
-                bool(prim[f"{prefix}_mos"] or prim[f"{prefix}_som"])
-                and either.mean() > 0.5
-            )
-            row["with_fov" if prefix == "fov" else "without_fov"] = ok
-        row["category"] = category(row["with_fov"], row["without_fov"])
-        rows.append(row)
     return pd.DataFrame(rows)
 
 
