@@ -29,7 +29,6 @@ from .. import multiplicity as sota
 from .._errors import NoSolutionError
 
 __all__ = [
-    "central_rows",
     "plot_inflation",
     "size_table",
     "survey_table",
@@ -271,16 +270,6 @@ def _short(slug: str, width: int = 26) -> str:
         return slug
     head = slug[: width // 3]
     return head + "…" + slug[-(width - len(head) - 1) :]
-
-
-def central_rows(survey: pd.DataFrame) -> pd.DataFrame:
-    """One row per board: its only size, or the middle size where n is unknown."""
-    rows = []
-    for _, g in survey.groupby("slug", sort=True):
-        if len(g) > 1 and "n" in g:
-            g = g[g["n"] == N_UNKNOWN[len(N_UNKNOWN) // 2]]
-        rows.append(g.iloc[0])
-    return pd.DataFrame(rows).reset_index(drop=True)
 
 
 def survey_table(central: pd.DataFrame) -> pd.DataFrame:
