@@ -36,7 +36,6 @@ __all__ = [
     "RHO0",
     "Row",
     "TABLE1",
-    "table1_exact",
     "table1_monte_carlo",
     "rho_max_uniform",
     "bias_sd_vs_spread",
@@ -82,13 +81,6 @@ class Row:
 #: Table 1 of the JMLR version, plus the fixed-reference row of the second arXiv version
 #: (the printed values live in :data:`sotalib.book.papers.TABLE1_ROWS`).
 TABLE1 = tuple(Row(*row) for row in TABLE1_ROWS)
-
-
-def table1_exact(alpha: float = 0.05) -> list[Summary]:
-    """Exact summaries of the rows of :data:`TABLE1` (``theta0 = theta_SOTA = 0.9``)."""
-    return [
-        max_distribution(N, M, **row.kwargs()).summary(alpha) for row in TABLE1
-    ]
 
 
 def table1_monte_carlo(

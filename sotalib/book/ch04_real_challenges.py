@@ -40,7 +40,6 @@ __all__ = [
     "cached",
     "CALLS",
     "predicted_max",
-    "cached_predicted_max",
     "regenerate",
     "groundtruth_crop_vs_cap",
     "leaderboard_panel",
@@ -243,21 +242,6 @@ def predicted_max(
         "ci_high": float(hi),
         "m": int(keep.sum()),
     }
-
-
-def cached_predicted_max(
-    scores, weight: float, n: int, *, classes: int
-) -> dict:
-    """:func:`predicted_max`, from the cache when it is there."""
-    key = _key(
-        predicted_max, scores, n, dict(weight=float(weight), classes=classes)
-    )
-    store = _read()
-    return (
-        store[key]
-        if key in store
-        else predicted_max(scores, weight, n, classes=classes)
-    )
 
 
 def regenerate(path: str | Path = CACHE, calls=None, log=print) -> dict:

@@ -35,7 +35,6 @@ __all__ = [
     "DATA_DIR",
     "CACHE",
     "load_manifest",
-    "read_board",
     "estimate_board",
     "survey",
     "load_survey",
@@ -61,11 +60,6 @@ def load_manifest(path: Path | None = None) -> pd.DataFrame:
     return pd.read_csv(
         path or DATA_DIR / "manifest.csv", keep_default_na=False
     )
-
-
-def read_board(slug: str, which: str = "private") -> np.ndarray:
-    """The scores of one vendored board, as printed."""
-    return sota.read_leaderboard(DATA_DIR / f"{slug}__{which}.csv").scores
 
 
 def _number(value) -> float | None:

@@ -1,4 +1,4 @@
-"""Today's leaderboards (language models): the chapter's tables and figure.
+"""Today's leaderboards (language models): the chapter's figure.
 
 Only presentation: the chapter computes every number with the public API
 (:func:`sotalib.multiplicity.estimate_dependence`,
@@ -8,36 +8,10 @@ Only presentation: the chapter computes every number with the public API
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
-import pandas as pd
 
 from .style import COLORS
 
-__all__ = ["best_of_k_table", "plot_best_of_k"]
-
-
-def best_of_k_table(fit) -> pd.DataFrame:
-    """Observed and predicted best-of-k accuracy (mean and 90% range)."""
-    rows = []
-    for b in fit.best_of_m:
-        rows.append(
-            (
-                b["m"],
-                b["observed_mean"],
-                b["predicted_mean"],
-                f"({b['observed_q05']:.3f}, {b['observed_q95']:.3f})",
-                f"({b['predicted_q05']:.3f}, {b['predicted_q95']:.3f})",
-            )
-        )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "k",
-            "observed",
-            "predicted",
-            "observed 90%",
-            "predicted 90%",
-        ],
-    )
+__all__ = ["plot_best_of_k"]
 
 
 def plot_best_of_k(fit, ax=None):

@@ -15,7 +15,6 @@ import json
 import textwrap
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -23,23 +22,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.colors import ListedColormap
-from scipy import stats
 
 from .._rng import int_seed
-from ..judging import (
-    Counterexample,
-    SearchResult,
-    bootstrap_coverage,
-    rank_candidates,
-    simulate_final_phase,
-    variance_decomposition,
-)
+from ..judging import Counterexample, SearchResult
 from ..judging._errorbars import cv_bootstrap_schema
 from ..judging._properties import format_counterexample
 from ..judging._property_checks import FUNCTIONS, PROPERTIES
 from ..judging._ranking import METHODS
 from ..judging._ranking_functions import condorcet_winner, pairwise_wins
-from ..multiplicity import clopper_pearson
 from .style import COLORS
 
 __all__ = [
@@ -51,12 +41,6 @@ __all__ = [
     "TASKS",
     "TaskPredictions",
     "build_task_predictions",
-    "load_task_predictions",
-    "clopper_pearson_coverage",
-    "coverage_table",
-    "variance_table",
-    "ranking_function_table",
-    "final_phase_table",
     "cv_bootstrap_schema",
     "plot_condorcet_graph",
     "plot_cv_bootstrap_schema",
@@ -70,7 +54,6 @@ __all__ = [
     "PROPERTY_NAMES",
     "save_property_table",
     "load_property_table",
-    "property_comparison",
     "counterexample_summary",
     "counterexample_text",
     "property_long",
@@ -206,108 +189,8 @@ def save_task_predictions(tp: TaskPredictions, path: str | Path) -> None:
     )
 
 
-@lru_cache(maxsize=1)
-def load_task_predictions() -> TaskPredictions:
-    """The cached per-item correctness (regenerate with ``python -m sotalib.book.cache judging_tasks --out sotalib/book/data``)."""
-    with (
-        resources.files("sotalib.book").joinpath("data", FILE).open("rb") as fh
-    ):
-        d = np.load(fh)
-        correct = np.unpackbits(
-            d["bits"], axis=-1, count=int(d["n_items"])
-        ).astype(bool)
-        return TaskPredictions(
-            correct,
-            tuple(str(c) for c in d["classifiers"]),
-            tuple(str(t) for t in d["tasks"]),
-        )
-
-
 # ----------------------------------------------------------------------
 # tables (was sotalib/book/judging_tables.py)
-
-
-def clopper_pearson_coverage(
-    theta: float, n: int, alpha: float = 0.05
-) -> float:
-    """Exact coverage of the Clopper--Pearson interval for a binomial proportion ``theta`` on ``n`` items.
-
-    The sum of the binomial probabilities of the counts ``x`` whose interval
-    contains ``theta``.
-    """
-    xs = np.arange(n + 1)
-    bounds = np.array([clopper_pearson(int(x), n, alpha=alpha) for x in xs])
-    cover = (bounds[:, 0] <= theta) & (theta <= bounds[:, 1])
-    return float(stats.binom.pmf(xs, n, theta)[cover].sum())
-
-
-def coverage_table(
-    theta: float = 0.9,
-    sizes=(25, 100, 400),
-    *,
-    reps: int = 400,
-    n_resamples: int = 999,
-):
-    """Coverage of nominal 95% intervals for an accuracy ``theta`` on ``n`` items.
-
-    Clopper--Pearson exactly (:func:`clopper_pearson_coverage`); the
-    percentile and BCa bootstrap by Monte Carlo
-    (:func:`~sotalib.judging.bootstrap_coverage`, ``reps`` simulated test sets
-    with ``n_resamples`` resamples each, seed ``[n, len(method)]``), as
-    ``rate ± se`` strings.
-    """
-    rows = []
-    for n in sizes:
-        row = {
-            "n": n,
-            "Clopper–Pearson (exact)": clopper_pearson_coverage(theta, n),
-        }
-        for method in ("percentile", "BCa"):
-            cov = bootstrap_coverage(
-                theta,
-                n,
-                method=method,
-                n_datasets=reps,
-                n_resamples=n_resamples,
-                rng=np.random.default_rng([n, len(method)]),
-            )
-            row[f"{method} (Monte Carlo)"] = f"{cov.rate:.3f} ± {cov.se:.3f}"
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def variance_table(
-    correct: np.ndarray, names, *, reps: int = 200, n: int = 1000, rng=4
-):
-    """Within- and between-task variance of each classifier's accuracy.
-
-    ``correct`` has shape ``(tasks, classifiers, items)``.  For every task,
-    ``reps`` bootstrap test sets of ``n`` items (the same for all
-    classifiers; one generator ``rng`` drawn task by task); the accuracies of
-    each classifier over all tasks and test sets are split by
-    :func:`~sotalib.judging.variance_decomposition` (population variances,
-    so that the parts add up exactly).
-    """
-    g = np.random.default_rng(rng)
-    T, J, N = correct.shape
-    boot = np.empty((T, reps, J))
-    for t in range(T):
-        idx = g.integers(N, size=(reps, n))
-        boot[t] = correct[t][:, idx].mean(axis=2).T
-    rows = []
-    task = np.repeat(np.arange(T), reps)
-    for j, name in enumerate(names):
-        vd = variance_decomposition(boot[:, :, j].ravel(), task)
-        rows.append(
-            {
-                "classifier": name,
-                "total": vd.total,
-                "within tasks": vd.within,
-                "between tasks": vd.between,
-                "between share": vd.between / vd.total,
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 #: The chapter's labels of the ranking functions.
@@ -321,70 +204,6 @@ FUNCTION_LABELS = {
     "relative-difference": "relative difference",
     "kemeny": "Kemeny–Young",
 }
-
-
-def ranking_function_table(M, weights=(1, 2, 1, 1)):
-    """Every ranking function on one score matrix: the aggregate value f and the rank r of each candidate.
-
-    Candidates are numbered from 1.  The random dictator is shown as the
-    outcome when judge 1 is drawn; the weighted average rank uses ``weights``.
-    """
-    M = np.asarray(M, dtype=float)
-    rows = []
-    for method in METHODS:
-        a = rank_candidates(
-            M[:, :1] if method == "random-dictator" else M,
-            method,
-            weights=list(weights),
-        )
-        row = {"function": FUNCTION_LABELS[method]}
-        row.update(
-            {f"f, candidate {i + 1}": float(v) for i, v in enumerate(a.scores)}
-        )
-        row.update(
-            {f"r, candidate {i + 1}": float(v) for i, v in enumerate(a.ranks)}
-        )
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def final_phase_table(
-    thetas,
-    n_dev: int,
-    n_final: int,
-    *,
-    baseline: float,
-    k: int,
-    reps: int = 4000,
-    rng=9,
-):
-    """Who enters the final phase, and how good the winner is (:func:`~sotalib.judging.simulate_final_phase`).
-
-    One row per rule -- everyone, those beating ``baseline`` in the
-    development phase, the top ``k`` -- with the mean number of finalists,
-    the winner's mean true accuracy and its standard error, and the
-    probability that the winner is the truly best entry (``reps`` simulated
-    competitions, seed ``rng`` for each rule).
-    """
-    rows = []
-    for label, rule, kw in (
-        ("everyone", "all", {}),
-        ("those beating the baseline", "baseline", {"baseline": baseline}),
-        (f"the top {k}", "top-k", {"n_finalists": k}),
-    ):
-        fp = simulate_final_phase(
-            thetas, n_dev, n_final, rule=rule, n_resamples=reps, rng=rng, **kw
-        )
-        rows.append(
-            {
-                "final phase open to": label,
-                "finalists (mean)": fp.finalists,
-                "winner's true accuracy": fp.winner_theta,
-                "± se": fp.se,
-                "P(winner is the best)": fp.p_best,
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 # ----------------------------------------------------------------------
@@ -742,31 +561,6 @@ PROPERTY_NAMES = {
     "liia": "LIIA",
     "clone-proof": "Clone-proof",
 }
-
-
-def property_comparison(table: dict, paper: dict):
-    """The paper's table of properties beside the search: one row per function, one column per property.
-
-    Each cell reads ``paper / search`` with ✓ (the property holds; for the
-    search: no counterexample found) and ✗ (it fails; for the search: a
-    counterexample was found); – where the paper has no row.  ``paper`` maps
-    a function to the set of properties the paper marks as satisfied
-    (:data:`sotalib.book.papers.PAPER_TABLE4`).  The attribute ``differ``
-    lists the ``(function, property)`` cells where the two disagree.
-    """
-    rows, differ = [], []
-    for f in FUNCTIONS:
-        row = {"function": FUNCTION_NAMES[f]}
-        for p in PROPERTIES:
-            found = "✓" if table[f, p].holds else "✗"
-            said = ("✓" if p in paper[f] else "✗") if f in paper else "–"
-            if said not in ("–", found):
-                differ.append((f, p))
-            row[PROPERTY_NAMES[p]] = f"{said} / {found}"
-        rows.append(row)
-    df = pd.DataFrame(rows)
-    df.attrs["differ"] = differ
-    return df
 
 
 def counterexample_summary(table: dict):

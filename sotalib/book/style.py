@@ -32,7 +32,6 @@ __all__ = [
     "table",
     "use_style",
     "add_proportion_axis",
-    "shade_tail",
     "vline",
 ]
 
@@ -367,25 +366,6 @@ def add_proportion_axis(
     )
     sec.set_xlabel(label)
     return sec
-
-
-def shade_tail(
-    ax, x, y, start, color: str | None = None, alpha: float = 0.35, **kwargs
-):
-    """Shade the bars of a pmf ``y`` at positions ``x >= start``."""
-    x = np.asarray(x)
-    y = np.asarray(y)
-    sel = x >= start
-    width = np.min(np.diff(x)) if x.size > 1 else 1.0
-    return ax.bar(
-        x[sel],
-        y[sel],
-        width=width,
-        color=color or COLORS["shade"],
-        alpha=alpha,
-        linewidth=0,
-        **kwargs,
-    )
 
 
 def vline(

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 import sotalib
-from sotalib.book.ch03_noniid import TABLE1, table1_exact
+from sotalib.book.ch03_noniid import TABLE1
 from sotalib.multiplicity import (
     MaxSummary,
     auc_distribution,
     estimate_sota,
     iid_max_distribution,
+    max_distribution,
     read_leaderboard,
     simulate_auc,
     simulate_auc_leaderboard,
@@ -27,6 +28,7 @@ from sotalib.multiplicity import (
     simulate_scores,
     summarize_max,
     summarize_max_auc,
+    uniform_for_sota,
 )
 
 # private: the estimators estimate_sota replaced, which it must equal to the digit
@@ -77,7 +79,9 @@ TABLE1_PRINTED = [
 def test_summarize_max_reproduces_table1_rows(i):
     row = TABLE1[i]
     s = summarize_max(3000, 1000, 0.9, rho=row.rho, spread=row.d, y0=row.y0)
-    old = table1_exact()[i]
+    # the reference: the public call the chapter makes for the row, max_distribution(...).summary()
+    dist = uniform_for_sota(0.9, row.d, 1000) if row.d > 0 else 0.9
+    old = max_distribution(3000, 1000, dist, rho=row.rho, theta0=0.9, y0=row.y0).summary()
     assert s.mean == pytest.approx(old.mean, rel=1e-12) and s.sd == pytest.approx(old.sd, rel=1e-12)
     assert (s.ci_low, s.ci_high) == (old.ci_low, old.ci_high)
     assert (round(s.mean, 4), round(s.sd, 4), round(s.ci_high, 4)) == TABLE1_PRINTED[i]
@@ -87,8 +91,6 @@ def test_summarize_max_reproduces_table1_rows(i):
 def test_summarize_max_monte_carlo_matches_simulate_max_and_takes_a_generator():
     kw = dict(rho=0.5, spread=0.05, engine="simulate", n_resamples=2000)
     s = summarize_max(400, 50, 0.8, **kw, rng=7)
-    from sotalib.multiplicity import uniform_for_sota
-
     ref = simulate_max(400, 50, uniform_for_sota(0.8, 0.05, 50), rho=0.5, theta0=0.8, n_resamples=2000, rng=7)
     assert (s.mean, s.sd, s.ci_low, s.ci_high, s.se_mean) == (ref.mean, ref.sd, ref.ci_low, ref.ci_high, ref.se_mean)
     d = _json_safe(s.to_dict())
