@@ -39,7 +39,6 @@ __all__ = [
     "load_imagenet",
     "cached",
     "CALLS",
-    "predicted_max",
     "regenerate",
     "groundtruth_crop_vs_cap",
     "leaderboard_panel",
@@ -208,44 +207,8 @@ def _calls():
 CALLS = _calls
 
 
-def predicted_max(
-    scores,
-    weight: float,
-    n: int,
-    *,
-    classes: int,
-    rho: float = 0.6,
-    alpha: float = 0.05,
-):
-    """The distribution of the winner's score on ``n`` new items, from a board shrunk with ``weight``.
-
-    The shrunk accuracies ``theta'_j = w theta_hat_j + (1 - w)/classes`` of the
-    teams above chance (the fit of ``estimate_sota(method="shrink")`` on one
-    board) are the true accuracies; the maximum over the same teams on ``n``
-    other items follows the same dependent model (``theta0 = max theta'``, teams
-    violating Eq. 8 left out), computed exactly with
-    :func:`sotalib.multiplicity.max_distribution`.  Returns ``mean``, ``ci_low``,
-    ``ci_high`` (the ``1 - alpha`` interval) and ``m``.
-    """
-    s = np.asarray(scores, dtype=float)
-    s = s[s > 1.0 / classes]
-    theta = weight * s + (1 - weight) / classes
-    theta0 = float(theta.max())
-    keep = sota.feasible(theta, theta0, rho)
-    d = sota.max_distribution(
-        n, int(keep.sum()), sota.Empirical(theta[keep]), rho=rho, theta0=theta0
-    )
-    lo, hi = d.interval(alpha)
-    return {
-        "mean": float(d.mean()),
-        "ci_low": float(lo),
-        "ci_high": float(hi),
-        "m": int(keep.sum()),
-    }
-
-
 def regenerate(path: str | Path = CACHE, calls=None, log=print) -> dict:
-    """Compute every call of :data:`CALLS`, the public-to-private prediction and the ground-truth comparison."""
+    """Compute every call of :data:`CALLS` and the ground-truth comparison."""
     path = Path(path)
     store = json.loads(path.read_text()) if path.exists() else {}
 
@@ -262,21 +225,6 @@ def regenerate(path: str | Path = CACHE, calls=None, log=print) -> dict:
         log(
             f"{fn.__name__} n={n} {kw}: {est.estimate} ({time.time() - t:.0f} s)"
         )
-        save()
-    pub = load_board("obesity", "public").scores
-    w = sota.SotaEstimate(
-        **store[
-            _key(
-                sota.estimate_sota,
-                pub,
-                2768,
-                dict(classes=7, method="shrink", target="expected"),
-            )
-        ]
-    ).weight
-    key = _key(predicted_max, pub, 11072, dict(weight=float(w), classes=7))
-    if key not in store:
-        store[key] = predicted_max(pub, w, 11072, classes=7)
         save()
     if "groundtruth_crop_vs_cap" not in store:
         store["groundtruth_crop_vs_cap"] = groundtruth_crop_vs_cap()
