@@ -53,6 +53,7 @@ import re
 import sys
 
 from .._errors import NoSolutionError
+from .._interrupt import SigintGuard
 from .._io import InputError
 from .._json import json_safe
 
@@ -387,37 +388,53 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``sotalib`` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
     as_json = _wants_json(argv)
-    prog = "sotalib"
-    try:
-        parser = build_parser()
-        try:
-            args = parser.parse_args(argv)
-        except _UsageError as exc:  # one line on stderr already
-            if as_json:
-                print(json.dumps({"error": exc.message, "exit_code": 2}))
-            return 2
-        except SystemExit as exc:  # --help and --version (0)
-            return int(exc.code or 0)
-        prog = f"sotalib {args.command}"
-        as_json = bool(getattr(args, "json", False))
-        code = _run(args, prog, as_json)
-        sys.stdout.flush()  # a broken pipe shows here, not at interpreter exit
-        return code
-    except (KeyboardInterrupt, SystemError) as exc:
-        if not _is_interrupt(exc):
-            raise
-        print(f"{prog}: interrupted", file=sys.stderr)
-        from .._interrupt import ABANDONED
+    prog = ["sotalib"]  # the command's name once parsed, for the line that reports Ctrl-C
+    reported: list[bool] = []
 
-        if any(worker.is_alive() for worker in ABANDONED):
-            # a compiled kernel still runs in a worker thread and cannot be stopped: end the process
-            # now rather than wait for it (the interpreter would, at exit)
-            sys.stderr.flush()
-            os._exit(130)
+    def interrupted() -> int:
+        if not reported:
+            reported.append(True)
+            print(f"{prog[0]}: interrupted", file=sys.stderr)
+        sys.stderr.flush()
         return 130
-    except BrokenPipeError:
-        _quiet_stdout()
-        return 141
+
+    # Ctrl-C that a compiler swallows (the work then goes on) still ends the process, a second later
+    with SigintGuard(_INTERRUPT_GRACE, interrupted) as guard:
+        try:
+            parser = build_parser()
+            try:
+                args = parser.parse_args(argv)
+            except _UsageError as exc:  # one line on stderr already
+                if as_json:
+                    print(json.dumps({"error": exc.message, "exit_code": 2}))
+                return 2
+            except SystemExit as exc:  # --help and --version (0)
+                return int(exc.code or 0)
+            prog[0] = f"sotalib {args.command}"
+            as_json = bool(getattr(args, "json", False))
+            code = _run(args, prog[0], as_json)
+            sys.stdout.flush()  # a broken pipe shows here, not at interpreter exit
+            return code
+        except BrokenPipeError:
+            _quiet_stdout()
+            return 141
+        except BaseException as exc:
+            # after Ctrl-C, whatever fails failed because of it (Numba may report the interrupt as a
+            # SystemError, or a RuntimeError about a kernel it did not finish compiling)
+            if guard.received is None and not _is_interrupt(exc):
+                raise
+            interrupted()
+            from .._interrupt import ABANDONED
+
+            if any(worker.is_alive() for worker in ABANDONED):
+                # a compiled kernel still runs in a worker thread and cannot be stopped: end the process
+                # now rather than wait for it (the interpreter would, at exit)
+                os._exit(130)
+            return 130
+
+
+#: Seconds from Ctrl-C to the end of the process when the interrupt is lost (see ``SigintGuard``).
+_INTERRUPT_GRACE = 1.0
 
 
 def _is_interrupt(exc: BaseException) -> bool:

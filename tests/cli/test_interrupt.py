@@ -112,3 +112,68 @@ def test_a_system_error_of_another_cause_is_not_called_an_interrupt(monkeypatch)
     monkeypatch.setattr(cli, "_run", _raise(fault))
     with pytest.raises(SystemError, match="a real fault"):
         cli.main(["maxdist", "--n", "100", "--m", "3", "--theta", "0.8"])
+
+
+def test_an_error_after_ctrl_c_is_the_interrupt(monkeypatch, capsys):
+    # Numba, interrupted while it compiles, may swallow the KeyboardInterrupt and fail later with another error
+    # ("RuntimeError: no compiled object yet for <Library ...>"): after Ctrl-C that is the interrupt, not a fault
+    import sotalib.cli as cli
+
+    def run(*_args, **_kwargs):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)  # the handler runs here
+        except KeyboardInterrupt:
+            pass  # swallowed, as by the compiler
+        raise RuntimeError("no compiled object yet for <Library '_bin_starts'>")
+
+    monkeypatch.setattr(cli, "_run", run)
+    assert cli.main(["maxdist", "--n", "100", "--m", "3", "--theta", "0.8"]) == 130
+    assert capsys.readouterr().err == "sotalib maxdist: interrupted\n"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler is given back
+
+
+SWALLOWED = """
+import time
+from sotalib._interrupt import SigintGuard
+with SigintGuard(0.5, lambda: print("forced", flush=True)):
+    import os, signal
+    begin = time.monotonic()
+    while time.monotonic() - begin < 30:  # work that swallows the interrupt goes on
+        try:
+            if time.monotonic() - begin < 0.1:
+                os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)
+        except KeyboardInterrupt:
+            pass
+print("not ended")
+"""
+
+
+def test_a_swallowed_interrupt_still_ends_the_process():
+    begin = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", SWALLOWED], capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - begin
+    assert proc.returncode == 130, proc
+    assert proc.stdout == "forced\n"
+    assert took < 20, took
+
+
+def test_an_interrupt_python_cannot_raise_is_not_printed():
+    # Ctrl-C inside a ctypes callback of LLVM reaches sys.unraisablehook; after Ctrl-C it is not printed
+    from types import SimpleNamespace
+
+    from sotalib._interrupt import SigintGuard
+
+    seen = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = seen.append
+    try:
+        with SigintGuard(60, lambda: None) as guard:
+            guard.received = time.monotonic()
+            sys.unraisablehook(SimpleNamespace(exc_value=KeyboardInterrupt()))
+            other = SimpleNamespace(exc_value=ValueError("a real fault"))
+            sys.unraisablehook(other)
+        assert seen == [other]
+    finally:
+        sys.unraisablehook = previous
