@@ -163,6 +163,7 @@ def test_an_interrupt_python_cannot_raise_is_not_printed():
     # Ctrl-C inside a ctypes callback of LLVM reaches sys.unraisablehook; after Ctrl-C it is not printed
     from types import SimpleNamespace
 
+    # private: the command line's SIGINT handler is the subject
     from sotalib._interrupt import SigintGuard
 
     seen = []
