@@ -386,6 +386,7 @@ def _quiet_stdout() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``sotalib`` console script."""
+    whole_process = argv is None  # the console script or ``python -m sotalib``, not a caller in Python
     argv = sys.argv[1:] if argv is None else list(argv)
     as_json = _wants_json(argv)
     prog = ["sotalib"]  # the command's name once parsed, for the line that reports Ctrl-C
@@ -419,41 +420,26 @@ def main(argv: list[str] | None = None) -> int:
             _quiet_stdout()
             return 141
         except BaseException as exc:
-            # after Ctrl-C, whatever fails failed because of it (Numba may report the interrupt as a
-            # SystemError, or a RuntimeError about a kernel it did not finish compiling)
-            if guard.received is None and not _is_interrupt(exc):
+            # after Ctrl-C, whatever fails failed because of it (Numba may report the interrupt as a chain of
+            # SystemErrors, or as a RuntimeError about a kernel it did not finish compiling)
+            if guard.received is None and not isinstance(exc, KeyboardInterrupt):
                 raise
             interrupted()
             from .._interrupt import ABANDONED
 
-            if any(worker.is_alive() for worker in ABANDONED):
-                # a compiled kernel still runs in a worker thread and cannot be stopped: end the process
-                # now rather than wait for it (the interpreter would, at exit)
-                os._exit(130)
+            if whole_process or any(worker.is_alive() for worker in ABANDONED):
+                # end the process now: a compiled kernel may still run in a worker thread that cannot be
+                # stopped (the interpreter would wait for it), and LLVM objects a compilation left half made
+                # print errors when the interpreter collects them ("Exception ignored in ObjectRef.__del__")
+                try:
+                    sys.stdout.flush()
+                finally:
+                    os._exit(130)
             return 130
 
 
 #: Seconds from Ctrl-C to the end of the process when the interrupt is lost (see ``SigintGuard``).
 _INTERRUPT_GRACE = 1.0
-
-
-def _is_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` is Ctrl-C.
-
-    That is a ``KeyboardInterrupt``, or the ``SystemError`` CPython raises in its place when the signal arrives
-    while Numba loads a compiled kernel from its cache ("returned a result with an exception set", once per
-    layer of the call, the interrupt at the root of the chain of causes).
-    """
-    seen: set[int] = set()
-    node: BaseException | None = exc
-    while node is not None and id(node) not in seen:
-        if isinstance(node, KeyboardInterrupt):
-            return True
-        if not isinstance(node, SystemError):
-            return False
-        seen.add(id(node))
-        node = node.__cause__ or node.__context__
-    return False
 
 
 def _run(args: argparse.Namespace, prog: str, as_json: bool) -> int:
